@@ -65,7 +65,7 @@ def mean_node_longitude(tt: TT) -> FloatArray:
         - t**4 / 60616000.0
     )
     dpsi, _ = iau2000a_radians(tt.time())
-    return np.mod(omega + np.degrees(dpsi), 360.0)
+    return np.asarray(np.mod(omega + np.degrees(dpsi), 360.0), dtype=np.float64)
 
 
 class SkyfieldEngine:
@@ -98,7 +98,7 @@ class SkyfieldEngine:
         r = np.asarray(position.km, dtype=np.float64).reshape(3, -1)
         v = np.asarray(velocity.km_per_s, dtype=np.float64).reshape(3, -1)
         h = np.cross(r, v, axis=0)
-        return np.mod(np.degrees(np.arctan2(h[0], -h[1])), 360.0)
+        return np.asarray(np.mod(np.degrees(np.arctan2(h[0], -h[1])), 360.0), dtype=np.float64)
 
     def longitudes(self, tt: TT, node: NodeKind) -> FloatArray:
         """Apparent longitudes of ENGINE_BODIES, shape (11, N)."""

@@ -10,6 +10,7 @@ from typing import Any
 
 from bodygraph.chart import Chart, Side
 from bodygraph.properties import V1_STRATEGY
+from bodygraph.tables import lower_leading_the
 
 
 def utc_text(instant: datetime) -> str:
@@ -18,13 +19,9 @@ def utc_text(instant: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
-def _lower_the(name: str) -> str:
-    return "the " + name[4:] if name.startswith("The ") else name
-
-
 def channels_long_v2(chart: Chart) -> list[str]:
     """``The Channel of <name> (<a>-<b>)``, leading ``The`` of the name lower-cased."""
-    return [f"The Channel of {_lower_the(c.name)} ({c.short})" for c in chart.channels]
+    return [f"The Channel of {lower_leading_the(c.name)} ({c.short})" for c in chart.channels]
 
 
 def channels_long_v1(chart: Chart) -> list[str]:

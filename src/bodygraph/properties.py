@@ -18,7 +18,7 @@ from bodygraph.chart import (
     Side,
 )
 from bodygraph.graph import CenterGraph, center_graph, defined_channels
-from bodygraph.tables import CIRCUITRY_ORDER, Channel, ColorWords, tables
+from bodygraph.tables import CIRCUITRY_ORDER, Channel, ColorWords, lower_leading_the, tables
 
 MOTORS: tuple[str, ...] = ("Sacral", "Solar Plexus", "Ego", "Root")
 
@@ -83,17 +83,13 @@ def profile(personality: Side, design: Side) -> str:
     return f"{personality.sun.line}/{design.sun.line}"
 
 
-def _lower_the(name: str) -> str:
-    return "the " + name[4:] if name.startswith("The ") else name
-
-
 def incarnation_cross(personality: Side, design: Side, profile_text: str) -> str:
     """The cross written with its angle, name and the chart's four gates."""
     t = tables()
     angle = t.profile_angles[profile_text]
     name = t.crosses[(angle, personality.sun.gate)].name
     return (
-        f"{angle} Cross of {_lower_the(name)} "
+        f"{angle} Cross of {lower_leading_the(name)} "
         f"({personality.sun.gate}/{personality.earth.gate} | "
         f"{design.sun.gate}/{design.earth.gate})"
     )

@@ -110,6 +110,12 @@ class Tables:
     variables: Variables
 
 
+def lower_leading_the(name: str) -> str:
+    """A name's leading ``The`` in lower case, for use inside a phrase:
+    ``"The Prodigal"`` -> ``"the Prodigal"``."""
+    return "the " + name[4:] if name.startswith("The ") else name
+
+
 def _by_number(raw: dict[str, Any]) -> dict[int, Any]:
     return {int(key): value for key, value in raw.items()}
 
