@@ -53,6 +53,10 @@ class PositionEngine(Protocol):
         """Apparent longitudes of ENGINE_BODIES, degrees in [0, 360), shape (11, N)."""
         ...
 
+    def close(self) -> None:
+        """Release the kernel file."""
+        ...
+
 
 def mean_node_longitude(tt: TT) -> FloatArray:
     """Mean ascending node of the Moon (Meeus 47.7) on the true equinox of date."""

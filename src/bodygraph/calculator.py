@@ -21,7 +21,7 @@ from bodygraph.timescale import TT, require_aware, tt_to_utc, utc_to_tt
 from bodygraph.wheel import opposite, positions, to_units
 
 DESIGN_MARGIN_DAYS = 93.0  # the design instant lies at most 92 days before birth
-END_MARGIN_DAYS = 1.0  # light time and rounding at the far end of the kernel
+END_MARGIN_DAYS = 0.5  # light time (Pluto: under 7 hours) at the far end of the kernel
 
 _ROW = {name: index for index, name in enumerate(ENGINE_BODIES)}
 #: For each Body: (row of the engine's output, whether it is the opposite point).
@@ -93,8 +93,19 @@ class Calculator:
             np.array([self.kernel.first_jd + DESIGN_MARGIN_DAYS, self.kernel.last_jd]),
             np.array([0.0, -END_MARGIN_DAYS]),
         ))
-        self.first_birth = (first + timedelta(seconds=1)).replace(microsecond=0)
-        self.last_birth = last.replace(microsecond=0)
+        midnight = {"hour": 0, "minute": 0, "second": 0, "microsecond": 0}
+        self.first_birth = first.replace(**midnight) + timedelta(days=1)
+        self.last_birth = last.replace(**midnight)
+
+    def close(self) -> None:
+        """Release the kernel file."""
+        self.engine.close()
+
+    def __enter__(self) -> Calculator:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     @property
     def kernel_path(self) -> Path:

@@ -25,13 +25,19 @@ def solve_design(engine: PositionEngine, birth: TT, birth_sun: FloatArray) -> TT
     previous_offset = np.full(birth_sun.shape, -SOLAR_ARC_DEG / MEAN_SOLAR_RATE)
     previous_error = _wrap(engine.sun_longitude(birth.shifted(previous_offset)) - target)
     offset = previous_offset - previous_error / MEAN_SOLAR_RATE
+    # Each chart stops on its own criterion, so that a chart's design instant never
+    # depends on the other charts computed with it (determinism across batches).
+    active = np.ones(birth_sun.shape, dtype=bool)
     for _ in range(MAX_STEPS):
         error = _wrap(engine.sun_longitude(birth.shifted(offset)) - target)
         slope = (error - previous_error) / (offset - previous_offset)
         usable = np.isfinite(slope) & (slope > 0.5 * MEAN_SOLAR_RATE)
         step = -error / np.where(usable, slope, MEAN_SOLAR_RATE)
-        previous_offset, previous_error = offset, error
+        step = np.where(active, step, 0.0)
+        previous_offset = np.where(active, offset, previous_offset)
+        previous_error = np.where(active, error, previous_error)
         offset = offset + step
-        if np.all(np.abs(step) < TOLERANCE_DAYS):
+        active &= np.abs(step) >= TOLERANCE_DAYS
+        if not active.any():
             break
     return birth.shifted(offset)

@@ -107,6 +107,7 @@ class Tables:
     channels: tuple[Channel, ...]
     crosses: dict[tuple[str, int], Cross]
     profile_angles: dict[str, str]
+    profile_names: dict[str, tuple[str, str]]
     variables: Variables
 
 
@@ -152,6 +153,10 @@ def _parse(raw: dict[str, Any]) -> Tables:
     profile_angles = {
         profile: angle for angle, profiles in raw["angle_rule"].items() for profile in profiles
     }
+    profile_names: dict[str, tuple[str, str]] = {}
+    for p in raw["profiles"]:
+        first, second = p["name"].split("/", 1)
+        profile_names[p["profile"]] = (first.strip(), second.strip())
     v = raw["variables"]
     variables = Variables(
         determination=_color_words(v["determination"]),
@@ -170,6 +175,7 @@ def _parse(raw: dict[str, Any]) -> Tables:
         channels=tuple(channels),
         crosses=crosses,
         profile_angles=profile_angles,
+        profile_names=profile_names,
         variables=variables,
     )
 

@@ -1,0 +1,150 @@
+"""The ``bodygraph`` command line: ``bodygraph chart ...`` (and ``bodygraph batch ...``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from datetime import datetime
+
+from bodygraph.calculator import Calculator, default_calculator
+from bodygraph.chart import Chart
+from bodygraph.errors import BodygraphError
+from bodygraph.report import render_text
+
+EXAMPLE = "bodygraph chart --utc 1980-01-03T08:30:00Z"
+
+
+class CliError(Exception):
+    """A user mistake, reported as one line and exit status 2."""
+
+
+def parse_utc(text: str) -> datetime:
+    """An ISO 8601 instant with an explicit offset (``Z`` or ``+hh:mm``)."""
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise CliError(
+            f"--utc {text!r} is not an ISO 8601 date-time; write it like 1980-01-03T08:30:00Z"
+        ) from None
+    if moment.tzinfo is None:
+        raise CliError(
+            f"--utc {text!r} has no offset; add Z for UTC (1980-01-03T08:30:00Z) or use "
+            "--date/--time with --tz, --place or --lat/--lng for a local time"
+        )
+    return moment
+
+
+def _add_chart_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    chart = subparsers.add_parser(
+        "chart",
+        help="calculate and print one chart",
+        description="Calculate one bodygraph from a birth instant and print it.",
+        epilog=f"examples:\n  {EXAMPLE}\n"
+        "  bodygraph chart --date 1990-05-14 --time 08:30 --tz Europe/Berlin --json\n"
+        '  bodygraph chart --date 1990-05-14 --time 08:30 --place "Berlin, Germany"',
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    when = chart.add_argument_group("birth instant")
+    when.add_argument("--utc", metavar="ISO", help="birth instant with offset, e.g. 1980-01-03T08:30:00Z")
+    when.add_argument("--date", metavar="YYYY-MM-DD", help="local birth date")
+    when.add_argument("--time", metavar="HH:MM", help="local birth time (24-hour)")
+    where = chart.add_argument_group("birth place (with --date/--time)")
+    where.add_argument("--tz", metavar="ZONE", help="IANA time zone, e.g. Europe/Berlin")
+    where.add_argument("--place", metavar="TEXT", help='place name, e.g. "Berlin, Germany"')
+    where.add_argument("--lat", type=float, help="latitude in degrees, north positive")
+    where.add_argument("--lng", type=float, help="longitude in degrees, east positive")
+    where.add_argument("--geocoder", choices=("offline", "google"), default="offline",
+                       help="how --place is looked up (default: the offline gazetteer)")
+    where.add_argument("--geocode-key", metavar="KEY", help="your Google geocoding key")
+    out = chart.add_argument_group("output")
+    out.add_argument("--json", action="store_true", help="print the v2 ChartResult JSON")
+    out.add_argument("--v1", action="store_true", help="with --json: the legacy v1 object")
+    out.add_argument("--svg", metavar="PATH", help="also write the bodygraph as SVG")
+    out.add_argument("--png", metavar="PATH", help="also write a PNG (needs the png extra)")
+    calc = chart.add_argument_group("calculation")
+    calc.add_argument("--node", choices=("true", "mean"), default="true",
+                      help="lunar node: true (osculating, default) or mean")
+    calc.add_argument("--ephemeris", metavar="BSP",
+                      help="JPL kernel to use (default: $BODYGRAPH_EPHEMERIS or the shipped DE440)")
+    chart.set_defaults(handler=_run_chart)
+
+
+def _calculator(args: argparse.Namespace) -> Calculator:
+    return Calculator(args.ephemeris) if args.ephemeris else default_calculator(None)
+
+
+def _chart_from_args(args: argparse.Namespace) -> Chart:
+    calculator = _calculator(args)
+    if args.utc:
+        if args.date or args.time:
+            raise CliError("give either --utc or --date/--time, not both")
+        return calculator.calculate(parse_utc(args.utc), node=args.node)
+    if not (args.date and args.time):
+        raise CliError(f"give the birth instant: --utc ISO, or --date and --time (try: {EXAMPLE})")
+    from bodygraph.local_cli import local_chart
+
+    located = local_chart(args, calculator)
+    print(located.describe(), file=sys.stderr)
+    return located.chart
+
+
+def _run_chart(args: argparse.Namespace) -> int:
+    if args.v1 and not args.json:
+        raise CliError("--v1 goes with --json")
+    chart = _chart_from_args(args)
+    if args.svg or args.png:
+        from bodygraph.render import write
+
+        for path in (args.svg, args.png):
+            if path:
+                write(chart, path)
+    if args.json:
+        print(json.dumps(chart.to_v1() if args.v1 else chart.to_v2(), indent=2,
+                         ensure_ascii=False))
+    else:
+        print(render_text(chart))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``bodygraph``."""
+    parser = argparse.ArgumentParser(
+        prog="bodygraph",
+        description="Exact Human Design charts (bodygraphs) from JPL ephemerides.",
+        epilog=f"example: {EXAMPLE}",
+    )
+    from bodygraph import __version__
+
+    parser.add_argument("--version", action="version", version=f"bodygraph {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _add_chart_parser(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``bodygraph`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        status: int = args.handler(args)
+    except CliError as exc:
+        print(f"bodygraph: error: {exc}", file=sys.stderr)
+        return 2
+    except BodygraphError as exc:
+        print(f"bodygraph: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("bodygraph: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,184 @@
+"""The place model shared by every geocoder, the geocoder protocol and the typed errors.
+
+Every error carries ``code``: the service contract's machine-readable ``errorCode`` for it,
+so the service can map a library error to a response without a table of its own.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import ClassVar, Protocol, runtime_checkable
+
+from bodygraph.errors import BodygraphError
+
+__all__ = [
+    "GeocodeError",
+    "GeocodeFailedError",
+    "GeocodeKeyInvalidError",
+    "GeocodeKeyMissingError",
+    "GeocodeRateLimitedError",
+    "Geocoder",
+    "InvalidCoordinatesError",
+    "InvalidLatitudeError",
+    "InvalidLocationError",
+    "InvalidLongitudeError",
+    "LocationNotFoundError",
+    "Place",
+    "PlaceError",
+    "check_coordinates",
+]
+
+
+class PlaceError(BodygraphError):
+    """Base class of the errors about places; ``code`` is the contract's errorCode."""
+
+    code: ClassVar[str] = "INTERNAL_ERROR"
+
+
+class InvalidLocationError(PlaceError, ValueError):
+    """A location text that cannot be looked up at all (empty or blank)."""
+
+    code: ClassVar[str] = "INVALID_LOCATION"
+
+
+class InvalidCoordinatesError(PlaceError, ValueError):
+    """A latitude or longitude that is not a finite number in range."""
+
+
+class InvalidLatitudeError(InvalidCoordinatesError):
+    """Latitude missing, not a number, or outside -90 to 90."""
+
+    code: ClassVar[str] = "INVALID_LATITUDE"
+
+
+class InvalidLongitudeError(InvalidCoordinatesError):
+    """Longitude missing, not a number, or outside -180 to 180."""
+
+    code: ClassVar[str] = "INVALID_LONGITUDE"
+
+
+class GeocodeError(PlaceError):
+    """Base class of the geocoding failures."""
+
+    code: ClassVar[str] = "GEOCODE_FAILED"
+
+
+class GeocodeKeyMissingError(GeocodeError, ValueError):
+    """A geocoder that needs a key was asked for without one."""
+
+    code: ClassVar[str] = "GEOCODE_KEY_MISSING"
+
+
+class GeocodeKeyInvalidError(GeocodeError):
+    """The geocoding service refused the caller's key (invalid, restricted or not enabled)."""
+
+    code: ClassVar[str] = "GEOCODE_KEY_INVALID"
+
+
+class LocationNotFoundError(GeocodeError):
+    """The location text matched no place.
+
+    ``suggestions`` holds up to a handful of close matches ("City, Country"), best first;
+    it is empty when the provider offers none.
+    """
+
+    code: ClassVar[str] = "GEOCODE_LOCATION_NOT_FOUND"
+
+    def __init__(self, query: str, suggestions: tuple[str, ...] = (), reason: str = "") -> None:
+        self.query = query
+        self.suggestions = suggestions
+        message = f"no place found for {query!r}"
+        if reason:
+            message += f" ({reason})"
+        if suggestions:
+            message += "; close matches: " + "; ".join(suggestions)
+        super().__init__(message)
+
+
+class GeocodeRateLimitedError(GeocodeError):
+    """The geocoding service's quota or rate limit was hit; ``retry_after`` in seconds if told."""
+
+    code: ClassVar[str] = "GEOCODE_RATE_LIMITED"
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        self.retry_after = retry_after
+        super().__init__(message)
+
+
+class GeocodeFailedError(GeocodeError):
+    """Any other geocoding failure: service error, malformed reply, time-out, network."""
+
+    code: ClassVar[str] = "GEOCODE_FAILED"
+
+
+def check_coordinates(lat: float, lng: float) -> tuple[float, float]:
+    """Return ``(lat, lng)`` as floats, or raise the contract's coordinate error.
+
+    >>> check_coordinates(52.52, 13.405)
+    (52.52, 13.405)
+    """
+    if isinstance(lat, bool) or not isinstance(lat, (int, float)) or not math.isfinite(lat):
+        raise InvalidLatitudeError(f"latitude must be a finite number, not {lat!r}")
+    if isinstance(lng, bool) or not isinstance(lng, (int, float)) or not math.isfinite(lng):
+        raise InvalidLongitudeError(f"longitude must be a finite number, not {lng!r}")
+    if not -90.0 <= lat <= 90.0:
+        raise InvalidLatitudeError(f"latitude {lat} is outside -90 to 90")
+    if not -180.0 <= lng <= 180.0:
+        raise InvalidLongitudeError(f"longitude {lng} is outside -180 to 180")
+    return float(lat), float(lng)
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A geocoded place.
+
+    ``name`` is the place's own name (a city, or the provider's best label), ``region`` the
+    first-level division when known, ``country`` the country's English name and
+    ``country_code`` its ISO 3166-1 alpha-2 code. ``source`` names the geocoder
+    (``"offline"`` or ``"google"``); ``population`` and ``identifier`` (a GeoNames id or a
+    Google place id) are given when the provider knows them.
+    """
+
+    name: str
+    latitude: float
+    longitude: float
+    country: str | None = None
+    country_code: str | None = None
+    region: str | None = None
+    population: int | None = None
+    source: str = ""
+    identifier: str | None = None
+
+    def __post_init__(self) -> None:
+        check_coordinates(self.latitude, self.longitude)
+
+    def describe(self) -> str:
+        """One line naming the place and its coordinates, for telling a person what was used.
+
+        >>> Place("Berlin", 52.52437, 13.41053, country="Germany").describe()
+        'Berlin, Germany (52.5244° N, 13.4105° E)'
+        """
+        parts = [self.name]
+        for extra in (self.region, self.country):
+            if extra and extra not in parts:
+                parts.append(extra)
+        north = "N" if self.latitude >= 0 else "S"
+        east = "E" if self.longitude >= 0 else "W"
+        return (
+            f"{', '.join(parts)} ({abs(self.latitude):.4f}° {north}, "
+            f"{abs(self.longitude):.4f}° {east})"
+        )
+
+
+@runtime_checkable
+class Geocoder(Protocol):
+    """Anything that turns a location text into a :class:`Place`.
+
+    ``geocode`` returns the best place or raises a :class:`GeocodeError` subclass; it
+    never returns ``None``. Implementations must be safe to call from several threads.
+    """
+
+    def geocode(self, query: str) -> Place:
+        """Return the best place for ``query`` or raise a :class:`GeocodeError`."""
+        ...

@@ -1,0 +1,54 @@
+"""SVG (and PNG) bodygraph images.
+
+>>> from datetime import datetime, timezone
+>>> import bodygraph
+>>> from bodygraph import render
+>>> chart = bodygraph.calculate(datetime(1980, 1, 3, 8, 30, tzinfo=timezone.utc))
+>>> render.svg(chart).startswith('<?xml')
+True
+
+:func:`svg` draws a :class:`~bodygraph.chart.Chart`; :func:`render_svg` draws a
+:class:`RenderInput` (26 gate.line placements and the defined centers), which is
+all a render token carries. Themes are data (:class:`Theme`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bodygraph.render.drawing import render_svg
+from bodygraph.render.errors import (
+    PngUnavailableError,
+    RenderError,
+    RenderInputError,
+    ThemeError,
+)
+from bodygraph.render.files import write
+from bodygraph.render.model import Placement, RenderInput
+from bodygraph.render.png import png, png_bytes
+from bodygraph.render.theme import DEFAULT_THEME, CenterColors, Theme
+
+if TYPE_CHECKING:
+    from bodygraph.chart import Chart
+
+__all__ = [
+    "DEFAULT_THEME",
+    "CenterColors",
+    "Placement",
+    "PngUnavailableError",
+    "RenderError",
+    "RenderInput",
+    "RenderInputError",
+    "Theme",
+    "ThemeError",
+    "png",
+    "png_bytes",
+    "render_svg",
+    "svg",
+    "write",
+]
+
+
+def svg(chart: Chart, theme: Theme | None = None) -> str:
+    """The SVG document of a chart's bodygraph (deterministic UTF-8 text)."""
+    return render_svg(RenderInput.from_chart(chart), theme)

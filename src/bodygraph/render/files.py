@@ -1,0 +1,35 @@
+"""Write a bodygraph image to a file, the format chosen by the file's suffix."""
+
+from __future__ import annotations
+
+from os import PathLike
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bodygraph.render.drawing import render_svg
+from bodygraph.render.errors import RenderError
+from bodygraph.render.model import RenderInput
+from bodygraph.render.png import png
+
+if TYPE_CHECKING:
+    from bodygraph.chart import Chart
+    from bodygraph.render.theme import Theme
+
+SUFFIXES: tuple[str, ...] = (".svg", ".png")
+
+
+def write(chart: Chart | RenderInput, path: str | PathLike[str],
+          theme: Theme | None = None) -> Path:
+    """Write ``chart`` as SVG (``.svg``) or PNG (``.png``, needs cairosvg); returns the path.
+
+    Raises :class:`RenderError` for any other suffix.
+    """
+    target = Path(path)
+    suffix = target.suffix.lower()
+    if suffix == ".svg":
+        data = chart if isinstance(chart, RenderInput) else RenderInput.from_chart(chart)
+        target.write_text(render_svg(data, theme), encoding="utf-8", newline="\n")
+        return target
+    if suffix == ".png":
+        return png(chart, target, theme)
+    raise RenderError(f"cannot tell the image format of {str(target)!r}: use .svg or .png")

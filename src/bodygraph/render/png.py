@@ -1,0 +1,46 @@
+"""PNG output through cairosvg (the optional ``png`` extra: ``pip install bodygraph[png]``)."""
+
+from __future__ import annotations
+
+import importlib
+from os import PathLike
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from bodygraph.render.drawing import render_svg
+from bodygraph.render.errors import PngUnavailableError
+from bodygraph.render.model import RenderInput
+
+if TYPE_CHECKING:
+    from bodygraph.chart import Chart
+    from bodygraph.render.theme import Theme
+
+
+def _cairosvg() -> Any:
+    try:
+        return importlib.import_module("cairosvg")
+    except (ImportError, OSError) as exc:  # OSError: the system cairo library is missing
+        raise PngUnavailableError(
+            "PNG output needs cairosvg and the cairo library: pip install 'bodygraph[png]' "
+            f"and install libcairo2 ({exc})"
+        ) from exc
+
+
+def png_bytes(chart: Chart | RenderInput, theme: Theme | None = None, *,
+              scale: float = 2.0) -> bytes:
+    """The PNG image of a bodygraph, ``scale`` times the SVG's pixel size."""
+    data = chart if isinstance(chart, RenderInput) else RenderInput.from_chart(chart)
+    document = render_svg(data, theme).encode("utf-8")
+    result: bytes = _cairosvg().svg2png(bytestring=document, scale=scale)
+    return result
+
+
+def png(chart: Chart | RenderInput, path: str | PathLike[str], theme: Theme | None = None,
+        *, scale: float = 2.0) -> Path:
+    """Write the PNG image of a bodygraph to ``path``; returns the path.
+
+    Raises :class:`PngUnavailableError` when cairosvg or libcairo is missing.
+    """
+    target = Path(path)
+    target.write_bytes(png_bytes(chart, theme, scale=scale))
+    return target
