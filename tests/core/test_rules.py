@@ -142,8 +142,9 @@ def test_color_and_tone_names(color: int, tone: int) -> None:
         side([1], line=3, color=color, tone=tone, node_color=color, node_tone=tone),
     )
     words = "left" if tone <= 3 else "right"
-    assert c.determination == f"{getattr(v.determination[color], words)} {v.determination[color].name}"
-    assert c.environment == f"{getattr(v.environment[color], words)} {v.environment[color].name}"
+    determination, environment = v.determination[color], v.environment[color]
+    assert c.determination == f"{getattr(determination, words)} {determination.name}"
+    assert c.environment == f"{getattr(environment, words)} {environment.name}"
     assert c.cognition == v.cognition[tone]
     assert c.motivation == v.motivation[color]
     assert c.transference == v.motivation[(color + 2) % 6 + 1]

@@ -1,0 +1,147 @@
+"""An independent reference: the Swiss Ephemeris (Moshier theory, no JPL files).
+
+Used by the accuracy tests and by ``scripts/accuracy_report.py``. The design
+instant is solved here with swisseph's own Sun by bisection, independently of
+the engine's solver.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import swisseph as swe  # type: ignore[import-not-found]
+
+from bodygraph.calculator import Calculator
+from bodygraph.chart import BODIES, Body
+from bodygraph.wheel import LINE, UNITS_PER_DEGREE, positions, to_units
+
+FLAGS = swe.FLG_MOSEPH
+SWISS_IDS: dict[Body, int] = {
+    Body.SUN: swe.SUN, Body.MOON: swe.MOON, Body.MERCURY: swe.MERCURY, Body.VENUS: swe.VENUS,
+    Body.MARS: swe.MARS, Body.JUPITER: swe.JUPITER, Body.SATURN: swe.SATURN,
+    Body.URANUS: swe.URANUS, Body.NEPTUNE: swe.NEPTUNE, Body.PLUTO: swe.PLUTO,
+}
+OPPOSITE = {Body.EARTH: Body.SUN, Body.SOUTH_NODE: Body.NORTH_NODE}
+
+#: How far the two theories may differ, arcseconds: measured maxima (docs/accuracy.md)
+#: with a margin. Outer planets: Moshier's series drift away from J2000.
+TOLERANCE_ARCSEC: dict[Body, float] = {
+    Body.SUN: 0.2, Body.MOON: 3.0, Body.MERCURY: 0.5, Body.VENUS: 0.6, Body.MARS: 1.2,
+    Body.JUPITER: 1.2, Body.SATURN: 1.0, Body.URANUS: 2.0, Body.NEPTUNE: 3.5,
+    Body.PLUTO: 8.0, Body.NORTH_NODE: 70.0,
+}
+MEAN_NODE_TOLERANCE_ARCSEC = 5.0
+DESIGN_TOLERANCE_S = 4.0
+MOON_ARCSEC_PER_S = 0.56
+
+
+def swiss_longitudes(tt_jd: float, node: str = "true") -> dict[Body, float]:
+    """Apparent longitudes (degrees) of the 13 bodies at a TT Julian date."""
+    out = {body: swe.calc(tt_jd, ident, FLAGS)[0][0] for body, ident in SWISS_IDS.items()}
+    node_id = swe.TRUE_NODE if node == "true" else swe.MEAN_NODE
+    out[Body.NORTH_NODE] = swe.calc(tt_jd, node_id, FLAGS)[0][0]
+    for body, source in OPPOSITE.items():
+        out[body] = (out[source] + 180.0) % 360.0
+    return out
+
+
+def swiss_design_jd(birth_tt: float) -> float:
+    """TT of the design instant by bisection on swisseph's apparent Sun."""
+    target = (swe.calc(birth_tt, swe.SUN, FLAGS)[0][0] - 88.0) % 360.0
+
+    def error(jd: float) -> float:
+        return (swe.calc(jd, swe.SUN, FLAGS)[0][0] - target + 180.0) % 360.0 - 180.0
+
+    low, high = birth_tt - 94.0, birth_tt - 85.0
+    while high - low > 1e-8:
+        middle = (low + high) / 2
+        if error(middle) < 0:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
+
+
+def near_line_boundary(longitude: float, tolerance_arcsec: float) -> bool:
+    """Whether a longitude lies within ``tolerance`` of a line boundary."""
+    units = int(to_units([longitude])[0])
+    offset = (units - round(302 * UNITS_PER_DEGREE)) % LINE
+    distance = min(offset, LINE - offset) / 16.0
+    return distance <= tolerance_arcsec
+
+
+@dataclass
+class Comparison:
+    """Differences (ours minus swisseph, arcsec) and gate.line agreement."""
+
+    differences: dict[Body, list[float]] = field(default_factory=lambda: {b: [] for b in BODIES})
+    design_seconds: list[float] = field(default_factory=list)
+    #: design-instant difference less what the two theories' Sun difference explains
+    design_residual_seconds: list[float] = field(default_factory=list)
+    compared: int = 0
+    skipped: int = 0
+    mismatches: list[str] = field(default_factory=list)
+
+    def max_abs(self, body: Body) -> float:
+        return float(np.max(np.abs(self.differences[body])))
+
+
+def _wrap_arcsec(ours: float, theirs: float) -> float:
+    return ((ours - theirs + 180.0) % 360.0 - 180.0) * 3600.0
+
+
+def compare(calculator: Calculator, instants: Sequence[datetime], node: str = "true") -> Comparison:
+    """Compare both epochs of every instant with the Swiss Ephemeris at the same TT."""
+    epochs = calculator.epochs(list(instants), node)  # type: ignore[arg-type]
+    result = Comparison()
+    node_tol = TOLERANCE_ARCSEC[Body.NORTH_NODE] if node == "true" else MEAN_NODE_TOLERANCE_ARCSEC
+    for n, instant in enumerate(instants):
+        birth_tt = float(epochs.birth.whole[n] + epochs.birth.fraction[n])
+        design_tt = float(epochs.design.whole[n] + epochs.design.fraction[n])
+        swiss_design = swiss_design_jd(birth_tt)
+        dt = (design_tt - swiss_design) * 86400.0
+        result.design_seconds.append(dt)
+        sun_birth = _wrap_arcsec(
+            float(epochs.personality[0, n]), swiss_longitudes(birth_tt)[Body.SUN]
+        )
+        sun_design = _wrap_arcsec(
+            float(epochs.design_longitudes[0, n]), swiss_longitudes(design_tt)[Body.SUN]
+        )
+        rate = swe.calc(design_tt, swe.SUN, FLAGS | swe.FLG_SPEED)[0][3] * 3600 / 86400
+        result.design_residual_seconds.append(dt - (sun_birth - sun_design) / rate)
+        for label, swiss_tt, ours in (
+            ("personality", birth_tt, epochs.personality[:, n]),
+            ("design", swiss_design, epochs.design_longitudes[:, n]),
+        ):
+            theirs = swiss_longitudes(swiss_tt, node)
+            for i, body in enumerate(BODIES):
+                source = OPPOSITE.get(body, body)
+                tol = node_tol if source is Body.NORTH_NODE else TOLERANCE_ARCSEC[source]
+                if label == "design":
+                    tol += abs(dt) * (MOON_ARCSEC_PER_S if source is Body.MOON else 0.05)
+                result.differences[body].append(_wrap_arcsec(float(ours[i]), theirs[body]))
+                if near_line_boundary(theirs[body], tol):
+                    result.skipped += 1
+                    continue
+                result.compared += 1
+                a = positions(to_units([float(ours[i])]))
+                b = positions(to_units([theirs[body]]))
+                if (a.gate[0], a.line[0]) != (b.gate[0], b.line[0]):
+                    result.mismatches.append(
+                        f"{instant.isoformat()} {label} {body.value}: "
+                        f"{a.gate[0]}.{a.line[0]} vs {b.gate[0]}.{b.line[0]}"
+                    )
+    return result
+
+
+def random_instants(count: int, seed: int, first: datetime, last: datetime) -> list[datetime]:
+    """``count`` instants spread uniformly over [first, last], to the microsecond."""
+    rng = np.random.default_rng(seed)
+    span = (last - first).total_seconds()
+    return [
+        (first + timedelta(seconds=float(s))).astimezone(UTC)
+        for s in rng.uniform(0.0, span, count)
+    ]
