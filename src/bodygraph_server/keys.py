@@ -1,0 +1,45 @@
+"""API keys: generated from :mod:`secrets`, shown once, stored only as a SHA-256 hash.
+
+A key is ``bg_`` followed by 43 URL-safe characters (256 random bits), so a plain,
+unsalted SHA-256 is a safe storage form and lets the store look keys up by hash. Only the
+hash and a short display prefix are stored; the key itself cannot be recovered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+
+KEY_PREFIX = "bg_"
+KEY_RANDOM_BYTES = 32
+DISPLAY_PREFIX_LENGTH = 10
+
+
+@dataclass(frozen=True, slots=True)
+class NewKey:
+    """A freshly generated key: ``api_key`` is shown to the owner once, never stored."""
+
+    api_key: str
+    key_hash: str
+    display_prefix: str
+
+    def __repr__(self) -> str:  # keep the secret out of logs and tracebacks
+        return f"NewKey(display_prefix={self.display_prefix!r}, key_hash={self.key_hash!r})"
+
+
+def generate_key() -> NewKey:
+    """A new random API key with its hash and display prefix."""
+    api_key = KEY_PREFIX + secrets.token_urlsafe(KEY_RANDOM_BYTES)
+    return NewKey(api_key, hash_key(api_key), api_key[:DISPLAY_PREFIX_LENGTH])
+
+
+def hash_key(api_key: str) -> str:
+    """The stored form of ``api_key``: lowercase hex SHA-256 of its UTF-8 bytes."""
+    return hashlib.sha256(api_key.encode("utf-8")).hexdigest()
+
+
+def same_hash(a: str, b: str) -> bool:
+    """Constant-time comparison of two key hashes."""
+    return hmac.compare_digest(a.encode("ascii"), b.encode("ascii"))

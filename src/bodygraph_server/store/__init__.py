@@ -1,0 +1,98 @@
+"""Persistence of the bookkeeping: one interface (:class:`Store`), two backends.
+
+``open_store(url)`` picks the backend from the URL:
+
+* ``sqlite:///relative/path.sqlite3`` or ``sqlite:////absolute/path.sqlite3`` -> SQLite
+  (WAL mode); the default is ``sqlite:///bodygraph.sqlite3`` in the working folder.
+* ``postgresql://user@host:port/db`` (or ``postgres://``) -> PostgreSQL through psycopg 3.
+
+The schema is created or migrated when the store is opened.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from urllib.parse import urlsplit
+
+from bodygraph_server.store.base import (
+    Account,
+    AccountNotFoundError,
+    AccountStatus,
+    ApiKeyRecord,
+    Audit,
+    ChargeRefusal,
+    DatabaseUnavailableError,
+    DatabaseURLError,
+    InvalidOperationError,
+    LedgerEntry,
+    PeriodUsage,
+    RateDecision,
+    Reservation,
+    ReservationNotFoundError,
+    Store,
+    StoreError,
+)
+
+__all__ = [
+    "DEFAULT_DATABASE_URL",
+    "ENV_VAR",
+    "Account",
+    "AccountNotFoundError",
+    "AccountStatus",
+    "ApiKeyRecord",
+    "Audit",
+    "ChargeRefusal",
+    "DatabaseURLError",
+    "DatabaseUnavailableError",
+    "InvalidOperationError",
+    "LedgerEntry",
+    "PeriodUsage",
+    "RateDecision",
+    "Reservation",
+    "ReservationNotFoundError",
+    "Store",
+    "StoreError",
+    "database_url_from_env",
+    "open_store",
+    "sqlite_path",
+]
+
+ENV_VAR = "BODYGRAPH_DATABASE_URL"
+DEFAULT_DATABASE_URL = "sqlite:///bodygraph.sqlite3"
+
+
+def database_url_from_env(environ: Mapping[str, str] | None = None) -> str:
+    """``BODYGRAPH_DATABASE_URL`` from ``environ`` (default: the process environment), or
+    :data:`DEFAULT_DATABASE_URL` when unset or empty."""
+    env = os.environ if environ is None else environ
+    return env.get(ENV_VAR, "").strip() or DEFAULT_DATABASE_URL
+
+
+def sqlite_path(url: str) -> str:
+    """The file path of a ``sqlite:///`` URL (three slashes: relative; four: absolute)."""
+    parts = urlsplit(url)
+    if parts.scheme != "sqlite" or parts.netloc or not parts.path.startswith("/"):
+        raise DatabaseURLError(
+            f"malformed SQLite URL {url!r} (use sqlite:///relative.db or sqlite:////abs.db)"
+        )
+    path = parts.path[1:]
+    if not path or path == ":memory:":
+        raise DatabaseURLError(f"SQLite URL {url!r} must name a file")
+    return path
+
+
+def open_store(url: str) -> Store:
+    """Open (creating or migrating) the store at ``url``."""
+    scheme = urlsplit(url).scheme.lower()
+    if scheme == "sqlite":
+        from bodygraph_server.store.sqlite import SqliteStore
+
+        return SqliteStore(sqlite_path(url), url=url)
+    if scheme in ("postgresql", "postgres"):
+        from bodygraph_server.store.postgres import PostgresStore
+
+        return PostgresStore(url)
+    raise DatabaseURLError(
+        f"unsupported database URL {url!r} (use sqlite:///path or postgresql://...)"
+    )

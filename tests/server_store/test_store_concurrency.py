@@ -1,0 +1,77 @@
+"""Several OS processes (spawn) spend the last credits of one account, and hit one
+rate-limit window, at the same time, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import multiprocessing
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from bodygraph_server.accounts import Bookkeeper
+from bodygraph_server.clock import SystemClock
+
+from . import store_workers
+from .conftest import START
+
+PROCESSES = 4
+pytestmark = pytest.mark.timeout(180)
+
+
+def _run(target: Any, args_of: Any) -> list[tuple[str, int, str]]:
+    ctx = multiprocessing.get_context("spawn")
+    barrier = ctx.Barrier(PROCESSES)
+    results = ctx.Queue()
+    procs = [
+        ctx.Process(target=target, args=(*args_of(i), barrier, results)) for i in range(PROCESSES)
+    ]
+    for proc in procs:
+        proc.start()
+    try:
+        collected = [results.get(timeout=120) for _ in procs]
+    finally:
+        for proc in procs:
+            proc.join(timeout=30)
+    assert [p.exitcode for p in procs] == [0] * PROCESSES, collected
+    results.close()
+    results.join_thread()
+    return collected
+
+
+def test_last_credits_are_spent_exactly_once(db_url: str) -> None:
+    starting = 150
+    with Bookkeeper.open(db_url, clock=SystemClock()) as book:
+        issued = book.create_account("developer")
+        account_id = issued.account.id
+        book.adjust_credits(account_id, starting)
+
+    collected = _run(store_workers.spend_until_exhausted, lambda i: (db_url, issued.api_key))
+
+    assert all(kind == "spent" for kind, _, _ in collected), collected
+    assert all(reason == "CREDITS_EXHAUSTED" for _, _, reason in collected)
+    assert sum(n for _, n, _ in collected) == starting
+    with Bookkeeper.open(db_url) as book:
+        account = book.account(account_id)
+        assert account.balance == 0
+        audit = book.audit(account_id)
+        assert audit.balanced and audit.charged == starting
+        period = book.usage(account_id)[-1]
+        assert (period.calls, period.credits, period.pending) == (starting, starting, 0)
+
+
+def test_rate_window_holds_across_processes(db_url: str) -> None:
+    instant = START + timedelta(days=3)
+    with Bookkeeper.open(db_url):  # create the schema once, before the race
+        pass
+    collected = _run(store_workers.hit_window, lambda i: (db_url, "shared-key", instant, 40))
+    assert all(kind == "hits" for kind, _, _ in collected), collected
+    assert sum(n for _, n, _ in collected) == 100  # 160 attempts, exactly 100 accepted
+
+
+def test_workers_starting_together_migrate_once(db_url: str) -> None:
+    # Like uvicorn workers starting at once on a brand-new database.
+    collected = _run(store_workers.open_fresh, lambda i: (db_url,))
+    assert collected == [("opened", 1, "")] * PROCESSES
+    with Bookkeeper.open(db_url) as book, book.store._read() as tx:  # type: ignore[attr-defined]
+        assert tx.rows("SELECT version FROM schema_version") == [(1,)]
