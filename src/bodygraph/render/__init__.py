@@ -25,7 +25,7 @@ from bodygraph.render.errors import (
 )
 from bodygraph.render.files import write
 from bodygraph.render.model import Placement, RenderInput
-from bodygraph.render.png import png, png_bytes
+from bodygraph.render.raster import png, png_bytes
 from bodygraph.render.theme import DEFAULT_THEME, CenterColors, Theme
 
 if TYPE_CHECKING:

@@ -94,7 +94,7 @@ def frame(theme: Theme, geo: Layout) -> Frame:
 
 def render_svg(data: RenderInput, theme: Theme | None = None) -> str:
     """The SVG document of a bodygraph (UTF-8 text, ends with a newline)."""
-    theme = theme or DEFAULT_THEME
+    theme = theme if theme is not None else DEFAULT_THEME
     geo = layout()
     fr = frame(theme, geo)
     out: list[str] = []
@@ -288,25 +288,21 @@ def _column(side: str, data: RenderInput, theme: Theme, x0: float, y0: float) ->
         f'<path class="rule" d="M{num(x0)} {num(y0 + 70)}H{num(x0 + COLUMN)}" '
         f'stroke="{colour}" stroke-width="1.2"/>',
     ]
+    symbols = theme.planet_labels == "symbol"
+    inner, outer = (x0 + COLUMN, x0) if left else (x0, x0 + COLUMN)
+    if symbols:  # a centred glyph 12 units in from the outer edge
+        label_x, label_anchor, label_size = outer + (12 if left else -12), "middle", "20"
+    else:
+        label_x, label_anchor, label_size = outer, anchor, "12"
+    value_anchor = "end" if left else "start"
     for i, p in enumerate(placements):
         y = y0 + FIRST_ROW + i * ROW_STEP
-        if theme.planet_labels == "symbol":
-            label = PLANET_SYMBOLS[p.body]
-            label_size = "20"
-        else:
-            label = PLANET_NAMES[p.body]
-            label_size = "12"
-        label_x = x0 + 12 if left else x0 + COLUMN - 12
-        value_x = x0 + COLUMN if left else x0
-        label_anchor = "middle" if theme.planet_labels == "symbol" else anchor
-        if theme.planet_labels == "name":
-            label_x = x0 if left else x0 + COLUMN
-        value_anchor = "end" if left else "start"
+        label = PLANET_SYMBOLS[p.body] if symbols else PLANET_NAMES[p.body]
         lines.append(
             f'<g class="activation" data-body="{p.body.value}">'
             f'<text class="planet" x="{num(label_x)}" y="{num(y)}" text-anchor="{label_anchor}" '
             f'font-size="{label_size}" fill="{colour}">{escape(label)}</text>'
-            f'<text class="gate-line" x="{num(value_x)}" y="{num(y)}" '
+            f'<text class="gate-line" x="{num(inner)}" y="{num(y)}" '
             f'text-anchor="{value_anchor}" font-size="17" font-weight="bold" '
             f'fill="{colour}">{p}</text></g>'
         )

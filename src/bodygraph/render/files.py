@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from bodygraph.render.drawing import render_svg
 from bodygraph.render.errors import RenderError
 from bodygraph.render.model import RenderInput
-from bodygraph.render.png import png
+from bodygraph.render.raster import png
 
 if TYPE_CHECKING:
     from bodygraph.chart import Chart

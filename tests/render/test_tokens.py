@@ -1,0 +1,220 @@
+"""Render tokens: round trip, every possible tampering refused, key rotation, no personal
+data, constant-time comparison."""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import hmac
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bodygraph
+from bodygraph.render import RenderInput
+from bodygraph.tables import CENTER_NAMES
+from bodygraph_server import tokens
+from bodygraph_server.tokens import (
+    BODY_BYTES,
+    InvalidSignatureError,
+    KeyConfigError,
+    KeyRing,
+    MalformedTokenError,
+    SigningKey,
+    TokenError,
+    issue,
+    new_key_spec,
+    verify,
+)
+
+from .charts import named_chart
+
+K1 = SigningKey("k1", b"\x01" * 32)
+K2 = SigningKey("k2", b"\x02" * 32)
+RING = KeyRing([K1])
+SAMPLE = RenderInput.from_chart(named_chart("half-and-half-2"))
+B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+placement_lists = st.lists(st.tuples(st.integers(1, 64), st.integers(1, 6)),
+                           min_size=13, max_size=13).map(tuple)
+
+
+def body_bytes(token: str) -> bytes:
+    body = token.split(".", 1)[1]
+    return base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+
+
+@settings(max_examples=150)
+@given(design=placement_lists, personality=placement_lists)
+def test_round_trip(design: tuple[tuple[int, int], ...],
+                    personality: tuple[tuple[int, int], ...]) -> None:
+    data = RenderInput.from_gate_lines(design, personality)
+    token = issue(data, RING)
+    assert token.startswith("k1.")
+    assert verify(token, RING) == data
+
+
+def test_every_single_bit_flip_is_refused() -> None:
+    token = issue(SAMPLE, RING)
+    raw = token.encode("ascii")
+    refused = 0
+    for i in range(len(raw)):
+        for bit in range(8):
+            changed = bytearray(raw)
+            changed[i] ^= 1 << bit
+            with pytest.raises(TokenError):
+                verify(changed.decode("latin-1"), RING)
+            refused += 1
+    assert refused == 8 * len(raw)
+
+
+def test_every_truncation_and_extension_is_refused() -> None:
+    token = issue(SAMPLE, RING)
+    for end in range(len(token)):
+        with pytest.raises(TokenError):
+            verify(token[:end], RING)
+    for extra in [*B64, "=", ".", "==", "A" * 4, token]:
+        with pytest.raises(TokenError):
+            verify(token + extra, RING)
+        with pytest.raises(TokenError):
+            verify(extra + token, RING)
+
+
+def test_every_character_substitution_in_the_body_is_refused() -> None:
+    token = issue(SAMPLE, RING)
+    prefix_len = len("k1.")
+    for i in range(prefix_len, len(token)):
+        for ch in B64:
+            if ch != token[i]:
+                with pytest.raises(TokenError):
+                    verify(token[:i] + ch + token[i + 1:], RING)
+
+
+def test_statuses_map_malformed_and_bad_signature() -> None:
+    token = issue(SAMPLE, RING)
+    body = token.split(".", 1)[1]
+    with pytest.raises(MalformedTokenError):
+        verify("", RING)
+    with pytest.raises(MalformedTokenError):
+        verify("k1" + body, RING)  # no separator
+    with pytest.raises(MalformedTokenError):
+        verify("k1." + body[:-1] + "*", RING)
+    with pytest.raises(MalformedTokenError):
+        verify("k1." + body + "==", RING)
+    flipped = body[:10] + ("A" if body[10] != "A" else "B") + body[11:]
+    with pytest.raises(InvalidSignatureError):
+        verify("k1." + flipped, RING)
+    with pytest.raises(InvalidSignatureError):
+        verify("k9." + body, RING)  # unknown key id
+
+
+def test_another_key_id_of_the_ring_is_refused() -> None:
+    ring = KeyRing([K1, K2])
+    old = issue(SAMPLE, KeyRing([K1]))
+    relabelled = "k2." + old.split(".", 1)[1]
+    with pytest.raises(InvalidSignatureError):
+        verify(relabelled, ring)
+
+
+def test_key_rotation() -> None:
+    old_token = issue(SAMPLE, KeyRing([K1]))
+    rotated = KeyRing([K1, K2])
+    new_token = issue(SAMPLE, rotated)
+    assert new_token.startswith("k2.") and old_token.startswith("k1.")
+    assert verify(old_token, rotated) == SAMPLE  # old links still work
+    assert verify(new_token, rotated) == SAMPLE
+    retired = KeyRing([K2])
+    with pytest.raises(InvalidSignatureError):
+        verify(old_token, retired)
+    assert verify(new_token, retired) == SAMPLE
+
+
+def test_a_valid_signature_over_a_bad_payload_is_still_refused() -> None:
+    signed = bytes([tokens.FORMAT_VERSION]) + bytes([0] * 26) + bytes(12)  # gate 0
+    tag = hmac.new(K1.secret, b"k1." + signed, "sha256").digest()
+    forged = "k1." + base64.urlsafe_b64encode(signed + tag).rstrip(b"=").decode()
+    with pytest.raises(MalformedTokenError):
+        verify(forged, RING)
+    good = bytes([tokens.FORMAT_VERSION + 1]) + tokens.encode_payload(SAMPLE)
+    tag = hmac.new(K1.secret, b"k1." + good, "sha256").digest()
+    with pytest.raises(MalformedTokenError, match="version"):
+        verify("k1." + base64.urlsafe_b64encode(good + tag).rstrip(b"=").decode(), RING)
+
+
+def test_token_holds_only_activations_and_centers() -> None:
+    chart = bodygraph.calculate(datetime(1987, 6, 5, 4, 32, tzinfo=UTC))
+    data = RenderInput.from_chart(chart)
+    token = issue(data, RING)
+    raw = body_bytes(token)
+    assert len(raw) == BODY_BYTES == 1 + 38 + 32
+    version, payload = raw[0], raw[1:39]
+    assert version == tokens.FORMAT_VERSION
+    # Decode the payload by hand, from the documented layout, and compare it with the
+    # contract's activations: 26 gates, 26 lines, 9 center bits, and nothing left over.
+    v2 = chart.to_v2()
+    acts = [v2["activations"][side][key] for side in ("design", "personality")
+            for key in ("sun", "earth", "northNode", "southNode", "moon", "mercury", "venus",
+                        "mars", "jupiter", "saturn", "uranus", "neptune", "pluto")]
+    bits = int.from_bytes(payload[26:36], "big")
+    lines = [(bits >> (2 + 3 * (25 - i)) & 7) + 1 for i in range(26)]
+    assert [f"{g}.{ln}" for g, ln in zip(payload[:26], lines, strict=True)] == acts
+    assert bits & 3 == 0
+    mask = int.from_bytes(payload[36:38], "big")
+    assert [n for i, n in enumerate(CENTER_NAMES) if mask >> i & 1] == [
+        n for n in CENTER_NAMES if n in v2["centers"]]
+    assert mask < 1 << 9
+    # The same activations under another birth instant give the very same token.
+    other = dataclasses.replace(chart, birth_utc=chart.birth_utc + timedelta(days=3650),
+                                design_utc=chart.design_utc - timedelta(days=1))
+    assert issue(RenderInput.from_chart(other), RING) == token
+
+
+def test_verification_uses_compare_digest(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[bytes, bytes]] = []
+    real = hmac.compare_digest
+
+    def spy(a: bytes, b: bytes) -> bool:
+        calls.append((a, b))
+        return real(a, b)
+
+    monkeypatch.setattr(tokens.hmac, "compare_digest", spy)
+    token = issue(SAMPLE, RING)
+    assert verify(token, RING) == SAMPLE
+    assert len(calls) == 1 and len(calls[0][0]) == len(calls[0][1]) == 32
+    body = token.split(".", 1)[1]
+    tampered = "k1." + body[:5] + ("B" if body[5] == "A" else "A") + body[6:]
+    with pytest.raises(InvalidSignatureError):
+        verify(tampered, RING)
+    assert len(calls) == 2
+
+
+def test_signature_is_checked_before_the_payload_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def fail(_: bytes) -> RenderInput:
+        raise AssertionError("payload read before the signature was checked")
+
+    monkeypatch.setattr(tokens, "decode_payload", fail)
+    body = issue(SAMPLE, RING).split(".", 1)[1]
+    with pytest.raises(InvalidSignatureError):
+        verify("k1." + body[:-2] + ("AA" if body[-2:] != "AA" else "BA"), RING)
+
+
+def test_key_ring_configuration() -> None:
+    spec = ",".join([new_key_spec("2026a"), new_key_spec("2026b")])
+    ring = KeyRing.from_spec(spec)
+    assert ring.kids == ("2026a", "2026b") and ring.current.kid == "2026b"
+    assert KeyRing.from_env({"BODYGRAPH_RENDER_KEYS": spec}).kids == ring.kids
+    secret = ring.current.secret
+    assert base64.urlsafe_b64encode(secret).decode()[:10] not in repr(ring) + repr(ring.current)
+    for bad in ("", "k1", "k1:" + "A" * 20, "bad id!:" + "A" * 43, "k1:!!!!"):
+        with pytest.raises(KeyConfigError):
+            KeyRing.from_spec(bad)
+    with pytest.raises(KeyConfigError):
+        KeyRing.from_spec(f"{new_key_spec('k1')},{new_key_spec('k1')}")
+    with pytest.raises(KeyConfigError, match="BODYGRAPH_RENDER_KEYS"):
+        KeyRing.from_env({})
+    with pytest.raises(KeyConfigError):
+        KeyRing([])

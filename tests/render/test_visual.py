@@ -1,0 +1,199 @@
+"""The visual-chart endpoints joined to the real app (``create_app(extra_endpoints=...)``)
+on a real SQLite bookkeeping and the real library; their links followed to the image
+route."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+from starlette.types import Receive, Scope, Send
+
+from bodygraph.render import RenderInput, Theme, render_svg
+from bodygraph_server import Settings, create_app
+from bodygraph_server.accounts import Bookkeeper, Principal
+from bodygraph_server.charting import LibraryCharts
+from bodygraph_server.clock import ManualClock
+from bodygraph_server.render import render_app
+from bodygraph_server.store import open_store
+from bodygraph_server.store.sql import SqlStore
+from bodygraph_server.templates import SqlTemplateStore, TemplateHub
+from bodygraph_server.tokens import KeyRing, SigningKey, verify
+from bodygraph_server.visual import visual_endpoints
+
+pytestmark = pytest.mark.anyio
+
+RENDER_URL = "https://img.example.com/render"
+KEYS = KeyRing([SigningKey("old", b"\x05" * 32), SigningKey("new", b"\x06" * 32)])
+COORDS = {"birthdate": "1990-07-15", "birthtime": "14:30", "lat": 52.52, "lng": 13.405}
+PLACE = {"birthdate": "1990-07-15", "birthtime": "14:30", "location": "Berlin, Germany"}
+ENVELOPE = {"timestamp", "success", "message", "errorCode", "type", "data", "svgRenderUrl"}
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def book(tmp_path: Path) -> Iterator[Bookkeeper]:
+    url = f"sqlite:///{tmp_path / 'visual.sqlite3'}"
+    bookkeeper = Bookkeeper(open_store(url), clock=ManualClock(datetime(2026, 3, 10,
+                                                                        tzinfo=UTC)))
+    yield bookkeeper
+    bookkeeper.close()
+
+
+@pytest.fixture
+def templates(book: Bookkeeper) -> SqlTemplateStore:
+    assert isinstance(book.store, SqlStore)
+    return SqlTemplateStore(book.store).ensure_schema()
+
+
+@pytest.fixture
+def hub(templates: SqlTemplateStore) -> TemplateHub:
+    return TemplateHub(templates)
+
+
+@asynccontextmanager
+async def serve(app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
+    """An in-process client; the lifespan runs once and its state reaches every request."""
+    async with app.router.lifespan_context(app) as state:
+
+        async def asgi(scope: Scope, receive: Receive, send: Send) -> None:
+            scope["state"] = dict(state or {})
+            await app(scope, receive, send)
+
+        transport = httpx.ASGITransport(app=asgi, client=("127.0.0.1", 41000))
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            yield client
+
+
+@pytest.fixture
+async def client(book: Bookkeeper, hub: TemplateHub, tmp_path: Path
+                 ) -> AsyncIterator[httpx.AsyncClient]:
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'unused.sqlite3'}",
+                        geocoder="offline", warm_up=False, render_url=RENDER_URL)
+    app = create_app(settings, book=book, charts=LibraryCharts("offline"),
+                     extra_endpoints=visual_endpoints(KEYS, hub))
+    async with serve(app) as c:
+        yield c
+
+
+def headers(key: str, geocode: bool = True) -> dict[str, str]:
+    out = {"Authorization": f"Bearer {key}"}
+    if geocode:
+        out["HD-Geocode-Key"] = "any-key"
+    return out
+
+
+def account_of(book: Bookkeeper, key: str) -> int:
+    principal = book.authenticate(key)
+    assert isinstance(principal, Principal)
+    return principal.account_id
+
+
+def placements_of(data: dict[str, Any]) -> list[str]:
+    order = ("sun", "earth", "northNode", "southNode", "moon", "mercury", "venus", "mars",
+             "jupiter", "saturn", "uranus", "neptune", "pluto")
+    return [data["activations"][s][b] for s in ("design", "personality") for b in order]
+
+
+def fetch_image(url: str, hub: TemplateHub) -> httpx.Response:
+    parts = urlsplit(url)
+    path = parts.path.removeprefix("/render")
+    with TestClient(render_app(KEYS, hub)) as image_host:
+        return image_host.get(f"{path}?{parts.query}")
+
+
+async def test_coordinates_visual_chart(client: httpx.AsyncClient, book: Bookkeeper,
+                                        hub: TemplateHub) -> None:
+    key = book.create_account("developer").api_key
+    before = book.account(account_of(book, key)).balance
+    r = await client.post("/v2/visual-charts/coordinates", json=COORDS,
+                          headers=headers(key, geocode=False))
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert set(body) == ENVELOPE
+    assert (body["success"], body["errorCode"], body["type"], body["message"]) == (
+        True, "", "ChartResult", "Chart generated from coordinates")
+    plain = await client.post("/v2/charts/coordinates", json=COORDS,
+                              headers=headers(key, geocode=False))
+    assert body["data"] == plain.json()["data"]  # same data as the full chart
+    assert book.account(account_of(book, key)).balance == before - 2
+
+    url = body["svgRenderUrl"]
+    assert url.startswith(f"{RENDER_URL}/default.svg?t=new.")
+    token = parse_qs(urlsplit(url).query)["t"][0]
+    payload = verify(token, KEYS)
+    assert [str(p) for p in payload.design + payload.personality] == placements_of(body["data"])
+    assert sorted(payload.centers) == sorted(body["data"]["centers"])
+
+    image = fetch_image(url, hub)
+    assert image.status_code == 200
+    assert image.headers["content-type"] == "image/svg+xml"
+    assert image.text == render_svg(payload)
+
+
+async def test_location_visual_chart_and_active_template(
+    client: httpx.AsyncClient, book: Bookkeeper, templates: SqlTemplateStore,
+    hub: TemplateHub,
+) -> None:
+    key = book.create_account("scale").api_key
+    theme = Theme.from_dict({"design_color": "#1565c0"})
+    template = templates.create(account_of(book, key), "Blue", theme, activate=True,
+                                now=book.clock.now())
+    r = await client.post("/v2/visual-charts", json=PLACE, headers=headers(key))
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["message"] == "Chart generated" and body["type"] == "ChartResult"
+    url = body["svgRenderUrl"]
+    assert url.startswith(f"{RENDER_URL}/{template.id}.svg?t=")
+    image = fetch_image(url, hub)
+    payload = verify(parse_qs(urlsplit(url).query)["t"][0], KEYS)
+    assert image.text == render_svg(payload, theme)
+    assert payload == RenderInput.from_gate_lines(
+        *[tuple((int(g), int(ln)) for g, ln in (x.split(".") for x in half))
+          for half in (placements_of(body["data"])[:13], placements_of(body["data"])[13:])])
+
+
+async def test_missing_geocode_key_is_400_here(client: httpx.AsyncClient,
+                                              book: Bookkeeper) -> None:
+    key = book.create_account("developer").api_key
+    r = await client.post("/v2/visual-charts", json=PLACE, headers=headers(key, geocode=False))
+    assert r.status_code == 400
+    assert r.json()["errorCode"] == "GEOCODE_KEY_MISSING"
+    elsewhere = await client.post("/v2/charts", json=PLACE, headers=headers(key, geocode=False))
+    assert elsewhere.status_code == 401  # the general rule, for contrast
+
+
+@pytest.mark.parametrize("path", ["/v2/visual-charts", "/v2/visual-charts/coordinates"])
+async def test_basic_tier_is_denied(client: httpx.AsyncClient, book: Bookkeeper,
+                                    path: str) -> None:
+    key = book.create_account("hobbyist").api_key
+    before = book.account(account_of(book, key)).balance
+    body = COORDS if path.endswith("coordinates") else PLACE
+    r = await client.post(path, json=body, headers=headers(key))
+    assert r.status_code == 403
+    assert r.json()["errorCode"] == "ACCESS_DENIED"
+    assert "svgRenderUrl" not in r.json()
+    assert book.account(account_of(book, key)).balance == before
+
+
+async def test_failures_cost_nothing_and_carry_no_link(client: httpx.AsyncClient,
+                                                       book: Bookkeeper) -> None:
+    key = book.create_account("developer").api_key
+    before = book.account(account_of(book, key)).balance
+    r = await client.post("/v2/visual-charts/coordinates", json={**COORDS, "lat": 91},
+                          headers=headers(key, geocode=False))
+    assert r.status_code == 400 and r.json()["errorCode"] == "INVALID_LATITUDE"
+    assert "svgRenderUrl" not in r.json()
+    assert book.account(account_of(book, key)).balance == before
