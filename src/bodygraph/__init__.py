@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from bodygraph.calculator import Calculator, calculate
 from bodygraph.chart import (
     Activation,
@@ -29,6 +31,27 @@ from bodygraph.errors import (
 
 __version__ = "0.1.0"
 
+# Heavier parts (places, time zones) load on first use, so that `import bodygraph` stays fast.
+_LAZY = {
+    "calculate_local": "bodygraph.local",
+    "calculate_at_place": "bodygraph.local",
+    "LocalChart": "bodygraph.local",
+    "WallTime": "bodygraph.timezones",
+}
+
+if TYPE_CHECKING:
+    from bodygraph.local import LocalChart, calculate_at_place, calculate_local
+    from bodygraph.timezones import WallTime
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'bodygraph' has no attribute {name!r}")
+    from importlib import import_module
+
+    return getattr(import_module(module), name)
+
 __all__ = [
     "Activation",
     "Authority",
@@ -40,9 +63,13 @@ __all__ = [
     "Definition",
     "EphemerisError",
     "InvalidInstantError",
+    "LocalChart",
     "NodeKind",
     "OutOfRangeError",
     "Side",
+    "WallTime",
     "__version__",
     "calculate",
+    "calculate_at_place",
+    "calculate_local",
 ]

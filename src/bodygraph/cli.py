@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bodygraph.calculator import Calculator, default_calculator
 from bodygraph.chart import Chart
@@ -14,6 +14,7 @@ from bodygraph.errors import BodygraphError
 from bodygraph.report import render_text
 
 EXAMPLE = "bodygraph chart --utc 1980-01-03T08:30:00Z"
+GEOCODERS = ("offline", "google")  # bodygraph.places.GEOCODERS, without importing places
 
 
 class CliError(Exception):
@@ -47,7 +48,8 @@ def _add_chart_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPa
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     when = chart.add_argument_group("birth instant")
-    when.add_argument("--utc", metavar="ISO", help="birth instant with offset, e.g. 1980-01-03T08:30:00Z")
+    when.add_argument("--utc", metavar="ISO",
+                      help="birth instant with offset, e.g. 1980-01-03T08:30:00Z")
     when.add_argument("--date", metavar="YYYY-MM-DD", help="local birth date")
     when.add_argument("--time", metavar="HH:MM", help="local birth time (24-hour)")
     where = chart.add_argument_group("birth place (with --date/--time)")
@@ -55,7 +57,7 @@ def _add_chart_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPa
     where.add_argument("--place", metavar="TEXT", help='place name, e.g. "Berlin, Germany"')
     where.add_argument("--lat", type=float, help="latitude in degrees, north positive")
     where.add_argument("--lng", type=float, help="longitude in degrees, east positive")
-    where.add_argument("--geocoder", choices=("offline", "google"), default="offline",
+    where.add_argument("--geocoder", choices=GEOCODERS, default="offline",
                        help="how --place is looked up (default: the offline gazetteer)")
     where.add_argument("--geocode-key", metavar="KEY", help="your Google geocoding key")
     out = chart.add_argument_group("output")
@@ -83,11 +85,58 @@ def _chart_from_args(args: argparse.Namespace) -> Chart:
         return calculator.calculate(parse_utc(args.utc), node=args.node)
     if not (args.date and args.time):
         raise CliError(f"give the birth instant: --utc ISO, or --date and --time (try: {EXAMPLE})")
-    from bodygraph.local_cli import local_chart
+    chart, notes = _local_chart(args, calculator)
+    for note in notes:
+        print(note, file=sys.stderr)
+    return chart
 
-    located = local_chart(args, calculator)
-    print(located.describe(), file=sys.stderr)
-    return located.chart
+
+def _offset_text(offset: timedelta) -> str:
+    sign = "-" if offset < timedelta(0) else "+"
+    seconds = int(abs(offset).total_seconds())
+    text = f"UTC{sign}{seconds // 3600:02d}:{seconds % 3600 // 60:02d}"
+    return text + (f":{seconds % 60:02d}" if seconds % 60 else "")
+
+
+_WALL_TIME_NOTES = {
+    "fold": "occurs twice there (clocks turned back): the first occurrence was used",
+    "gap": "does not exist there (clocks jumped forward): the offset before the jump was used",
+}
+
+
+def _local_chart(args: argparse.Namespace, calculator: Calculator) -> tuple[Chart, list[str]]:
+    """A chart from --date/--time and exactly one of --tz, --place, --lat/--lng."""
+    from bodygraph import local, places, timezones
+
+    given = [name for name in ("tz", "place", "lat") if getattr(args, name) is not None]
+    if (args.lat is None) != (args.lng is None):
+        raise CliError("give --lat and --lng together")
+    if len(given) != 1:
+        raise CliError("with --date/--time give exactly one of --tz ZONE, --place TEXT "
+                       "or --lat/--lng")
+    when = datetime.combine(local.parse_date(args.date), local.parse_time(args.time))
+    notes: list[str] = []
+    if args.tz is not None:
+        resolved = timezones.to_utc(when, args.tz)
+        where = f"zone {resolved.zone}"
+    else:
+        if args.place is not None:
+            geocoder = places.geocoder_for(args.geocoder, args.geocode_key)
+            found = geocoder.geocode(args.place)
+            lat, lng = found.latitude, found.longitude
+            where = f"place {found.describe()}"
+        else:
+            lat, lng = places.check_coordinates(args.lat, args.lng)
+            where = f"coordinates {lat:.4f}, {lng:.4f}"
+        resolved = timezones.local_to_utc(when, lat=lat, lng=lng)
+        where += f", zone {resolved.zone}" + (" (nautical, at sea)" if resolved.nautical else "")
+    notes.append(
+        f"bodygraph: {when:%Y-%m-%d %H:%M} at {where}, {_offset_text(resolved.utc_offset)} "
+        f"-> {resolved.utc:%Y-%m-%d %H:%M:%S} UTC"
+    )
+    if resolved.wall_time.value in _WALL_TIME_NOTES:
+        notes.append(f"bodygraph: note: {when:%H:%M} {_WALL_TIME_NOTES[resolved.wall_time.value]}")
+    return calculator.calculate(resolved.utc, node=args.node), notes
 
 
 def _run_chart(args: argparse.Namespace) -> int:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import ClassVar, Protocol, runtime_checkable
+from typing import ClassVar, Final, Protocol, runtime_checkable
 
 from bodygraph.errors import BodygraphError
 
 __all__ = [
+    "DEFAULT_TIMEOUT",
     "GeocodeError",
     "GeocodeFailedError",
     "GeocodeKeyInvalidError",
@@ -28,6 +29,9 @@ __all__ = [
     "PlaceError",
     "check_coordinates",
 ]
+
+#: Seconds one request to a geocoding service may take (connect and each read).
+DEFAULT_TIMEOUT: Final = 5.0
 
 
 class PlaceError(BodygraphError):

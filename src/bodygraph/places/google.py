@@ -3,8 +3,9 @@
 One :class:`GoogleGeocoder` holds one caller's key; make one per key (construction is
 cheap) and never share a server-wide key. The key is sent to Google only as the ``key``
 request parameter: geopy builds and logs the request URL with a placeholder in its place,
-and the transport adapter puts the real key in at the moment the request is sent, so no
-log record, error message or ``repr`` made by geopy or bodygraph holds it.
+and the transport adapter (:mod:`bodygraph.places.transport`) puts the real key in at the
+moment the request is sent, so no log record, error message or ``repr`` made by geopy or
+bodygraph holds it.
 
 Each call makes exactly one HTTP request, bounded by ``timeout``; nothing is retried (the
 contract leaves retrying to the client, and a refused key or a bad query would fail again).
@@ -13,11 +14,8 @@ contract leaves retrying to the client, and a refused key or a bad query would f
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import partial
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from geopy.adapters import URLLibAdapter
 from geopy.exc import (
     GeocoderAuthenticationFailure,
     GeocoderInsufficientPrivileges,
@@ -29,6 +27,7 @@ from geopy.exc import (
 from geopy.geocoders import GoogleV3
 
 from bodygraph.places.base import (
+    DEFAULT_TIMEOUT,
     GeocodeFailedError,
     GeocodeKeyInvalidError,
     GeocodeKeyMissingError,
@@ -38,45 +37,23 @@ from bodygraph.places.base import (
     LocationNotFoundError,
     Place,
 )
+from bodygraph.places.transport import PLACEHOLDER, KeyedAdapter, keyed_adapter
 
 __all__ = ["DEFAULT_TIMEOUT", "GoogleGeocoder"]
 
-#: Seconds one geocoding request may take (connect and each read) before GEOCODE_FAILED.
-DEFAULT_TIMEOUT = 5.0
-
-_PLACEHOLDER = "bodygraph-caller-key"
 _USER_AGENT = "bodygraph"
 
 
-def _with_key(url: str, key: str) -> str:
-    """Return ``url`` with the placeholder ``key`` parameter replaced by the real key."""
-    parts = urlsplit(url)
-    params = parse_qsl(parts.query, keep_blank_values=True)
-    if ("key", _PLACEHOLDER) not in params:
-        raise GeocodeFailedError("internal error: the geocoding request carries no key slot")
-    params = [(name, key if (name, value) == ("key", _PLACEHOLDER) else value)
-              for name, value in params]
-    return urlunsplit(parts._replace(query=urlencode(params)))
+class _GoogleAdapter(KeyedAdapter):
+    """The keyed transport, plus reporting ``REQUEST_DENIED`` as an authentication failure.
 
-
-class _KeyedGoogleAdapter(URLLibAdapter):  # type: ignore[misc]
-    """geopy's urllib transport, plus the two Google specifics geopy leaves out.
-
-    It swaps the real key into the URL as the request goes out, and it reports a
-    ``REQUEST_DENIED`` reply as an authentication failure (geopy raises the same
-    ``GeocoderQueryError`` for it as for ``INVALID_REQUEST``, so they could not be told
-    apart afterwards).
+    geopy raises the same ``GeocoderQueryError`` for ``REQUEST_DENIED`` as for
+    ``INVALID_REQUEST``, so the two could not be told apart afterwards; the adapter sees
+    the raw reply and can.
     """
 
-    def __init__(self, *, proxies: Any, ssl_context: Any, key: str) -> None:
-        super().__init__(proxies=proxies, ssl_context=ssl_context)
-        self._key = key
-
-    def get_text(self, url: str, *, timeout: float, headers: Mapping[str, str]) -> str:
-        text: str = super().get_text(_with_key(url, self._key), timeout=timeout, headers=headers)
-        return text
-
     def get_json(self, url: str, *, timeout: float, headers: Mapping[str, str]) -> Any:
+        """Fetch and decode one reply (see :class:`geopy.adapters.BaseAdapter`)."""
         page = super().get_json(url, timeout=timeout, headers=headers)
         if isinstance(page, dict) and page.get("status") == "REQUEST_DENIED":
             raise GeocoderAuthenticationFailure(
@@ -145,12 +122,12 @@ class GoogleGeocoder:
         self._timeout = float(timeout)
         self._language = language
         self._client = GoogleV3(
-            api_key=_PLACEHOLDER,
+            api_key=PLACEHOLDER,
             domain=domain,
             scheme=scheme,
             timeout=self._timeout,
             user_agent=_USER_AGENT,
-            adapter_factory=partial(_KeyedGoogleAdapter, key=self._key),
+            adapter_factory=keyed_adapter(self._key, "key", _GoogleAdapter),
         )
         self.endpoint = f"{scheme}://{domain}{GoogleV3.api_path}"
 
