@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bodygraph.calculator import Calculator, calculate
+from bodygraph.calculator import Calculator, calculate, calculate_many
 from bodygraph.chart import (
     Activation,
     Authority,
@@ -33,6 +33,7 @@ __version__ = "0.1.0"
 
 # Heavier parts (places, time zones) load on first use, so that `import bodygraph` stays fast.
 _LAZY = {
+    "ChartTable": "bodygraph.table",
     "calculate_local": "bodygraph.local",
     "calculate_at_place": "bodygraph.local",
     "LocalChart": "bodygraph.local",
@@ -41,6 +42,7 @@ _LAZY = {
 
 if TYPE_CHECKING:
     from bodygraph.local import LocalChart, calculate_at_place, calculate_local
+    from bodygraph.table import ChartTable
     from bodygraph.timezones import WallTime
 
 
@@ -59,6 +61,7 @@ __all__ = [
     "BodygraphError",
     "Calculator",
     "Chart",
+    "ChartTable",
     "ChartType",
     "Definition",
     "EphemerisError",
@@ -72,4 +75,5 @@ __all__ = [
     "calculate",
     "calculate_at_place",
     "calculate_local",
+    "calculate_many",
 ]

@@ -8,17 +8,41 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
+import numpy.typing as npt
 
-from bodygraph.astronomy import ENGINE_BODIES, FloatArray, PositionEngine, SkyfieldEngine
 from bodygraph.chart import BODIES, Activation, Body, Chart, NodeKind, Side
-from bodygraph.design import solve_design
 from bodygraph.ephemeris import kernel_info, resolve_kernel_path
-from bodygraph.errors import InvalidInstantError, OutOfRangeError
+from bodygraph.errors import BodygraphError, InvalidInstantError, OutOfRangeError
 from bodygraph.properties import build_chart
-from bodygraph.timescale import TT, require_aware, tt_to_utc, utc_to_tt
+from bodygraph.timescale import (
+    TT,
+    Micros,
+    as_micros,
+    require_aware,
+    to_aware,
+    to_micros,
+    tt_to_utc,
+    tt_to_utc64,
+    utc64_to_tt,
+)
 from bodygraph.wheel import opposite, positions, to_units
+
+if TYPE_CHECKING:  # astronomy imports Skyfield, which is slow: load it on first use only
+    from bodygraph.astronomy import PositionEngine
+    from bodygraph.table import ChartTable
+
+#: Instants per engine pass in calculate_many: arrays of this size stay in cache.
+CHUNK = 4096
+
+FloatArray = npt.NDArray[np.float64]
+#: Rows of an engine's longitudes array (``bodygraph.astronomy.ENGINE_BODIES``).
+ENGINE_BODIES: tuple[str, ...] = (
+    "sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune",
+    "pluto", "node",
+)
 
 DESIGN_MARGIN_DAYS = 93.0  # the design instant lies at most 92 days before birth
 END_MARGIN_DAYS = 0.5  # light time (Pluto: under 7 hours) at the far end of the kernel
@@ -63,39 +87,42 @@ def sides(longitudes: FloatArray) -> list[Side]:
         index = BODIES.index(body)
         units[index] = opposite(units[index - 1])
     wheel = positions(units)
-    table = np.stack([wheel.gate, wheel.line, wheel.color, wheel.tone, wheel.base])
-    out = []
-    for n in range(longitudes.shape[1]):
-        acts = [
-            Activation(body, float(longitudes[i, n]), *(int(v) for v in table[:, i, n]))
-            for i, body in enumerate(BODIES)
-        ]
-        out.append(Side(*acts))
-    return out
+    # (N, 13, 5) plain ints and (N, 13) floats, converted once rather than per element
+    table = np.stack([wheel.gate, wheel.line, wheel.color, wheel.tone, wheel.base]).transpose(
+        2, 1, 0).tolist()
+    degrees = longitudes.T.tolist()
+    return [
+        Side(*(Activation(body, lon, *values)
+               for body, lon, values in zip(BODIES, chart_degrees, chart_values, strict=True)))
+        for chart_degrees, chart_values in zip(degrees, table, strict=True)
+    ]
 
 
 class Calculator:
     """Charts from one ephemeris kernel and one position engine.
 
     ``bodygraph.calculate`` uses a shared default instance; make your own to use
-    another kernel.
+    another kernel or engine: ``engine`` is ``"fast"`` (the default,
+    :class:`bodygraph.fast.FastEngine`), ``"skyfield"`` (the reference,
+    :class:`bodygraph.astronomy.SkyfieldEngine`) or any :class:`PositionEngine`.
     """
 
     def __init__(
         self,
         ephemeris: str | os.PathLike[str] | None = None,
         *,
-        engine: PositionEngine | None = None,
+        engine: PositionEngine | Literal['fast', 'skyfield'] | None = None,
     ) -> None:
         self.kernel = kernel_info(resolve_kernel_path(ephemeris))
-        self.engine: PositionEngine = engine or SkyfieldEngine(self.kernel.path)
+        self.engine: PositionEngine = _make_engine(engine, self.kernel.path)
         first, last = tt_to_utc(TT(
             np.array([self.kernel.first_jd + DESIGN_MARGIN_DAYS, self.kernel.last_jd]),
             np.array([0.0, -END_MARGIN_DAYS]),
         ))
-        midnight = {"hour": 0, "minute": 0, "second": 0, "microsecond": 0}
-        self.first_birth = first.replace(**midnight) + timedelta(days=1)
-        self.last_birth = last.replace(**midnight)
+        self.first_birth = _midnight(first) + timedelta(days=1)
+        self.last_birth = _midnight(last)
+        self._first_us = np.datetime64(self.first_birth.replace(tzinfo=None), "us")
+        self._last_us = np.datetime64(self.last_birth.replace(tzinfo=None), "us")
 
     def close(self) -> None:
         """Release the kernel file."""
@@ -114,23 +141,43 @@ class Calculator:
 
     def check_range(self, instants: Sequence[datetime]) -> None:
         """Raise :class:`OutOfRangeError` for the first instant the kernel cannot serve."""
-        for instant in instants:
-            if not self.first_birth <= instant <= self.last_birth:
-                raise OutOfRangeError(instant, self.first_birth, self.last_birth)
+        self.check_range_micros(to_micros(instants))
 
-    def epochs(self, instants: Sequence[datetime], node: NodeKind = "true") -> Epochs:
-        """Both epochs of every chart in one pass."""
+    def in_range(self, utc: Micros) -> np.ndarray:
+        """Which datetime64 UTC instants the kernel can serve (boolean array)."""
+        micros = np.asarray(utc, dtype="datetime64[us]")
+        result: np.ndarray = (micros >= self._first_us) & (micros <= self._last_us)
+        return result
+
+    def check_range_micros(self, utc: Micros) -> None:
+        """:meth:`check_range` for a datetime64 array."""
+        bad = ~self.in_range(utc)
+        if np.any(bad):
+            instant = to_aware(np.asarray(utc, dtype="datetime64[us]")[np.argmax(bad)])
+            raise OutOfRangeError(instant, self.first_birth, self.last_birth)
+
+    def epochs_micros(self, utc: Micros, node: NodeKind = "true") -> Epochs:
+        """Both epochs of every chart in one pass, from datetime64[us] UTC instants."""
         if node not in ("true", "mean"):
             raise InvalidInstantError(f"node must be 'true' or 'mean', not {node!r}")
-        utc = [require_aware(i) for i in instants]
-        self.check_range(utc)
-        birth = utc_to_tt(utc)
+        self.check_range_micros(utc)
+        from bodygraph.design import solve_design
+
+        birth = utc64_to_tt(utc)
         birth_rows = self.engine.longitudes(birth, node)
-        design = solve_design(self.engine, birth, birth_rows[_ROW["sun"]])
+        own_solver = getattr(self.engine, "solve_design", None)  # the fast engine has one
+        if own_solver is not None:
+            design: TT = own_solver(birth, birth_rows[_ROW["sun"]])
+        else:
+            design = solve_design(self.engine, birth, birth_rows[_ROW["sun"]])
         design_rows = self.engine.longitudes(design, node)
         return Epochs(
             birth, design, activation_longitudes(birth_rows), activation_longitudes(design_rows)
         )
+
+    def epochs(self, instants: Sequence[datetime], node: NodeKind = "true") -> Epochs:
+        """Both epochs of every chart in one pass."""
+        return self.epochs_micros(to_micros(instants), node)
 
     def calculate_list(self, instants: Sequence[datetime], node: NodeKind = "true") -> list[Chart]:
         """Charts of several birth instants (aware datetimes), computed together."""
@@ -138,7 +185,7 @@ class Calculator:
             return []
         utc = [require_aware(i) for i in instants]
         e = self.epochs(utc, node)
-        design_utc = tt_to_utc(e.design)
+        design_utc = [to_aware(d) for d in tt_to_utc64(e.design)]
         return [
             build_chart(b, d, node, p, ds)
             for b, d, p, ds in zip(
@@ -149,6 +196,41 @@ class Calculator:
     def calculate(self, birth_utc: datetime, *, node: NodeKind = "true") -> Chart:
         """The chart of one birth instant."""
         return self.calculate_list([birth_utc], node)[0]
+
+    def calculate_many(
+        self, instants: Sequence[datetime] | Micros, *, node: NodeKind = "true"
+    ) -> ChartTable:
+        """Charts of many births as a :class:`~bodygraph.table.ChartTable`, computed in
+        chunks of ``CHUNK`` instants (aware datetimes, or datetime64 read as UTC)."""
+        from bodygraph.table import ChartTable, build_table
+
+        utc = as_micros(instants)
+        parts = []
+        for start in range(0, utc.shape[0], CHUNK):
+            part = utc[start:start + CHUNK]
+            e = self.epochs_micros(part, node)
+            parts.append(build_table(part, tt_to_utc64(e.design), e, node))
+        return ChartTable.concat(parts) if parts else ChartTable.empty(node)
+
+
+def _midnight(instant: datetime) -> datetime:
+    return instant.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def _make_engine(
+    engine: PositionEngine | Literal['fast', 'skyfield'] | None, kernel: Path
+) -> PositionEngine:
+    if engine is None or engine == "fast":
+        from bodygraph.fast import FastEngine
+
+        return FastEngine(kernel)
+    if engine == "skyfield":
+        from bodygraph.astronomy import SkyfieldEngine
+
+        return SkyfieldEngine(kernel)
+    if isinstance(engine, str):
+        raise BodygraphError(f"unknown engine {engine!r}: use 'fast' or 'skyfield'")
+    return engine
 
 
 @cache
@@ -179,3 +261,26 @@ def calculate(
     if key is None and os.environ.get("BODYGRAPH_EPHEMERIS"):
         key = str(resolve_kernel_path(None))
     return default_calculator(key).calculate(birth_utc, node=node)
+
+
+def calculate_many(
+    instants: Sequence[datetime] | Micros,
+    *,
+    node: NodeKind = "true",
+    ephemeris: str | os.PathLike[str] | None = None,
+) -> ChartTable:
+    """Calculate the bodygraphs of many births at once, as a columnar
+    :class:`~bodygraph.table.ChartTable`.
+
+    ``instants`` is a sequence of aware datetimes or a numpy ``datetime64`` array (read
+    as UTC). Iterating the table yields the charts ``calculate`` would return, in order.
+
+    >>> import numpy as np
+    >>> table = calculate_many(np.array(["1980-01-03T08:30"], dtype="datetime64[us]"))
+    >>> len(table), table.columns()["profile"][0]
+    (1, '3/5')
+    """
+    key = None if ephemeris is None else str(Path(ephemeris).expanduser().resolve())
+    if key is None and os.environ.get("BODYGRAPH_EPHEMERIS"):
+        key = str(resolve_kernel_path(None))
+    return default_calculator(key).calculate_many(instants, node=node)

@@ -169,6 +169,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"bodygraph {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_chart_parser(subparsers)
+    from bodygraph.batch import add_batch_parser
+
+    add_batch_parser(subparsers)
     return parser
 
 

@@ -4,15 +4,20 @@ coefficients, for N instants at once.
 The physics is the same as the Skyfield reference (:class:`bodygraph.astronomy.SkyfieldEngine`):
 
 1. barycentric positions from the SPK type 2 segments at TDB (``fast_chebyshev``);
-2. light time, iterated until it changes by less than 1e-12 day;
+2. light time, solved on the target's straight path and then iterated on the kernel
+   until it changes by less than 1e-9 day;
 3. gravitational light deflection by the Sun, Jupiter and Saturn (the deflector taken
-   where it was when the light passed closest to it);
+   where it was when the light passed closest to it) of every body but the Sun;
 4. annual aberration with the relativistic formula and the Earth's barycentric velocity;
 5. frame bias, IAU 2006 precession and IAU 2000B nutation to the true ecliptic and
    equinox of date (``fast_frames``);
 6. the true (osculating) lunar node from the Moon's geometric geocentric state vector,
    or the mean node (the Meeus polynomial of ``astronomy.mean_node_longitude``) plus
    the nutation in longitude.
+
+It also solves for design instants itself (:meth:`FastEngine.solve_design`: a
+low-precision solar theory for the start, then Newton steps with the Sun's rate), in
+about two evaluations of the Sun instead of the generic solver's five.
 
 Vectors are (3, N) arrays in km (velocities km/day), time last. The engine holds only
 immutable arrays, so one instance may serve many threads.
@@ -49,6 +54,14 @@ LIGHT_TIME_MAX_STEPS = 10
 #: Cosine beyond which a deflector and the target are taken as one line (as in NOVAS).
 _COLLINEAR = 0.99999999999
 
+SOLAR_ARC_DEG = 88.0
+#: General precession in longitude (IAU 2006, 5028.796"/century), degrees per day.
+PRECESSION_RATE = 5028.796195 / 3600.0 / 36525.0
+#: Newton steps stop below this; with the rate good to 1e-4, the instant is then good
+#: to about 1e-10 day (10 microseconds; the requirement is 0.01 s).
+DESIGN_STEP_DAYS = 2e-6
+DESIGN_MAX_STEPS = 12
+
 _Chain = tuple[tuple[int, int], ...]
 EARTH: _Chain = ((0, 3), (3, 399))
 #: Segment chains from the solar-system barycenter, in the order of ENGINE_BODIES.
@@ -71,12 +84,12 @@ _PAIRS: tuple[tuple[int, int], ...] = tuple(
 
 
 def _norm(v: FloatArray) -> FloatArray:
-    out: FloatArray = np.sqrt(np.einsum("i...,i...->...", v, v))
+    out: FloatArray = np.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
     return out
 
 
 def _dot(a: FloatArray, b: FloatArray) -> FloatArray:
-    out: FloatArray = np.einsum("i...,i...->...", a, b)
+    out: FloatArray = a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
     return out
 
 
@@ -139,8 +152,8 @@ class _Instants:
     def longitude(self, vectors: FloatArray) -> FloatArray:
         """Longitudes in the true ecliptic of date, degrees in [0, 360), of ICRS vectors
         (3, ..., N) -> (..., N)."""
-        x = np.einsum("jn,j...n->...n", self.rows[0], vectors)
-        y = np.einsum("jn,j...n->...n", self.rows[1], vectors)
+        x = _dot(self.rows[0], vectors)
+        y = _dot(self.rows[1], vectors)
         out: FloatArray = np.mod(np.degrees(np.arctan2(y, x) + self.dpsi), 360.0)
         return out
 
@@ -154,6 +167,7 @@ class _Plan:
         self.index = {name: i for i, name in enumerate(names)}
         chains = [ALL_CHAINS[name] for name in names]
         present = [[pair for pair in chain if pair in stack.pairs] for chain in chains]
+        entries: list[tuple[tuple[int, int], int | None]]
         if shared:
             pairs = sorted({pair for chain in present for pair in chain})
             entries = [(pair, None) for pair in pairs]
@@ -183,10 +197,9 @@ class FastEngine:
         # cost time and add nothing.
         self.stack = StackedSegments([s for s in segments.values() if np.any(s.table)])
         targets = tuple(CHAINS)
-        deflectors = tuple(name for name, _ in DEFLECTORS)
         self._all_now = _Plan(self.stack, ("earth", *targets), shared=True)
         self._targets_then = _Plan(self.stack, targets, shared=False)
-        self._sun_now = _Plan(self.stack, ("earth", *deflectors), shared=True)
+        self._sun_now = _Plan(self.stack, ("earth", "sun"), shared=True)
         self._sun_then = _Plan(self.stack, ("sun",), shared=False)
 
     def close(self) -> None:
@@ -223,11 +236,11 @@ class FastEngine:
         return chains_p, chains_v, raw_p, raw_v
 
     def _apparent(self, at: _Instants, now: _Plan, then: _Plan) -> tuple[
-        FloatArray, FloatArray, FloatArray
+        FloatArray, FloatArray, FloatArray, FloatArray
     ]:
         """Apparent GCRS vectors (3, T, N) of the targets of ``then``; ``now`` evaluates
-        the Earth (chain 0) and every deflector at the instants. Returns also the raw
-        segment states of ``now`` (positions, velocities)."""
+        the Earth (chain 0) and every deflector at the instants. Returns also the chain
+        velocities of ``now`` and its raw segment states (positions, velocities)."""
         p, v, raw_p, raw_v = self._evaluate(now, at, velocity=True)
         assert v is not None and raw_v is not None
         earth, earth_velocity = p[:, 0], v[:, 0]
@@ -238,7 +251,11 @@ class FastEngine:
         vector, light_time = self._light_time(at, then, earth, position, target_velocity)
         direction = vector / _norm(vector)
         light_time_now = _norm(vector) / C_KM_PER_DAY
-        for name, reciprocal_mass in DEFLECTORS:
+        # The Sun's own light is not deflected: by the Sun it is collinear (NOVAS and
+        # Skyfield set that term to zero too) and by Jupiter or Saturn, which lie beyond
+        # it, the bending is under a microarcsecond.
+        bent = np.array([name != "sun" for name in targets])[:, None]
+        for name, reciprocal_mass in DEFLECTORS if np.any(bent) else ():
             d_position = p[:, index[name]][:, None, :]
             d_velocity = v[:, index[name]][:, None, :]
             # When the light passed closest to the deflector (days before now) ...
@@ -246,8 +263,9 @@ class FastEngine:
                               0.0, light_time_now)
             # ... and where the deflector was then (its path is straight over hours).
             observer_from_deflector = earth[:, None, :] - (d_position - closest * d_velocity)
-            vector = deflect(vector, observer_from_deflector, reciprocal_mass)
-        return aberrate(vector, earth_velocity[:, None, :], light_time), raw_p, raw_v
+            vector = np.where(bent, deflect(vector, observer_from_deflector, reciprocal_mass),
+                              vector)
+        return aberrate(vector, earth_velocity[:, None, :], light_time), v, raw_p, raw_v
 
     def _light_time(
         self, at: _Instants, then: _Plan, earth: FloatArray, position: FloatArray,
@@ -266,11 +284,18 @@ class FastEngine:
         d_dot_v = _dot(offset, velocity)
         a = C_KM_PER_DAY**2 - _dot(velocity, velocity)
         light_time = (np.sqrt(d_dot_v**2 + a * _dot(offset, offset)) - d_dot_v) / a
+        vector = np.zeros_like(offset)
+        moving = np.ones(light_time.shape, dtype=bool)
         for _ in range(LIGHT_TIME_MAX_STEPS):
             then_p, _, _, _ = self._evaluate(then, at, light_time)
-            vector = then_p - earth[:, None, :]
-            previous, light_time = light_time, _norm(vector) / C_KM_PER_DAY
-            if np.max(np.abs(light_time - previous), initial=0.0) < LIGHT_TIME_TOLERANCE_DAYS:
+            # Only targets still moving take the new values, so each result depends on
+            # its own instant alone, never on what else is computed with it.
+            vector = np.where(moving, then_p - earth[:, None, :], vector)
+            fresh = _norm(vector) / C_KM_PER_DAY
+            step = np.abs(fresh - light_time)
+            light_time = np.where(moving, fresh, light_time)
+            moving &= step >= LIGHT_TIME_TOLERANCE_DAYS
+            if not moving.any():
                 return vector, light_time
         raise EphemerisError("light time failed to converge")
 
@@ -282,17 +307,50 @@ class FastEngine:
 
     def sun_longitude(self, tt: TT) -> FloatArray:
         """Apparent longitude of the Sun, degrees in [0, 360), shape (N,)."""
+        return self.sun_longitude_and_rate(tt)[0]
+
+    def sun_longitude_and_rate(self, tt: TT) -> tuple[FloatArray, FloatArray]:
+        """Apparent longitude of the Sun (degrees in [0, 360)) and its rate (degrees per
+        day): the geometric geocentric rate plus the general precession in longitude,
+        good to about 1e-4 of itself (nutation and aberration change slowly)."""
         at = _Instants(self, tt)
-        vectors = self._apparent(at, self._sun_now, self._sun_then)[0]
-        return at.longitude(vectors)[0]
+        vectors, velocities, _, _ = self._apparent(at, self._sun_now, self._sun_then)
+        longitude: FloatArray = at.longitude(vectors)[0]
+        position = vectors[:, 0]
+        motion = velocities[:, self._sun_now.index["sun"]] - velocities[:, 0]
+        x, y = _dot(at.rows[0], position), _dot(at.rows[1], position)
+        vx, vy = _dot(at.rows[0], motion), _dot(at.rows[1], motion)
+        rate: FloatArray = np.degrees((x * vy - y * vx) / (x * x + y * y)) + PRECESSION_RATE
+        return longitude, rate
+
+    def solve_design(self, birth: TT, birth_sun: FloatArray) -> TT:
+        """Design instants: when the apparent Sun stood ``SOLAR_ARC_DEG`` behind
+        ``birth_sun``. Starts from a low-precision solar theory (within about 0.02 day)
+        and takes Newton steps with the Sun's rate, each chart until its own step is
+        below ``DESIGN_STEP_DAYS``: usually two evaluations. Each chart's answer depends
+        on its own birth only (charts that are done drop out)."""
+        target = np.mod(np.asarray(birth_sun, dtype=np.float64) - SOLAR_ARC_DEG, 360.0)
+        whole = np.atleast_1d(np.asarray(birth.whole, dtype=np.float64))
+        fraction = np.atleast_1d(np.asarray(birth.fraction, dtype=np.float64))
+        offset = design_guess(whole, fraction)
+        todo = np.arange(whole.shape[0])
+        for _ in range(DESIGN_MAX_STEPS):
+            longitude, rate = self.sun_longitude_and_rate(
+                TT(whole[todo], fraction[todo] + offset[todo]))
+            step = -(np.mod(longitude - target[todo] + 180.0, 360.0) - 180.0) / rate
+            offset[todo] += step
+            todo = todo[np.abs(step) >= DESIGN_STEP_DAYS]
+            if todo.size == 0:
+                return TT(whole, fraction + offset)
+        raise EphemerisError("the design instant did not converge")
 
     def _true_node(self, at: _Instants, raw_p: FloatArray, raw_v: FloatArray) -> FloatArray:
         moon, earth = self._all_now.columns[(3, 301)], self._all_now.columns[(3, 399)]
         # The orbit's pole in ICRS; rotations keep cross products, so rotate it last.
         pole = np.cross(raw_p[:, moon] - raw_p[:, earth], raw_v[:, moon] - raw_v[:, earth],
                         axis=0)
-        x = np.einsum("jn,jn->n", at.rows[0], pole)
-        y = np.einsum("jn,jn->n", at.rows[1], pole)
+        x = _dot(at.rows[0], pole)
+        y = _dot(at.rows[1], pole)
         out: FloatArray = np.mod(np.degrees(np.arctan2(x, -y) + at.dpsi), 360.0)
         return out
 
@@ -312,7 +370,7 @@ class FastEngine:
         if node not in ("true", "mean"):
             raise InvalidInstantError(f"node must be 'true' or 'mean', not {node!r}")
         at = _Instants(self, tt)
-        vectors, raw_p, raw_v = self._apparent(at, self._all_now, self._targets_then)
+        vectors, _, raw_p, raw_v = self._apparent(at, self._all_now, self._targets_then)
         out = np.empty((len(CHAINS) + 1, at.size))
         out[:-1] = at.longitude(vectors)
         out[-1] = self._true_node(at, raw_p, raw_v) if node == "true" else _mean_node(at)
@@ -325,3 +383,26 @@ def _mean_node(at: _Instants) -> FloatArray:
              - t**4 / 60616000.0)
     out: FloatArray = np.mod(omega + np.degrees(at.dpsi), 360.0)
     return out
+
+
+def _low_precision_sun(days: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """The Sun's apparent longitude by the Astronomical Almanac's low-precision formula
+    (about 0.01 degree) and its rate, degrees and degrees per day, ``days`` from J2000."""
+    mean_longitude = 280.460 + 0.9856474 * days
+    anomaly = np.radians(357.528 + 0.9856003 * days)
+    longitude = mean_longitude + 1.915 * np.sin(anomaly) + 0.020 * np.sin(2.0 * anomaly)
+    rate = 0.9856474 + np.radians(0.9856003) * (
+        1.915 * np.cos(anomaly) + 0.040 * np.cos(2.0 * anomaly))
+    return longitude, rate
+
+
+def design_guess(whole: FloatArray, fraction: FloatArray) -> FloatArray:
+    """Offsets (days, negative) to the design instants by the low-precision solar theory:
+    where its longitude is ``SOLAR_ARC_DEG`` behind its own birth value."""
+    birth_days = (whole - 2451545.0) + fraction
+    birth_longitude, _ = _low_precision_sun(birth_days)
+    offset = np.full(birth_days.shape, -SOLAR_ARC_DEG / 0.9856474)
+    for _ in range(4):
+        longitude, rate = _low_precision_sun(birth_days + offset)
+        offset -= (longitude - birth_longitude + SOLAR_ARC_DEG) / rate
+    return offset

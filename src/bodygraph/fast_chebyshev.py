@@ -9,6 +9,7 @@ is a single ``numpy.take`` along the last axis; positions (km) and velocities
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -35,51 +36,6 @@ class ChebyshevSegment:
     def records(self) -> int:
         """Number of records."""
         return int(self.table.shape[2])
-
-    def _locate(self, whole: FloatArray, fraction: FloatArray) -> tuple[IntArray, FloatArray]:
-        days = (whole - self.first_jd) + fraction
-        index = np.clip(np.floor(days / self.interval), 0, self.records - 1).astype(np.intp)
-        x = 2.0 * (days - index * self.interval) / self.interval - 1.0
-        return index, x
-
-    def _basis(self, x: FloatArray) -> FloatArray:
-        k = self.table.shape[0]
-        t = np.empty((k, x.shape[0]))
-        t[0] = 1.0
-        if k > 1:
-            t[1] = x
-        two_x = 2.0 * x
-        for n in range(2, k):
-            np.multiply(two_x, t[n - 1], out=t[n])
-            t[n] -= t[n - 2]
-        return t
-
-    def position(self, whole: FloatArray, fraction: FloatArray) -> FloatArray:
-        """Position (km), shape (3, N), at TDB ``whole + fraction``."""
-        index, x = self._locate(whole, fraction)
-        coefficients = np.take(self.table, index, axis=2)  # (K, 3, N)
-        coefficients *= self._basis(x)[:, None, :]
-        out: FloatArray = coefficients.sum(axis=0)
-        return out
-
-    def position_velocity(
-        self, whole: FloatArray, fraction: FloatArray
-    ) -> tuple[FloatArray, FloatArray]:
-        """Position (km) and velocity (km/day), each (3, N)."""
-        index, x = self._locate(whole, fraction)
-        coefficients = np.take(self.table, index, axis=2)
-        basis = self._basis(x)
-        k = basis.shape[0]
-        derivative = np.zeros_like(basis)  # d T_n / dx
-        if k > 1:
-            derivative[1] = 1.0
-        two_x = 2.0 * x
-        for n in range(2, k):
-            derivative[n] = 2.0 * basis[n - 1] + two_x * derivative[n - 1] - derivative[n - 2]
-        position: FloatArray = np.einsum("kcn,kn->cn", coefficients, basis)
-        velocity: FloatArray = np.einsum("kcn,kn->cn", coefficients, derivative)
-        velocity *= 2.0 / self.interval
-        return position, velocity
 
 
 def load_segments(path: Path, pairs: tuple[tuple[int, int], ...]) -> dict[
@@ -121,7 +77,7 @@ def load_segments(path: Path, pairs: tuple[tuple[int, int], ...]) -> dict[
 def _join(path: Path, pieces: list[ChebyshevSegment]) -> ChebyshevSegment:
     """One segment from consecutive segments of the same pair (as in full DE kernels)."""
     head = pieces[0]
-    for before, after in zip(pieces, pieces[1:], strict=False):
+    for before, after in pairwise(pieces):
         end = before.first_jd + before.records * before.interval
         if (after.interval != head.interval or after.table.shape[:2] != head.table.shape[:2]
                 or abs(after.first_jd - end) > 1e-9):
@@ -136,13 +92,20 @@ def _join(path: Path, pieces: list[ChebyshevSegment]) -> ChebyshevSegment:
 
 
 class StackedSegments:
-    """Several segments padded to one coefficient count and stacked along the record
-    axis, so that any mix of (segment, instant) pairs is evaluated in one pass."""
+    """Several segments padded to one coefficient count and stacked record after record,
+    so that any mix of (segment, instant) pairs is evaluated in one pass.
+
+    Each record is one contiguous row of ``K * 3`` coefficients (coefficient-major), so
+    gathering the records of M instants reads M short rows; the sums over the
+    coefficients are then one batched matrix product.
+    """
 
     def __init__(self, segments: list[ChebyshevSegment]) -> None:
         k = max(s.table.shape[0] for s in segments)
         padded = [np.pad(s.table, ((0, k - s.table.shape[0]), (0, 0), (0, 0))) for s in segments]
-        self.table = np.ascontiguousarray(np.concatenate(padded, axis=2))
+        table = np.concatenate(padded, axis=2)  # (K, 3, R)
+        self.coefficients = k
+        self.rows = np.ascontiguousarray(table.transpose(2, 0, 1).reshape(table.shape[2], k * 3))
         self.pairs = tuple((s.center, s.target) for s in segments)
         self.offset = np.cumsum([0] + [s.records for s in segments[:-1]]).astype(np.intp)
         self.records = np.array([s.records for s in segments], dtype=np.intp)
@@ -163,22 +126,29 @@ class StackedSegments:
         days = (whole - self.first_jd[which]) + fraction
         record = np.clip(np.floor(days / interval), 0, self.records[which] - 1).astype(np.intp)
         x = 2.0 * (days - record * interval) / interval - 1.0
-        coefficients = np.take(self.table, record + self.offset[which], axis=2)
-        k = self.table.shape[0]
-        basis = np.empty((k, x.shape[0]))
+        m, k = x.shape[0], self.coefficients
+        coefficients = np.take(self.rows, record + self.offset[which], axis=0).reshape(m, k, 3)
+        weights = np.empty((2 if velocity else 1, k, m))
+        basis = weights[0]  # Chebyshev polynomials T_n(x)
         basis[0] = 1.0
         basis[1] = x
         two_x = 2.0 * x
         for n in range(2, k):
             np.multiply(two_x, basis[n - 1], out=basis[n])
             basis[n] -= basis[n - 2]
-        position: FloatArray = np.einsum("kcm,km->cm", coefficients, basis)
+        if velocity:  # their derivatives T'_n = n U_(n-1), U of the second kind
+            slope = weights[1]
+            slope[0] = 0.0
+            slope[1] = 1.0
+            if k > 2:
+                slope[2] = two_x
+            for n in range(3, k):
+                np.multiply(two_x, slope[n - 1], out=slope[n])
+                slope[n] -= slope[n - 2]
+            slope *= np.arange(k, dtype=np.float64)[:, None]
+        sums = np.matmul(np.ascontiguousarray(weights.transpose(2, 0, 1)), coefficients)
+        position: FloatArray = np.ascontiguousarray(sums[:, 0, :].T)
         if not velocity:
             return position, None
-        derivative = np.zeros_like(basis)
-        derivative[1] = 1.0
-        for n in range(2, k):
-            derivative[n] = 2.0 * basis[n - 1] + two_x * derivative[n - 1] - derivative[n - 2]
-        speed: FloatArray = np.einsum("kcm,km->cm", coefficients, derivative)
-        speed *= 2.0 / interval
+        speed: FloatArray = sums[:, 1, :].T * (2.0 / interval)
         return position, speed

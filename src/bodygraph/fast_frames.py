@@ -89,58 +89,48 @@ FRAME_BIAS: FloatArray = _r1(-_ETA0 * ARCSEC) @ _r2(_XI0 * ARCSEC) @ _r3(_DA0 * 
 """ICRS -> mean equator and equinox of J2000 (IERS 2003, eq. 5.22)."""
 
 
-def _horner(t: FloatArray, coefficients: tuple[float, ...]) -> FloatArray:
-    out = np.full_like(t, coefficients[-1])
-    for c in coefficients[-2::-1]:
-        out = out * t + c
+#: Polynomials (t^0 .. t^5, arcseconds) of the IAU 2006 precession angles psi_A, omega_A,
+#: chi_A (Capitaine et al. 2003, four-angle form) and of the mean obliquity eps_A.
+_PRECESSION = np.array([
+    [0.0, 5038.481507, -1.0790069, -0.00114045, 0.000132851, -0.0000000951],
+    [84381.406, -0.025754, 0.0512623, -0.00772503, -0.000000467, 0.0000003337],
+    [0.0, 10.556403, -2.3814292, -0.00121197, 0.000170663, -0.0000000560],
+    [84381.406, -46.836769, -0.0001831, 0.00200340, -0.000000576, -0.0000000434],
+])
+#: ``R1(eps_0) B``: ICRS -> mean ecliptic of J2000, the right end of the chain.
+_TO_J2000_ECLIPTIC: FloatArray = _r1(84381.406 * ARCSEC) @ FRAME_BIAS
+
+
+def _polynomials(coefficients: FloatArray, t: FloatArray) -> FloatArray:
+    """Rows of polynomial coefficients (ascending powers) evaluated at ``t``: (rows, N)."""
+    out = np.multiply.outer(coefficients[:, -1], np.ones_like(t))
+    for column in range(coefficients.shape[1] - 2, -1, -1):
+        out *= t
+        out += coefficients[:, column, None]
     return out
-
-
-def mean_obliquity_arcsec(t: FloatArray) -> FloatArray:
-    """Mean obliquity of the ecliptic (IAU 2006), arcseconds, ``t`` in TDB centuries."""
-    return _horner(t, (84381.406, -46.836769, -0.0001831, 0.00200340, -0.000000576,
-                       -0.0000000434))
 
 
 def mean_ecliptic_rows(t: FloatArray) -> FloatArray:
-    """The first two rows of ``R1(eps_A) P B``, ICRS -> mean ecliptic and equinox of date.
+    """The first two rows of ``R1(eps_A) R3(chi_A) R1(-omega_A) R3(-psi_A) R1(eps_0) B``,
+    ICRS -> mean ecliptic and equinox of date: shape (2, 3, N).
 
-    Shape (2, 3, N). ``t`` is TDB in Julian centuries since J2000, shape (N,).
+    ``t`` is TDB in Julian centuries since J2000, shape (N,). The product of the four
+    rotations is written out (rows 0 and 1 only).
     """
-    eps0 = 84381.406 * ARCSEC
-    psi = _horner(t, (0.0, 5038.481507, -1.0790069, -0.00114045, 0.000132851,
-                      -0.0000000951)) * ARCSEC
-    omega = _horner(t, (84381.406, -0.025754, 0.0512623, -0.00772503, -0.000000467,
-                        0.0000003337)) * ARCSEC
-    chi = _horner(t, (0.0, 10.556403, -2.3814292, -0.00121197, 0.000170663,
-                      -0.0000000560)) * ARCSEC
-    eps = mean_obliquity_arcsec(t) * ARCSEC
-    # Rows of R1(eps) R3(chi) R1(-omega) R3(-psi), built right to left as (3, 3, N).
-    m = _stack_r3(-psi)
-    m = _mul(_stack_r1(-omega), m)
-    m = _mul(_stack_r3(chi), m)
-    m = _mul(_stack_r1(eps), m)
-    # ... then R1(eps0) B, a constant matrix on the right.
-    constant = _r1(eps0) @ FRAME_BIAS
-    rows: FloatArray = np.einsum("ijn,jk->ikn", m[:2], constant)
+    angles = _polynomials(_PRECESSION, t) * ARCSEC
+    angles[:2] *= -1.0  # R3(-psi_A), R1(-omega_A)
+    c, s = np.cos(angles), np.sin(angles)
+    cp, co, cx, ce = c
+    sp, so, sx, se = s
+    # A = R1(-omega) R3(-psi); B = R3(chi) A; M = R1(eps) B.
+    a1 = (-co * sp, co * cp, so)
+    b0 = (cx * cp + sx * a1[0], cx * sp + sx * a1[1], sx * a1[2])
+    b1 = (-sx * cp + cx * a1[0], -sx * sp + cx * a1[1], cx * a1[2])
+    b2 = (so * sp, -so * cp, co)
+    m1 = (ce * b1[0] + se * b2[0], ce * b1[1] + se * b2[1], ce * b1[2] + se * b2[2])
+    m = np.array([b0, m1])  # (2, 3, N)
+    rows: FloatArray = (m[:, :, None, :] * _TO_J2000_ECLIPTIC[None, :, :, None]).sum(axis=1)
     return rows
-
-
-def _stack_r1(angle: FloatArray) -> FloatArray:
-    c, s = np.cos(angle), np.sin(angle)
-    one, zero = np.ones_like(angle), np.zeros_like(angle)
-    return np.array([[one, zero, zero], [zero, c, s], [zero, -s, c]])
-
-
-def _stack_r3(angle: FloatArray) -> FloatArray:
-    c, s = np.cos(angle), np.sin(angle)
-    one, zero = np.ones_like(angle), np.zeros_like(angle)
-    return np.array([[c, s, zero], [-s, c, zero], [zero, zero, one]])
-
-
-def _mul(a: FloatArray, b: FloatArray) -> FloatArray:
-    out: FloatArray = np.einsum("ijn,jkn->ikn", a, b)
-    return out
 
 
 @cache
@@ -159,9 +149,7 @@ def _nutation_series() -> tuple[FloatArray, FloatArray]:
 
 def fundamental_arguments(t: FloatArray) -> FloatArray:
     """l, l', F, D, Omega in radians, shape (5, N)."""
-    out = np.empty((5, *t.shape))
-    for i, c in enumerate(_FUNDAMENTAL):
-        out[i] = np.fmod(_horner(t, tuple(c)), TURN_ARCSEC) * ARCSEC
+    out: FloatArray = np.fmod(_polynomials(_FUNDAMENTAL, t), TURN_ARCSEC) * ARCSEC
     return out
 
 
@@ -179,11 +167,10 @@ def nutation_longitude(t: FloatArray) -> FloatArray:
         low = int(multipliers[:, j].min())
         terms *= powers[j][multipliers[:, j].astype(np.intp) - low]
     sines, cosines = terms.imag, terms.real
-    dpsi = (
-        coefficients[:, 0] @ sines
-        + (coefficients[:, 1] @ sines) * t
-        + coefficients[:, 2] @ cosines
-    )
+    # Sums over the terms as plain elementwise reductions (not BLAS), so that each
+    # instant's value never depends on how many instants are computed with it.
+    amplitude = coefficients[:, 0, None] + coefficients[:, 1, None] * t
+    dpsi = (amplitude * sines).sum(axis=0) + (coefficients[:, 2, None] * cosines).sum(axis=0)
     result: FloatArray = (dpsi + B_OFFSET_PSI_ARCSEC) * ARCSEC
     return result
 

@@ -57,4 +57,5 @@ def charts(
 ) -> st.SearchStrategy[Chart]:
     """Charts of birth instants drawn from ``instants`` (default: :func:`birth_instants`)."""
     calculator = default_calculator(None)
-    return (instants or birth_instants()).map(lambda moment: calculator.calculate(moment, node=node))
+    source = instants or birth_instants()
+    return source.map(lambda moment: calculator.calculate(moment, node=node))

@@ -13,25 +13,34 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from functools import cache
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-from skyfield.api import load
-from skyfield.timelib import Time, Timescale
 
 from bodygraph.errors import InvalidInstantError
 
+if TYPE_CHECKING:  # Skyfield is imported on first use only: it is slow to import.
+    from skyfield.timelib import Time, Timescale
+
 FloatArray = npt.NDArray[np.float64]
+#: Instants as numpy datetime64 with microsecond resolution (UTC, or UT1 before 1972).
+Micros = npt.NDArray[np.datetime64]
 
 UTC_START = datetime(1972, 1, 1, tzinfo=UTC)
-_J2000 = datetime(2000, 1, 1, 12, tzinfo=UTC)
+_UTC_START_US = np.datetime64("1972-01-01T00:00:00", "us")
+_UNIX_EPOCH_JD = 2440587.5
+_US_PER_DAY = 86_400_000_000
+_TT_MINUS_TAI_S = 32.184
 
 
 @cache
 def timescale() -> Timescale:
     """Skyfield's timescale from its built-in tables (no download, ever)."""
+    from skyfield.api import load
+
     return load.timescale(builtin=True)
 
 
@@ -66,41 +75,102 @@ def require_aware(instant: datetime) -> datetime:
     return instant.astimezone(UTC)
 
 
-def _civil_fields(instants: Sequence[datetime]) -> tuple[npt.NDArray[np.int64], ...]:
-    arr = np.array(
-        [(i.year, i.month, i.day, i.hour, i.minute, i.second, i.microsecond) for i in instants],
-        dtype=np.int64,
-    ).reshape(-1, 7)
-    return tuple(arr.T)
+def to_micros(instants: Sequence[datetime]) -> Micros:
+    """Aware datetimes -> a datetime64[us] array of their UTC instants."""
+    return np.array(
+        [require_aware(i).replace(tzinfo=None) for i in instants], dtype="datetime64[us]"
+    ).reshape(-1)
+
+
+def as_micros(instants: Sequence[datetime] | npt.NDArray[Any]) -> Micros:
+    """Aware datetimes, or a datetime64 array read as UTC, -> a datetime64[us] array."""
+    if isinstance(instants, np.ndarray) and np.issubdtype(instants.dtype, np.datetime64):
+        return instants.astype("datetime64[us]").reshape(-1)
+    return to_micros(list(instants))
+
+
+def to_aware(instant: np.datetime64) -> datetime:
+    """A datetime64 (UTC) -> an aware datetime, to the microsecond."""
+    value = np.asarray(instant).astype("datetime64[us]").item()
+    if not isinstance(value, datetime):
+        raise InvalidInstantError(f"cannot represent {instant} as a datetime")
+    return value.replace(tzinfo=UTC)
+
+
+@cache
+def _leap_table() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """UTC instants (microseconds since 1970) where TAI - UTC changes, and its value from
+    each of them on; the first row is 1972-01-01 (10 s)."""
+    ts = timescale()
+    starts = np.concatenate(([2441317.5], np.asarray(ts.leap_dates, dtype=np.float64)))
+    offsets = np.concatenate(([10.0], np.asarray(ts.leap_offsets, dtype=np.float64)))
+    micros = np.round((starts - _UNIX_EPOCH_JD) * _US_PER_DAY).astype(np.int64)
+    return micros, offsets
+
+
+def _split(micros: npt.NDArray[np.int64], seconds: FloatArray) -> TT:
+    """``micros`` since 1970 plus ``seconds`` -> a split Julian date."""
+    days, within = np.divmod(micros, _US_PER_DAY)
+    whole = days.astype(np.float64) + _UNIX_EPOCH_JD
+    fraction = (within.astype(np.float64) / 1e6 + seconds) / 86400.0
+    return TT(whole, fraction)
+
+
+def utc64_to_tt(utc: Micros) -> TT:
+    """TT of datetime64 UTC instants (UT1 before 1972, see the module docstring)."""
+    micros = np.asarray(utc, dtype="datetime64[us]").astype(np.int64).reshape(-1)
+    early = micros < _UTC_START_US.astype(np.int64)
+    leap_micros, offsets = _leap_table()
+    tai_minus_utc = offsets[np.clip(np.searchsorted(leap_micros, micros, "right") - 1, 0, None)]
+    tt = _split(micros, tai_minus_utc + _TT_MINUS_TAI_S)
+    if np.any(early):
+        days, within = np.divmod(micros[early], _US_PER_DAY)
+        universal = timescale().ut1(1970, 1, 1 + days, 0, 0, within / 1e6)
+        whole = np.array(tt.whole)
+        fraction = np.array(tt.fraction)
+        whole[early] = np.asarray(universal.whole, dtype=np.float64)
+        fraction[early] = np.asarray(universal.tt_fraction, dtype=np.float64)
+        tt = TT(whole, fraction)
+    return tt
 
 
 def utc_to_tt(instants: Sequence[datetime]) -> TT:
     """TT of aware UTC datetimes (UT1 before 1972, see the module docstring)."""
-    moments = [require_aware(i) for i in instants]
-    year, month, day, hour, minute, second, micro = _civil_fields(moments)
-    seconds = second + micro / 1e6
-    ts = timescale()
-    civil = ts.utc(year, month, day, hour, minute, seconds)
-    universal = ts.ut1(year, month, day, hour, minute, seconds)
-    early = np.array([m < UTC_START for m in moments], dtype=bool)
-    whole = np.where(early, universal.whole, civil.whole).astype(np.float64)
-    fraction = np.where(early, universal.tt_fraction, civil.tt_fraction).astype(np.float64)
-    return TT(np.atleast_1d(whole), np.atleast_1d(fraction))
+    return utc64_to_tt(to_micros(instants))
 
 
-def _from_jd(whole: float, fraction: float) -> datetime:
-    days = (whole - 2451545.0) + fraction
-    return _J2000 + timedelta(days=float(days))
+def _to_micros(whole: FloatArray, fraction: FloatArray) -> npt.NDArray[np.int64]:
+    """A split Julian date -> microseconds since 1970, rounded to the nearest."""
+    days = np.floor(whole - _UNIX_EPOCH_JD)
+    rest = (whole - _UNIX_EPOCH_JD - days) + fraction
+    out: npt.NDArray[np.int64] = days.astype(np.int64) * _US_PER_DAY + np.round(
+        rest * _US_PER_DAY
+    ).astype(np.int64)
+    return out
+
+
+def tt_to_utc64(tt: TT) -> Micros:
+    """UTC (UT1 before 1972) of TT instants, as datetime64[us] rounded to the microsecond."""
+    whole = np.asarray(tt.whole, dtype=np.float64).reshape(-1)
+    fraction = np.asarray(tt.fraction, dtype=np.float64).reshape(-1)
+    leap_micros, offsets = _leap_table()
+    # The TT instants where TAI - UTC changes, then UTC = TT - 32.184 s - (TAI - UTC).
+    leap_tt = leap_micros + np.round((offsets + _TT_MINUS_TAI_S) * 1e6).astype(np.int64)
+    as_tt = _to_micros(whole, fraction)
+    row = np.searchsorted(leap_tt, as_tt, "right") - 1
+    early = row < 0
+    micros = as_tt - np.round(
+        (offsets[np.clip(row, 0, None)] + _TT_MINUS_TAI_S) * 1e6
+    ).astype(np.int64)
+    if np.any(early):
+        t = timescale().tt_jd(whole[early], fraction[early])
+        micros[early] = _to_micros(
+            np.asarray(t.whole, dtype=np.float64), np.asarray(t.ut1_fraction, dtype=np.float64)
+        )
+    out: Micros = micros.astype("datetime64[us]")
+    return out
 
 
 def tt_to_utc(tt: TT) -> list[datetime]:
     """Aware UTC datetimes of TT instants (UT1 before 1972), to the microsecond."""
-    t = tt.time()
-    civil = t.utc_datetime()
-    ut1_whole = np.atleast_1d(t.whole)
-    ut1_fraction = np.atleast_1d(t.ut1_fraction)
-    civil_list = list(np.atleast_1d(civil))
-    out: list[datetime] = []
-    for c, w, f in zip(civil_list, ut1_whole, ut1_fraction, strict=True):
-        out.append(c if c >= UTC_START else _from_jd(float(w), float(f)))
-    return out
+    return [d.replace(tzinfo=UTC) for d in tt_to_utc64(tt).astype(datetime).tolist()]

@@ -1,0 +1,285 @@
+"""Load test of the HTTP service: many concurrent chart requests over loopback.
+
+Starts the service itself (``bodygraph_server.serve.run`` with ``--workers`` processes on a
+fresh SQLite database in a temporary folder) unless ``--url`` names a running one, makes
+``--keys`` accounts through the bookkeeping API so the per-key limit (100 per minute)
+never binds, then sends requests from ``--concurrency`` async httpx connections until
+``--duration`` seconds or ``--requests`` requests, whichever comes first. Every birth is
+different (random dates 1900-2099, random times and coordinates), so nothing is cached.
+
+Bounded on purpose: at most 120 s, at most 100 requests per key, loopback addresses only.
+
+    .venv/bin/python benchmarks/load_test.py --workers 2 --concurrency 64 --duration 20
+
+Prints the figures as Markdown (for docs/performance.md) and, with ``--json``, as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import ipaddress
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+MAX_DURATION = 120.0
+PER_KEY = 100
+ENDPOINTS = ("/v2/charts/coordinates", "/v2/charts", "/v2/charts/simple")
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What one run measured."""
+
+    path: str
+    rate: float
+    workers: int | None
+    concurrency: int
+    keys: int
+    duration_s: float
+    requests: int
+    ok: int
+    statuses: dict[str, int]
+    throughput_rps: float
+    ok_rps: float
+    p50_ms: float
+    p90_ms: float
+    p99_ms: float
+    max_ms: float
+    cpu_count: int | None
+
+
+def loopback_only(url: str) -> None:
+    """Refuse any target that is not this machine."""
+    host = urlsplit(url).hostname or ""
+    if host == "localhost":
+        return
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            return
+    except ValueError:
+        pass
+    raise SystemExit(f"refusing to load-test {host!r}: loopback addresses only")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def make_keys(database_url: str, count: int) -> list[str]:
+    """``count`` accounts on the Scale plan (50,000 credits each)."""
+    from bodygraph_server.accounts import Bookkeeper
+
+    with Bookkeeper.open(database_url) as book:
+        return [book.create_account("scale").api_key for _ in range(count)]
+
+
+def start_server(
+    database_url: str, workers: int, port: int, log: Path, rate_limit_url: str
+) -> subprocess.Popen[bytes]:
+    code = (
+        "from bodygraph_server.serve import run\n"
+        "from bodygraph_server.settings import Settings\n"
+        f"run(Settings.from_env(), host='127.0.0.1', port={port}, workers={workers}, "
+        "log_level='warning')\n"
+    )
+    env = {**os.environ, "BODYGRAPH_DATABASE_URL": database_url, "BODYGRAPH_GEOCODER": "offline",
+           "BODYGRAPH_RATE_LIMIT_URL": rate_limit_url}
+    with log.open("wb") as out:
+        return subprocess.Popen([sys.executable, "-c", code], env=env, stdout=out,
+                                stderr=subprocess.STDOUT)
+
+
+def wait_ready(url: str, process: subprocess.Popen[bytes] | None, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise SystemExit(f"server exited with status {process.returncode}")
+        try:
+            if httpx.get(url + "/health", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise SystemExit("server did not become ready")
+
+
+def random_body(path: str, rng: random.Random) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "birthdate": f"{rng.randint(1900, 2099):04d}-{rng.randint(1, 12):02d}-"
+                     f"{rng.randint(1, 28):02d}",
+        "birthtime": f"{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}",
+    }
+    if path.endswith("/coordinates"):
+        body["lat"] = round(rng.uniform(-60, 70), 4)
+        body["lng"] = round(rng.uniform(-180, 180), 4)
+    else:
+        body["location"] = rng.choice(["Berlin, Germany", "Paris, France", "Tokyo, Japan",
+                                       "New York, United States", "Sydney, Australia"])
+    return body
+
+
+async def run_load(url: str, path: str, keys: list[str], concurrency: int, duration: float,
+                   limit: int, seed: int, rate: float = 0.0
+                   ) -> tuple[list[float], Counter[str], float]:
+    """Closed loop (``rate`` 0: each virtual user sends its next request when the last one
+    is answered) or open loop (``rate`` requests per second on a fixed schedule; latency
+    counts from the scheduled instant, so a slow server cannot hide its queue)."""
+    latencies: list[float] = []
+    statuses: Counter[str] = Counter()
+    sent = 0
+    rng = random.Random(seed)
+    # One client (one keep-alive connection) per virtual user: a single shared httpx pool
+    # costs more CPU per request than the service itself at this concurrency.
+    clients = [httpx.AsyncClient(base_url=url, timeout=30) for _ in range(concurrency)]
+    try:
+
+        async def worker(client: httpx.AsyncClient) -> None:
+            nonlocal sent
+            while time.perf_counter() < deadline and sent < limit:
+                index = sent
+                sent += 1
+                key = keys[index % len(keys)]
+                headers = {"Authorization": f"Bearer {key}", "HD-Geocode-Key": "offline"}
+                body = random_body(path, rng)
+                start = time.perf_counter()
+                if rate > 0:
+                    start = began + index / rate
+                    if start >= deadline:
+                        break
+                    await asyncio.sleep(max(0.0, start - time.perf_counter()))
+                try:
+                    response = await client.post(path, json=body, headers=headers)
+                    statuses[str(response.status_code)] += 1
+                except httpx.HTTPError as exc:
+                    statuses[type(exc).__name__] += 1
+                latencies.append(time.perf_counter() - start)
+
+        began = time.perf_counter()
+        deadline = began + duration
+        await asyncio.gather(*(worker(client) for client in clients))
+        elapsed = time.perf_counter() - began
+    finally:
+        for client in clients:
+            await client.aclose()
+    return latencies, statuses, elapsed
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def markdown(f: Figures) -> str:
+    load = f"{f.rate:g}/s" if f.rate else f"closed, {f.concurrency}"
+    return (
+        f"| {f.path} | {f.workers if f.workers is not None else 'external'} | "
+        f"{load} | {f.requests} | {f.duration_s:.1f} | {f.ok_rps:.0f} | "
+        f"{f.p50_ms:.1f} | {f.p90_ms:.1f} | {f.p99_ms:.1f} | {f.max_ms:.1f} | "
+        f"{', '.join(f'{k}: {v}' for k, v in sorted(f.statuses.items()))} |"
+    )
+
+
+MARKDOWN_HEADER = (
+    "| endpoint | workers | load | requests | seconds | successful req/s | p50 ms | "
+    "p90 ms | p99 ms | max ms | statuses |\n|---|---|---|---|---|---|---|---|---|---|---|"
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--url", help="a running service (loopback only); default: start one")
+    parser.add_argument("--database-url", help="its database (to make keys); with --url")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--path", choices=ENDPOINTS, default=ENDPOINTS[0])
+    parser.add_argument("--concurrency", type=int, default=64)
+    parser.add_argument("--duration", type=float, default=20.0)
+    parser.add_argument("--requests", type=int, default=50_000, help="upper bound")
+    parser.add_argument("--keys", type=int, default=0, help="default: enough for --requests")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds, not counted")
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help="open loop: requests per second on a fixed schedule "
+                        "(default 0: closed loop, as fast as --concurrency allows)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rate-limit-url", default="",
+                        help="where the started server keeps rate-limit windows "
+                        "(default: its database; e.g. redis://127.0.0.1:6379/0)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+
+    duration = min(max(args.duration, 1.0), MAX_DURATION)
+    keys_needed = args.keys or max(1, -(-args.requests // PER_KEY))
+    limit = min(args.requests, keys_needed * PER_KEY)
+    workdir = Path(tempfile.mkdtemp(prefix="bodygraph-load-"))
+    process = None
+    if args.url:
+        loopback_only(args.url)
+        if not args.database_url:
+            raise SystemExit("--database-url is needed with --url (to make the keys)")
+        url, database_url, workers = args.url.rstrip("/"), args.database_url, None
+    else:
+        database_url = f"sqlite:///{workdir / 'load.sqlite3'}"
+        url = f"http://127.0.0.1:{free_port()}"
+        workers = args.workers
+    try:
+        keys = make_keys(database_url, keys_needed)
+        if not args.url:
+            process = start_server(database_url, args.workers, int(url.rsplit(":", 1)[1]),
+                                   workdir / "server.log", args.rate_limit_url)
+        wait_ready(url, process)
+        if args.warmup > 0:  # separate keys, so the counted run keeps its quota
+            warm_keys = make_keys(database_url, max(1, args.concurrency * 4 // PER_KEY + 1))
+            asyncio.run(run_load(url, args.path, warm_keys, args.concurrency, args.warmup,
+                                 len(warm_keys) * PER_KEY, args.seed + 1))
+        latencies, statuses, elapsed = asyncio.run(
+            run_load(url, args.path, keys, args.concurrency, duration, limit, args.seed,
+                     args.rate)
+        )
+    finally:
+        if process is not None:
+            process.terminate()
+            try:
+                process.wait(20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+    ok = statuses.get("200", 0)
+    ms = [x * 1000 for x in latencies]
+    figures = Figures(
+        path=args.path, rate=args.rate, workers=workers, concurrency=args.concurrency,
+        keys=len(keys),
+        duration_s=elapsed, requests=len(latencies), ok=ok, statuses=dict(statuses),
+        throughput_rps=len(latencies) / elapsed, ok_rps=ok / elapsed,
+        p50_ms=statistics.median(ms) if ms else float("nan"),
+        p90_ms=percentile(ms, 0.90), p99_ms=percentile(ms, 0.99),
+        max_ms=max(ms) if ms else float("nan"), cpu_count=os.cpu_count(),
+    )
+    if args.json:
+        print(json.dumps(asdict(figures), indent=2))
+    else:
+        print(MARKDOWN_HEADER)
+        print(markdown(figures))
+    return 0 if ok == len(latencies) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,189 @@
+"""``bodygraph batch``: CSV and Parquet in, charts out, bad rows kept and reported."""
+
+from __future__ import annotations
+
+import csv
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+import bodygraph
+from bodygraph.batch import BatchError, input_mode, run_batch
+from bodygraph.table import ACTIVATION_COLUMNS, COLUMNS
+
+SCRIPT = Path(sys.executable).parent / "bodygraph"
+_FALLBACK = (
+    "import argparse, sys\n"
+    "from bodygraph.batch import add_batch_parser\n"
+    "parser = argparse.ArgumentParser(prog='bodygraph')\n"
+    "add_batch_parser(parser.add_subparsers())\n"
+    "args = parser.parse_args(sys.argv[1:])\n"
+    "sys.exit(args.handler(args))\n"
+)
+
+
+def _registered() -> bool:
+    from bodygraph.cli import build_parser
+
+    actions = build_parser()._subparsers
+    return actions is not None and "batch" in (actions._group_actions[0].choices or {})
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """The real console script once the CLI registers ``batch``; until then the same
+    handler in a fresh interpreter."""
+    command = [str(SCRIPT)] if _registered() else [sys.executable, "-c", _FALLBACK]
+    return subprocess.run([*command, "batch", *args], capture_output=True, text=True,
+                          timeout=300, check=False)
+
+
+def _write(path: Path, header: list[str], rows: list[list[str]]) -> Path:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header)
+        writer.writerows(rows)
+    return path
+
+
+def _read(path: Path) -> list[dict[str, str]]:
+    with path.open(newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+GOOD = ["1980-01-03T08:30:00Z", "1990-05-14T08:30:00+02:00", "2001-09-11T12:46:00"]
+
+
+def test_csv_with_bad_rows(tmp_path: Path) -> None:
+    source = _write(tmp_path / "in.csv", ["id", "birth_utc"], [
+        ["a", GOOD[0]], ["b", "yesterday"], ["c", "1700-01-01T00:00:00Z"], ["d", GOOD[1]],
+        ["e", ""], ["f", GOOD[2]],
+    ])
+    target = tmp_path / "out.csv"
+    done = run_cli(str(source), "-o", str(target), "--chunk-size", "2", "--no-progress")
+    assert done.returncode == 1, done.stderr  # some rows are bad; the job still ran
+    rows = _read(target)
+    assert [r["row"] for r in rows] == ["1", "2", "3", "4", "5", "6"]
+    assert [r["id"] for r in rows] == list("abcdef")
+    assert set(COLUMNS) | {"row", "id", "error"} == set(rows[0])
+    assert len(ACTIVATION_COLUMNS) == 26
+    for row_number, reason in ((2, "ValueError"), (3, "OutOfRangeError"), (5, "empty")):
+        row = rows[row_number - 1]
+        assert reason in row["error"] and row["type"] == ""
+        assert f"row {row_number}: " in done.stderr
+    for row, text in zip((rows[0], rows[3], rows[5]), GOOD, strict=True):
+        moment = datetime.fromisoformat(text)
+        chart = bodygraph.calculate(moment if moment.tzinfo else moment.replace(tzinfo=UTC))
+        assert row["error"] == ""
+        assert datetime.fromisoformat(row["birth_utc"]) == chart.birth_utc
+        assert (row["type"], row["profile"], row["authority"], row["definition"]) == (
+            chart.type.value, chart.profile, chart.authority.value, chart.definition.value)
+        assert row["incarnation_cross"] == chart.incarnation_cross
+        assert row["channels"] == ";".join(c.short for c in chart.channels)
+        assert row["centers"] == ";".join(chart.centers)
+        assert row["personality_sun"] == str(chart.personality.sun)
+        assert row["design_pluto"] == str(chart.design.pluto)
+    assert "6 rows" in done.stderr and "3 bad rows" in done.stderr
+
+
+def test_all_good_exits_zero_with_progress(tmp_path: Path) -> None:
+    source = _write(tmp_path / "in.csv", ["birth_utc"], [[g] for g in GOOD])
+    target = tmp_path / "out.csv"
+    done = run_cli(str(source), "-o", str(target), "--progress", "--node", "mean")
+    assert done.returncode == 0, done.stderr
+    assert "100.0%" in done.stderr and "3/3" in done.stderr
+    rows = _read(target)
+    assert [r["node"] for r in rows] == ["mean"] * 3
+    chart = bodygraph.calculate(datetime.fromisoformat(GOOD[0]), node="mean")
+    assert rows[0]["personality_north_node"] == str(chart.personality.north_node)
+
+
+def test_parquet_round_trip(tmp_path: Path) -> None:
+    pa = pytest.importorskip("pyarrow")
+    parquet = pytest.importorskip("pyarrow.parquet")
+    source = tmp_path / "in.parquet"
+    parquet.write_table(pa.table({"birth_utc": [GOOD[0], "nonsense", GOOD[1]]}), source)
+    target = tmp_path / "out.parquet"
+    done = run_cli(str(source), "-o", str(target), "--no-progress")
+    assert done.returncode == 1, done.stderr
+    table = parquet.read_table(target).to_pylist()
+    assert [r["row"] for r in table] == [1, 2, 3]
+    assert table[0]["birth_utc"] == datetime(1980, 1, 3, 8, 30, tzinfo=UTC)
+    assert table[0]["profile"] == bodygraph.calculate(table[0]["birth_utc"]).profile
+    assert table[1]["profile"] is None and "ValueError" in table[1]["error"]
+
+
+def test_local_times_by_zone_and_coordinates(tmp_path: Path) -> None:
+    by_zone = _write(tmp_path / "zones.csv", ["date", "time", "tz"], [
+        ["1990-05-14", "08:30", "Europe/Berlin"], ["1990-05-14", "08:30", "Mars/Olympus"],
+        ["1990-02-30", "08:30", "Europe/Berlin"],
+    ])
+    by_point = _write(tmp_path / "points.csv", ["date", "time", "lat", "lng"], [
+        ["1990-05-14", "08:30", "52.52", "13.405"], ["1990-05-14", "08:30", "95", "13"],
+    ])
+    expected = bodygraph.calculate(datetime(1990, 5, 14, 6, 30, tzinfo=UTC))
+    for source in (by_zone, by_point):
+        target = tmp_path / f"{source.stem}-out.csv"
+        summary = run_batch(source, target, progress=False, stderr=sys.stderr)
+        rows = _read(target)
+        assert summary.rows == len(rows) and summary.errors == len(rows) - 1
+        assert rows[0]["birth_utc"].startswith("1990-05-14T06:30:00")
+        assert rows[0]["zone"] == "Europe/Berlin" and rows[0]["wall_time"] == "unique"
+        assert rows[0]["profile"] == expected.profile
+        assert all(r["error"] for r in rows[1:])
+
+
+def test_location_rows_are_geocoded_once_each(tmp_path: Path) -> None:
+    calls: list[str] = []
+
+    def geocode(text: str) -> object:
+        from bodygraph.places import default_geocoder
+
+        calls.append(text)
+        return default_geocoder().geocode(text)
+
+    source = _write(tmp_path / "places.csv", ["date", "time", "location"], [
+        ["1990-05-14", "08:30", "Berlin, Germany"], ["1991-05-14", "08:30", "Berlin, Germany"],
+        ["1990-05-14", "08:30", "Qwxzyland Nowhere"], ["1990-05-14", "08:30", ""],
+    ])
+    target = tmp_path / "out.csv"
+    summary = run_batch(source, target, progress=False, geocode=geocode, stderr=sys.stderr)
+    rows = _read(target)
+    assert summary.errors == 2
+    assert calls == ["Berlin, Germany", "Qwxzyland Nowhere"]
+    assert rows[0]["zone"] == "Europe/Berlin" and rows[0]["error"] == ""
+    assert "Error" in rows[2]["error"] and "empty" in rows[3]["error"]
+
+
+def test_job_level_errors(tmp_path: Path) -> None:
+    with pytest.raises(BatchError, match="needs one of"):
+        input_mode(["name", "when"])
+    with pytest.raises(BatchError, match="not found"):
+        run_batch(tmp_path / "missing.csv", tmp_path / "out.csv")
+    header_only = _write(tmp_path / "empty.csv", ["birth_utc"], [])
+    with pytest.raises(BatchError, match="no data rows"):
+        run_batch(header_only, tmp_path / "out.csv")
+    done = run_cli(str(tmp_path / "missing.csv"), "-o", str(tmp_path / "o.csv"))
+    assert done.returncode != 0 and "not found" in done.stderr
+
+
+def test_plain_utc_columns_take_the_vectorized_path_with_the_same_result(tmp_path: Path) -> None:
+    from bodygraph.batch import Resolver, _utc_column
+
+    plain = ["1980-01-03T08:30:00Z", "2001-09-11T12:46:00.250", "1850-06-01T00:00Z"]
+    fast = _utc_column(list(plain))
+    assert fast is not None
+    slow, errors, _ = Resolver("utc").resolve({"birth_utc": [*plain, "1980"]}, 4)
+    assert errors[:3] == [None] * 3 and "ValueError" in (errors[3] or "")
+    assert list(fast) == list(slow[:3])
+    odds: list[list[str | None]] = [["1980"], ["1980-01-03T08:30:00+01:00"],
+                                     ["1980-01-03T08:30:00-01:00"], [None], ["T"]]
+    for odd in odds:
+        assert _utc_column(odd) is None
+    source = _write(tmp_path / "in.csv", ["birth_utc"], [[p] for p in plain])
+    run_batch(source, tmp_path / "out.csv", stderr=sys.stderr)
+    rows = _read(tmp_path / "out.csv")
+    assert [r["error"] for r in rows] == ["", "", ""]
+    assert rows[1]["birth_utc"] == "2001-09-11T12:46:00.250000Z"
