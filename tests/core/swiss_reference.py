@@ -25,15 +25,21 @@ SWISS_IDS: dict[Body, int] = {
     Body.URANUS: swe.URANUS, Body.NEPTUNE: swe.NEPTUNE, Body.PLUTO: swe.PLUTO,
 }
 OPPOSITE = {Body.EARTH: Body.SUN, Body.SOUTH_NODE: Body.NORTH_NODE}
+PLANETS = frozenset(SWISS_IDS) - {Body.SUN, Body.MOON}
 
 #: How far the two theories may differ, arcseconds: measured maxima (docs/accuracy.md)
 #: with a margin. Outer planets: Moshier's series drift away from J2000.
 TOLERANCE_ARCSEC: dict[Body, float] = {
-    Body.SUN: 0.2, Body.MOON: 3.0, Body.MERCURY: 0.5, Body.VENUS: 0.6, Body.MARS: 1.2,
+    Body.SUN: 0.2, Body.MOON: 4.0, Body.MERCURY: 0.5, Body.VENUS: 0.6, Body.MARS: 1.2,
     Body.JUPITER: 1.2, Body.SATURN: 1.0, Body.URANUS: 2.0, Body.NEPTUNE: 3.5,
     Body.PLUTO: 8.0, Body.NORTH_NODE: 70.0,
 }
 MEAN_NODE_TOLERANCE_ARCSEC = 5.0
+#: A planet this close to the Sun in longitude may stand behind the solar disk, where the
+#: two libraries treat light deflection differently (the Swiss Ephemeris damps it inside
+#: the disk; Skyfield and our engines apply the formula as is): tens of arcseconds at most.
+BEHIND_SUN_DEG = 0.3
+BEHIND_SUN_TOLERANCE_ARCSEC = 30.0
 DESIGN_TOLERANCE_S = 4.0
 MOON_ARCSEC_PER_S = 0.56
 
@@ -78,6 +84,12 @@ class Comparison:
     """Differences (ours minus swisseph, arcsec) and gate.line agreement."""
 
     differences: dict[Body, list[float]] = field(default_factory=lambda: {b: [] for b in BODIES})
+    #: the same, at the design epochs only (the two solvers' instants differ by seconds)
+    design_differences: dict[Body, list[float]] = field(
+        default_factory=lambda: {b: [] for b in BODIES}
+    )
+    #: differences of planets within BEHIND_SUN_DEG of the Sun, kept apart from the above
+    behind_sun: list[float] = field(default_factory=list)
     design_seconds: list[float] = field(default_factory=list)
     #: design-instant difference less what the two theories' Sun difference explains
     design_residual_seconds: list[float] = field(default_factory=list)
@@ -85,8 +97,9 @@ class Comparison:
     skipped: int = 0
     mismatches: list[str] = field(default_factory=list)
 
-    def max_abs(self, body: Body) -> float:
-        return float(np.max(np.abs(self.differences[body])))
+    def max_abs(self, body: Body, *, design: bool = False) -> float:
+        values = (self.design_differences if design else self.differences)[body]
+        return float(np.max(np.abs(values)))
 
 
 def _wrap_arcsec(ours: float, theirs: float) -> float:
@@ -122,7 +135,15 @@ def compare(calculator: Calculator, instants: Sequence[datetime], node: str = "t
                 tol = node_tol if source is Body.NORTH_NODE else TOLERANCE_ARCSEC[source]
                 if label == "design":
                     tol += abs(dt) * (MOON_ARCSEC_PER_S if source is Body.MOON else 0.05)
-                result.differences[body].append(_wrap_arcsec(float(ours[i]), theirs[body]))
+                difference = _wrap_arcsec(float(ours[i]), theirs[body])
+                elongation = abs(_wrap_arcsec(float(ours[i]), float(ours[0]))) / 3600
+                if source in PLANETS and elongation < BEHIND_SUN_DEG:
+                    tol += BEHIND_SUN_TOLERANCE_ARCSEC
+                    result.behind_sun.append(difference)
+                elif label == "design":
+                    result.design_differences[body].append(difference)
+                else:
+                    result.differences[body].append(difference)
                 if near_line_boundary(theirs[body], tol):
                     result.skipped += 1
                     continue

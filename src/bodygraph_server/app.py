@@ -1,0 +1,135 @@
+"""The Starlette application: routes, the gate middleware, error handlers, lifespan.
+
+``create_app(settings)`` is the only constructor. Tests may hand in an open
+:class:`~bodygraph_server.accounts.Bookkeeper` (which the app then does not close) and a
+:class:`~bodygraph_server.charting.ChartSource`. ``extra_endpoints`` is the hook through
+which more chart endpoints (the visual charts) join the app, the gate and the OpenAPI
+document; ``extra_routes`` mounts other apps as they are (the render route).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import date, time
+from typing import Any
+
+import anyio
+import anyio.to_thread
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from bodygraph_server import v1, v2
+from bodygraph_server.accounts import Bookkeeper
+from bodygraph_server.charting import ChartSource, LibraryCharts
+from bodygraph_server.endpoint import Endpoint, handler
+from bodygraph_server.envelope import error_response, json_response
+from bodygraph_server.errors import ApiError, ErrorCode
+from bodygraph_server.gate import Gate, api_version
+from bodygraph_server.openapi import docs_page, openapi_document
+from bodygraph_server.services import SCOPE_KEY, Services, bookkeeping_threads
+from bodygraph_server.settings import Settings
+
+LOG = logging.getLogger("bodygraph_server")
+
+_HTTP_CODES = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """Routing refusals (unknown path, wrong method) in the body format of the path."""
+    assert isinstance(exc, HTTPException)
+    code = _HTTP_CODES.get(exc.status_code, ErrorCode.INVALID_REQUEST_BODY)
+    error = ApiError(code, status=exc.status_code, headers=exc.headers)
+    return error_response(error, legacy=api_version(request.url.path) == "v1")
+
+
+async def warm_up(charts: ChartSource, settings: Settings) -> None:
+    """Compute one chart so the ephemeris and time-zone data (and the offline gazetteer)
+    are loaded before the first request. Failures are logged (by type only) and left for
+    requests to report."""
+    try:
+        await charts.from_coordinates(date(2000, 1, 1), time(12, 0), 51.5, 0.0)
+        if settings.geocoder == "offline":
+            await charts.from_place(date(2000, 1, 1), time(12, 0), "London, United Kingdom",
+                                    "warm-up")
+    except Exception as exc:
+        LOG.warning("warm-up chart failed (%s); requests will report the error",
+                    type(exc).__name__)
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    book: Bookkeeper | None = None,
+    charts: ChartSource | None = None,
+    extra_endpoints: Sequence[Endpoint] = (),
+    extra_routes: Sequence[BaseRoute] = (),
+) -> Starlette:
+    """The service as an ASGI app.
+
+    ``settings`` default to :meth:`Settings.from_env`. Without ``book`` the lifespan opens
+    the bookkeeping at ``settings.database_url`` (and closes it at shutdown); without
+    ``charts`` the library computes charts with ``settings.geocoder``.
+    ``extra_endpoints`` join the chart endpoints (same checks, charging, errors, OpenAPI);
+    ``extra_routes`` are mounted as they are (for example the render app under
+    ``/render``; outside ``/v1`` and ``/v2`` the gate only adds request ids).
+    """
+    config = settings if settings is not None else Settings.from_env()
+    endpoints: tuple[Endpoint, ...] = (*v2.ENDPOINTS, *extra_endpoints, *v1.ENDPOINTS)
+    document = openapi_document(endpoints)
+    page = docs_page(document)
+
+    async def openapi_json(request: Request) -> Response:
+        return json_response(document)
+
+    async def docs(request: Request) -> Response:
+        return HTMLResponse(page)
+
+    async def health(request: Request) -> Response:
+        return json_response({"status": "ok"})
+
+    routes: list[BaseRoute] = [
+        Route(e.path, handler(e), methods=["POST"], name=e.path) for e in endpoints
+    ]
+    routes += [
+        Route("/openapi.json", openapi_json, methods=["GET"]),
+        Route("/docs", docs, methods=["GET"]),
+        Route("/health", health, methods=["GET"]),
+        *extra_routes,
+    ]
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
+        owned = book is None
+        bookkeeper = book
+        if bookkeeper is None:
+            bookkeeper = await anyio.to_thread.run_sync(
+                lambda: Bookkeeper.open(
+                    config.database_url, rate_limit_url=config.rate_limit_url or None
+                )
+            )
+        source = charts
+        if source is None:
+            source = LibraryCharts(config.geocoder, config.geocoder_url)
+        try:
+            if config.warm_up:
+                await warm_up(source, config)
+            limiter = anyio.CapacityLimiter(bookkeeping_threads(config.database_url))
+            yield {SCOPE_KEY: Services(config, bookkeeper, source, limiter)}
+        finally:
+            if owned:
+                bookkeeper.close()
+
+    app = Starlette(
+        routes=routes,
+        middleware=[Middleware(Gate)],
+        exception_handlers={HTTPException: _http_error},
+        lifespan=lifespan,
+    )
+    app.router.redirect_slashes = False
+    return app

@@ -1,0 +1,125 @@
+"""One typed settings object, from constructor arguments and the environment.
+
+Environment variables (all optional):
+
+``BODYGRAPH_DATABASE_URL``
+    ``sqlite:///path/to.db`` or ``postgresql://user@host/db`` (default
+    ``sqlite:///bodygraph.sqlite3`` in the working directory).
+``BODYGRAPH_RATE_LIMIT_URL``
+    Where the rate-limit windows live: empty or ``store`` (the database) or
+    ``redis://host:port/db``.
+``BODYGRAPH_GEOCODER``
+    ``google`` (the caller's HD-Geocode-Key is a Google key) or ``offline`` (the
+    built-in gazetteer; the key is still required by the contract but not sent anywhere).
+``BODYGRAPH_GEOCODER_URL``
+    ``scheme://host:port`` of a server speaking the Google Geocoding API in place of
+    Google's (empty: Google itself).
+``BODYGRAPH_RENDER_URL``
+    Base address of the host that serves rendered images.
+``BODYGRAPH_MAX_BODY_BYTES``
+    Largest request body accepted (default 16384).
+``BODYGRAPH_REQUEST_TIMEOUT``
+    Seconds a chart request may take, geocoding included (default 15).
+``BODYGRAPH_WORKERS``
+    uvicorn worker processes (default 1).
+``BODYGRAPH_WARM_UP``
+    ``1`` (default) computes one chart at start-up so the first request does not pay for
+    loading the ephemeris and the time-zone data; ``0`` skips it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any, Literal, cast
+
+from bodygraph_server.store import DEFAULT_DATABASE_URL
+
+GeocoderName = Literal["google", "offline"]
+
+ENV_PREFIX = "BODYGRAPH_"
+
+
+class SettingsError(ValueError):
+    """A setting has a value the service cannot use."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the service needs to start; immutable.
+
+    Build with ``Settings(...)`` for explicit values or :meth:`from_env` to read the
+    environment (explicit keyword arguments win over the environment).
+    """
+
+    database_url: str = DEFAULT_DATABASE_URL
+    rate_limit_url: str = ""
+    geocoder: GeocoderName = "google"
+    geocoder_url: str = ""
+    render_url: str = "http://127.0.0.1:8000/render"
+    max_body_bytes: int = 16_384
+    request_timeout: float = 15.0
+    workers: int = 1
+    warm_up: bool = True
+
+    def __post_init__(self) -> None:
+        if self.geocoder not in ("google", "offline"):
+            raise SettingsError(f"geocoder must be 'google' or 'offline', not {self.geocoder!r}")
+        if self.max_body_bytes < 256:
+            raise SettingsError("max_body_bytes must be at least 256")
+        if not self.request_timeout > 0:
+            raise SettingsError("request_timeout must be positive")
+        if self.workers < 1:
+            raise SettingsError("workers must be at least 1")
+        if not self.database_url:
+            raise SettingsError("database_url must not be empty")
+
+    @classmethod
+    def from_env(
+        cls, environ: Mapping[str, str] | None = None, **overrides: Any
+    ) -> Settings:
+        """Settings from ``BODYGRAPH_*`` variables, then ``overrides`` on top."""
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for field in fields(cls):
+            raw = env.get(ENV_PREFIX + field.name.upper())
+            if raw is None or raw == "":
+                continue
+            values[field.name] = _convert(field.name, raw)
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+    def with_changes(self, **changes: Any) -> Settings:
+        """A copy with some values replaced."""
+        return replace(self, **changes)
+
+    def to_env(self) -> dict[str, str]:
+        """The environment that :meth:`from_env` turns back into these settings (used to
+        hand settings to uvicorn worker processes)."""
+        return {ENV_PREFIX + f.name.upper(): _text(getattr(self, f.name)) for f in fields(self)}
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return str(value)
+
+
+def _convert(name: str, raw: str) -> object:
+    try:
+        if name in ("max_body_bytes", "workers"):
+            return int(raw)
+        if name == "request_timeout":
+            return float(raw)
+    except ValueError as exc:
+        raise SettingsError(f"{ENV_PREFIX}{name.upper()}: not a number: {raw!r}") from exc
+    if name == "warm_up":
+        if raw.strip().lower() in ("1", "true", "yes", "on"):
+            return True
+        if raw.strip().lower() in ("0", "false", "no", "off"):
+            return False
+        raise SettingsError(f"{ENV_PREFIX}WARM_UP: not a boolean: {raw!r}")
+    if name == "geocoder":
+        return cast(GeocoderName, raw.strip().lower())
+    return raw

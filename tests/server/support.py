@@ -1,0 +1,172 @@
+"""Helpers of the HTTP service tests: an in-process client that runs the app's lifespan,
+a stand-in Google Geocoding API on 127.0.0.1, and a real uvicorn server in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+from starlette.applications import Starlette
+from starlette.types import Receive, Scope, Send
+
+REPO = Path(__file__).resolve().parents[2]
+
+POLICY_RE = re.compile(r'^"100-in-1min"; q=100; w=60; pk=:[A-Za-z0-9+/]+={0,2}:$')
+STATE_RE = re.compile(r'^"100-in-1min"; r=(\d+); t=(\d+)$')
+TIMESTAMP_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
+
+
+@asynccontextmanager
+async def in_process(app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
+    """An httpx client talking to ``app`` in this process, with the lifespan run around
+    it and its state handed to every request (as uvicorn does)."""
+    async with app.router.lifespan_context(app) as state:
+
+        async def with_state(scope: Scope, receive: Receive, send: Send) -> None:
+            scope["state"] = dict(state or {})
+            await app(scope, receive, send)
+
+        transport = httpx.ASGITransport(app=with_state, client=("127.0.0.1", 40000))
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
+            yield c
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+# -- a stand-in for the Google Geocoding API ----------------------------------------------
+
+BERLIN = {"lat": 52.52, "lng": 13.405}
+
+
+def _google_reply(address: str) -> tuple[int, dict[str, Any]]:
+    """The reply of the stand-in: the address text picks the outcome."""
+    lowered = address.lower()
+    if "denied" in lowered:
+        return 403, {"status": "REQUEST_DENIED", "error_message": "key restricted"}
+    if "nowhere" in lowered:
+        return 200, {"status": "ZERO_RESULTS", "results": []}
+    if "busy" in lowered:
+        return 200, {"status": "OVER_QUERY_LIMIT", "results": []}
+    if "broken" in lowered:
+        return 500, {"status": "UNKNOWN_ERROR"}
+    result = {
+        "formatted_address": "Berlin, Germany",
+        "geometry": {"location": BERLIN},
+        "address_components": [
+            {"long_name": "Berlin", "short_name": "Berlin", "types": ["locality"]},
+            {"long_name": "Germany", "short_name": "DE", "types": ["country"]},
+        ],
+    }
+    return 200, {"status": "OK", "results": [result]}
+
+
+class _GoogleHandler(BaseHTTPRequestHandler):
+    seen: list[dict[str, list[str]]]
+
+    def do_GET(self) -> None:
+        query = parse_qs(urlsplit(self.path).query)
+        self.server.seen.append(query)  # type: ignore[attr-defined]
+        status, body = _google_reply(query.get("address", [""])[0])
+        payload = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return
+
+
+@contextmanager
+def google_stand_in() -> Iterator[tuple[str, list[dict[str, list[str]]]]]:
+    """A local HTTP server answering like the Google Geocoding API; yields its
+    ``http://127.0.0.1:port`` address and the list of queries it received."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _GoogleHandler)
+    server.seen = []  # type: ignore[attr-defined]
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", server.seen  # type: ignore[attr-defined]
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+
+
+# -- a real uvicorn server ------------------------------------------------------------------
+
+
+class LiveServer:
+    """``bodygraph_server.serve.run`` in a subprocess on 127.0.0.1."""
+
+    def __init__(self, env: Mapping[str, str], workers: int = 1, log: Path | None = None):
+        self.port = free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.log_path = log
+        code = (
+            "import sys\n"
+            "from bodygraph_server.serve import run\n"
+            "from bodygraph_server.settings import Settings\n"
+            f"run(Settings.from_env(), host='127.0.0.1', port={self.port}, "
+            f"workers={workers}, log_level='info')\n"
+        )
+        full_env = {**os.environ, **env, "PYTHONUNBUFFERED": "1"}
+        self._log = open(log, "wb") if log else subprocess.DEVNULL  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", code],
+            env=full_env,
+            cwd=str(REPO),
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        """Poll /health until the server answers."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited with {self.process.returncode}")
+            try:
+                if httpx.get(self.base_url + "/health", timeout=1.0).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise TimeoutError("server did not start")
+
+    def stop(self) -> None:
+        """Terminate (SIGTERM) and wait; kill if it lingers."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        if self._log is not subprocess.DEVNULL:
+            self._log.close()  # type: ignore[union-attr]
+
+    def log_text(self) -> str:
+        """Everything the server printed."""
+        return self.log_path.read_text(errors="replace") if self.log_path else ""
+

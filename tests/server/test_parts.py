@@ -1,0 +1,269 @@
+"""The pieces on their own: settings, the error table and its mapping of library errors,
+the envelope, the OpenAPI document and the start-up hint."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bodygraph.errors import BodygraphError, EphemerisError, OutOfRangeError
+from bodygraph.places.base import GeocodeRateLimitedError, LocationNotFoundError
+from bodygraph.timezones import TimezoneLookupError
+from bodygraph_server.endpoint import Endpoint
+from bodygraph_server.envelope import timestamp, v1_error, v2_error, v2_success
+from bodygraph_server.errors import ERROR_TABLE, ApiError, ErrorCode, from_library_error
+from bodygraph_server.openapi import (
+    DATE_PATTERN,
+    TIME_PATTERN,
+    V1_DATE_PATTERN,
+    docs_page,
+    openapi_document,
+)
+from bodygraph_server.serve import first_key_hint
+from bodygraph_server.settings import Settings, SettingsError
+from bodygraph_server.v1 import ENDPOINTS as V1_ENDPOINTS
+from bodygraph_server.v2 import ENDPOINTS as V2_ENDPOINTS
+from bodygraph_server.validation import parse_birthdate, parse_birthtime, parse_v1_birthdate
+
+
+def test_settings_from_environment() -> None:
+    env = {
+        "BODYGRAPH_DATABASE_URL": "sqlite:///x.db",
+        "BODYGRAPH_GEOCODER": "Offline",
+        "BODYGRAPH_MAX_BODY_BYTES": "4096",
+        "BODYGRAPH_REQUEST_TIMEOUT": "2.5",
+        "BODYGRAPH_WORKERS": "3",
+        "BODYGRAPH_WARM_UP": "no",
+        "BODYGRAPH_RENDER_URL": "https://render.example",
+    }
+    settings = Settings.from_env(env)
+    assert settings == Settings(database_url="sqlite:///x.db", geocoder="offline",
+                                max_body_bytes=4096, request_timeout=2.5, workers=3,
+                                warm_up=False, render_url="https://render.example")
+    assert Settings.from_env(env, workers=1).workers == 1
+    assert Settings.from_env(settings.to_env()) == settings
+
+
+@pytest.mark.parametrize(
+    "env",
+    [{"BODYGRAPH_GEOCODER": "bing"}, {"BODYGRAPH_WORKERS": "0"},
+     {"BODYGRAPH_WORKERS": "many"}, {"BODYGRAPH_REQUEST_TIMEOUT": "-1"},
+     {"BODYGRAPH_MAX_BODY_BYTES": "10"}, {"BODYGRAPH_WARM_UP": "perhaps"}],
+)
+def test_bad_settings(env: dict[str, str]) -> None:
+    with pytest.raises(SettingsError):
+        Settings.from_env(env)
+
+
+def test_error_table_matches_the_contract() -> None:
+    contract = {
+        "API_KEY_MISSING": 401, "API_KEY_INVALID": 401, "UNAUTHORIZED": 401,
+        "GEOCODE_KEY_MISSING": 401, "CREDITS_EXHAUSTED": 402, "ACCESS_DENIED": 403,
+        "ACCOUNT_INACTIVE": 403, "INVALID_BIRTHDATE": 400, "INVALID_BIRTHTIME": 400,
+        "INVALID_LOCATION": 400, "INVALID_LATITUDE": 400, "INVALID_LONGITUDE": 400,
+        "MISSING_REQUIRED_FIELD": 400, "INVALID_REQUEST_BODY": 422, "GEOCODE_FAILED": 400,
+        "GEOCODE_KEY_INVALID": 400, "GEOCODE_LOCATION_NOT_FOUND": 400,
+        "GEOCODE_RATE_LIMITED": 429, "RATE_LIMIT_EXCEEDED": 429,
+        "TIMEZONE_LOOKUP_FAILED": 500, "EPHEMERIS_ERROR": 500,
+        "CHART_GENERATION_FAILED": 500, "INTERNAL_ERROR": 500,
+    }
+    table = {code.value: spec.status for code, spec in ERROR_TABLE.items()}
+    assert {k: v for k, v in table.items() if k in contract} == contract
+    assert set(table) - set(contract) == {"NOT_FOUND", "METHOD_NOT_ALLOWED"}
+
+
+def test_library_errors_map_to_codes() -> None:
+    first = datetime(1800, 4, 3, tzinfo=UTC)
+    last = datetime(2199, 12, 30, tzinfo=UTC)
+    out = from_library_error(OutOfRangeError(datetime(1700, 1, 1, tzinfo=UTC), first, last))
+    assert (out.code, out.status) == (ErrorCode.INVALID_BIRTHDATE, 400)
+    assert "1700" not in out.message and "1800" in out.message
+    assert from_library_error(EphemerisError("x")).code is ErrorCode.EPHEMERIS_ERROR
+    assert from_library_error(TimezoneLookupError("x")).code is (
+        ErrorCode.TIMEZONE_LOOKUP_FAILED
+    )
+    assert from_library_error(BodygraphError("x")).code is ErrorCode.CHART_GENERATION_FAILED
+    assert from_library_error(KeyError("x")).code is ErrorCode.INTERNAL_ERROR
+    limited = from_library_error(GeocodeRateLimitedError("slow down", retry_after=2.2))
+    assert (limited.status, limited.headers) == (429, {"Retry-After": "3"})
+    missing = from_library_error(LocationNotFoundError("Berlinn", ("Berlin, Germany",)))
+    assert missing.code is ErrorCode.GEOCODE_LOCATION_NOT_FOUND
+    assert "Berlin, Germany" in missing.message and "Berlinn" not in missing.message
+
+
+@given(st.datetimes(min_value=datetime(1, 1, 1), timezones=st.just(UTC)))
+def test_timestamps(moment: datetime) -> None:
+    text = timestamp(moment)
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z", text)
+    assert datetime.fromisoformat(text.replace("Z", "+00:00")) == moment.replace(
+        microsecond=moment.microsecond // 1000 * 1000)
+
+
+def test_envelopes() -> None:
+    ok = v2_success({"a": 1}, type_name="ChartResult", message="Chart generated",
+                    extra={"svgRenderUrl": "https://r/x.svg"})
+    assert ok["data"] == {"a": 1} and ok["svgRenderUrl"] == "https://r/x.svg"
+    error = ApiError(ErrorCode.INVALID_LATITUDE)
+    assert v2_error(error)["errorCode"] == "INVALID_LATITUDE"
+    assert v1_error(error) == {"status": "error", "code": 400, "message": error.message}
+    assert ApiError(ErrorCode.GEOCODE_KEY_MISSING, status=400).status == 400
+
+
+def _refs(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        found = [node["$ref"]] if isinstance(node.get("$ref"), str) else []
+        return found + [r for value in node.values() for r in _refs(value)]
+    if isinstance(node, list):
+        return [r for value in node for r in _refs(value)]
+    return []
+
+
+def _visual(call: Any, chart: Any) -> dict[str, Any]:
+    return {}
+
+
+def test_openapi_document() -> None:
+    extra = Endpoint(path="/v2/visual-charts", kind="location", format=_visual,
+                     summary="Visual chart", success_type="ChartResult",
+                     geocode_key_missing_status=400)
+    document = openapi_document((*V2_ENDPOINTS, extra, *V1_ENDPOINTS))
+    assert document["openapi"] == "3.1.0"
+    assert set(document["paths"]) == {
+        "/v2/charts", "/v2/charts/simple", "/v2/charts/coordinates", "/v2/visual-charts",
+        "/v1/bodygraphs", "/v1/bodygraphs/simple",
+    }
+    schemas = document["components"]["schemas"]
+    for ref in _refs(document):
+        assert ref.startswith("#/components/schemas/")
+        assert ref.rsplit("/", 1)[1] in schemas
+    for name, schema in schemas.items():
+        jsonschema.Draft202012Validator.check_schema(schema)
+        assert "$schema" not in schema, name
+    visual = document["paths"]["/v2/visual-charts"]["post"]["responses"]
+    assert "GEOCODE_KEY_MISSING" in visual["400"]["description"]
+    charts = document["paths"]["/v2/charts"]["post"]["responses"]
+    assert "GEOCODE_KEY_MISSING" in charts["401"]["description"]
+    assert "Retry-After" in charts["429"]["headers"]
+    coords = document["paths"]["/v2/charts/coordinates"]["post"]
+    assert coords["parameters"] == []
+    page = docs_page(document)
+    for code in ErrorCode:
+        assert code.value in page
+
+
+@given(st.text(max_size=12))
+def test_openapi_patterns_agree_with_the_parsers(text: str) -> None:
+    """Whatever the documented pattern refuses, the parser refuses too."""
+    checks = [
+        (DATE_PATTERN, parse_birthdate),
+        (TIME_PATTERN, parse_birthtime),
+        (V1_DATE_PATTERN, lambda t: parse_v1_birthdate(t, datetime.now(UTC).date())),
+    ]
+    for pattern, parse in checks:
+        if re.search(pattern, text) is None:
+            with pytest.raises(ApiError):
+                parse(text)
+
+
+@pytest.mark.parametrize("text", ["1990-07-15", "2199-12-31", "1800-01-01"])
+def test_date_pattern_accepts(text: str) -> None:
+    assert re.search(DATE_PATTERN, text)
+    assert re.search(V1_DATE_PATTERN, "5-jUl-90")
+
+
+def test_first_key_hint() -> None:
+    settings = Settings(database_url="sqlite:///svc.db")
+    hint = first_key_hint(settings, "127.0.0.1", 8123)
+    assert "bodygraph-server accounts create --plan" in hint
+    assert "BODYGRAPH_DATABASE_URL=sqlite:///svc.db" in hint
+    assert "http://127.0.0.1:8123/v2/charts/coordinates" in hint
+
+
+@pytest.mark.anyio
+async def test_batcher_answers_each_request_with_its_own_chart() -> None:
+    import random
+
+    import anyio
+
+    import bodygraph
+    from bodygraph.errors import OutOfRangeError
+    from bodygraph_server.charting import ChartBatcher
+
+    rng = random.Random(5)
+    instants = [datetime(rng.randint(1900, 2100), rng.randint(1, 12), rng.randint(1, 28),
+                         rng.randint(0, 23), tzinfo=UTC) for _ in range(24)]
+    instants[7] = datetime(1700, 1, 1, tzinfo=UTC)  # outside the ephemeris
+    batcher = ChartBatcher(max_batch=8)
+    results: dict[int, Any] = {}
+
+    async def one(index: int) -> None:
+        try:
+            results[index] = await batcher.chart(instants[index])
+        except OutOfRangeError as exc:
+            results[index] = exc
+
+    async with anyio.create_task_group() as group:
+        for index in range(len(instants)):
+            group.start_soon(one, index)
+    for index, instant in enumerate(instants):
+        if index == 7:
+            assert isinstance(results[index], OutOfRangeError)
+        else:
+            assert results[index] == bodygraph.calculate(instant)
+
+
+@pytest.mark.anyio
+async def test_extra_routes_are_mounted(settings: Settings, book: Any) -> None:
+    from starlette.applications import Starlette
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Mount, Route
+
+    from bodygraph_server import create_app
+
+    from .support import in_process
+
+    async def hello(request: Any) -> PlainTextResponse:
+        return PlainTextResponse("hello")
+
+    inner = Starlette(routes=[Route("/x.svg", hello)])
+    app = create_app(settings, book=book, extra_routes=[Mount("/render", app=inner)])
+    async with in_process(app) as client:
+        response = await client.get("/render/x.svg")
+    assert response.text == "hello"
+    assert "ratelimit" not in response.headers
+    assert len(response.headers["x-request-id"]) == 32
+
+
+@pytest.mark.anyio
+async def test_batcher_survives_cancelled_waiters() -> None:
+    import anyio
+
+    import bodygraph
+    from bodygraph_server.charting import ChartBatcher
+
+    batcher = ChartBatcher(max_batch=4)
+    instants = [datetime(1950 + i, 3, 1, 12, tzinfo=UTC) for i in range(12)]
+    done: dict[int, Any] = {}
+
+    async def one(index: int) -> None:
+        if index % 3 == 0:
+            with anyio.move_on_after(0.001):
+                await batcher.chart(instants[index])
+            return
+        done[index] = await batcher.chart(instants[index])
+
+    with anyio.fail_after(60):
+        async with anyio.create_task_group() as group:
+            for index in range(len(instants)):
+                group.start_soon(one, index)
+    assert sorted(done) == [i for i in range(12) if i % 3]
+    for index, chart in done.items():
+        assert chart == bodygraph.calculate(instants[index])
+    # and it still works afterwards
+    assert await batcher.chart(instants[0]) == bodygraph.calculate(instants[0])
