@@ -9,8 +9,13 @@ if [ ! -x .venv/bin/python ]; then
   echo "==> creating .venv with $("$python" --version)"
   "$python" -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --upgrade pip
+# pip() hides only the notes this machine's pip configuration prints about local mirror
+# folders that do not exist; every other line, and pip's exit status, come through.
+pip() {
+  .venv/bin/python -m pip "$@" 2>&1 | { grep -v "^WARNING: Location 'file:" || true; }
+}
+pip install --quiet --disable-pip-version-check --upgrade pip
 spec="."
 [ -n "$extras" ] && spec=".[$extras]"
 echo "==> installing bodygraph${extras:+ with extras [$extras]} into .venv"
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e "$spec"
+pip install --quiet --disable-pip-version-check -e "$spec"
