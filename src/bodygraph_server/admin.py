@@ -1,8 +1,9 @@
 """``bodygraph-server``: administer accounts, keys, credits and usage; start the service.
 
 Every command reads the database from ``BODYGRAPH_DATABASE_URL`` (``sqlite:///path`` or
-``postgresql://...``; default ``sqlite:///bodygraph.sqlite3`` in the working folder), or
-from ``--database-url``, and creates or migrates the schema as needed. Errors are one line
+``postgresql://...``; default :data:`bodygraph_server.store.DEFAULT_DATABASE_URL`,
+``sqlite:///bodygraph.sqlite3`` in the working folder), or from ``--database-url``, and
+creates or migrates the schema as needed. Errors are one line
 on stderr and a non-zero exit status (1: the operation failed; 2: bad command line).
 
 The command names, options and ``--json`` output keys are stable: scripts use them.
@@ -20,8 +21,9 @@ from typing import Any, NoReturn
 
 from bodygraph_server.accounts import Bookkeeper, IssuedKey
 from bodygraph_server.plans import PLANS, Billing
-from bodygraph_server.store import ENV_VAR, database_url_from_env
+from bodygraph_server.store import DEFAULT_DATABASE_URL, ENV_VAR, database_url_from_env
 from bodygraph_server.store.base import Account, LedgerEntry, PeriodUsage
+from bodygraph_server.template_commands import add_template_commands
 
 PROG = "bodygraph-server"
 
@@ -300,8 +302,36 @@ def _serve(book: Bookkeeper, args: argparse.Namespace) -> int:
         overrides["geocoder"] = args.geocoder
     if args.render_url is not None:
         overrides["render_url"] = args.render_url
+    if args.public_url is not None:
+        overrides["public_url"] = args.public_url
     settings = Settings.from_env(**overrides)
     run(settings, host=args.host, port=args.port)
+    return 0
+
+
+def _render_keys_list(book: Bookkeeper, args: argparse.Namespace) -> int:
+    from bodygraph_server.store.sql import SqlStore
+
+    if not isinstance(book.store, SqlStore):
+        raise CommandError("render keys live in an SQL store")
+    kids = [kid for kid, _secret in book.store.render_keys()]
+    if args.json:
+        _print_json({"kids": kids, "signing": kids[-1] if kids else None})
+    elif not kids:
+        print("no render key stored yet (the service creates one at its first start, "
+              "unless BODYGRAPH_RENDER_KEYS is set)")
+    else:
+        for kid in kids:
+            print(f"{kid}{'  (signs new links)' if kid == kids[-1] else ''}")
+    return 0
+
+
+def _render_keys_rotate(book: Bookkeeper, args: argparse.Namespace) -> int:
+    from bodygraph_server.render_keys import rotate
+
+    key = rotate(book.store, book.clock.now())
+    print(f"render key {key.kid} stored; it signs new links after the service restarts "
+          "(older keys keep verifying)")
     return 0
 
 
@@ -337,7 +367,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
         description="Administer bodygraph service accounts, keys and credits; run the service.",
-        epilog=f"The database comes from {ENV_VAR} (default sqlite:///bodygraph.sqlite3).",
+        epilog=f"The database comes from {ENV_VAR} (default {DEFAULT_DATABASE_URL}).",
     )
     parser.add_argument(
         "--database-url",
@@ -411,8 +441,23 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=_port, default=8000)
     serve.add_argument("--workers", type=_workers, default=None)
     serve.add_argument("--geocoder", choices=["google", "offline"], default=None)
-    serve.add_argument("--render-url", default=None, metavar="URL")
+    serve.add_argument("--render-url", default=None, metavar="URL",
+                       help="base of svgRenderUrl (default: this service under /render)")
+    serve.add_argument("--public-url", default=None, metavar="URL",
+                       help="public base URL of this service (default: the request's host)")
     serve.set_defaults(func=_serve)
+
+    add_template_commands(commands)
+
+    render_keys = commands.add_parser(
+        "render-keys", help="render signing keys kept in the database")
+    key_cmds = render_keys.add_subparsers(dest="action", required=True, metavar="ACTION")
+    keys_list = key_cmds.add_parser("list", help="list stored key ids (never the secrets)")
+    keys_list.add_argument("--json", action="store_true")
+    keys_list.set_defaults(func=_render_keys_list)
+    keys_rotate = key_cmds.add_parser(
+        "rotate", help="store a new signing key (used after a restart; old links keep working)")
+    keys_rotate.set_defaults(func=_render_keys_rotate)
     return parser
 
 

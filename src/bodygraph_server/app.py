@@ -2,9 +2,17 @@
 
 ``create_app(settings)`` is the only constructor. Tests may hand in an open
 :class:`~bodygraph_server.accounts.Bookkeeper` (which the app then does not close) and a
-:class:`~bodygraph_server.charting.ChartSource`. ``extra_endpoints`` is the hook through
-which more chart endpoints (the visual charts) join the app, the gate and the OpenAPI
-document; ``extra_routes`` mounts other apps as they are (the render route).
+:class:`~bodygraph_server.charting.ChartSource`.
+
+The app serves the v2 chart endpoints, the visual-chart endpoints
+(:mod:`bodygraph_server.visual`), the v1 endpoints, the image route under
+``settings.render_path`` (``/render`` by default; :mod:`bodygraph_server.render`),
+``/openapi.json``, ``/docs`` and ``/health``. ``extra_endpoints`` lets more chart
+endpoints join (same checks, charging, OpenAPI); ``extra_routes`` are mounted as they are.
+
+The lifespan opens the bookkeeping, loads the render signing keys
+(:mod:`bodygraph_server.render_keys`), binds the templates, releases abandoned
+reservations and keeps sweeping them (:mod:`bodygraph_server.sweep`).
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
-from starlette.routing import BaseRoute, Route
+from starlette.routing import BaseRoute, Mount, Route
 
 from bodygraph_server import v1, v2
 from bodygraph_server.accounts import Bookkeeper
@@ -32,8 +40,14 @@ from bodygraph_server.envelope import error_response, json_response
 from bodygraph_server.errors import ApiError, ErrorCode
 from bodygraph_server.gate import Gate, api_version
 from bodygraph_server.openapi import docs_page, openapi_document
-from bodygraph_server.services import SCOPE_KEY, Services, bookkeeping_threads
+from bodygraph_server.render import IMAGE_ROUTE, StyleCache, image_endpoint
+from bodygraph_server.render_keys import signing_keys
+from bodygraph_server.services import SCOPE_KEY, Services, bookkeeping_threads, services_of
 from bodygraph_server.settings import Settings
+from bodygraph_server.store.sql import SqlStore
+from bodygraph_server.sweep import sweep_forever, sweep_stale
+from bodygraph_server.templates import SqlTemplateStore, TemplateHub
+from bodygraph_server.visual import VISUAL_ENDPOINTS, visual_handler
 
 LOG = logging.getLogger("bodygraph_server")
 
@@ -62,6 +76,18 @@ async def warm_up(charts: ChartSource, settings: Settings) -> None:
                     type(exc).__name__)
 
 
+async def _services(config: Settings, book: Bookkeeper, charts: ChartSource) -> Services:
+    """The long-lived parts of one worker: keys from the settings or the database,
+    templates over the bookkeeping store (when it is an SQL store)."""
+    limiter = anyio.CapacityLimiter(bookkeeping_threads(config.database_url))
+    keys = await anyio.to_thread.run_sync(
+        signing_keys, config.render_keys, book.store, book.clock.now(), limiter=limiter
+    )
+    store = book.store
+    hub = TemplateHub(SqlTemplateStore(store) if isinstance(store, SqlStore) else None)
+    return Services(config, book, charts, limiter, keys, hub, StyleCache(hub))
+
+
 def create_app(
     settings: Settings | None = None,
     *,
@@ -76,12 +102,14 @@ def create_app(
     the bookkeeping at ``settings.database_url`` (and closes it at shutdown); without
     ``charts`` the library computes charts with ``settings.geocoder``.
     ``extra_endpoints`` join the chart endpoints (same checks, charging, errors, OpenAPI);
-    ``extra_routes`` are mounted as they are (for example the render app under
-    ``/render``; outside ``/v1`` and ``/v2`` the gate only adds request ids).
+    ``extra_routes`` are mounted as they are (outside ``/v1`` and ``/v2`` the gate only
+    adds request ids).
     """
     config = settings if settings is not None else Settings.from_env()
-    endpoints: tuple[Endpoint, ...] = (*v2.ENDPOINTS, *extra_endpoints, *v1.ENDPOINTS)
-    document = openapi_document(endpoints)
+    endpoints: tuple[Endpoint, ...] = (
+        *v2.ENDPOINTS, *VISUAL_ENDPOINTS, *extra_endpoints, *v1.ENDPOINTS
+    )
+    document = openapi_document(endpoints, render_path=config.render_path)
     page = docs_page(document)
 
     async def openapi_json(request: Request) -> Response:
@@ -94,12 +122,17 @@ def create_app(
         return json_response({"status": "ok"})
 
     routes: list[BaseRoute] = [
-        Route(e.path, handler(e), methods=["POST"], name=e.path) for e in endpoints
+        Route(e.path, visual_handler(e) if e in VISUAL_ENDPOINTS else handler(e),
+              methods=["POST"], name=e.path)
+        for e in endpoints
     ]
+    image = image_endpoint(lambda request: services_of(request.scope).render_context())
     routes += [
         Route("/openapi.json", openapi_json, methods=["GET"]),
         Route("/docs", docs, methods=["GET"]),
         Route("/health", health, methods=["GET"]),
+        Mount(config.render_path,
+              routes=[Route(IMAGE_ROUTE, image, methods=["GET"], name="render_image")]),
         *extra_routes,
     ]
 
@@ -117,10 +150,14 @@ def create_app(
         if source is None:
             source = LibraryCharts(config.geocoder, config.geocoder_url)
         try:
+            services = await _services(config, bookkeeper, source)
+            await services.booked(sweep_stale, bookkeeper, config)
             if config.warm_up:
                 await warm_up(source, config)
-            limiter = anyio.CapacityLimiter(bookkeeping_threads(config.database_url))
-            yield {SCOPE_KEY: Services(config, bookkeeper, source, limiter)}
+            async with anyio.create_task_group() as background:
+                background.start_soon(sweep_forever, services)
+                yield {SCOPE_KEY: services}
+                background.cancel_scope.cancel()
         finally:
             if owned:
                 bookkeeper.close()

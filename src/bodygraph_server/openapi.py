@@ -1,7 +1,9 @@
 """The OpenAPI 3.1 document of the service and a human-readable page made from it.
 
 The result schemas are the library's own (``bodygraph.formats.json_schema``), so the
-document, the tests and the code share one definition.
+document, the tests and the code share one definition. The visual-chart endpoints answer
+with ``VisualChartEnvelope`` (the ChartResult envelope plus a required ``svgRenderUrl``);
+the image route (``GET {render_path}/{template}.svg?t=``) is described as well.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from bodygraph_server.plans import Tier, tier_allows
 from bodygraph_server.validation import LOCATION_MAX, LOCATION_MIN
 
 _REF = "#/components/schemas/"
+VISUAL_ENVELOPE = "VisualChartEnvelope"
+_VISUAL_PATHS = ("/v2/visual-charts", "/v2/visual-charts/coordinates")
+TEMPLATE_PATTERN = "^(default|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$"
 
 _RESULT_SCHEMAS = {
     "ChartResult": "chart-result",
@@ -134,9 +139,35 @@ def _envelope_schemas(types: Iterable[str]) -> dict[str, Any]:
                 "errorCode": {"const": ""},
                 "type": {"const": type_name},
                 "data": {"$ref": _REF + type_name},
-                "svgRenderUrl": {"type": "string", "format": "uri"},
             },
         }
+    schemas[VISUAL_ENVELOPE] = {
+        "type": "object",
+        "required": ["timestamp", "success", "message", "errorCode", "type", "data",
+                     "svgRenderUrl"],
+        "properties": {
+            "timestamp": {"type": "string", "format": "date-time"},
+            "success": {"const": True},
+            "message": {"type": "string"},
+            "errorCode": {"const": ""},
+            "type": {"const": "ChartResult"},
+            "data": {"$ref": _REF + "ChartResult"},
+            "svgRenderUrl": {
+                "type": "string", "format": "uri",
+                "description": "{render_url}/<template-uuid|default>.svg?t=<token>: a "
+                "non-expiring bearer link to the rendered SVG.",
+            },
+        },
+    }
+    schemas["RenderRefusal"] = {
+        "type": "object",
+        "required": ["success", "errorCode", "message"],
+        "properties": {
+            "success": {"const": False},
+            "errorCode": {"type": "string"},
+            "message": {"type": "string"},
+        },
+    }
     schemas["ErrorEnvelope"] = {
         "type": "object",
         "required": ["timestamp", "success", "message", "errorCode", "type", "data"],
@@ -182,11 +213,12 @@ def _operation(endpoint: Endpoint) -> dict[str, Any]:
         by_status.setdefault(_status(endpoint, code), []).append(code)
     by_status.setdefault(404, []).append(ErrorCode.NOT_FOUND)
     by_status.setdefault(413, []).append(ErrorCode.INVALID_REQUEST_BODY)
-    success = (
-        {"$ref": _REF + endpoint.success_type}
-        if legacy
-        else {"$ref": _REF + f"{endpoint.success_type}Envelope"}
-    )
+    if legacy:
+        success = {"$ref": _REF + endpoint.success_type}
+    elif endpoint.path in _VISUAL_PATHS:
+        success = {"$ref": _REF + VISUAL_ENVELOPE}
+    else:
+        success = {"$ref": _REF + f"{endpoint.success_type}Envelope"}
     responses: dict[str, Any] = {
         "200": {
             "description": endpoint.success_message or "the chart",
@@ -230,13 +262,59 @@ def _operation(endpoint: Endpoint) -> dict[str, Any]:
     }
 
 
-def openapi_document(endpoints: Sequence[Endpoint]) -> dict[str, Any]:
-    """The OpenAPI 3.1 document of ``endpoints`` (plus the schemas they use)."""
+def _refused(description: str) -> dict[str, Any]:
+    return {
+        "description": description,
+        "headers": {"Cache-Control": _header("no-store")},
+        "content": {"application/json": {"schema": {"$ref": _REF + "RenderRefusal"}}},
+    }
+
+
+def render_operation() -> dict[str, Any]:
+    """The image route: ``GET {render_path}/{template}.svg?t=<token>``."""
+    return {
+        "summary": "Rendered chart image",
+        "description": "The SVG of a visual chart: the link in svgRenderUrl. A bearer link "
+        "(no headers); the token is verified before anything renders. Nothing is stored. "
+        "No credit is charged.",
+        "operationId": "render_image",
+        "tags": ["images"],
+        "security": [],
+        "parameters": [
+            {"name": "template", "in": "path", "required": True,
+             "description": "the template's UUID, or default",
+             "schema": {"type": "string", "pattern": TEMPLATE_PATTERN}},
+            {"name": "t", "in": "query", "required": True,
+             "description": "the signed render token",
+             "schema": {"type": "string", "minLength": 1}},
+        ],
+        "responses": {
+            "200": {
+                "description": "the image",
+                "headers": {"Cache-Control": _header("public, max-age=31536000, immutable")},
+                "content": {"image/svg+xml": {"schema": {"type": "string"}}},
+            },
+            "400": _refused("RENDER_TOKEN_MALFORMED: no t, or text that cannot be a token"),
+            "403": _refused("RENDER_TOKEN_INVALID: the signature does not verify"),
+            "404": _refused("NOT_FOUND: neither default nor a template UUID"),
+            "503": _refused("TEMPLATE_STORE_UNAVAILABLE: the templates cannot be read"),
+        },
+    }
+
+
+def openapi_document(
+    endpoints: Sequence[Endpoint], *, render_path: str | None = None
+) -> dict[str, Any]:
+    """The OpenAPI 3.1 document of ``endpoints`` (plus the schemas they use) and, with
+    ``render_path``, of the image route mounted there."""
     from bodygraph import __version__
 
     schemas: dict[str, Any] = {name: _embedded(file) for name, file in _RESULT_SCHEMAS.items()}
     schemas.update(_input_schemas())
     schemas.update(_envelope_schemas(["ChartResult", "ChartSimpleResult"]))
+    paths: dict[str, Any] = {e.path: {"post": _operation(e)} for e in endpoints}
+    if render_path is not None:
+        paths[render_path.rstrip("/") + "/{template}.svg"] = {"get": render_operation()}
     return {
         "openapi": "3.1.0",
         "info": {
@@ -246,7 +324,7 @@ def openapi_document(endpoints: Sequence[Endpoint]) -> dict[str, Any]:
             "an envelope; v1 is the legacy flat form. Every successful call costs 1 credit. "
             "See /docs for the rules.",
         },
-        "paths": {e.path: {"post": _operation(e)} for e in endpoints},
+        "paths": paths,
         "components": {
             "schemas": schemas,
             "securitySchemes": {
@@ -296,13 +374,20 @@ def docs_page(document: dict[str, Any]) -> str:
         "<code>Retry-After</code> on 429).</p>",
     ]
     for path, item in document["paths"].items():
-        op = item["post"]
-        input_ref = op["requestBody"]["content"]["application/json"]["schema"]["$ref"]
-        input_schema = schemas[input_ref.rsplit("/", 1)[1]]
-        parts.append(f"<h2>POST <code>{html.escape(path)}</code>: "
+        method, op = next(iter(item.items()))
+        parts.append(f"<h2>{method.upper()} <code>{html.escape(path)}</code>: "
                      f"{html.escape(op['summary'])}</h2>")
         parts.append(f"<p>{html.escape(op['description'])}</p>")
-        parts.append("<h3>Request body</h3>" + _fields(input_schema))
+        if "requestBody" in op:
+            input_ref = op["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+            input_schema = schemas[input_ref.rsplit("/", 1)[1]]
+            parts.append("<h3>Request body</h3>" + _fields(input_schema))
+        else:
+            params = {"properties": {p["name"]: {**p["schema"], "description":
+                                                  p["description"]}
+                                     for p in op["parameters"]},
+                      "required": [p["name"] for p in op["parameters"]]}
+            parts.append("<h3>Parameters</h3>" + _fields(params))
         rows = "".join(
             f"<tr><td>{status}</td><td>{html.escape(resp['description'])}</td></tr>"
             for status, resp in op["responses"].items()

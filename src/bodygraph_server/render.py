@@ -15,8 +15,10 @@ Responses:
 
 Every refusal is a small JSON body with ``Cache-Control: no-store``.
 
-Mount :func:`render_app` under ``/render`` of the main app (the default ``render_url``
-is ``http://127.0.0.1:8000/render``) or serve it on its own host.
+The service (:func:`bodygraph_server.app.create_app`) mounts the route under ``/render``
+(or the path of the configured ``render_url``) with the keys and templates of its
+lifespan (:func:`image_endpoint` with a per-request resolver); :func:`render_app` serves
+it with fixed keys, for tests or a separate image host.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import json
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 from urllib.parse import quote
@@ -38,6 +40,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from bodygraph.render import Theme, render_svg
+from bodygraph_server.templates import TemplateLookupError
 from bodygraph_server.tokens import (
     InvalidSignatureError,
     KeyRing,
@@ -66,10 +69,6 @@ class TemplateSource(Protocol):
 
     def style_for(self, template_id: UUID) -> Theme | None:
         """The theme of template ``template_id``, or ``None`` if there is no such template."""
-
-
-class TemplateLookupError(Exception):
-    """The template source cannot answer now (for example the database is down)."""
 
 
 class NoTemplates:
@@ -155,11 +154,22 @@ def _refusal(status: int, code: str, message: str) -> Response:
                     headers={"Cache-Control": NO_STORE, **SECURITY_HEADERS})
 
 
-def render_routes(keys: KeyRing, templates: TemplateSource | None = None) -> list[Route]:
-    """The route of the image endpoint; ``templates`` is wrapped in a 24-hour :class:`StyleCache`
-    unless it already is one."""
-    source = templates if templates is not None else NoTemplates()
-    styles = source if isinstance(source, StyleCache) else StyleCache(source)
+@dataclass(frozen=True, slots=True)
+class RenderContext:
+    """What the image route needs: the keys that verify tokens and the (cached) styles."""
+
+    keys: KeyRing
+    styles: TemplateSource
+
+
+Resolver = Callable[[Request], RenderContext]
+"""Finds the :class:`RenderContext` of a request (fixed, or from the app's lifespan)."""
+
+IMAGE_ROUTE = "/{template}.svg"
+
+
+def image_endpoint(resolve: Resolver) -> Callable[[Request], Awaitable[Response]]:
+    """The Starlette endpoint of ``GET /<template>.svg?t=<token>``."""
 
     async def image(request: Request) -> Response:
         try:
@@ -170,8 +180,9 @@ def render_routes(keys: KeyRing, templates: TemplateSource | None = None) -> lis
         token = request.query_params.get("t")
         if not token:
             return _refusal(400, "RENDER_TOKEN_MALFORMED", "the t parameter is missing")
+        context = resolve(request)
         try:
-            payload = verify(token, keys)
+            payload = verify(token, context.keys)
         except MalformedTokenError as exc:
             return _refusal(400, "RENDER_TOKEN_MALFORMED", str(exc))
         except InvalidSignatureError as exc:
@@ -179,14 +190,29 @@ def render_routes(keys: KeyRing, templates: TemplateSource | None = None) -> lis
         theme: Theme | None = None
         if template_id is not None:
             try:
-                theme = await run_in_threadpool(styles.style_for, template_id)
+                theme = await run_in_threadpool(context.styles.style_for, template_id)
             except TemplateLookupError as exc:
                 return _refusal(503, "TEMPLATE_STORE_UNAVAILABLE", str(exc))
         document = render_svg(payload, theme)
         return Response(document, media_type=SVG_MEDIA_TYPE,
                         headers={"Cache-Control": IMMUTABLE, **SECURITY_HEADERS})
 
-    return [Route("/{template}.svg", image, methods=["GET"], name="render_image")]
+    return image
+
+
+def cached(templates: TemplateSource | None) -> StyleCache:
+    """``templates`` behind a 24-hour :class:`StyleCache` (unless it already is one);
+    ``None``: the default theme for every image."""
+    source = templates if templates is not None else NoTemplates()
+    return source if isinstance(source, StyleCache) else StyleCache(source)
+
+
+def render_routes(keys: KeyRing, templates: TemplateSource | None = None) -> list[Route]:
+    """The route of the image endpoint with fixed keys; ``templates`` is wrapped in a
+    24-hour :class:`StyleCache` unless it already is one."""
+    context = RenderContext(keys, cached(templates))
+    return [Route(IMAGE_ROUTE, image_endpoint(lambda request: context), methods=["GET"],
+                  name="render_image")]
 
 
 def render_app(keys: KeyRing, templates: TemplateSource | None = None) -> Starlette:

@@ -1,4 +1,5 @@
-"""What a running app holds: settings, the bookkeeping and the chart source.
+"""What a running app holds: settings, the bookkeeping, the chart source and the render
+parts (signing keys, templates, the 24-hour style cache).
 
 Created in the app's lifespan (or handed in by tests) and reached from a request through
 :func:`services_of`.
@@ -15,7 +16,10 @@ import anyio.to_thread
 
 from bodygraph_server.accounts import Bookkeeper
 from bodygraph_server.charting import ChartSource
+from bodygraph_server.render import RenderContext, StyleCache
 from bodygraph_server.settings import Settings
+from bodygraph_server.templates import TemplateHub
+from bodygraph_server.tokens import KeyRing
 
 SCOPE_KEY = "bodygraph.services"
 
@@ -37,6 +41,16 @@ class Services:
     book: Bookkeeper
     charts: ChartSource
     book_limiter: anyio.CapacityLimiter
+    keys: KeyRing
+    """Render signing keys: the newest signs ``svgRenderUrl`` tokens, all verify."""
+    templates: TemplateHub
+    """The accounts' render templates (active template ids, styles)."""
+    styles: StyleCache
+    """``templates`` behind the image route's 24-hour style cache."""
+
+    def render_context(self) -> RenderContext:
+        """What the image route needs."""
+        return RenderContext(self.keys, self.styles)
 
     async def booked(self, call: Callable[..., T], *args: Any) -> T:
         """Run a blocking bookkeeping call in a worker thread, at most

@@ -4,7 +4,8 @@ Environment variables (all optional):
 
 ``BODYGRAPH_DATABASE_URL``
     ``sqlite:///path/to.db`` or ``postgresql://user@host/db`` (default
-    ``sqlite:///bodygraph.sqlite3`` in the working directory).
+    :data:`bodygraph_server.store.DEFAULT_DATABASE_URL`, ``sqlite:///bodygraph.sqlite3`` in
+    the working directory).
 ``BODYGRAPH_RATE_LIMIT_URL``
     Where the rate-limit windows live: empty or ``store`` (the database) or
     ``redis://host:port/db``.
@@ -14,8 +15,18 @@ Environment variables (all optional):
 ``BODYGRAPH_GEOCODER_URL``
     ``scheme://host:port`` of a server speaking the Google Geocoding API in place of
     Google's (empty: Google itself).
+``BODYGRAPH_PUBLIC_URL``
+    The service's public base address (``https://api.example.com``), used to make
+    absolute image links when ``BODYGRAPH_RENDER_URL`` is not set (empty: the scheme and
+    host of each request).
 ``BODYGRAPH_RENDER_URL``
-    Base address of the host that serves rendered images.
+    Base address of the rendered images (``svgRenderUrl`` is
+    ``{render_url}/<template|default>.svg?t=<token>``). Empty (default): this service
+    under ``/render`` (``{public_url}/render``). The service mounts its image route at
+    the path of this URL (``/render`` when it has none).
+``BODYGRAPH_RENDER_KEYS``
+    Render signing keys ``kid:secret,kid:secret`` (oldest first, the last signs; see
+    ``docs/render.md``). Empty (default): keys generated once and kept in the database.
 ``BODYGRAPH_MAX_BODY_BYTES``
     Largest request body accepted (default 16384).
 ``BODYGRAPH_REQUEST_TIMEOUT``
@@ -31,14 +42,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, cast
+from urllib.parse import urlsplit
 
 from bodygraph_server.store import DEFAULT_DATABASE_URL
 
 GeocoderName = Literal["google", "offline"]
 
 ENV_PREFIX = "BODYGRAPH_"
+DEFAULT_RENDER_PATH = "/render"
+_RESERVED_PATHS = ("/v1", "/v2", "/openapi.json", "/docs", "/health")
 
 
 class SettingsError(ValueError):
@@ -57,7 +71,9 @@ class Settings:
     rate_limit_url: str = ""
     geocoder: GeocoderName = "google"
     geocoder_url: str = ""
-    render_url: str = "http://127.0.0.1:8000/render"
+    render_url: str = ""
+    public_url: str = ""
+    render_keys: str = field(default="", repr=False)
     max_body_bytes: int = 16_384
     request_timeout: float = 15.0
     workers: int = 1
@@ -74,6 +90,34 @@ class Settings:
             raise SettingsError("workers must be at least 1")
         if not self.database_url:
             raise SettingsError("database_url must not be empty")
+        for name in ("render_url", "public_url"):
+            _check_base_url(name, getattr(self, name))
+        path = self.render_path
+        if any(path == p or path.startswith(p + "/") for p in _RESERVED_PATHS):
+            raise SettingsError(f"render_url path {path!r} collides with the API's paths")
+        if self.render_keys.strip():
+            from bodygraph_server.tokens import KeyConfigError, KeyRing
+
+            try:
+                KeyRing.from_spec(self.render_keys)
+            except KeyConfigError as exc:
+                raise SettingsError(f"{ENV_PREFIX}RENDER_KEYS: {exc}") from exc
+
+    @property
+    def render_path(self) -> str:
+        """Where this service mounts its image route: the path of ``render_url``, or
+        ``/render`` when it is empty or has no path."""
+        path = urlsplit(self.render_url).path.rstrip("/")
+        return path or DEFAULT_RENDER_PATH
+
+    def render_base(self, request_base_url: str) -> str:
+        """The absolute base of ``svgRenderUrl``: ``render_url`` if set, else
+        ``{public_url}/render``, else ``{request_base_url}/render`` (the scheme and host the
+        request came to)."""
+        if self.render_url:
+            return self.render_url.rstrip("/")
+        origin = self.public_url or request_base_url
+        return origin.rstrip("/") + DEFAULT_RENDER_PATH
 
     @classmethod
     def from_env(
@@ -82,11 +126,11 @@ class Settings:
         """Settings from ``BODYGRAPH_*`` variables, then ``overrides`` on top."""
         env = os.environ if environ is None else environ
         values: dict[str, Any] = {}
-        for field in fields(cls):
-            raw = env.get(ENV_PREFIX + field.name.upper())
+        for spec in fields(cls):
+            raw = env.get(ENV_PREFIX + spec.name.upper())
             if raw is None or raw == "":
                 continue
-            values[field.name] = _convert(field.name, raw)
+            values[spec.name] = _convert(spec.name, raw)
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
 
@@ -98,6 +142,17 @@ class Settings:
         """The environment that :meth:`from_env` turns back into these settings (used to
         hand settings to uvicorn worker processes)."""
         return {ENV_PREFIX + f.name.upper(): _text(getattr(self, f.name)) for f in fields(self)}
+
+
+def _check_base_url(name: str, value: str) -> None:
+    if not value:
+        return
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or (
+            parts.fragment):
+        raise SettingsError(
+            f"{name} must be an absolute http(s) URL without query, not {value!r}"
+        )
 
 
 def _text(value: object) -> str:

@@ -11,6 +11,9 @@ has the admin signature ``(book, args) -> exit status``.
 ``--json`` prints the stable JSON form (``template_id``, ``account_id``, ``name``,
 ``active``, ``created_at``, ``theme``). A theme is a JSON object of
 :meth:`bodygraph.render.Theme.from_dict` (missing keys keep the default theme).
+
+The renderer and the template store are imported when a command runs, not when the
+parser is built, so other admin commands stay light.
 """
 
 from __future__ import annotations
@@ -21,16 +24,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from bodygraph.render import Theme
-from bodygraph_server.templates import (
-    SqlTemplateStore,
-    Template,
-    TemplateNotFoundError,
-    TemplateStore,
-)
-
 if TYPE_CHECKING:
+    from bodygraph.render import Theme
     from bodygraph_server.accounts import Bookkeeper
+    from bodygraph_server.templates import Template, TemplateStore
 
 
 def _positive_int(text: str) -> int:
@@ -55,15 +52,18 @@ def _template_or_default(text: str) -> UUID | None:
 
 
 def store_of(book: Bookkeeper) -> TemplateStore:
-    """The template store of the bookkeeping database (schema ensured)."""
+    """The template store of the bookkeeping database."""
     from bodygraph_server.store.sql import SqlStore
+    from bodygraph_server.templates import SqlTemplateStore
 
     if not isinstance(book.store, SqlStore):
         raise TypeError("templates need an SQL store (SQLite or PostgreSQL)")
-    return SqlTemplateStore(book.store).ensure_schema()
+    return SqlTemplateStore(book.store)
 
 
 def _theme_from(args: argparse.Namespace) -> Theme:
+    from bodygraph.render import Theme
+
     if args.theme is not None:
         raw: Any = json.loads(Path(args.theme).read_text(encoding="utf-8"))
     elif args.theme_json is not None:
@@ -102,6 +102,8 @@ def _list(book: Bookkeeper, args: argparse.Namespace) -> int:
 
 
 def _show(book: Bookkeeper, args: argparse.Namespace) -> int:
+    from bodygraph_server.templates import TemplateNotFoundError
+
     template = store_of(book).get(args.template)
     if template is None:
         raise TemplateNotFoundError(f"no template {args.template}")

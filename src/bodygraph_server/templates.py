@@ -6,10 +6,9 @@ template of an account styles its visual charts: its UUID is the path segment of
 route looks its theme up through a :class:`TemplateHub`.
 
 Storage: :class:`SqlTemplateStore` keeps templates in the bookkeeping database (SQLite or
-PostgreSQL) in one table, ``render_templates`` (:data:`SCHEMA`), through the store's own
-connections and transactions. Until the table is part of the store's versioned
-migrations, :meth:`SqlTemplateStore.ensure_schema` creates it (idempotent, under the
-store's migration lock).
+PostgreSQL), table ``render_templates`` (created by the store's migration 0002), through
+the store's public transactions (:meth:`SqlStore.write_transaction`,
+:meth:`SqlStore.read_transaction`, :meth:`SqlStore.lock_account`).
 """
 
 from __future__ import annotations
@@ -25,25 +24,14 @@ from uuid import UUID
 
 from bodygraph.render import Theme
 from bodygraph_server.clock import from_micros, to_micros
-from bodygraph_server.render import TemplateLookupError
 from bodygraph_server.store.base import StoreError
 from bodygraph_server.store.sql import SqlStore, Tx
 
 NAME_MAX = 80
 
-SCHEMA: tuple[str, ...] = (
-    "CREATE TABLE IF NOT EXISTS render_templates ("
-    " id TEXT PRIMARY KEY,"
-    " account_id INTEGER NOT NULL REFERENCES accounts (id),"
-    " name TEXT NOT NULL,"
-    " theme TEXT NOT NULL,"
-    " active INTEGER NOT NULL DEFAULT 0 CHECK (active IN (0, 1)),"
-    " created_us BIGINT NOT NULL)",
-    "CREATE INDEX IF NOT EXISTS render_templates_account ON render_templates (account_id)",
-    "CREATE UNIQUE INDEX IF NOT EXISTS render_templates_one_active "
-    "ON render_templates (account_id) WHERE active = 1",
-)
-"""The DDL (identical for SQLite and PostgreSQL); it belongs in migration 0002 of both."""
+
+class TemplateLookupError(Exception):
+    """The template source cannot answer now (for example the database is down)."""
 
 
 class TemplateError(Exception):
@@ -118,7 +106,7 @@ def check_name(name: str) -> str:
     return cleaned
 
 
-_COLUMNS = "id, account_id, name, theme, active, created_us"
+_COLUMNS = "id, account_id, label, theme, active, created_us"
 
 
 def _from_row(row: Sequence[object]) -> Template:
@@ -138,21 +126,13 @@ class SqlTemplateStore:
     def __init__(self, store: SqlStore) -> None:
         self._store = store
 
-    def ensure_schema(self) -> SqlTemplateStore:
-        """Create the table and indexes if missing (idempotent); returns ``self``."""
-        with self._store._write() as tx:
-            self._store._lock_migrations(tx)
-            for statement in SCHEMA:
-                tx.execute(statement)
-        return self
-
     def create(self, account_id: int, name: str, theme: Theme, *, activate: bool,
                now: datetime) -> Template:
         """See :class:`TemplateStore`; the account must exist."""
         cleaned = check_name(name)
         template_id = uuid.uuid4()
-        with self._store._write() as tx:
-            self._store._select_account(tx, account_id, lock=True)
+        with self._store.write_transaction() as tx:
+            self._store.lock_account(tx, account_id)
             if activate:
                 tx.execute("UPDATE render_templates SET active = 0 WHERE account_id = ?",
                            (account_id,))
@@ -168,22 +148,22 @@ class SqlTemplateStore:
 
     def for_account(self, account_id: int) -> list[Template]:
         """See :class:`TemplateStore`."""
-        with self._store._read() as tx:
+        with self._store.read_transaction() as tx:
             rows = tx.rows(
                 f"SELECT {_COLUMNS} FROM render_templates WHERE account_id = ? "
-                "ORDER BY created_us, name, id", (account_id,))
+                "ORDER BY created_us, label, id", (account_id,))
         return [_from_row(r) for r in rows]
 
     def get(self, template_id: UUID) -> Template | None:
         """See :class:`TemplateStore`."""
-        with self._store._read() as tx:
+        with self._store.read_transaction() as tx:
             row = tx.one(f"SELECT {_COLUMNS} FROM render_templates WHERE id = ?",
                          (str(template_id),))
         return None if row is None else _from_row(row)
 
     def active(self, account_id: int) -> Template | None:
         """See :class:`TemplateStore`."""
-        with self._store._read() as tx:
+        with self._store.read_transaction() as tx:
             row = tx.one(f"SELECT {_COLUMNS} FROM render_templates "
                          "WHERE account_id = ? AND active = 1", (account_id,))
         return None if row is None else _from_row(row)
@@ -191,7 +171,8 @@ class SqlTemplateStore:
     def activate(self, account_id: int, template_id: UUID | None) -> None:
         """See :class:`TemplateStore`; :class:`TemplateNotFoundError` for another account's
         or an unknown template (nothing changes then)."""
-        with self._store._write() as tx:
+        with self._store.write_transaction() as tx:
+            self._store.lock_account(tx, account_id)
             if template_id is not None:
                 self._require(tx, account_id, template_id)
             tx.execute("UPDATE render_templates SET active = 0 WHERE account_id = ?",
@@ -202,7 +183,8 @@ class SqlTemplateStore:
 
     def delete(self, account_id: int, template_id: UUID) -> None:
         """See :class:`TemplateStore`."""
-        with self._store._write() as tx:
+        with self._store.write_transaction() as tx:
+            self._store.lock_account(tx, account_id)
             self._require(tx, account_id, template_id)
             tx.execute("DELETE FROM render_templates WHERE id = ?", (str(template_id),))
 
@@ -222,7 +204,7 @@ class TemplateHub:
     """The running service's view of the templates, bound to the store in the lifespan.
 
     It is the image route's :class:`~bodygraph_server.render.TemplateSource` (a store
-    failure becomes :class:`~bodygraph_server.render.TemplateLookupError`, HTTP 503) and
+    failure becomes :class:`TemplateLookupError`, HTTP 503) and
     tells the visual-chart endpoints an account's active template id.
     """
 

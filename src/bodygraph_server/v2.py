@@ -66,5 +66,4 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         "full chart. Advanced tier. 1 credit.",
     ),
 )
-"""The v2 chart endpoints; the visual-chart endpoints are added by the render module
-through ``create_app(extra_endpoints=...)``."""
+"""The v2 chart endpoints; the visual-chart endpoints are in :mod:`bodygraph_server.visual`."""

@@ -61,7 +61,7 @@ def book(db_url: str) -> Iterator[Bookkeeper]:
 @pytest.fixture
 def store(book: Bookkeeper) -> SqlTemplateStore:
     assert isinstance(book.store, SqlStore)
-    return SqlTemplateStore(book.store).ensure_schema().ensure_schema()  # idempotent
+    return SqlTemplateStore(book.store)
 
 
 def account(book: Bookkeeper) -> int:
@@ -119,7 +119,7 @@ def test_one_active_per_account_is_enforced_by_the_database(
     one = store.create(a, "One", BLUE, activate=True, now=NOW)
     two = store.create(a, "Two", BLUE, activate=False, now=NOW)
     assert isinstance(book.store, SqlStore)
-    with pytest.raises(Exception, match=r"(?i)unique"), book.store._write() as tx:
+    with pytest.raises(Exception, match=r"(?i)unique"), book.store.write_transaction() as tx:
         tx.execute("UPDATE render_templates SET active = 1 WHERE id = ?", (str(two.id),))
     assert store.active(a) == one
 

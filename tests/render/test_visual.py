@@ -1,9 +1,9 @@
-"""The visual-chart endpoints joined to the real app (``create_app(extra_endpoints=...)``)
-on a real SQLite bookkeeping and the real library; their links followed to the image
-route."""
+"""The visual-chart endpoints of the real app (``create_app``) on a real SQLite
+bookkeeping and the real library; their links followed to the app's own image route."""
 
 from __future__ import annotations
 
+import base64
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -14,7 +14,6 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 from starlette.applications import Starlette
-from starlette.testclient import TestClient
 from starlette.types import Receive, Scope, Send
 
 from bodygraph.render import RenderInput, Theme, render_svg
@@ -22,17 +21,17 @@ from bodygraph_server import Settings, create_app
 from bodygraph_server.accounts import Bookkeeper, Principal
 from bodygraph_server.charting import LibraryCharts
 from bodygraph_server.clock import ManualClock
-from bodygraph_server.render import render_app
 from bodygraph_server.store import open_store
 from bodygraph_server.store.sql import SqlStore
-from bodygraph_server.templates import SqlTemplateStore, TemplateHub
+from bodygraph_server.templates import SqlTemplateStore
 from bodygraph_server.tokens import KeyRing, SigningKey, verify
-from bodygraph_server.visual import visual_endpoints
 
 pytestmark = pytest.mark.anyio
 
 RENDER_URL = "https://img.example.com/render"
 KEYS = KeyRing([SigningKey("old", b"\x05" * 32), SigningKey("new", b"\x06" * 32)])
+KEY_SPEC = ",".join(f"{kid}:{base64.urlsafe_b64encode(secret).decode()}"
+                    for kid, secret in (("old", b"\x05" * 32), ("new", b"\x06" * 32)))
 COORDS = {"birthdate": "1990-07-15", "birthtime": "14:30", "lat": 52.52, "lng": 13.405}
 PLACE = {"birthdate": "1990-07-15", "birthtime": "14:30", "location": "Berlin, Germany"}
 ENVELOPE = {"timestamp", "success", "message", "errorCode", "type", "data", "svgRenderUrl"}
@@ -55,12 +54,7 @@ def book(tmp_path: Path) -> Iterator[Bookkeeper]:
 @pytest.fixture
 def templates(book: Bookkeeper) -> SqlTemplateStore:
     assert isinstance(book.store, SqlStore)
-    return SqlTemplateStore(book.store).ensure_schema()
-
-
-@pytest.fixture
-def hub(templates: SqlTemplateStore) -> TemplateHub:
-    return TemplateHub(templates)
+    return SqlTemplateStore(book.store)
 
 
 @asynccontextmanager
@@ -77,13 +71,15 @@ async def serve(app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
             yield client
 
 
+def app_for(book: Bookkeeper, tmp_path: Path, **settings: Any) -> Starlette:
+    config = Settings(database_url=f"sqlite:///{tmp_path / 'unused.sqlite3'}",
+                      geocoder="offline", warm_up=False, **settings)
+    return create_app(config, book=book, charts=LibraryCharts("offline"))
+
+
 @pytest.fixture
-async def client(book: Bookkeeper, hub: TemplateHub, tmp_path: Path
-                 ) -> AsyncIterator[httpx.AsyncClient]:
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'unused.sqlite3'}",
-                        geocoder="offline", warm_up=False, render_url=RENDER_URL)
-    app = create_app(settings, book=book, charts=LibraryCharts("offline"),
-                     extra_endpoints=visual_endpoints(KEYS, hub))
+async def client(book: Bookkeeper, tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
+    app = app_for(book, tmp_path, render_url=RENDER_URL, render_keys=KEY_SPEC)
     async with serve(app) as c:
         yield c
 
@@ -107,15 +103,13 @@ def placements_of(data: dict[str, Any]) -> list[str]:
     return [data["activations"][s][b] for s in ("design", "personality") for b in order]
 
 
-def fetch_image(url: str, hub: TemplateHub) -> httpx.Response:
+async def fetch_image(client: httpx.AsyncClient, url: str) -> httpx.Response:
+    """Follow a link to the app's own image route (mounted at the link's path)."""
     parts = urlsplit(url)
-    path = parts.path.removeprefix("/render")
-    with TestClient(render_app(KEYS, hub)) as image_host:
-        return image_host.get(f"{path}?{parts.query}")
+    return await client.get(f"{parts.path}?{parts.query}")
 
 
-async def test_coordinates_visual_chart(client: httpx.AsyncClient, book: Bookkeeper,
-                                        hub: TemplateHub) -> None:
+async def test_coordinates_visual_chart(client: httpx.AsyncClient, book: Bookkeeper) -> None:
     key = book.create_account("developer").api_key
     before = book.account(account_of(book, key)).balance
     r = await client.post("/v2/visual-charts/coordinates", json=COORDS,
@@ -137,15 +131,16 @@ async def test_coordinates_visual_chart(client: httpx.AsyncClient, book: Bookkee
     assert [str(p) for p in payload.design + payload.personality] == placements_of(body["data"])
     assert sorted(payload.centers) == sorted(body["data"]["centers"])
 
-    image = fetch_image(url, hub)
+    image = await fetch_image(client, url)
     assert image.status_code == 200
     assert image.headers["content-type"] == "image/svg+xml"
+    assert image.headers["cache-control"] == "public, max-age=31536000, immutable"
     assert image.text == render_svg(payload)
+    assert book.account(account_of(book, key)).balance == before - 2  # the image is free
 
 
 async def test_location_visual_chart_and_active_template(
     client: httpx.AsyncClient, book: Bookkeeper, templates: SqlTemplateStore,
-    hub: TemplateHub,
 ) -> None:
     key = book.create_account("scale").api_key
     theme = Theme.from_dict({"design_color": "#1565c0"})
@@ -157,7 +152,7 @@ async def test_location_visual_chart_and_active_template(
     assert body["message"] == "Chart generated" and body["type"] == "ChartResult"
     url = body["svgRenderUrl"]
     assert url.startswith(f"{RENDER_URL}/{template.id}.svg?t=")
-    image = fetch_image(url, hub)
+    image = await fetch_image(client, url)
     payload = verify(parse_qs(urlsplit(url).query)["t"][0], KEYS)
     assert image.text == render_svg(payload, theme)
     assert payload == RenderInput.from_gate_lines(
@@ -197,3 +192,48 @@ async def test_failures_cost_nothing_and_carry_no_link(client: httpx.AsyncClient
     assert r.status_code == 400 and r.json()["errorCode"] == "INVALID_LATITUDE"
     assert "svgRenderUrl" not in r.json()
     assert book.account(account_of(book, key)).balance == before
+
+
+async def test_links_use_the_request_host_and_keys_from_the_database(
+    book: Bookkeeper, tmp_path: Path
+) -> None:
+    """No render URL, no public URL, no BODYGRAPH_RENDER_KEYS: the link points at this
+    server's /render under the address the request came to, signed with a key the app
+    generated and stored in the database; a second app on the same database verifies it."""
+    key = book.create_account("developer").api_key
+    assert isinstance(book.store, SqlStore)
+    assert book.store.render_keys() == []
+    async with serve(app_for(book, tmp_path)) as client:
+        r = await client.post("/v2/visual-charts/coordinates", json=COORDS,
+                              headers=headers(key, geocode=False))
+    assert r.status_code == 200, r.text
+    url = r.json()["svgRenderUrl"]
+    assert url.startswith("http://test/render/default.svg?t=db")
+    stored = book.store.render_keys()
+    assert len(stored) == 1
+    ring = KeyRing(SigningKey(kid, secret) for kid, secret in stored)
+    payload = verify(parse_qs(urlsplit(url).query)["t"][0], ring)
+    async with serve(app_for(book, tmp_path, public_url="https://api.example.com")) as again:
+        image = await fetch_image(again, url)
+        assert image.status_code == 200 and image.text == render_svg(payload)
+        r = await again.post("/v2/visual-charts/coordinates", json=COORDS,
+                             headers=headers(key, geocode=False))
+    assert r.json()["svgRenderUrl"] == "https://api.example.com" + url.removeprefix("http://test")
+    assert len(book.store.render_keys()) == 1  # reused, not regenerated
+
+
+async def test_refused_links(client: httpx.AsyncClient, book: Bookkeeper) -> None:
+    key = book.create_account("developer").api_key
+    r = await client.post("/v2/visual-charts/coordinates", json=COORDS,
+                          headers=headers(key, geocode=False))
+    url = r.json()["svgRenderUrl"]
+    token = parse_qs(urlsplit(url).query)["t"][0]
+    flipped = token[:-3] + ("A" if token[-3] != "A" else "B") + token[-2:]
+    for path, status in ((f"/render/default.svg?t={flipped}", 403),
+                         ("/render/default.svg?t=junk", 400),
+                         ("/render/default.svg", 400),
+                         (f"/render/not-a-uuid.svg?t={token}", 404)):
+        refused = await client.get(path)
+        assert refused.status_code == status, path
+        assert refused.headers["cache-control"] == "no-store"
+        assert refused.json()["success"] is False

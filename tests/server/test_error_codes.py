@@ -19,8 +19,6 @@ from bodygraph.errors import BodygraphError
 from bodygraph.timezones import TimezoneLookupError
 from bodygraph_server import Settings, create_app
 from bodygraph_server.accounts import Bookkeeper
-from bodygraph_server.endpoint import Call, Endpoint
-from bodygraph_server.envelope import v2_success
 from bodygraph_server.errors import ERROR_TABLE, ErrorCode
 
 from .conftest import charts_for, new_key
@@ -88,11 +86,13 @@ CASES = [
     Case(ErrorCode.GEOCODE_KEY_MISSING, 401, "/v1/bodygraphs", V1, geocode=False),
     Case(ErrorCode.GEOCODE_KEY_MISSING, 401, "/v2/charts", PLACE, geocode=False,
          headers={"HD-Geocode-Key": ""}),
-    Case(ErrorCode.GEOCODE_KEY_MISSING, 400, "/v2/test-visual", PLACE, geocode=False),
+    Case(ErrorCode.GEOCODE_KEY_MISSING, 400, "/v2/visual-charts", PLACE, geocode=False),
     Case(ErrorCode.CREDITS_EXHAUSTED, 402, "/v2/charts/coordinates", COORDS, setup=_zero),
     Case(ErrorCode.CREDITS_EXHAUSTED, 402, "/v1/bodygraphs", V1, setup=_zero),
     Case(ErrorCode.ACCESS_DENIED, 403, "/v2/charts", PLACE, plan="hobbyist"),
-    Case(ErrorCode.ACCESS_DENIED, 403, "/v2/test-visual", PLACE, plan="hobbyist"),
+    Case(ErrorCode.ACCESS_DENIED, 403, "/v2/visual-charts", PLACE, plan="hobbyist"),
+    Case(ErrorCode.ACCESS_DENIED, 403, "/v2/visual-charts/coordinates", COORDS,
+         plan="hobbyist"),
     Case(ErrorCode.ACCOUNT_INACTIVE, 403, "/v2/charts/simple", PLACE, setup=_deactivate),
     Case(ErrorCode.INVALID_BIRTHDATE, 400, "/v2/charts/coordinates",
          {**COORDS, "birthdate": "15-07-1990"}),
@@ -150,19 +150,10 @@ SPECIAL = {
 def test_every_code_is_exercised() -> None:
     assert {case.code for case in CASES} | SPECIAL == set(ErrorCode)
     for case in CASES:
-        if case.path != "/v2/test-visual" and case.status not in (413,):
+        visual_key_missing = (case.path == "/v2/visual-charts"
+                              and case.code is ErrorCode.GEOCODE_KEY_MISSING)
+        if not visual_key_missing and case.status not in (413,):
             assert ERROR_TABLE[case.code].status == case.status
-
-
-def _visual(call: Call, chart: Any) -> dict[str, Any]:
-    return v2_success(chart.to_v2(), type_name="ChartResult", message="Chart generated",
-                      extra={"svgRenderUrl": "http://127.0.0.1/render/default.svg?t=x"})
-
-
-#: A stand-in for the visual-chart endpoint the render module adds through the hook.
-TEST_VISUAL = Endpoint(path="/v2/test-visual", kind="location", format=_visual,
-                       summary="test", success_type="ChartResult",
-                       geocode_key_missing_status=400)
 
 
 def check_error(response: httpx.Response, status: int, code: ErrorCode, legacy: bool) -> None:
@@ -192,8 +183,7 @@ async def test_error_case(case: Case, db_url: str, book: Bookkeeper, google_url:
         case.setup(book, issued.account.id)
     settings = Settings(database_url=db_url, geocoder="google", geocoder_url=google_url,
                         warm_up=False, max_body_bytes=16_384)
-    app = create_app(settings, book=book, charts=charts_for(google_url),
-                     extra_endpoints=[TEST_VISUAL])
+    app = create_app(settings, book=book, charts=charts_for(google_url))
     before = book.account(issued.account.id).balance
     async with in_process(app) as client:
         kwargs: dict[str, Any] = {"headers": case.request_headers(issued.api_key)}

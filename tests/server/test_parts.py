@@ -232,9 +232,9 @@ async def test_extra_routes_are_mounted(settings: Settings, book: Any) -> None:
         return PlainTextResponse("hello")
 
     inner = Starlette(routes=[Route("/x.svg", hello)])
-    app = create_app(settings, book=book, extra_routes=[Mount("/render", app=inner)])
+    app = create_app(settings, book=book, extra_routes=[Mount("/extra", app=inner)])
     async with in_process(app) as client:
-        response = await client.get("/render/x.svg")
+        response = await client.get("/extra/x.svg")
     assert response.text == "hello"
     assert "ratelimit" not in response.headers
     assert len(response.headers["x-request-id"]) == 32

@@ -72,14 +72,16 @@ def api_schema(target: Target) -> Any:
     return schemathesis.openapi.from_url(target.base_url + "/openapi.json")
 
 
-PATHS = ["/v2/charts", "/v2/charts/simple", "/v2/charts/coordinates", "/v1/bodygraphs",
-         "/v1/bodygraphs/simple"]
+RENDER_PATH = "/render/{template}.svg"
+PATHS = ["/v2/charts", "/v2/charts/simple", "/v2/charts/coordinates", "/v2/visual-charts",
+         "/v2/visual-charts/coordinates", "/v1/bodygraphs", "/v1/bodygraphs/simple",
+         RENDER_PATH]
 
 
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
 @pytest.mark.parametrize("path", PATHS)
 def test_api_conforms(api_schema: Any, target: Target, path: str, mode: GenerationMode) -> None:
-    operation = api_schema["/" + path.lstrip("/")]["POST"]
+    operation = api_schema[path]["GET" if path == RENDER_PATH else "POST"]
 
     @given(case=operation.as_strategy(generation_mode=mode))
     @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck),

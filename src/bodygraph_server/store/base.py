@@ -356,6 +356,11 @@ class Store(ABC):
         is never billed as overage."""
 
     @abstractmethod
+    def release_stale(self, older_than: datetime, now: datetime) -> int:
+        """Release (as :meth:`release` does) every reservation still pending that was made
+        before ``older_than``: its call died with its process. The number released."""
+
+    @abstractmethod
     def ledger(self, account_id: int, now: datetime) -> list[LedgerEntry]:
         """Every ledger entry of the account, oldest first."""
 

@@ -175,6 +175,23 @@ class SqlStore(Store):
     def _read(self) -> AbstractContextManager[Tx]:
         return self._transaction(self._conn(), write=False)
 
+    # -- public access for tables kept next to the bookkeeping (render templates) ----------
+
+    def write_transaction(self) -> AbstractContextManager[Tx]:
+        """A transaction holding the backend's write lock (SQLite ``BEGIN IMMEDIATE`` behind
+        the in-process write lock; PostgreSQL: an ordinary transaction, lock rows with
+        :meth:`lock_account`). Commits on normal exit, rolls back if the block raises."""
+        return self._write()
+
+    def read_transaction(self) -> AbstractContextManager[Tx]:
+        """A read-only transaction (a consistent snapshot; never blocks writers)."""
+        return self._read()
+
+    def lock_account(self, tx: Tx, account_id: int) -> None:
+        """Lock account ``account_id`` for the rest of ``tx`` (a write transaction);
+        :class:`AccountNotFoundError` if there is no such account."""
+        self._select_account(tx, account_id, lock=True)
+
     def close(self) -> None:
         """Close the connections opened by this process."""
         pid = os.getpid()
@@ -581,6 +598,62 @@ class SqlStore(Store):
         total = 0 if ledger_row is None or ledger_row[0] is None else int(ledger_row[0])
         charged = 0 if usage_row is None or usage_row[0] is None else int(usage_row[0])
         return Audit(ledger_total=total, charged=charged, balance=account.balance)
+
+    def release_stale(self, older_than: datetime, now: datetime) -> int:
+        """Release every reservation still pending that was made before ``older_than`` (its
+        call died with its process); each goes through :meth:`release`, so the credit comes
+        back under the usual rule. Returns how many were released."""
+        with self._read() as tx:
+            rows = tx.rows(
+                "SELECT id FROM usage_log WHERE status = 'reserved' AND created_us < ? "
+                "ORDER BY id",
+                (to_micros(older_than),),
+            )
+        released = 0
+        for (reservation_id,) in rows:
+            try:
+                self.release(int(reservation_id), now)
+            except ReservationNotFoundError:
+                continue  # settled meanwhile by its call or by another sweeper
+            released += 1
+        return released
+
+    # -- render signing keys ---------------------------------------------------------------
+
+    def render_keys(self) -> list[tuple[str, bytes]]:
+        """The stored render signing keys ``(kid, secret)``, oldest first."""
+        with self._read() as tx:
+            rows = tx.rows("SELECT kid, secret FROM render_keys ORDER BY created_us, kid")
+        return [(str(kid), bytes.fromhex(str(secret))) for kid, secret in rows]
+
+    def ensure_render_key(self, kid: str, secret: bytes, now: datetime) -> list[tuple[str, bytes]]:
+        """Store ``(kid, secret)`` if no render key is stored yet, then return every key,
+        oldest first. Atomic across threads, processes and instances sharing the database:
+        the first caller's key wins and everyone gets the same keys."""
+        with self._write() as tx:
+            self._lock_migrations(tx)
+            row = tx.one("SELECT COUNT(*) FROM render_keys")
+            if row is None or int(row[0]) == 0:
+                tx.execute(
+                    "INSERT INTO render_keys (kid, secret, created_us) VALUES (?, ?, ?)",
+                    (kid, secret.hex(), to_micros(now)),
+                )
+        return self.render_keys()
+
+    def add_render_key(self, kid: str, secret: bytes, now: datetime) -> None:
+        """Store a new render key; it signs new links once the service restarts (the
+        older keys keep verifying). :class:`InvalidOperationError` if ``kid`` is taken."""
+        with self._write() as tx:
+            if tx.one("SELECT kid FROM render_keys WHERE kid = ?", (kid,)) is not None:
+                raise InvalidOperationError(f"render key id {kid!r} is already stored")
+            newest = tx.one("SELECT MAX(created_us) FROM render_keys")
+            at = to_micros(now)
+            if newest is not None and newest[0] is not None:
+                at = max(at, int(newest[0]) + 1)  # strictly newest, whatever the clock says
+            tx.execute(
+                "INSERT INTO render_keys (kid, secret, created_us) VALUES (?, ?, ?)",
+                (kid, secret.hex(), at),
+            )
 
     # -- rate limiting ---------------------------------------------------------------------
 

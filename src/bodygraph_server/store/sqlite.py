@@ -2,15 +2,20 @@
 
 Every write transaction is ``BEGIN IMMEDIATE``: it takes SQLite's single write lock before
 reading, so the read-check-update of a charge or a rate-limit hit is atomic across threads
-and processes. Readers never block in WAL mode. Writers wait up to ``busy_timeout``
-seconds for the lock.
+and processes. Readers never block in WAL mode.
+
+Writers of one store object (the threads of one process) first queue on an in-process
+lock, so they take turns instead of polling in SQLite's sleeping busy handler; writers of
+other processes (or other store objects) wait up to ``busy_timeout`` seconds for SQLite's
+lock.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +31,7 @@ class SqliteStore(SqlStore):
     def __init__(self, path: str | Path, *, url: str | None = None, busy_timeout: float = 30.0):
         self.path = Path(path)
         self._busy_timeout = busy_timeout
+        self._write_lock = threading.Lock()
         super().__init__(url if url is not None else f"sqlite:///{self.path}")
 
     def _connect(self) -> sqlite3.Connection:
@@ -55,13 +61,15 @@ class SqliteStore(SqlStore):
         def run(sql: str, params: Sequence[object]) -> sqlite3.Cursor:
             return connection.execute(sql, tuple(params))
 
-        conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-        try:
-            yield Tx(run)
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+        guard: AbstractContextManager[object] = self._write_lock if write else nullcontext()
+        with guard:
+            conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            try:
+                yield Tx(run)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
 
     def _apply_script(self, tx: Tx, script: str) -> None:
         for statement in iter_statements(script):

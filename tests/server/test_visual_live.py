@@ -1,0 +1,175 @@
+"""Acceptance of the visual charts end to end: a real uvicorn server on 127.0.0.1
+(subprocess), accounts and templates made through the ``bodygraph-server`` CLI
+(subprocess) on the same database, real HTTP from httpx.
+
+No render URL, public URL or render keys are configured: the server generates its signing
+key into the database and links point at its own ``/render`` under the address the
+request came to. Expected images are drawn independently from the library's chart.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+from zoneinfo import ZoneInfo
+
+import httpx
+import pytest
+
+import bodygraph
+from bodygraph.render import RenderInput, Theme, render_svg
+
+from .support import LiveServer, google_stand_in
+
+pytestmark = pytest.mark.timeout(300)
+
+COORDS = {"birthdate": "1990-07-15", "birthtime": "14:30", "lat": 52.52, "lng": 13.405}
+PLACE = {"birthdate": "1990-07-15", "birthtime": "14:30", "location": "Berlin, Germany"}
+IMMUTABLE = "public, max-age=31536000, immutable"
+SCRIPT = Path(sys.executable).parent / "bodygraph-server"
+
+
+def cli(db_url: str, *args: str) -> Any:
+    """Run ``bodygraph-server --json ...`` and parse its output."""
+    command = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m",
+                                                     "bodygraph_server.admin"]
+    done = subprocess.run([*command, "--database-url", db_url, *args], capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout) if "--json" in args else done.stdout
+
+
+def expected_input() -> RenderInput:
+    chart = bodygraph.calculate(datetime(1990, 7, 15, 14, 30,
+                                         tzinfo=ZoneInfo("Europe/Berlin")))
+    return RenderInput.from_chart(chart)
+
+
+class Site:
+    """A running server and the way to reach it."""
+
+    def __init__(self, server: LiveServer) -> None:
+        self.server = server
+        self.http = httpx.Client(base_url=server.base_url, timeout=30)
+
+
+@pytest.fixture(scope="module")
+def google_url() -> Iterator[str]:
+    with google_stand_in() as (url, _seen):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def db_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return f"sqlite:///{tmp_path_factory.mktemp('visual-live') / 'live.sqlite3'}"
+
+
+def start(db_url: str, google_url: str, log: Path, workers: int = 1) -> Site:
+    server = LiveServer({"BODYGRAPH_DATABASE_URL": db_url, "BODYGRAPH_GEOCODER": "google",
+                         "BODYGRAPH_GEOCODER_URL": google_url, "BODYGRAPH_WARM_UP": "0",
+                         "BODYGRAPH_RENDER_URL": "", "BODYGRAPH_PUBLIC_URL": "",
+                         "BODYGRAPH_RENDER_KEYS": ""}, workers=workers, log=log)
+    try:
+        server.wait_ready()
+    except BaseException:
+        server.stop()
+        raise
+    return Site(server)
+
+
+@pytest.fixture(scope="module")
+def site(db_url: str, google_url: str, tmp_path_factory: pytest.TempPathFactory
+         ) -> Iterator[Site]:
+    running = start(db_url, google_url, tmp_path_factory.mktemp("logs") / "server.log")
+    try:
+        yield running
+    finally:
+        running.http.close()
+        running.server.stop()
+
+
+def test_visual_chart_link_template_and_refusals(site: Site, db_url: str,
+                                                google_url: str, tmp_path: Path) -> None:
+    created = cli(db_url, "accounts", "create", "--plan", "developer", "--json")
+    account, key = created["account_id"], created["api_key"]
+    auth = {"Authorization": f"Bearer {key}"}
+
+    # 1. the chart and its link
+    r = site.http.post("/v2/visual-charts/coordinates", json=COORDS, headers=auth)
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["type"] == "ChartResult" and body["success"] is True
+    link = urlsplit(body["svgRenderUrl"])
+    assert f"{link.scheme}://{link.netloc}" == site.server.base_url
+    assert link.path == "/render/default.svg"
+
+    # 2. the image from the same server: right headers, the chart drawn with the default
+    image = httpx.get(body["svgRenderUrl"], timeout=30)
+    assert image.status_code == 200
+    assert image.headers["content-type"] == "image/svg+xml"
+    assert image.headers["cache-control"] == IMMUTABLE
+    assert image.text == render_svg(expected_input())
+
+    # 3. a tampered token is refused and the refusal is not cacheable
+    token = parse_qs(link.query)["t"][0]
+    for i in (len(token) // 2, len(token) - 5):
+        changed = token[:i] + ("B" if token[i] == "A" else "A") + token[i + 1:]
+        refused = site.http.get(f"{link.path}?t={changed}")
+        assert refused.status_code in (400, 403), refused.text
+        assert refused.headers["cache-control"] == "no-store"
+        assert refused.headers["content-type"].startswith("application/json")
+        assert "<svg" not in refused.text
+
+    # 4. a template activated through the admin CLI: new path segment, new style
+    theme = {"design_color": "#1565c0", "show_summary": False}
+    template = cli(db_url, "templates", "create", str(account), "--name", "Blue",
+                   "--theme-json", json.dumps(theme), "--activate", "--json")
+    listed = cli(db_url, "templates", "list", str(account), "--json")
+    assert [(t["template_id"], t["active"]) for t in listed] == [
+        (template["template_id"], True)]
+    r = site.http.post("/v2/visual-charts", json=PLACE,
+                       headers={**auth, "HD-Geocode-Key": "geo-key"})
+    assert r.status_code == 200, r.text
+    styled = urlsplit(r.json()["svgRenderUrl"])
+    assert styled.path == f"/render/{template['template_id']}.svg"
+    image = site.http.get(f"{styled.path}?{styled.query}")
+    assert image.status_code == 200 and image.headers["cache-control"] == IMMUTABLE
+    assert image.text == render_svg(expected_input(), Theme.from_dict(theme))
+    assert image.text != render_svg(expected_input())
+
+    # 5. back to the default through the CLI
+    cli(db_url, "templates", "activate", str(account), "default")
+    r = site.http.post("/v2/visual-charts/coordinates", json=COORDS, headers=auth)
+    assert urlsplit(r.json()["svgRenderUrl"]).path == "/render/default.svg"
+
+    # 6. credits: 3 visual charts, the images and refusals free
+    shown = cli(db_url, "accounts", "show", str(account), "--json")
+    assert shown["balance"] == shown["credits_per_month"] - 3
+
+    # 7. the stored key outlives the server: a fresh two-worker server serves old links
+    kids = cli(db_url, "render-keys", "list", "--json")
+    assert len(kids["kids"]) == 1 and token.startswith(kids["signing"] + ".")
+    other = start(db_url, google_url, tmp_path / "second.log", workers=2)
+    try:
+        for _ in range(4):  # both workers verify with the same key
+            again = other.http.get(f"{link.path}?{link.query}")
+            assert again.status_code == 200 and again.text == render_svg(expected_input())
+    finally:
+        other.http.close()
+        other.server.stop()
+
+
+def test_basic_tier_gets_no_link(site: Site, db_url: str) -> None:
+    created = cli(db_url, "accounts", "create", "--plan", "hobbyist", "--json")
+    r = site.http.post("/v2/visual-charts/coordinates", json=COORDS,
+                       headers={"Authorization": f"Bearer {created['api_key']}"})
+    assert r.status_code == 403 and r.json()["errorCode"] == "ACCESS_DENIED"
+    r = site.http.post("/v2/visual-charts", json=PLACE,
+                       headers={"Authorization": f"Bearer {created['api_key']}"})
+    assert r.status_code == 403  # the tier is checked before the geocoding key
