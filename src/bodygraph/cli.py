@@ -146,9 +146,10 @@ def _run_chart(args: argparse.Namespace) -> int:
     if args.svg or args.png:
         from bodygraph.render import write
 
-        for path in (args.svg, args.png):
-            if path:
-                write(chart, path)
+        if args.svg:
+            write(chart, args.svg, format="svg")
+        if args.png:
+            write(chart, args.png, format="png")
     if args.json:
         print(json.dumps(chart.to_v1() if args.v1 else chart.to_v2(), indent=2,
                          ensure_ascii=False))
@@ -195,6 +196,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # files we were asked to read or write
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"bodygraph: error: cannot use{where}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     return status
 
 

@@ -149,3 +149,18 @@ def test_local_time_errors(args: list[str], message: str) -> None:
     assert message in result.stderr
     assert "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_svg_and_png_files(tmp_path: Path) -> None:
+    svg, png = tmp_path / "chart.svg", tmp_path / "chart.image"
+    result = run(*EXAMPLE, "--svg", str(svg), "--png", str(png))
+    assert result.returncode == 0, result.stderr
+    assert svg.read_text("utf-8").startswith("<svg") or "<svg" in svg.read_text("utf-8")[:200]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"  # PNG whatever the suffix says
+
+
+def test_unwritable_image_path_is_one_line(tmp_path: Path) -> None:
+    result = run(*EXAMPLE, "--svg", str(tmp_path / "missing-dir" / "chart.svg"))
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1

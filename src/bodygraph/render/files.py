@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from os import PathLike
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from bodygraph.render.drawing import render_svg
 from bodygraph.render.errors import RenderError
@@ -19,13 +19,14 @@ SUFFIXES: tuple[str, ...] = (".svg", ".png")
 
 
 def write(chart: Chart | RenderInput, path: str | PathLike[str],
-          theme: Theme | None = None) -> Path:
-    """Write ``chart`` as SVG (``.svg``) or PNG (``.png``, needs cairosvg); returns the path.
+          theme: Theme | None = None, *, format: Literal["svg", "png"] | None = None) -> Path:
+    """Write ``chart`` as SVG or PNG (needs cairosvg); returns the path.
 
-    Raises :class:`RenderError` for any other suffix.
+    The format is ``format`` when given, else the suffix (``.svg`` or ``.png``); any
+    other suffix without ``format`` raises :class:`RenderError`.
     """
     target = Path(path)
-    suffix = target.suffix.lower()
+    suffix = f".{format}" if format else target.suffix.lower()
     if suffix == ".svg":
         data = chart if isinstance(chart, RenderInput) else RenderInput.from_chart(chart)
         target.write_text(render_svg(data, theme), encoding="utf-8", newline="\n")
