@@ -129,3 +129,11 @@ def _google_result(name: str, lat: float, lng: float, *, country: str, country_c
 def google_result() -> Callable[..., dict[str, object]]:
     """Build one result in the Geocoding API's JSON shape."""
     return _google_result
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _own_gazetteer_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The gazetteer's per-user cache goes to a fresh directory, not the user's home."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("BODYGRAPH_CACHE_DIR", str(tmp_path_factory.mktemp("bodygraph-cache")))
+        yield

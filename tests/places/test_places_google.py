@@ -231,3 +231,25 @@ def test_one_key_per_geocoder_even_when_used_side_by_side(google_server, google_
     first.geocode("Berlin")
     assert [r.query["key"] for r in google_server.received] == [
         ["first-key"], ["second-key"], ["first-key"]]
+
+
+def test_request_denied_in_an_http_200_reply_is_key_invalid(google_server, geocoder):
+    """Google refuses a key with HTTP 200 and ``status: REQUEST_DENIED`` in the body.
+
+    geopy on its own reads that reply as a query error (which would be GEOCODE_FAILED);
+    the adapter must turn it into GEOCODE_KEY_INVALID.
+    """
+    from geopy.exc import GeocoderQueryError
+    from geopy.geocoders import GoogleV3
+
+    reply = {"error_message": "The provided API key is invalid. ", "results": [],
+             "status": "REQUEST_DENIED"}
+    google_server.respond(reply, status=200)
+    plain = GoogleV3(api_key="k", domain=google_server.domain, scheme="http", timeout=0.5)
+    with pytest.raises(GeocoderQueryError):
+        plain.geocode("Berlin")
+    with pytest.raises(GeocodeKeyInvalidError) as caught:
+        geocoder.geocode("Berlin")
+    assert caught.value.code == "GEOCODE_KEY_INVALID"
+    assert google_server.reply.status == 200
+    assert len(google_server.received) == 2
