@@ -124,11 +124,13 @@ def status_of(code: ErrorCode) -> int:
 def from_library_error(exc: BaseException) -> ApiError:
     """Map an exception raised while charting to the contract's code.
 
-    * ``bodygraph.errors.OutOfRangeError`` and ``InvalidInstantError``: the caller's
-      date is outside what the ephemeris covers -> INVALID_BIRTHDATE (400);
+    * ``bodygraph.errors.OutOfRangeError``: the caller's date is outside what the
+      ephemeris covers -> INVALID_BIRTHDATE (400);
+    * any exception with a ``code`` attribute naming a contract code (the geocoding,
+      time-zone and birth date/time errors of ``bodygraph.places``, ``bodygraph.timezones``
+      and ``bodygraph.local``) -> that code;
+    * any other ``InvalidInstantError`` -> INVALID_BIRTHDATE (400);
     * ``bodygraph.errors.EphemerisError`` -> EPHEMERIS_ERROR (500);
-    * any exception with a ``code`` attribute naming a contract code (the geocoding and
-      time-zone errors of ``bodygraph.places`` / ``bodygraph.timezones``) -> that code;
     * any other ``BodygraphError`` -> CHART_GENERATION_FAILED (500);
     * anything else -> INTERNAL_ERROR (500).
 
@@ -150,11 +152,11 @@ def from_library_error(exc: BaseException) -> ApiError:
             "birthdate is outside the supported range of dates "
             f"({exc.first.year} to {exc.last.year})",
         )
-    if isinstance(exc, InvalidInstantError):
-        return ApiError(ErrorCode.INVALID_BIRTHDATE)
     code = getattr(exc, "code", None)
     if isinstance(code, str) and code in ErrorCode.__members__:
         return _coded(ErrorCode(code), exc)
+    if isinstance(exc, InvalidInstantError):
+        return ApiError(ErrorCode.INVALID_BIRTHDATE)
     if isinstance(exc, EphemerisError):
         return ApiError(ErrorCode.EPHEMERIS_ERROR)
     if isinstance(exc, BodygraphError):

@@ -90,6 +90,12 @@ def test_library_errors_map_to_codes() -> None:
     )
     assert from_library_error(BodygraphError("x")).code is ErrorCode.CHART_GENERATION_FAILED
     assert from_library_error(KeyError("x")).code is ErrorCode.INTERNAL_ERROR
+    from bodygraph.errors import InvalidInstantError
+    from bodygraph.local import InvalidBirthDateError, InvalidBirthTimeError
+
+    assert from_library_error(InvalidBirthTimeError("x")).code is ErrorCode.INVALID_BIRTHTIME
+    assert from_library_error(InvalidBirthDateError("x")).code is ErrorCode.INVALID_BIRTHDATE
+    assert from_library_error(InvalidInstantError("x")).code is ErrorCode.INVALID_BIRTHDATE
     limited = from_library_error(GeocodeRateLimitedError("slow down", retry_after=2.2))
     assert (limited.status, limited.headers) == (429, {"Retry-After": "3"})
     missing = from_library_error(LocationNotFoundError("Berlinn", ("Berlin, Germany",)))
