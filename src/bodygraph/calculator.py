@@ -21,6 +21,7 @@ from bodygraph.timescale import (
     TT,
     Micros,
     as_micros,
+    aware_list,
     require_aware,
     to_aware,
     to_micros,
@@ -34,8 +35,10 @@ if TYPE_CHECKING:  # astronomy imports Skyfield, which is slow: load it on first
     from bodygraph.astronomy import PositionEngine
     from bodygraph.table import ChartTable
 
-#: Instants per engine pass in calculate_many: arrays of this size stay in cache.
-CHUNK = 4096
+#: Instants per engine pass: the engine's temporary arrays then stay in cache.
+CHUNK = 1024
+#: Births per table block in calculate_many (properties and strings are built per block).
+TABLE_CHUNK = 8192
 
 FloatArray = npt.NDArray[np.float64]
 #: Rows of an engine's longitudes array (``bodygraph.astronomy.ENGINE_BODIES``).
@@ -68,33 +71,52 @@ class Epochs:
     design_longitudes: FloatArray  # (13, N)
 
 
+#: For each of the 13 BODIES, the engine row it comes from; and the rows that are the
+#: exact opposites of the row before them (earth, south node).
+_SOURCE_ROWS = np.array([_SOURCE[body][0] for body in BODIES], dtype=np.intp)
+_FLIPPED = np.array([i for i, body in enumerate(BODIES) if _SOURCE[body][1]], dtype=np.intp)
+
+
 def activation_longitudes(engine_rows: FloatArray) -> FloatArray:
     """(11, N) engine longitudes -> (13, N) longitudes in BODIES order (earth, south node
     added as exact opposites)."""
-    rows = []
-    for body in BODIES:
-        row, flip = _SOURCE[body]
-        values = engine_rows[row]
-        rows.append(np.mod(values + 180.0, 360.0) if flip else values)
-    return np.vstack(rows)
+    rows = engine_rows[_SOURCE_ROWS]
+    flipped = rows[_FLIPPED]
+    flipped += 180.0
+    rows[_FLIPPED] = np.mod(flipped, 360.0)
+    out: FloatArray = rows
+    return out
 
 
 def sides(longitudes: FloatArray) -> list[Side]:
     """Build N sides from (13, N) longitudes; earth and south node share the exact sub-units
     of sun and north node."""
+    return [pair[0] for pair in side_pairs(longitudes[None])]
+
+
+_EARTH_ROW = BODIES.index(Body.EARTH)
+_SOUTH_NODE_ROW = BODIES.index(Body.SOUTH_NODE)
+
+
+def side_pairs(longitudes: FloatArray) -> list[tuple[Side, ...]]:
+    """Build the sides of N charts from (S, 13, N) longitudes (S sides per chart, for
+    example personality and design), all in one pass over the wheel."""
     units = to_units(longitudes)
-    for body in (Body.EARTH, Body.SOUTH_NODE):
-        index = BODIES.index(body)
-        units[index] = opposite(units[index - 1])
+    units[:, _EARTH_ROW] = opposite(units[:, _EARTH_ROW - 1])
+    units[:, _SOUTH_NODE_ROW] = opposite(units[:, _SOUTH_NODE_ROW - 1])
     wheel = positions(units)
-    # (N, 13, 5) plain ints and (N, 13) floats, converted once rather than per element
-    table = np.stack([wheel.gate, wheel.line, wheel.color, wheel.tone, wheel.base]).transpose(
-        2, 1, 0).tolist()
-    degrees = longitudes.T.tolist()
+    # (N, S, 13) plain ints and floats, converted once rather than per element
+    gate, line, color, tone, base = (values.transpose(2, 0, 1).tolist() for values in (
+        wheel.gate, wheel.line, wheel.color, wheel.tone, wheel.base))
+    degrees = longitudes.transpose(2, 0, 1).tolist()
     return [
-        Side(*(Activation(body, lon, *values)
-               for body, lon, values in zip(BODIES, chart_degrees, chart_values, strict=True)))
-        for chart_degrees, chart_values in zip(degrees, table, strict=True)
+        tuple(
+            Side(*[Activation(*values) for values in zip(
+                BODIES, degrees[n][s], gate[n][s], line[n][s], color[n][s], tone[n][s],
+                base[n][s], strict=True)])
+            for s in range(len(degrees[n]))
+        )
+        for n in range(len(degrees))
     ]
 
 
@@ -161,16 +183,26 @@ class Calculator:
         if node not in ("true", "mean"):
             raise InvalidInstantError(f"node must be 'true' or 'mean', not {node!r}")
         self.check_range_micros(utc)
-        from bodygraph.design import solve_design
-
         birth = utc64_to_tt(utc)
-        birth_rows = self.engine.longitudes(birth, node)
-        own_solver = getattr(self.engine, "solve_design", None)  # the fast engine has one
-        if own_solver is not None:
-            design: TT = own_solver(birth, birth_rows[_ROW["sun"]])
+        both = getattr(self.engine, "epochs", None)  # the fast engine does it in two passes
+        if both is not None:
+            size = birth.whole.shape[0]
+            parts = [both(birth, node)] if size <= CHUNK else [
+                both(TT(birth.whole[i:i + CHUNK], birth.fraction[i:i + CHUNK]), node)
+                for i in range(0, size, CHUNK)]
+            if len(parts) == 1:
+                birth_rows, design, design_rows = parts[0]
+            else:
+                birth_rows = np.concatenate([part[0] for part in parts], axis=1)
+                design = TT(np.concatenate([part[1].whole for part in parts]),
+                            np.concatenate([part[1].fraction for part in parts]))
+                design_rows = np.concatenate([part[2] for part in parts], axis=1)
         else:
+            from bodygraph.design import solve_design
+
+            birth_rows = self.engine.longitudes(birth, node)
             design = solve_design(self.engine, birth, birth_rows[_ROW["sun"]])
-        design_rows = self.engine.longitudes(design, node)
+            design_rows = self.engine.longitudes(design, node)
         return Epochs(
             birth, design, activation_longitudes(birth_rows), activation_longitudes(design_rows)
         )
@@ -184,13 +216,12 @@ class Calculator:
         if not instants:
             return []
         utc = [require_aware(i) for i in instants]
-        e = self.epochs(utc, node)
-        design_utc = [to_aware(d) for d in tt_to_utc64(e.design)]
+        e = self.epochs_micros(to_micros(utc), node)
+        design_utc = aware_list(tt_to_utc64(e.design))
+        pairs = side_pairs(np.stack([e.personality, e.design_longitudes]))
         return [
             build_chart(b, d, node, p, ds)
-            for b, d, p, ds in zip(
-                utc, design_utc, sides(e.personality), sides(e.design_longitudes), strict=True
-            )
+            for b, d, (p, ds) in zip(utc, design_utc, pairs, strict=True)
         ]
 
     def calculate(self, birth_utc: datetime, *, node: NodeKind = "true") -> Chart:
@@ -201,13 +232,14 @@ class Calculator:
         self, instants: Sequence[datetime] | Micros, *, node: NodeKind = "true"
     ) -> ChartTable:
         """Charts of many births as a :class:`~bodygraph.table.ChartTable`, computed in
-        chunks of ``CHUNK`` instants (aware datetimes, or datetime64 read as UTC)."""
+        blocks of ``TABLE_CHUNK`` births (the engine works on ``CHUNK`` at a time) from
+        aware datetimes, or datetime64 read as UTC."""
         from bodygraph.table import ChartTable, build_table
 
         utc = as_micros(instants)
         parts = []
-        for start in range(0, utc.shape[0], CHUNK):
-            part = utc[start:start + CHUNK]
+        for start in range(0, utc.shape[0], TABLE_CHUNK):
+            part = utc[start:start + TABLE_CHUNK]
             e = self.epochs_micros(part, node)
             parts.append(build_table(part, tt_to_utc64(e.design), e, node))
         return ChartTable.concat(parts) if parts else ChartTable.empty(node)

@@ -126,15 +126,21 @@ class Side:
 
     def __iter__(self) -> Iterator[Activation]:
         """The activations in contract order (sun, earth, northNode, ... pluto)."""
-        for field in fields(self):
-            yield getattr(self, field.name)
+        for name in _SIDE_FIELDS:
+            yield getattr(self, name)
 
     def __getitem__(self, body: Body | str) -> Activation:
         key = Body(body)
+        found: Activation = getattr(self, key.v1_key)  # the field named after the body
+        if found.body is key:
+            return found
         for activation in self:
             if activation.body is key:
                 return activation
         raise KeyError(body)  # pragma: no cover - every Body is present
+
+
+_SIDE_FIELDS: tuple[str, ...] = tuple(field.name for field in fields(Side))
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,8 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
+from bodygraph.fast_chebyshev import fold_sum
+
 FloatArray = npt.NDArray[np.float64]
 
 J2000 = 2451545.0
@@ -55,19 +57,34 @@ def centuries(whole: FloatArray, fraction: FloatArray) -> FloatArray:
     return ((whole - J2000) + fraction) / DAYS_PER_CENTURY
 
 
+#: TDB - TT (USNO Circular 179, eq. 2.6): per term the amplitude (s), its rate (s per
+#: century), the frequency (radians per century) and the phase (radians).
+_TDB_TERMS = np.array([
+    [0.001657, 0.0, 628.3076, 6.2401],
+    [0.000022, 0.0, 575.3385, 4.2970],
+    [0.000014, 0.0, 1256.6152, 6.1969],
+    [0.000005, 0.0, 606.9777, 4.0212],
+    [0.000005, 0.0, 52.9691, 0.4444],
+    [0.000002, 0.0, 21.3299, 5.5431],
+    [0.0, 0.000010, 628.3076, 4.2490],
+])
+
+
+_TDB_COLUMNS = tuple(np.ascontiguousarray(column[:, None]) for column in _TDB_TERMS.T)
+
+
 def tdb_minus_tt_days(whole: FloatArray, fraction: FloatArray) -> FloatArray:
     """TDB - TT in days (USNO Circular 179, eq. 2.6; TT may stand in for TDB)."""
     t = centuries(whole, fraction)
-    seconds = (
-        0.001657 * np.sin(628.3076 * t + 6.2401)
-        + 0.000022 * np.sin(575.3385 * t + 4.2970)
-        + 0.000014 * np.sin(1256.6152 * t + 6.1969)
-        + 0.000005 * np.sin(606.9777 * t + 4.0212)
-        + 0.000005 * np.sin(52.9691 * t + 0.4444)
-        + 0.000002 * np.sin(21.3299 * t + 5.5431)
-        + 0.000010 * t * np.sin(628.3076 * t + 4.2490)
-    )
-    return seconds / SECONDS_PER_DAY
+    amplitude, rate, frequency, phase = _TDB_COLUMNS
+    argument = frequency * t
+    argument += phase
+    terms = rate * t
+    terms += amplitude
+    terms *= np.sin(argument)
+    out: FloatArray = fold_sum(terms)
+    out /= SECONDS_PER_DAY
+    return out
 
 
 def _r1(angle: float) -> FloatArray:
@@ -101,13 +118,30 @@ _PRECESSION = np.array([
 _TO_J2000_ECLIPTIC: FloatArray = _r1(84381.406 * ARCSEC) @ FRAME_BIAS
 
 
-def _polynomials(coefficients: FloatArray, t: FloatArray) -> FloatArray:
-    """Rows of polynomial coefficients (ascending powers) evaluated at ``t``: (rows, N)."""
-    out = np.multiply.outer(coefficients[:, -1], np.ones_like(t))
-    for column in range(coefficients.shape[1] - 2, -1, -1):
+def _columns(coefficients: FloatArray) -> tuple[FloatArray, ...]:
+    """The columns of a coefficient table as contiguous (rows, 1) arrays, highest power
+    first (what :func:`_polynomials` walks)."""
+    return tuple(np.ascontiguousarray(coefficients[:, c, None])
+                 for c in range(coefficients.shape[1] - 1, -1, -1))
+
+
+def _polynomials(coefficients: FloatArray | tuple[FloatArray, ...],
+                 t: FloatArray) -> FloatArray:
+    """Rows of polynomial coefficients (ascending powers, or :func:`_columns`) evaluated
+    at ``t`` by Horner's rule: (rows, N)."""
+    columns = _columns(coefficients) if isinstance(coefficients, np.ndarray) else coefficients
+    out = columns[0] * t
+    for column in columns[1:-1]:
+        out += column
         out *= t
-        out += coefficients[:, column, None]
+    out += columns[-1]
     return out
+
+
+_PRECESSION_COLUMNS = _columns(_PRECESSION)
+_FUNDAMENTAL_COLUMNS = _columns(_FUNDAMENTAL)
+#: Rows of ``_TO_J2000_ECLIPTIC`` shaped (3, 1) for broadcasting over (2, 3, N).
+_J2000_ROWS = tuple(np.ascontiguousarray(row[:, None]) for row in _TO_J2000_ECLIPTIC)
 
 
 def mean_ecliptic_rows(t: FloatArray) -> FloatArray:
@@ -115,21 +149,26 @@ def mean_ecliptic_rows(t: FloatArray) -> FloatArray:
     ICRS -> mean ecliptic and equinox of date: shape (2, 3, N).
 
     ``t`` is TDB in Julian centuries since J2000, shape (N,). The product of the four
-    rotations is written out (rows 0 and 1 only).
+    rotations is written out (rows 0 and 1 only), elementwise.
     """
-    angles = _polynomials(_PRECESSION, t) * ARCSEC
-    angles[:2] *= -1.0  # R3(-psi_A), R1(-omega_A)
+    angles = _polynomials(_PRECESSION_COLUMNS, t)
+    angles *= ARCSEC
     c, s = np.cos(angles), np.sin(angles)
+    # psi and omega enter with a minus sign: cos is even, sin odd.
     cp, co, cx, ce = c
     sp, so, sx, se = s
-    # A = R1(-omega) R3(-psi); B = R3(chi) A; M = R1(eps) B.
-    a1 = (-co * sp, co * cp, so)
-    b0 = (cx * cp + sx * a1[0], cx * sp + sx * a1[1], sx * a1[2])
-    b1 = (-sx * cp + cx * a1[0], -sx * sp + cx * a1[1], cx * a1[2])
-    b2 = (so * sp, -so * cp, co)
-    m1 = (ce * b1[0] + se * b2[0], ce * b1[1] + se * b2[1], ce * b1[2] + se * b2[2])
-    m = np.array([b0, m1])  # (2, 3, N)
-    rows: FloatArray = (m[:, :, None, :] * _TO_J2000_ECLIPTIC[None, :, :, None]).sum(axis=1)
+    sp, so = -sp, -so
+    # A = R1(-omega) R3(-psi); B = R3(chi) A; M = R1(eps) B (rows 0 and 1).
+    a10, a11 = -co * sp, co * cp
+    m = np.empty((2, 3, t.shape[0]))
+    m[0, 0] = cx * cp + sx * a10
+    m[0, 1] = cx * sp + sx * a11
+    m[0, 2] = sx * so
+    m[1, 0] = ce * (cx * a10 - sx * cp) + se * (so * sp)
+    m[1, 1] = ce * (cx * a11 - sx * sp) - se * (so * cp)
+    m[1, 2] = ce * (cx * so) + se * co
+    j0, j1, j2 = _J2000_ROWS
+    rows: FloatArray = m[:, 0, None] * j0 + m[:, 1, None] * j1 + m[:, 2, None] * j2
     return rows
 
 
@@ -149,8 +188,44 @@ def _nutation_series() -> tuple[FloatArray, FloatArray]:
 
 def fundamental_arguments(t: FloatArray) -> FloatArray:
     """l, l', F, D, Omega in radians, shape (5, N)."""
-    out: FloatArray = np.fmod(_polynomials(_FUNDAMENTAL, t), TURN_ARCSEC) * ARCSEC
+    out: FloatArray = np.fmod(_polynomials(_FUNDAMENTAL_COLUMNS, t), TURN_ARCSEC)
+    out *= ARCSEC
     return out
+
+
+#: Powers -2 .. 4 of the unit complex numbers of the fundamental arguments cover every
+#: multiplier of the 77 terms.
+_LOWEST_POWER = -2
+_HIGHEST_POWER = 4
+
+
+#: The terms' products are built in two halves that many terms share: the distinct
+#: combinations of the powers of (l, l') and of (F, D, Omega).
+_HALVES: tuple[tuple[int, ...], tuple[int, ...]] = ((0, 1), (2, 3, 4))
+
+
+@cache
+def _nutation_tables() -> tuple[tuple[tuple[npt.NDArray[np.intp], ...], ...],
+                                tuple[npt.NDArray[np.intp], ...],
+                                FloatArray, FloatArray, FloatArray]:
+    """How to build the 77 terms from the table of powers (see
+    :func:`nutation_longitude`): per half, for each of its arguments the rows of the
+    flattened table to take (one per distinct combination); then for each half the
+    combination of every term. Also the coefficients as contiguous (77, 1) columns."""
+    multipliers, coefficients = _nutation_series()
+    if multipliers.min() < _LOWEST_POWER or multipliers.max() > _HIGHEST_POWER:
+        raise ValueError("a nutation multiplier lies outside the table of powers")
+    powers = multipliers.astype(np.intp) - _LOWEST_POWER  # (77, 5)
+    halves = []
+    combination = []
+    for half in _HALVES:
+        distinct, which = np.unique(powers[:, list(half)], axis=0, return_inverse=True)
+        halves.append(tuple(np.ascontiguousarray(distinct[:, i] * 5 + j)
+                            for i, j in enumerate(half)))
+        combination.append(np.ascontiguousarray(which.reshape(-1)))
+    sine, sine_rate, cosine = (np.ascontiguousarray(coefficients[:, c, None])
+                               for c in range(3))
+    return tuple(halves), tuple(combination), sine, sine_rate, cosine
 
 
 def nutation_longitude(t: FloatArray) -> FloatArray:
@@ -158,38 +233,34 @@ def nutation_longitude(t: FloatArray) -> FloatArray:
 
     Each term's argument is an integer combination of the five fundamental arguments,
     so its sine and cosine come from products of their powers on the unit circle:
-    five complex exponentials per instant instead of 77 sines and cosines.
+    five complex exponentials per instant instead of 77 sines and cosines. The sum over
+    the terms is :func:`~bodygraph.fast_chebyshev.fold_sum`, so that each instant's value
+    never depends on how many instants are computed with it.
     """
-    multipliers, coefficients = _nutation_series()
-    powers = _unit_powers(fundamental_arguments(t), multipliers)
-    terms = np.ones((multipliers.shape[0], t.shape[0]), dtype=np.complex128)
-    for j in range(5):
-        low = int(multipliers[:, j].min())
-        terms *= powers[j][multipliers[:, j].astype(np.intp) - low]
-    sines, cosines = terms.imag, terms.real
-    # Sums over the terms as plain elementwise reductions (not BLAS), so that each
-    # instant's value never depends on how many instants are computed with it.
-    amplitude = coefficients[:, 0, None] + coefficients[:, 1, None] * t
-    dpsi = (amplitude * sines).sum(axis=0) + (coefficients[:, 2, None] * cosines).sum(axis=0)
-    result: FloatArray = (dpsi + B_OFFSET_PSI_ARCSEC) * ARCSEC
-    return result
-
-
-def _unit_powers(arguments: FloatArray, multipliers: FloatArray) -> list[
-    npt.NDArray[np.complex128]
-]:
-    """For each fundamental argument a_j: exp(i n a_j) for every n its multipliers span,
-    indexed from the smallest n."""
-    out = []
-    for j in range(5):
-        low, high = int(multipliers[:, j].min()), int(multipliers[:, j].max())
-        unit = np.exp(1j * arguments[j])
-        table = np.empty((high - low + 1, arguments.shape[1]), dtype=np.complex128)
-        table[-low] = 1.0
-        for n in range(1, high + 1):
-            table[-low + n] = table[-low + n - 1] * unit
-        conjugate = np.conj(unit)
-        for n in range(1, -low + 1):
-            table[-low - n] = table[-low - n + 1] * conjugate
-        out.append(table)
-    return out
+    halves, combination, sine, sine_rate, cosine = _nutation_tables()
+    n = t.shape[0]
+    powers = np.empty((_HIGHEST_POWER - _LOWEST_POWER + 1, 5, n), dtype=np.complex128)
+    one = -_LOWEST_POWER  # the row of exponent 0
+    np.exp(1j * fundamental_arguments(t), out=powers[one + 1])
+    powers[one] = 1.0
+    np.multiply(powers[one + 1], powers[one + 1], out=powers[one + 2])
+    np.multiply(powers[one + 2], powers[one + 1], out=powers[one + 3])
+    np.multiply(powers[one + 2], powers[one + 2], out=powers[one + 4])
+    np.conjugate(powers[one + 1:one + 3], out=powers[one - 1::-1])
+    table = powers.reshape(-1, n)
+    parts = []
+    for rows in halves:
+        product = table.take(rows[0], axis=0)
+        for more in rows[1:]:
+            product *= table.take(more, axis=0)
+        parts.append(product)
+    terms = parts[0].take(combination[0], axis=0)
+    terms *= parts[1].take(combination[1], axis=0)
+    amplitude = sine_rate * t
+    amplitude += sine
+    amplitude *= terms.imag
+    amplitude += cosine * terms.real
+    dpsi = fold_sum(amplitude)
+    dpsi += B_OFFSET_PSI_ARCSEC
+    dpsi *= ARCSEC
+    return dpsi

@@ -115,12 +115,16 @@ def circuitries(channels: tuple[Channel, ...]) -> str:
     return ", ".join(name for name in CIRCUITRY_ORDER if name in present)
 
 
+#: Side attributes in GATE_ORDER (a Side's field is named after its body's v1 key).
+_GATE_ORDER_FIELDS: tuple[str, ...] = tuple(body.v1_key for body in GATE_ORDER)
+
+
 def gate_list(personality: Side, design: Side) -> tuple[int, ...]:
     """Gates in order of first appearance, personality then design, in GATE_ORDER."""
     seen: dict[int, None] = {}
     for side in (personality, design):
-        for body in GATE_ORDER:
-            seen.setdefault(side[body].gate, None)
+        for name in _GATE_ORDER_FIELDS:
+            seen.setdefault(getattr(side, name).gate, None)
     return tuple(seen)
 
 

@@ -97,6 +97,16 @@ def to_aware(instant: np.datetime64) -> datetime:
     return value.replace(tzinfo=UTC)
 
 
+def aware_list(instants: Micros) -> list[datetime]:
+    """datetime64 (UTC) instants -> aware datetimes, to the microsecond (as
+    :func:`to_aware`, for a whole array at once)."""
+    values = np.asarray(instants).astype("datetime64[us]").reshape(-1).tolist()
+    for value, instant in zip(values, instants, strict=True):
+        if not isinstance(value, datetime):
+            raise InvalidInstantError(f"cannot represent {instant} as a datetime")
+    return [value.replace(tzinfo=UTC) for value in values]
+
+
 @cache
 def _leap_table() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
     """UTC instants (microseconds since 1970) where TAI - UTC changes, and its value from
@@ -121,9 +131,11 @@ def utc64_to_tt(utc: Micros) -> TT:
     micros = np.asarray(utc, dtype="datetime64[us]").astype(np.int64).reshape(-1)
     early = micros < _UTC_START_US.astype(np.int64)
     leap_micros, offsets = _leap_table()
-    tai_minus_utc = offsets[np.clip(np.searchsorted(leap_micros, micros, "right") - 1, 0, None)]
+    row = np.searchsorted(leap_micros, micros, "right")
+    row -= 1
+    tai_minus_utc = offsets[np.maximum(row, 0)]
     tt = _split(micros, tai_minus_utc + _TT_MINUS_TAI_S)
-    if np.any(early):
+    if early.any():
         days, within = np.divmod(micros[early], _US_PER_DAY)
         universal = timescale().ut1(1970, 1, 1 + days, 0, 0, within / 1e6)
         whole = np.array(tt.whole)
@@ -149,20 +161,26 @@ def _to_micros(whole: FloatArray, fraction: FloatArray) -> npt.NDArray[np.int64]
     return out
 
 
+@cache
+def _leap_tt_table() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The TT instants (microseconds since 1970) where TAI - UTC changes, and TT - UTC
+    in microseconds from each of them on: UTC = TT - 32.184 s - (TAI - UTC)."""
+    leap_micros, offsets = _leap_table()
+    shift = np.round((offsets + _TT_MINUS_TAI_S) * 1e6).astype(np.int64)
+    return leap_micros + shift, shift
+
+
 def tt_to_utc64(tt: TT) -> Micros:
     """UTC (UT1 before 1972) of TT instants, as datetime64[us] rounded to the microsecond."""
     whole = np.asarray(tt.whole, dtype=np.float64).reshape(-1)
     fraction = np.asarray(tt.fraction, dtype=np.float64).reshape(-1)
-    leap_micros, offsets = _leap_table()
-    # The TT instants where TAI - UTC changes, then UTC = TT - 32.184 s - (TAI - UTC).
-    leap_tt = leap_micros + np.round((offsets + _TT_MINUS_TAI_S) * 1e6).astype(np.int64)
+    leap_tt, shift = _leap_tt_table()
     as_tt = _to_micros(whole, fraction)
-    row = np.searchsorted(leap_tt, as_tt, "right") - 1
+    row = np.searchsorted(leap_tt, as_tt, "right")
+    row -= 1
     early = row < 0
-    micros = as_tt - np.round(
-        (offsets[np.clip(row, 0, None)] + _TT_MINUS_TAI_S) * 1e6
-    ).astype(np.int64)
-    if np.any(early):
+    micros = as_tt - shift[np.maximum(row, 0)]
+    if early.any():
         t = timescale().tt_jd(whole[early], fraction[early])
         micros[early] = _to_micros(
             np.asarray(t.whole, dtype=np.float64), np.asarray(t.ut1_fraction, dtype=np.float64)
