@@ -246,16 +246,17 @@ def _utc_micros(text: str | None) -> np.datetime64:
 def _date(text: str | None) -> date:
     if text is None or not text.strip():
         raise BatchError("date is empty")
-    return date.fromisoformat(text.strip())
+    from bodygraph.local import parse_date
+
+    return parse_date(text)
 
 
 def _clock(text: str | None) -> clock:
     if text is None or not text.strip():
         raise BatchError("time is empty")
-    value = clock.fromisoformat(text.strip())
-    if value.tzinfo is not None:
-        raise BatchError("time must be a local wall time without an offset")
-    return value
+    from bodygraph.local import parse_time
+
+    return parse_time(text)
 
 
 # -- output -------------------------------------------------------------------------------------
