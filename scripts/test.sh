@@ -3,10 +3,15 @@
 # checks). Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! ldconfig -p 2>/dev/null | grep -q 'libcairo\.so\.2' && command -v apt-get >/dev/null; then
-  echo "==> installing the system cairo library (PNG rendering tests)"
-  (apt-get update -qq && apt-get install -y -qq libcairo2 >/dev/null) \
-    || echo "warning: could not install libcairo2; PNG tests will fail"
+# System packages some tests need: the cairo library (PNG rendering) and wrk (the load
+# test's generator). Installed from Debian's packages only when missing.
+missing=()
+ldconfig -p 2>/dev/null | grep -q 'libcairo\.so\.2' || missing+=(libcairo2)
+command -v wrk >/dev/null || missing+=(wrk)
+if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null; then
+  echo "==> installing system packages: ${missing[*]}"
+  (apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null) \
+    || echo "warning: could not install ${missing[*]}; the tests that need them will fail"
 fi
 bash scripts/setup.sh test
 echo "==> ruff"

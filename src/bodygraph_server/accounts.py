@@ -23,7 +23,7 @@ is ``CREDITS_EXHAUSTED``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
@@ -219,6 +219,11 @@ class Bookkeeper:
     def commit(self, reservation: Reservation) -> None:
         """The call succeeded: count (and, for overage, bill) it."""
         self.store.commit(reservation.id, self.clock.now())
+
+    def commit_many(self, reservations: Sequence[Reservation]) -> list[bool]:
+        """Commit several successful calls at once (one transaction on the SQL stores);
+        for each, whether its reservation was still pending."""
+        return self.store.commit_many([r.id for r in reservations], self.clock.now())
 
     def release(self, reservation: Reservation) -> None:
         """The call failed: give the credit back; the call is not billed."""

@@ -35,6 +35,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from bodygraph_server import v1, v2
 from bodygraph_server.accounts import Bookkeeper
 from bodygraph_server.charting import ChartSource, LibraryCharts
+from bodygraph_server.commits import CommitBatcher
 from bodygraph_server.endpoint import Endpoint, handler
 from bodygraph_server.envelope import error_response, json_response
 from bodygraph_server.errors import ApiError, ErrorCode
@@ -42,7 +43,13 @@ from bodygraph_server.gate import Gate, api_version
 from bodygraph_server.openapi import docs_page, openapi_document
 from bodygraph_server.render import IMAGE_ROUTE, StyleCache, image_endpoint
 from bodygraph_server.render_keys import signing_keys
-from bodygraph_server.services import SCOPE_KEY, Services, bookkeeping_threads, services_of
+from bodygraph_server.services import (
+    SCOPE_KEY,
+    BookThreads,
+    Services,
+    bookkeeping_threads,
+    services_of,
+)
 from bodygraph_server.settings import Settings
 from bodygraph_server.store.sql import SqlStore
 from bodygraph_server.sweep import sweep_forever, sweep_stale
@@ -76,16 +83,16 @@ async def warm_up(charts: ChartSource, settings: Settings) -> None:
                     type(exc).__name__)
 
 
-async def _services(config: Settings, book: Bookkeeper, charts: ChartSource) -> Services:
+async def _services(
+    config: Settings, book: Bookkeeper, charts: ChartSource, threads: BookThreads
+) -> Services:
     """The long-lived parts of one worker: keys from the settings or the database,
     templates over the bookkeeping store (when it is an SQL store)."""
-    limiter = anyio.CapacityLimiter(bookkeeping_threads(config.database_url))
-    keys = await anyio.to_thread.run_sync(
-        signing_keys, config.render_keys, book.store, book.clock.now(), limiter=limiter
-    )
+    keys = await threads.run(signing_keys, config.render_keys, book.store, book.clock.now())
     store = book.store
     hub = TemplateHub(SqlTemplateStore(store) if isinstance(store, SqlStore) else None)
-    return Services(config, book, charts, limiter, keys, hub, StyleCache(hub))
+    commits = CommitBatcher(book, threads.run)
+    return Services(config, book, charts, threads, keys, hub, StyleCache(hub), commits)
 
 
 def create_app(
@@ -149,8 +156,9 @@ def create_app(
         source = charts
         if source is None:
             source = LibraryCharts(config.geocoder, config.geocoder_url)
+        threads = BookThreads(bookkeeping_threads(config.database_url))
         try:
-            services = await _services(config, bookkeeper, source)
+            services = await _services(config, bookkeeper, source, threads)
             await services.booked(sweep_stale, bookkeeper, config)
             if config.warm_up:
                 await warm_up(source, config)
@@ -159,6 +167,7 @@ def create_app(
                 yield {SCOPE_KEY: services}
                 background.cancel_scope.cancel()
         finally:
+            threads.close()
             if owned:
                 bookkeeper.close()
 

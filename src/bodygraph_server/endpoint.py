@@ -11,7 +11,8 @@ Order of checks (the first failing one answers; see ``docs/api.md``):
 5. body: size (413 INVALID_REQUEST_BODY), JSON object (422), fields in contract order;
 6. credits: CREDITS_EXHAUSTED (402), taken as a reservation;
 7. geocoding, time zone, chart: their errors; the reservation is released;
-8. success: the reservation is committed (1 credit) and the body returned.
+8. success: the reservation is committed (1 credit; concurrent requests' commits share
+   one transaction, :mod:`bodygraph_server.commits`) and the body returned.
 
 Step 7 runs under the request time-out; when it strikes first, the reservation is
 released and INTERNAL_ERROR is returned.
@@ -163,7 +164,7 @@ async def _charge_and_answer(
         with anyio.CancelScope(shield=True):
             await services.booked(book.release, reservation)
         raise
-    await services.booked(book.commit, reservation)
+    await services.commits.commit(reservation)
     return body
 
 

@@ -50,3 +50,21 @@ def test_short_run(capsys: pytest.CaptureFixture[str]) -> None:
     assert figures["requests"] == figures["ok"] > 0
     assert figures["requests"] <= 40
     assert figures["p99_ms"] >= figures["p50_ms"] > 0
+
+
+@pytest.mark.timeout(180)
+def test_short_wrk_run(capsys: pytest.CaptureFixture[str]) -> None:
+    status = load_script().main(["--generator", "wrk", "--workers", "1", "--concurrency", "2",
+                                 "--duration", "1", "--requests", "2000", "--warmup", "0",
+                                 "--json"])
+    figures = json.loads(capsys.readouterr().out)
+    assert status == 0
+    assert figures["generator"] == "wrk"
+    assert figures["requests"] == figures["ok"] > 0
+    assert figures["statuses"] == {"2xx": figures["requests"]}
+    assert figures["max_ms"] >= figures["p99_ms"] >= figures["p50_ms"] > 0
+
+
+def test_wrk_refuses_open_loop() -> None:
+    with pytest.raises(SystemExit):
+        load_script().main(["--generator", "wrk", "--rate", "10"])

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -348,6 +349,19 @@ class Store(ABC):
     @abstractmethod
     def commit(self, reservation_id: int, now: datetime) -> None:
         """Mark a reservation as a successful, billed call."""
+
+    def commit_many(self, reservation_ids: Sequence[int], now: datetime) -> list[bool]:
+        """Commit several reservations (as :meth:`commit` does); for each, whether it was
+        pending. Backends may do it in one transaction; this default commits one by one."""
+        done = []
+        for reservation_id in reservation_ids:
+            try:
+                self.commit(reservation_id, now)
+            except ReservationNotFoundError:
+                done.append(False)
+            else:
+                done.append(True)
+        return done
 
     @abstractmethod
     def release(self, reservation_id: int, now: datetime) -> None:

@@ -494,6 +494,25 @@ class SqlStore(Store):
         if changed != 1:
             raise ReservationNotFoundError(f"no pending reservation {reservation_id}")
 
+    def commit_many(self, reservation_ids: Sequence[int], now: datetime) -> list[bool]:
+        """Commit several reservations in one transaction (the service's group commit);
+        for each, whether it was pending."""
+        at = to_micros(now)
+        with self._write() as tx:
+            return [
+                tx.execute(
+                    "UPDATE usage_log SET status = ?, settled_us = ? WHERE id = ? AND status = ?",
+                    (
+                        UsageStatus.COMMITTED.value,
+                        at,
+                        reservation_id,
+                        UsageStatus.RESERVED.value,
+                    ),
+                )
+                == 1
+                for reservation_id in reservation_ids
+            ]
+
     def release(self, reservation_id: int, now: datetime) -> None:
         """Cancel the reservation; return its credit if the period is unchanged."""
         with self._write() as tx:
