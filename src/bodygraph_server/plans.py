@@ -1,4 +1,5 @@
-"""The plan table of the contract (section 8) as data, and the access tiers (section 5).
+"""The plan table of the contract (section 8), loaded from ``data/plans.json``, and the
+access tiers (section 5).
 
 Money is :class:`decimal.Decimal` in EUR. ``None`` means "not offered" (for example the
 Lifetime plan has no monthly price and no annual billing).
@@ -6,11 +7,14 @@ Lifetime plan has no monthly price and no annual billing).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
+from importlib import resources
 from types import MappingProxyType
+from typing import Any
 
 
 class Tier(StrEnum):
@@ -66,58 +70,33 @@ class Plan:
         return self.monthly_credits
 
 
-PLANS: Mapping[str, Plan] = MappingProxyType(
-    {
-        "hobbyist": Plan(
-            name="hobbyist",
-            title="Hobbyist",
-            tier=Tier.BASIC,
-            monthly_credits=5_000,
-            annual_credits_per_month=6_000,
-            rollover_cap=10_000,
-            overage_per_1000=Decimal("2.00"),
-            monthly_price=Decimal("22.50"),
-            annual_price=Decimal("225"),
-            lifetime_price=None,
-        ),
-        "developer": Plan(
-            name="developer",
-            title="Developer",
-            tier=Tier.ADVANCED,
-            monthly_credits=10_000,
-            annual_credits_per_month=12_000,
-            rollover_cap=20_000,
-            overage_per_1000=Decimal("2.00"),
-            monthly_price=Decimal("35"),
-            annual_price=Decimal("350"),
-            lifetime_price=None,
-        ),
-        "scale": Plan(
-            name="scale",
-            title="Scale",
-            tier=Tier.ADVANCED,
-            monthly_credits=50_000,
-            annual_credits_per_month=60_000,
-            rollover_cap=100_000,
-            overage_per_1000=Decimal("1.00"),
-            monthly_price=Decimal("47.50"),
-            annual_price=Decimal("475"),
-            lifetime_price=None,
-        ),
-        "lifetime": Plan(
-            name="lifetime",
-            title="Lifetime",
-            tier=Tier.ADVANCED,
-            monthly_credits=50_000,
-            annual_credits_per_month=None,
-            rollover_cap=100_000,
-            overage_per_1000=Decimal("1.00"),
-            monthly_price=None,
-            annual_price=None,
-            lifetime_price=Decimal("1200"),
-        ),
-    }
-)
+def _money(text: str | None) -> Decimal | None:
+    return None if text is None else Decimal(text)
+
+
+def _load_plans() -> Mapping[str, Plan]:
+    raw: dict[str, Any] = json.loads(
+        resources.files("bodygraph_server").joinpath("data/plans.json").read_text("utf-8")
+    )
+    plans = {}
+    for row in raw["plans"]:
+        plans[row["name"]] = Plan(
+            name=row["name"],
+            title=row["title"],
+            tier=Tier(row["tier"]),
+            monthly_credits=int(row["monthly_credits"]),
+            annual_credits_per_month=row["annual_credits_per_month"],
+            rollover_cap=int(row["rollover_cap"]),
+            overage_per_1000=Decimal(row["overage_per_1000"]),
+            monthly_price=_money(row["monthly_price"]),
+            annual_price=_money(row["annual_price"]),
+            lifetime_price=_money(row["lifetime_price"]),
+        )
+    return MappingProxyType(plans)
+
+
+#: The plans by name, loaded once from ``data/plans.json`` (the contract's section 8).
+PLANS: Mapping[str, Plan] = _load_plans()
 
 #: Paths a Basic-tier key may call (section 5); Advanced may call every path.
 BASIC_PATHS: frozenset[str] = frozenset({"/v2/charts/simple", "/v1/bodygraphs/simple"})

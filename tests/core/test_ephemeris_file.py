@@ -44,4 +44,7 @@ def test_a_built_wheel_carries_the_kernel(tmp_path: Path) -> None:
     assert "bodygraph/data/ephemeris/de440-1800-2200.bsp" in names
     assert "bodygraph/data/hd-tables.json" in names
     assert "bodygraph/py.typed" in names
+    assert "bodygraph/data/gazetteer.bin" in names
+    assert "bodygraph_server/data/plans.json" in names
+    assert "bodygraph_server/py.typed" in names
     assert any(n.startswith("bodygraph/schemas/") for n in names)
