@@ -22,6 +22,7 @@ from bodygraph.table import (
     TYPES,
     ChartTable,
     channel_set_properties,
+    vectorized_channel_set_properties,
 )
 from bodygraph.tables import CENTER_NAMES, CIRCUITRY_ORDER, tables
 
@@ -81,7 +82,11 @@ def test_columns_match_the_charts() -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.integers(min_value=0, max_value=(1 << len(tables().channels)) - 1))
 def test_vectorized_rules_match_the_scalar_rules(mask: int) -> None:
-    found = channel_set_properties(np.array([mask], dtype=np.int64))
+    masks = np.array([mask], dtype=np.int64)
+    found = vectorized_channel_set_properties(masks)
+    cached = channel_set_properties(masks)
+    for name in ("type", "authority", "definition", "centers", "circuitries"):
+        assert getattr(cached, name)[0] == getattr(found, name)[0]
     chosen = tuple(c for i, c in enumerate(tables().channels) if mask >> i & 1)
     graph = center_graph(chosen)
     kind = chart_type(graph)
