@@ -56,7 +56,9 @@ _COUNTRY_ALIASES: Final[Mapping[str, str]] = {
 
 def fold_lines(text: str) -> list[str]:
     """Fold every line of ``text`` (see :func:`fold`); one call folds a whole dataset."""
-    text = unicodedata.normalize("NFKD", text.casefold())
+    # Compatibility forms first (a mathematical or circled capital has no lower case of its
+    # own, but its plain letter does), then case, then decompose what case folding made.
+    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", text).casefold())
     text = _SPECIAL_RE.sub(lambda match: _SPECIAL[match.group()], _MARKS.sub("", text))
     return [line.strip() for line in _SEPARATORS.sub(" ", text).split("\n")]
 
