@@ -9,24 +9,15 @@ node, both referred to the true equinox of date.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Protocol
 
 import numpy as np
-import numpy.typing as npt
 from skyfield.framelib import ecliptic_frame
 from skyfield.jpllib import SpiceKernel
 from skyfield.nutationlib import iau2000a_radians
 
 from bodygraph.chart import NodeKind
+from bodygraph.engine import ENGINE_BODIES, FloatArray
 from bodygraph.timescale import TT
-
-FloatArray = npt.NDArray[np.float64]
-
-#: Rows of a longitudes array, in this order.
-ENGINE_BODIES: tuple[str, ...] = (
-    "sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune",
-    "pluto", "node",
-)
 
 _TARGETS: dict[str, str] = {
     "sun": "sun",
@@ -40,22 +31,6 @@ _TARGETS: dict[str, str] = {
     "neptune": "neptune barycenter",
     "pluto": "pluto barycenter",
 }
-
-
-class PositionEngine(Protocol):
-    """What the chart pipeline needs from an ephemeris engine."""
-
-    def sun_longitude(self, tt: TT) -> FloatArray:
-        """Apparent longitude of the Sun, degrees in [0, 360), shape (N,)."""
-        ...
-
-    def longitudes(self, tt: TT, node: NodeKind) -> FloatArray:
-        """Apparent longitudes of ENGINE_BODIES, degrees in [0, 360), shape (11, N)."""
-        ...
-
-    def close(self) -> None:
-        """Release the kernel file."""
-        ...
 
 
 def mean_node_longitude(tt: TT) -> FloatArray:

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
-import numpy.typing as npt
 
 from bodygraph.chart import BODIES, Activation, Body, Chart, NodeKind, Side
+from bodygraph.engine import ENGINE_BODIES, FloatArray, PositionEngine
 from bodygraph.ephemeris import kernel_info, resolve_kernel_path
 from bodygraph.errors import BodygraphError, InvalidInstantError, OutOfRangeError
 from bodygraph.properties import build_chart
@@ -31,8 +31,7 @@ from bodygraph.timescale import (
 )
 from bodygraph.wheel import opposite, positions, to_units
 
-if TYPE_CHECKING:  # astronomy imports Skyfield, which is slow: load it on first use only
-    from bodygraph.astronomy import PositionEngine
+if TYPE_CHECKING:
     from bodygraph.table import ChartTable
 
 #: Instants per engine pass: the engine's temporary arrays then stay in cache.
@@ -40,12 +39,6 @@ CHUNK = 1024
 #: Births per table block in calculate_many (properties and strings are built per block).
 TABLE_CHUNK = 8192
 
-FloatArray = npt.NDArray[np.float64]
-#: Rows of an engine's longitudes array (``bodygraph.astronomy.ENGINE_BODIES``).
-ENGINE_BODIES: tuple[str, ...] = (
-    "sun", "moon", "mercury", "venus", "mars", "jupiter", "saturn", "uranus", "neptune",
-    "pluto", "node",
-)
 
 DESIGN_MARGIN_DAYS = 93.0  # the design instant lies at most 92 days before birth
 END_MARGIN_DAYS = 0.5  # light time (Pluto: under 7 hours) at the far end of the kernel

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bodygraph.astronomy import FloatArray, PositionEngine
+from bodygraph.engine import FloatArray, PositionEngine
 from bodygraph.timescale import TT
 
 SOLAR_ARC_DEG = 88.0

@@ -337,7 +337,7 @@ def _with_zero(values: FloatArray) -> FloatArray:
 
 
 class FastEngine:
-    """Vectorized :class:`~bodygraph.astronomy.PositionEngine` over a JPL type 2 kernel."""
+    """Vectorized :class:`~bodygraph.engine.PositionEngine` over a JPL type 2 kernel."""
 
     def __init__(self, kernel_path: Path) -> None:
         self.kernel_path = Path(kernel_path)
