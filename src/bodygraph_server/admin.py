@@ -20,6 +20,7 @@ from datetime import datetime
 from typing import Any, NoReturn
 
 from bodygraph_server.accounts import Bookkeeper, IssuedKey
+from bodygraph_server.argtypes import account_id, bounded_int
 from bodygraph_server.plans import PLANS, Billing
 from bodygraph_server.store import DEFAULT_DATABASE_URL, ENV_VAR, database_url_from_env
 from bodygraph_server.store.base import Account, LedgerEntry, PeriodUsage
@@ -338,28 +339,10 @@ def _render_keys_rotate(book: Bookkeeper, args: argparse.Namespace) -> int:
 # -- parser --------------------------------------------------------------------------------
 
 
-def _bounded_int(what: str, low: int, high: int | None = None) -> Callable[[str], int]:
-    """An argparse ``type`` accepting whole numbers in ``[low, high]``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{what} must be a whole number, not {text!r}"
-            ) from None
-        if value < low or (high is not None and value > high):
-            bounds = f"at least {low}" if high is None else f"{low} to {high}"
-            raise argparse.ArgumentTypeError(f"{what} must be {bounds}, not {value}")
-        return value
-
-    return parse
-
-
-_account_id = _bounded_int("account ID", 1)
-_non_negative = _bounded_int("the balance", 0)
-_port = _bounded_int("port", 0, 65535)
-_workers = _bounded_int("workers", 1)
+_account_id = account_id
+_non_negative = bounded_int("the balance", 0)
+_port = bounded_int("port", 0, 65535)
+_workers = bounded_int("workers", 1)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -24,20 +24,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
+from bodygraph_server.argtypes import account_id
+
 if TYPE_CHECKING:
     from bodygraph.render import Theme
     from bodygraph_server.accounts import Bookkeeper
     from bodygraph_server.templates import Template, TemplateStore
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("an account id is a positive whole number")
-    return value
 
 
 def _template_id(text: str) -> UUID:
@@ -131,7 +123,7 @@ def add_template_commands(commands: argparse._SubParsersAction[Any]) -> None:
     actions = templates.add_subparsers(dest="action", required=True, metavar="ACTION")
 
     create = actions.add_parser("create", help="store a template for an account")
-    create.add_argument("account", type=_positive_int, metavar="ACCOUNT")
+    create.add_argument("account", type=account_id, metavar="ACCOUNT")
     create.add_argument("--name", required=True)
     source = create.add_mutually_exclusive_group()
     source.add_argument("--theme", metavar="FILE", help="theme JSON file")
@@ -141,7 +133,7 @@ def add_template_commands(commands: argparse._SubParsersAction[Any]) -> None:
     create.set_defaults(func=_create)
 
     listing = actions.add_parser("list", help="list an account's templates")
-    listing.add_argument("account", type=_positive_int, metavar="ACCOUNT")
+    listing.add_argument("account", type=account_id, metavar="ACCOUNT")
     listing.add_argument("--json", action="store_true")
     listing.set_defaults(func=_list)
 
@@ -150,11 +142,11 @@ def add_template_commands(commands: argparse._SubParsersAction[Any]) -> None:
     show.set_defaults(func=_show)
 
     activate = actions.add_parser("activate", help="choose the active template (or default)")
-    activate.add_argument("account", type=_positive_int, metavar="ACCOUNT")
+    activate.add_argument("account", type=account_id, metavar="ACCOUNT")
     activate.add_argument("template", type=_template_or_default, metavar="TEMPLATE|default")
     activate.set_defaults(func=_activate)
 
     delete = actions.add_parser("delete", help="delete a template")
-    delete.add_argument("account", type=_positive_int, metavar="ACCOUNT")
+    delete.add_argument("account", type=account_id, metavar="ACCOUNT")
     delete.add_argument("template", type=_template_id, metavar="TEMPLATE")
     delete.set_defaults(func=_delete)
