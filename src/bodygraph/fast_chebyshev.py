@@ -1,18 +1,12 @@
-"""Vectorized evaluation of JPL SPK type 2 (Chebyshev position) segments.
+"""JPL SPK type 2 (Chebyshev position) segments, read once and evaluated by compiled code.
 
-A :class:`ChebyshevSegment` holds one segment's coefficients as read from the kernel,
-laid out as (coefficient, component, record). :class:`StackedSegments` stacks several
-segments for evaluation: each record's Chebyshev series is rewritten once, at load
-time, as the same polynomial in the monomial basis ``1, x, x**2, ...`` (an exact change
-of basis; in float64 it moves a position by under a micrometre), so that evaluating
-M (segment, instant) pairs takes a handful of array operations whatever the degree:
-one gather of the records, one running product for the powers of x, one elementwise
-product and a fixed-order pairwise sum over the coefficients (:func:`fold_sum`).
-Positions (km) and velocities (km/day) come back as (3, M) arrays, time last.
-
-Every operation is elementwise, so each pair's result depends on that pair alone, never
-on how many pairs are evaluated with it or where it sits in the arrays (no BLAS
-products, whose summation order may depend on the shapes).
+:func:`load_segments` reads the segments of a kernel into memory (through jplephem) and
+:func:`pack_segments` stacks them into two arrays that the compiled kernels take:
+``coefficients`` (record, component, coefficient), zero-padded to one coefficient count,
+and ``segments`` (segment, ``FIRST``/``INTERVAL``/``RECORDS``/``OFFSET``).
+:func:`segment_state` evaluates one segment at one instant: the Chebyshev series and its
+derivative by their three-term recurrences, for the position (km) and the velocity
+(km/day).
 """
 
 from __future__ import annotations
@@ -26,6 +20,7 @@ import numpy.typing as npt
 from jplephem.spk import SPK
 
 from bodygraph.errors import EphemerisError
+from bodygraph.jit import jit
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
@@ -100,152 +95,58 @@ def _join(path: Path, pieces: list[ChebyshevSegment]) -> ChebyshevSegment:
     return ChebyshevSegment(head.center, head.target, head.first_jd, head.interval, table)
 
 
-def fold_sum(values: FloatArray, out: FloatArray | None = None) -> FloatArray:
-    """The sum over the first axis, in an order fixed by that axis's length alone: the
-    upper half is added elementwise onto the lower half until one row is left. Unlike
-    ``numpy.sum`` (pairwise or sequential depending on the memory layout) or a BLAS
-    product, the result of each element never depends on the other axes' sizes or
-    strides. ``values`` is overwritten (it serves as scratch); ``out``, if given,
-    receives the result."""
-    n = values.shape[0]
-    while n > 3:
-        half = n // 2
-        values[:half] += values[half:2 * half]
-        if n % 2:
-            values[0] += values[2 * half]
-        n = half
-    if n == 1:
-        if out is None:
-            first: FloatArray = values[0]
-            return first
-        out[...] = values[0]
-        return out
-    result: FloatArray = np.add(values[0], values[1], out=out)
-    if n == 3:
-        result += values[2]
-    return result
+
+#: Columns of the ``segments`` array of :func:`pack_segments`.
+FIRST, INTERVAL, RECORDS, OFFSET = range(4)
 
 
-def _monomial_matrix(k: int) -> FloatArray:
-    """(k, k) matrix turning Chebyshev coefficients into monomial ones (column n holds
-    the monomial coefficients of T_n)."""
-    matrix = np.zeros((k, k))
-    matrix[0, 0] = 1.0
-    if k > 1:
-        matrix[1, 1] = 1.0
-    for n in range(2, k):  # T_n = 2 x T_(n-1) - T_(n-2)
-        matrix[1:, n] = 2.0 * matrix[:-1, n - 1]
-        matrix[:, n] -= matrix[:, n - 2]
-    return matrix
+def pack_segments(segments: list[ChebyshevSegment]) -> tuple[FloatArray, FloatArray]:
+    """Stack segments for the compiled kernels: ``coefficients`` (R, 3, K), every
+    segment's records one after the other, padded with zero coefficients to the largest
+    K; and ``segments`` (S, 4): first Julian date (TDB), days per record, number of
+    records and the index of the segment's first record in ``coefficients``."""
+    k = max(s.table.shape[0] for s in segments)
+    padded = [np.pad(s.table, ((0, k - s.table.shape[0]), (0, 0), (0, 0))) for s in segments]
+    coefficients = np.ascontiguousarray(np.concatenate(padded, axis=2).transpose(2, 1, 0))
+    table = np.zeros((len(segments), 4))
+    table[:, FIRST] = [s.first_jd for s in segments]
+    table[:, INTERVAL] = [s.interval for s in segments]
+    table[:, RECORDS] = [s.records for s in segments]
+    table[1:, OFFSET] = np.cumsum([s.records for s in segments[:-1]])
+    for array in (coefficients, table):
+        array.flags.writeable = False
+    return coefficients, table
 
 
-#: Pairs evaluated per block (the gathered records and their products, about 500 kB,
-#: then stay in a core's cache).
-_BLOCK = 512
-
-
-@dataclass(frozen=True, slots=True)
-class Lookup:
-    """Per-pair constants of a fixed list of segments (see :meth:`StackedSegments.lookup`),
-    gathered once so that repeated evaluations skip the gathers."""
-
-    first_jd: FloatArray
-    interval: FloatArray
-    last_record: FloatArray
-    offset: IntArray
-    scale: FloatArray  # d x / d day = 2 / interval
-
-
-class StackedSegments:
-    """Several segments padded to one coefficient count and stacked record after record,
-    so that any mix of (segment, instant) pairs is evaluated in one pass.
-
-    Each record is one contiguous row of ``K * 3`` monomial coefficients
-    (coefficient-major), so gathering the records of M pairs reads M short rows.
-    """
-
-    def __init__(self, segments: list[ChebyshevSegment]) -> None:
-        k = max(s.table.shape[0] for s in segments)
-        padded = [np.pad(s.table, ((0, k - s.table.shape[0]), (0, 0), (0, 0))) for s in segments]
-        table = np.concatenate(padded, axis=2)  # (K, 3, R) Chebyshev
-        # sum_n c_n T_n(x) = sum_m (M c)_m x^m, per record and component
-        monomial = np.tensordot(_monomial_matrix(k), table, axes=(1, 0))  # (K, 3, R)
-        self.coefficients = k
-        self.rows = np.ascontiguousarray(
-            monomial.transpose(2, 0, 1).reshape(table.shape[2], k * 3))
-        self.pairs = tuple((s.center, s.target) for s in segments)
-        self.offset = np.cumsum([0] + [s.records for s in segments[:-1]]).astype(np.intp)
-        self.records = np.array([s.records for s in segments], dtype=np.intp)
-        self.first_jd = np.array([s.first_jd for s in segments])
-        self.interval = np.array([s.interval for s in segments])
-        self._degree = np.arange(k, dtype=np.float64)[:, None]
-
-    def index_of(self, pair: tuple[int, int]) -> int:
-        """The position of a segment in the stack."""
-        return self.pairs.index(pair)
-
-    def lookup(self, which: npt.NDArray[np.intp]) -> Lookup:
-        """The constants of segments ``which`` (one entry per pair to evaluate)."""
-        interval = self.interval[which]
-        return Lookup(self.first_jd[which], interval,
-                      (self.records[which] - 1).astype(np.float64), self.offset[which],
-                      2.0 / interval)
-
-    def evaluate(
-        self, which: npt.NDArray[np.intp], whole: FloatArray, fraction: FloatArray,
-        *, velocity: bool = False,
-    ) -> tuple[FloatArray, FloatArray | None]:
-        """Positions (km, (3, M)) and, if asked, velocities (km/day) of segment
-        ``which[m]`` at TDB ``whole[m] + fraction[m]``, for M pairs at once."""
-        return self.evaluate_lookup(self.lookup(which), whole, fraction, velocity=velocity)
-
-    def evaluate_lookup(
-        self, lookup: Lookup, whole: FloatArray, fraction: FloatArray,
-        *, velocity: bool = False, out: FloatArray | None = None,
-    ) -> tuple[FloatArray, FloatArray | None]:
-        """:meth:`evaluate` with the segments' constants already gathered; ``out``, if
-        given, receives the positions (3, M) or, with velocities, both (2, 3, M)."""
-        days = whole - lookup.first_jd
-        days += fraction
-        record = days / lookup.interval
-        np.floor(record, out=record)
-        np.minimum(record, lookup.last_record, out=record)
-        np.maximum(record, 0.0, out=record)
-        x = record * lookup.interval
-        np.subtract(days, x, out=x)
-        x *= lookup.scale
-        x -= 1.0
-        m, k = x.shape[0], self.coefficients
-        index = record.astype(np.intp)
-        index += lookup.offset
-        # Powers of x by doubling: x**(n+j) = x**n x**j for a block of j at a time.
-        d = 2 if velocity else 1
-        basis = np.empty((k, d, 1, m))
-        powers = basis[:, 0, 0]
-        powers[0] = 1.0
-        powers[1] = x
-        done = 2
-        while done < k:
-            block = min(done - 1, k - done)
-            np.multiply(powers[done - 1], powers[1:1 + block], out=powers[done:done + block])
-            done += block
-        if velocity:
-            basis[0, 1] = 0.0  # d x**n / dx = n x**(n-1)
-            np.multiply(powers[:-1], self._degree[1:], out=basis[1:, 1, 0])
-        result = np.empty((d, 3, m)) if out is None else out.reshape(d, 3, m)
-        # Block by block, so that the gathered records and the products stay in cache
-        # (every step is elementwise: the blocks cannot change any result).
-        size = min(m, _BLOCK)
-        products = np.empty((k, d, 3, size))
-        for start in range(0, m, _BLOCK):
-            stop = min(start + _BLOCK, m)
-            rows = self.rows.take(index[start:stop], axis=0)
-            # (K, 3, B) view of the records, time last
-            coefficients = rows.reshape(stop - start, k, 3).transpose(1, 2, 0)
-            part = products[..., :stop - start]
-            np.multiply(coefficients[:, None], basis[..., start:stop], out=part)
-            fold_sum(part, result[..., start:stop])
-        if not velocity:
-            return result[0], None
-        result[1] *= lookup.scale
-        return result[0], result[1]
+@jit
+def segment_state(coefficients: FloatArray, segments: FloatArray, s: int, whole: float,
+                  fraction: float, out: FloatArray, rates: bool) -> None:
+    """Position (km) and, if ``rates``, velocity (km/day) of segment ``s`` at TDB
+    ``whole + fraction`` into ``out`` ((3,) or (6,)). Instants outside the segment use its
+    first or last record."""
+    first, interval = segments[s, FIRST], segments[s, INTERVAL]
+    days = (whole - first) + fraction
+    record = min(max(np.floor(days / interval), 0.0), segments[s, RECORDS] - 1.0)
+    x = (days - record * interval) * (2.0 / interval) - 1.0
+    c = coefficients[int(record) + int(segments[s, OFFSET])]
+    # T_0 = 1, T_1 = x, T_n = 2x T_(n-1) - T_(n-2); and their derivatives in x.
+    for j in range(3):
+        out[j] = c[j, 0] + c[j, 1] * x
+    t0, t1 = 1.0, x
+    if not rates:
+        for n in range(2, c.shape[1]):
+            t0, t1 = t1, 2.0 * x * t1 - t0
+            for j in range(3):
+                out[j] += c[j, n] * t1
+        return
+    for j in range(3):
+        out[3 + j] = c[j, 1]
+    d0, d1 = 0.0, 1.0
+    for n in range(2, c.shape[1]):
+        t0, t1, d0, d1 = t1, 2.0 * x * t1 - t0, d1, 2.0 * t1 + 2.0 * x * d1 - d0
+        for j in range(3):
+            out[j] += c[j, n] * t1
+            out[3 + j] += c[j, n] * d1
+    scale = 2.0 / interval
+    for j in range(3):
+        out[3 + j] *= scale

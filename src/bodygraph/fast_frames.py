@@ -1,6 +1,8 @@
 """Time scales and rotations for the fast engine: TDB, precession, nutation.
 
-Everything is arrays in, arrays out, with time on the last axis.
+The compiled functions here work on one instant at a time (the kernels of
+``bodygraph.fast_kernel`` loop over the instants); :func:`nutation_longitude` is their
+array form, for tests and tools.
 
 * TDB - TT: the series of USNO Circular 179, eq. 2.6 (1.7 ms amplitude).
 * Frame bias, IAU 2006 precession (Capitaine et al. 2003, four-angle form with
@@ -24,7 +26,7 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
-from bodygraph.fast_chebyshev import fold_sum
+from bodygraph.jit import jit
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -70,23 +72,6 @@ _TDB_TERMS = np.array([
 ])
 
 
-_TDB_COLUMNS = tuple(np.ascontiguousarray(column[:, None]) for column in _TDB_TERMS.T)
-
-
-def tdb_minus_tt_days(whole: FloatArray, fraction: FloatArray) -> FloatArray:
-    """TDB - TT in days (USNO Circular 179, eq. 2.6; TT may stand in for TDB)."""
-    t = centuries(whole, fraction)
-    amplitude, rate, frequency, phase = _TDB_COLUMNS
-    argument = frequency * t
-    argument += phase
-    terms = rate * t
-    terms += amplitude
-    terms *= np.sin(argument)
-    out: FloatArray = fold_sum(terms)
-    out /= SECONDS_PER_DAY
-    return out
-
-
 def _r1(angle: float) -> FloatArray:
     c, s = np.cos(angle), np.sin(angle)
     return np.array([[1.0, 0.0, 0.0], [0.0, c, s], [0.0, -s, c]])
@@ -118,149 +103,124 @@ _PRECESSION = np.array([
 _TO_J2000_ECLIPTIC: FloatArray = _r1(84381.406 * ARCSEC) @ FRAME_BIAS
 
 
-def _columns(coefficients: FloatArray) -> tuple[FloatArray, ...]:
-    """The columns of a coefficient table as contiguous (rows, 1) arrays, highest power
-    first (what :func:`_polynomials` walks)."""
-    return tuple(np.ascontiguousarray(coefficients[:, c, None])
-                 for c in range(coefficients.shape[1] - 1, -1, -1))
 
 
-def _polynomials(coefficients: FloatArray | tuple[FloatArray, ...],
-                 t: FloatArray) -> FloatArray:
-    """Rows of polynomial coefficients (ascending powers, or :func:`_columns`) evaluated
-    at ``t`` by Horner's rule: (rows, N)."""
-    columns = _columns(coefficients) if isinstance(coefficients, np.ndarray) else coefficients
-    out = columns[0] * t
-    for column in columns[1:-1]:
-        out += column
-        out *= t
-    out += columns[-1]
+def _horner_table(coefficients: FloatArray) -> FloatArray:
+    """Coefficient rows (ascending powers) reversed to highest power first, contiguous."""
+    return np.ascontiguousarray(coefficients[:, ::-1])
+
+
+_PRECESSION_HORNER = _horner_table(_PRECESSION)
+_FUNDAMENTAL_HORNER = _horner_table(_FUNDAMENTAL)
+
+
+@jit
+def _polynomial(row: FloatArray, t: float) -> float:
+    """A polynomial with coefficients ``row`` (highest power first) at ``t``, Horner."""
+    out: float = row[0]
+    for c in row[1:]:
+        out = out * t + c
     return out
 
 
-_PRECESSION_COLUMNS = _columns(_PRECESSION)
-_FUNDAMENTAL_COLUMNS = _columns(_FUNDAMENTAL)
-#: Rows of ``_TO_J2000_ECLIPTIC`` shaped (3, 1) for broadcasting over (2, 3, N).
-_J2000_ROWS = tuple(np.ascontiguousarray(row[:, None]) for row in _TO_J2000_ECLIPTIC)
+@jit
+def tdb_minus_tt(whole: float, fraction: float) -> float:
+    """TDB - TT in days (USNO Circular 179, eq. 2.6; TT may stand in for TDB)."""
+    t = ((whole - J2000) + fraction) / DAYS_PER_CENTURY
+    out = 0.0
+    for amplitude, rate, frequency, phase in _TDB_TERMS:
+        out += (amplitude + rate * t) * np.sin(frequency * t + phase)
+    return out / SECONDS_PER_DAY
 
 
-def mean_ecliptic_rows(t: FloatArray) -> FloatArray:
+@jit
+def mean_ecliptic_rows(t: float, out: FloatArray) -> None:
     """The first two rows of ``R1(eps_A) R3(chi_A) R1(-omega_A) R3(-psi_A) R1(eps_0) B``,
-    ICRS -> mean ecliptic and equinox of date: shape (2, 3, N).
-
-    ``t`` is TDB in Julian centuries since J2000, shape (N,). The product of the four
-    rotations is written out (rows 0 and 1 only), elementwise.
-    """
-    angles = _polynomials(_PRECESSION_COLUMNS, t)
-    angles *= ARCSEC
-    c, s = np.cos(angles), np.sin(angles)
-    # psi and omega enter with a minus sign: cos is even, sin odd.
-    cp, co, cx, ce = c
-    sp, so, sx, se = s
-    sp, so = -sp, -so
+    ICRS -> mean ecliptic and equinox of date, into ``out`` (6,), row-major. ``t`` is TDB
+    in Julian centuries since J2000; the product of the rotations is written out."""
+    psi = _polynomial(_PRECESSION_HORNER[0], t) * ARCSEC
+    omega = _polynomial(_PRECESSION_HORNER[1], t) * ARCSEC
+    chi = _polynomial(_PRECESSION_HORNER[2], t) * ARCSEC
+    eps = _polynomial(_PRECESSION_HORNER[3], t) * ARCSEC
+    cp, sp = np.cos(psi), -np.sin(psi)  # psi and omega enter with a minus sign
+    co, so = np.cos(omega), -np.sin(omega)
+    cx, sx = np.cos(chi), np.sin(chi)
+    ce, se = np.cos(eps), np.sin(eps)
     # A = R1(-omega) R3(-psi); B = R3(chi) A; M = R1(eps) B (rows 0 and 1).
     a10, a11 = -co * sp, co * cp
-    m = np.empty((2, 3, t.shape[0]))
-    m[0, 0] = cx * cp + sx * a10
-    m[0, 1] = cx * sp + sx * a11
-    m[0, 2] = sx * so
-    m[1, 0] = ce * (cx * a10 - sx * cp) + se * (so * sp)
-    m[1, 1] = ce * (cx * a11 - sx * sp) - se * (so * cp)
-    m[1, 2] = ce * (cx * so) + se * co
-    j0, j1, j2 = _J2000_ROWS
-    rows: FloatArray = m[:, 0, None] * j0 + m[:, 1, None] * j1 + m[:, 2, None] * j2
-    return rows
+    m00, m01, m02 = cx * cp + sx * a10, cx * sp + sx * a11, sx * so
+    m10 = ce * (cx * a10 - sx * cp) + se * (so * sp)
+    m11 = ce * (cx * a11 - sx * sp) - se * (so * cp)
+    m12 = ce * (cx * so) + se * co
+    j = _TO_J2000_ECLIPTIC
+    for c in range(3):
+        out[c] = m00 * j[0, c] + m01 * j[1, c] + m02 * j[2, c]
+        out[3 + c] = m10 * j[0, c] + m11 * j[1, c] + m12 * j[2, c]
 
 
 @cache
-def _nutation_series() -> tuple[FloatArray, FloatArray]:
-    """The IAU 2000B luni-solar terms: multipliers (77, 5) and longitude coefficients
-    (77, 3) in arcseconds (sin, t*sin, cos), read from the IAU 2000A table that
-    Skyfield bundles (its first 77 rows are the 2000B series)."""
+def nutation_table() -> FloatArray:
+    """The IAU 2000B luni-solar terms as rows of (77, 8): the five multipliers of l, l',
+    F, D, Omega, then the longitude coefficients in arcseconds (sin, t*sin, cos), read
+    from the IAU 2000A table that Skyfield bundles (its first 77 rows are 2000B)."""
     path = resources.files("skyfield").joinpath("data", "nutation.npz")
     with resources.as_file(path) as real, np.load(real) as data:
         multipliers = np.asarray(data["nals_t"][:B_TERMS], dtype=np.float64)
         longitude = np.asarray(
             data["lunisolar_longitude_coefficients"][:B_TERMS], dtype=np.float64
         ) * 1e-7  # tenths of a microarcsecond -> arcseconds
-    return multipliers, longitude
-
-
-def fundamental_arguments(t: FloatArray) -> FloatArray:
-    """l, l', F, D, Omega in radians, shape (5, N)."""
-    out: FloatArray = np.fmod(_polynomials(_FUNDAMENTAL_COLUMNS, t), TURN_ARCSEC)
-    out *= ARCSEC
-    return out
+    if multipliers.min() < _LOWEST_POWER or multipliers.max() > _HIGHEST_POWER:
+        raise ValueError("a nutation multiplier lies outside the table of powers")
+    table = np.ascontiguousarray(np.concatenate([multipliers, longitude], axis=1))
+    table.flags.writeable = False
+    return table
 
 
 #: Powers -2 .. 4 of the unit complex numbers of the fundamental arguments cover every
 #: multiplier of the 77 terms.
-_LOWEST_POWER = -2
-_HIGHEST_POWER = 4
+_LOWEST_POWER, _HIGHEST_POWER = -2, 4
 
 
-#: The terms' products are built in two halves that many terms share: the distinct
-#: combinations of the powers of (l, l') and of (F, D, Omega).
-_HALVES: tuple[tuple[int, ...], tuple[int, ...]] = ((0, 1), (2, 3, 4))
+@jit
+def nutation(t: float, table: FloatArray) -> float:
+    """IAU 2000B nutation in longitude, radians, ``t`` in TT centuries since J2000
+    (``table``: :func:`nutation_table`).
+
+    Each term's argument is an integer combination of the five fundamental arguments,
+    so its sine and cosine are products of their powers on the unit circle: five
+    sines and cosines per instant instead of 77 of each. The terms are summed in the
+    table's order."""
+    re = np.empty((5, _HIGHEST_POWER - _LOWEST_POWER + 1))
+    im = np.empty((5, _HIGHEST_POWER - _LOWEST_POWER + 1))
+    zero = -_LOWEST_POWER
+    for k in range(5):
+        angle = np.fmod(_polynomial(_FUNDAMENTAL_HORNER[k], t), TURN_ARCSEC) * ARCSEC
+        re[k, zero], im[k, zero] = 1.0, 0.0
+        c, s = np.cos(angle), np.sin(angle)
+        for m in range(1, _HIGHEST_POWER + 1):
+            re[k, zero + m] = re[k, zero + m - 1] * c - im[k, zero + m - 1] * s
+            im[k, zero + m] = re[k, zero + m - 1] * s + im[k, zero + m - 1] * c
+        for m in range(1, -_LOWEST_POWER + 1):
+            re[k, zero - m], im[k, zero - m] = re[k, zero + m], -im[k, zero + m]
+    dpsi = 0.0
+    for term in table:
+        x, y = 1.0, 0.0
+        for k in range(5):
+            m = zero + int(term[k])
+            x, y = x * re[k, m] - y * im[k, m], x * im[k, m] + y * re[k, m]
+        dpsi += (term[5] + term[6] * t) * y + term[7] * x
+    return (dpsi + B_OFFSET_PSI_ARCSEC) * ARCSEC
 
 
-@cache
-def _nutation_tables() -> tuple[tuple[tuple[npt.NDArray[np.intp], ...], ...],
-                                tuple[npt.NDArray[np.intp], ...],
-                                FloatArray, FloatArray, FloatArray]:
-    """How to build the 77 terms from the table of powers (see
-    :func:`nutation_longitude`): per half, for each of its arguments the rows of the
-    flattened table to take (one per distinct combination); then for each half the
-    combination of every term. Also the coefficients as contiguous (77, 1) columns."""
-    multipliers, coefficients = _nutation_series()
-    if multipliers.min() < _LOWEST_POWER or multipliers.max() > _HIGHEST_POWER:
-        raise ValueError("a nutation multiplier lies outside the table of powers")
-    powers = multipliers.astype(np.intp) - _LOWEST_POWER  # (77, 5)
-    halves = []
-    combination = []
-    for half in _HALVES:
-        distinct, which = np.unique(powers[:, list(half)], axis=0, return_inverse=True)
-        halves.append(tuple(np.ascontiguousarray(distinct[:, i] * 5 + j)
-                            for i, j in enumerate(half)))
-        combination.append(np.ascontiguousarray(which.reshape(-1)))
-    sine, sine_rate, cosine = (np.ascontiguousarray(coefficients[:, c, None])
-                               for c in range(3))
-    return tuple(halves), tuple(combination), sine, sine_rate, cosine
+@jit
+def _nutations(t: FloatArray, table: FloatArray, out: FloatArray) -> None:
+    for i in range(t.shape[0]):
+        out[i] = nutation(t[i], table)
 
 
 def nutation_longitude(t: FloatArray) -> FloatArray:
-    """IAU 2000B nutation in longitude, radians, ``t`` in TT centuries (shape (N,)).
-
-    Each term's argument is an integer combination of the five fundamental arguments,
-    so its sine and cosine come from products of their powers on the unit circle:
-    five complex exponentials per instant instead of 77 sines and cosines. The sum over
-    the terms is :func:`~bodygraph.fast_chebyshev.fold_sum`, so that each instant's value
-    never depends on how many instants are computed with it.
-    """
-    halves, combination, sine, sine_rate, cosine = _nutation_tables()
-    n = t.shape[0]
-    powers = np.empty((_HIGHEST_POWER - _LOWEST_POWER + 1, 5, n), dtype=np.complex128)
-    one = -_LOWEST_POWER  # the row of exponent 0
-    np.exp(1j * fundamental_arguments(t), out=powers[one + 1])
-    powers[one] = 1.0
-    np.multiply(powers[one + 1], powers[one + 1], out=powers[one + 2])
-    np.multiply(powers[one + 2], powers[one + 1], out=powers[one + 3])
-    np.multiply(powers[one + 2], powers[one + 2], out=powers[one + 4])
-    np.conjugate(powers[one + 1:one + 3], out=powers[one - 1::-1])
-    table = powers.reshape(-1, n)
-    parts = []
-    for rows in halves:
-        product = table.take(rows[0], axis=0)
-        for more in rows[1:]:
-            product *= table.take(more, axis=0)
-        parts.append(product)
-    terms = parts[0].take(combination[0], axis=0)
-    terms *= parts[1].take(combination[1], axis=0)
-    amplitude = sine_rate * t
-    amplitude += sine
-    amplitude *= terms.imag
-    amplitude += cosine * terms.real
-    dpsi = fold_sum(amplitude)
-    dpsi += B_OFFSET_PSI_ARCSEC
-    dpsi *= ARCSEC
-    return dpsi
+    """IAU 2000B nutation in longitude, radians, for TT centuries ``t`` (shape (N,))."""
+    times = np.ascontiguousarray(t, dtype=np.float64)
+    out = np.empty(times.shape[0])
+    _nutations(times, nutation_table(), out)
+    return out
