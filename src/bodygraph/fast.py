@@ -189,15 +189,26 @@ class FastEngine:
             raise InvalidInstantError("node must be 'true' or 'mean', not None")
         whole, fraction = _split(birth)
         n = whole.shape[0]
-        birth_rows = np.zeros((11, n))
-        design_rows = np.zeros((11, n))
+        # In time order, neighbouring charts read the same records of the kernel (a
+        # chart's numbers do not depend on the order; only the cache does).
+        order = np.argsort(whole + fraction, kind="stable") if n > 1 else None
+        if order is not None:
+            whole, fraction = whole[order], fraction[order]
+        rows = np.zeros((2, 11, n))
         design = np.zeros(n)
         status = np.zeros(n, dtype=np.uint8)
         kernel.epochs(self.coefficients, self.segments, self.chains, self.nutation,
-                      self.span, self.every, self.sun, whole, fraction, code, birth_rows,
-                      design, design_rows, status)
+                      self.span, self.every, self.sun, whole, fraction, code, rows[0],
+                      design, rows[1], status)
         self._raise(status)
-        return birth_rows, TT(whole, design), design_rows
+        if order is None:
+            return rows[0], TT(whole, design), rows[1]
+        unsorted = np.empty_like(rows)
+        unsorted[..., order] = rows
+        design_whole, design_fraction = np.empty_like(whole), np.empty_like(design)
+        design_whole[order] = whole
+        design_fraction[order] = design
+        return unsorted[0], TT(design_whole, design_fraction), unsorted[1]
 
     def true_node_longitude(self, tt: TT) -> FloatArray:
         """Osculating ascending node of the geocentric lunar orbit, true ecliptic of date."""
