@@ -13,6 +13,11 @@ Two load generators (``--generator``):
   ``--rate``, open loop on a fixed schedule (latency counted from the scheduled instant).
   Bounded by ``--requests`` too. It costs about as much CPU per request as the service
   outside the chart, on the same cores, so it understates the service's ceiling.
+* ``raw``: asyncio streams in this process writing pre-built HTTP/1.1 requests on
+  ``--concurrency`` keep-alive connections; closed loop or, with ``--rate``, open loop
+  (each scheduled request takes the next free connection; latency counts from the
+  scheduled instant, so time spent waiting for a connection counts too). About a tenth
+  of httpx's CPU per request, so an open loop at 500/s leaves the service its cores.
 * ``wrk``: the C load generator (Debian package ``wrk``; ``apt-get install wrk``) with
   ``benchmarks/wrk_charts.lua``, one thread, closed loop only. About 0.1 ms of CPU per
   request, which is what the figures in ``docs/performance.md`` use at saturation. Bounded
@@ -24,6 +29,8 @@ Bounded on purpose: at most 120 s, loopback addresses only. Examples::
     .venv/bin/python benchmarks/load_test.py --generator wrk --workers 2 --concurrency 64 \
         --duration 20
     .venv/bin/python benchmarks/load_test.py --workers 2 --rate 300 --duration 15  # open loop
+    .venv/bin/python benchmarks/load_test.py --generator raw --workers 2 --rate 500 \
+        --concurrency 64 --duration 20                                        # open loop
 
 Prints the figures as Markdown (for docs/performance.md) and, with ``--json``, as JSON,
 with the load average before and after and the CPU seconds the generator used.
@@ -203,6 +210,82 @@ async def run_load(url: str, path: str, keys: list[str], concurrency: int, durat
     return latencies, statuses, elapsed
 
 
+def _request_bytes(host: str, path: str, key: str, body: dict[str, Any]) -> bytes:
+    payload = json.dumps(body, separators=(",", ":")).encode()
+    head = (f"POST {path} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {key}\r\n"
+            f"HD-Geocode-Key: offline\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(payload)}\r\n\r\n")
+    return head.encode("ascii") + payload
+
+
+async def _exchange(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                    request: bytes) -> str:
+    """Send one request, read its whole response; the status code."""
+    writer.write(request)
+    head = await reader.readuntil(b"\r\n\r\n")
+    status = head.split(b" ", 2)[1].decode("ascii")
+    length = 0
+    for line in head.split(b"\r\n"):
+        if line[:15].lower() == b"content-length:":
+            length = int(line[15:])
+    await reader.readexactly(length)
+    return status
+
+
+async def run_raw(url: str, path: str, keys: list[str], concurrency: int, duration: float,
+                  limit: int, seed: int, rate: float = 0.0
+                  ) -> tuple[list[float], Counter[str], float]:
+    """:func:`run_load` with pre-built requests on raw keep-alive connections."""
+    parts = urlsplit(url)
+    host, port = parts.hostname or "127.0.0.1", parts.port or 80
+    rng = random.Random(seed)
+    count = limit if rate <= 0 else min(limit, int(rate * duration) + 1)
+    requests = [_request_bytes(f"{host}:{port}", path, keys[i % len(keys)],
+                               random_body(path, rng)) for i in range(count)]
+    latencies: list[float] = []
+    statuses: Counter[str] = Counter()
+    idle: asyncio.Queue[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = asyncio.Queue()
+    for _ in range(concurrency):
+        idle.put_nowait(await asyncio.open_connection(host, port))
+
+    async def one(request: bytes, start: float) -> None:
+        reader, writer = await idle.get()
+        try:
+            statuses[await _exchange(reader, writer, request)] += 1
+            idle.put_nowait((reader, writer))
+        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as exc:
+            statuses[type(exc).__name__] += 1
+            writer.close()
+            idle.put_nowait(await asyncio.open_connection(host, port))
+        latencies.append(time.perf_counter() - start)
+
+    began = time.perf_counter()
+    deadline = began + duration
+    if rate > 0:
+        tasks = []
+        for index, request in enumerate(requests):
+            start = began + index / rate
+            if start >= deadline:
+                break
+            await asyncio.sleep(max(0.0, start - time.perf_counter()))
+            tasks.append(asyncio.create_task(one(request, start)))
+        await asyncio.gather(*tasks)
+    else:
+        queue = iter(requests)
+
+        async def user() -> None:
+            for request in queue:
+                if time.perf_counter() >= deadline:
+                    return
+                await one(request, time.perf_counter())
+
+        await asyncio.gather(*(user() for _ in range(concurrency)))
+    elapsed = time.perf_counter() - began
+    while not idle.empty():
+        idle.get_nowait()[1].close()
+    return latencies, statuses, elapsed
+
+
 WRK_SCRIPT = Path(__file__).resolve().parent / "wrk_charts.lua"
 
 
@@ -288,7 +371,9 @@ MARKDOWN_HEADER = (
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", help="a running service (loopback only); default: start one")
-    parser.add_argument("--database-url", help="its database (to make keys); with --url")
+    parser.add_argument("--database-url",
+                        help="with --url: its database (to make keys); without: the database "
+                        "of the started service (default: SQLite in a temporary folder)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--path", choices=ENDPOINTS, default=ENDPOINTS[0])
     parser.add_argument("--concurrency", type=int, default=64)
@@ -303,12 +388,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate-limit-url", default="",
                         help="where the started server keeps rate-limit windows "
                         "(default: its database; e.g. redis://127.0.0.1:6379/0)")
-    parser.add_argument("--generator", choices=("httpx", "wrk"), default="httpx",
+    parser.add_argument("--generator", choices=("httpx", "raw", "wrk"), default="httpx",
                         help="load generator (wrk: closed loop only, see the module doc)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.generator == "wrk" and args.rate:
-        raise SystemExit("--rate needs --generator httpx (wrk runs a closed loop)")
+        raise SystemExit("--rate needs --generator httpx or raw (wrk runs a closed loop)")
+    generate = run_raw if args.generator == "raw" else run_load
 
     duration = min(max(args.duration, 1.0), MAX_DURATION)
     keys_needed = args.keys or max(1, -(-args.requests // PER_KEY))
@@ -321,7 +407,7 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit("--database-url is needed with --url (to make the keys)")
         url, database_url, workers = args.url.rstrip("/"), args.database_url, None
     else:
-        database_url = f"sqlite:///{workdir / 'load.sqlite3'}"
+        database_url = args.database_url or f"sqlite:///{workdir / 'load.sqlite3'}"
         url = f"http://127.0.0.1:{free_port()}"
         workers = args.workers
     try:
@@ -337,7 +423,7 @@ def main(argv: list[str] | None = None) -> int:
                 run_wrk(url, args.path, warm_keys, args.concurrency, args.warmup,
                         args.seed + 1, workdir)
             else:
-                asyncio.run(run_load(url, args.path, warm_keys, args.concurrency,
+                asyncio.run(generate(url, args.path, warm_keys, args.concurrency,
                                      args.warmup, len(warm_keys) * PER_KEY, args.seed + 1))
         load_before = os.getloadavg()[0]
         if args.generator == "wrk":
@@ -348,7 +434,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             cpu_before = _cpu(resource.RUSAGE_SELF)
             latencies, statuses, elapsed = asyncio.run(
-                run_load(url, args.path, keys, args.concurrency, duration, limit, args.seed,
+                generate(url, args.path, keys, args.concurrency, duration, limit, args.seed,
                          args.rate)
             )
             generator_cpu = _cpu(resource.RUSAGE_SELF) - cpu_before
@@ -382,7 +468,7 @@ def main(argv: list[str] | None = None) -> int:
         p50_ms=statistics.median(ms) if ms else float("nan"),
         p90_ms=percentile(ms, 0.90), p99_ms=percentile(ms, 0.99),
         max_ms=max(ms) if ms else float("nan"), cpu_count=os.cpu_count(),
-        generator="httpx", load_before=load_before, load_after=load_after,
+        generator=args.generator, load_before=load_before, load_after=load_after,
         generator_cpu_s=generator_cpu,
     )
     return _report(figures, args.json)
