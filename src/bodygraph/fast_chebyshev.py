@@ -3,7 +3,7 @@
 :func:`load_segments` reads the segments of a kernel into memory (through jplephem) and
 :func:`pack_segments` stacks them into two arrays that the compiled kernels take:
 ``coefficients`` (record, component, coefficient), zero-padded to one coefficient count,
-and ``segments`` (segment, ``FIRST``/``INTERVAL``/``RECORDS``/``OFFSET``).
+and ``segments`` (segment, ``FIRST``/``INTERVAL``/``RECORDS``/``OFFSET``/``COUNT``).
 :func:`segment_state` evaluates one segment at one instant: the Chebyshev series and its
 derivative by their three-term recurrences, for the position (km) and the velocity
 (km/day).
@@ -97,22 +97,24 @@ def _join(path: Path, pieces: list[ChebyshevSegment]) -> ChebyshevSegment:
 
 
 #: Columns of the ``segments`` array of :func:`pack_segments`.
-FIRST, INTERVAL, RECORDS, OFFSET = range(4)
+FIRST, INTERVAL, RECORDS, OFFSET, COUNT = range(5)
 
 
 def pack_segments(segments: list[ChebyshevSegment]) -> tuple[FloatArray, FloatArray]:
     """Stack segments for the compiled kernels: ``coefficients`` (R, 3, K), every
     segment's records one after the other, padded with zero coefficients to the largest
-    K; and ``segments`` (S, 4): first Julian date (TDB), days per record, number of
-    records and the index of the segment's first record in ``coefficients``."""
+    K; and ``segments`` (S, 5): first Julian date (TDB), days per record, number of
+    records, the index of the segment's first record in ``coefficients`` and its own
+    number of coefficients (the padding is never read)."""
     k = max(s.table.shape[0] for s in segments)
     padded = [np.pad(s.table, ((0, k - s.table.shape[0]), (0, 0), (0, 0))) for s in segments]
     coefficients = np.ascontiguousarray(np.concatenate(padded, axis=2).transpose(2, 1, 0))
-    table = np.zeros((len(segments), 4))
+    table = np.zeros((len(segments), 5))
     table[:, FIRST] = [s.first_jd for s in segments]
     table[:, INTERVAL] = [s.interval for s in segments]
     table[:, RECORDS] = [s.records for s in segments]
     table[1:, OFFSET] = np.cumsum([s.records for s in segments[:-1]])
+    table[:, COUNT] = [s.table.shape[0] for s in segments]
     for array in (coefficients, table):
         array.flags.writeable = False
     return coefficients, table
@@ -129,12 +131,13 @@ def segment_state(coefficients: FloatArray, segments: FloatArray, s: int, whole:
     record = min(max(np.floor(days / interval), 0.0), segments[s, RECORDS] - 1.0)
     x = (days - record * interval) * (2.0 / interval) - 1.0
     c = coefficients[int(record) + int(segments[s, OFFSET])]
+    count = int(segments[s, COUNT])
     # T_0 = 1, T_1 = x, T_n = 2x T_(n-1) - T_(n-2); and their derivatives in x.
     for j in range(3):
         out[j] = c[j, 0] + c[j, 1] * x
     t0, t1 = 1.0, x
     if not rates:
-        for n in range(2, c.shape[1]):
+        for n in range(2, count):
             t0, t1 = t1, 2.0 * x * t1 - t0
             for j in range(3):
                 out[j] += c[j, n] * t1
@@ -142,7 +145,7 @@ def segment_state(coefficients: FloatArray, segments: FloatArray, s: int, whole:
     for j in range(3):
         out[3 + j] = c[j, 1]
     d0, d1 = 0.0, 1.0
-    for n in range(2, c.shape[1]):
+    for n in range(2, count):
         t0, t1, d0, d1 = t1, 2.0 * x * t1 - t0, d1, 2.0 * t1 + 2.0 * x * d1 - d0
         for j in range(3):
             out[j] += c[j, n] * t1
