@@ -53,6 +53,41 @@ async def test_book_threads_return_results_and_raise_errors() -> None:
 
 
 @pytest.mark.anyio
+async def test_inline_book_threads_run_on_the_calling_thread(book: Bookkeeper) -> None:
+    """``BookThreads(0)`` (what SQLite uses) runs each call at once, on the event loop's
+    thread; results, errors and group commit work as with threads."""
+    threads = BookThreads(0)
+    try:
+        assert await threads.run(lambda a, b: a + b, 2, 3) == 5
+        assert await threads.run(threading.current_thread) is threading.current_thread()
+
+        def boom() -> None:
+            raise ValueError("x")
+
+        with pytest.raises(ValueError):
+            await threads.run(boom)
+        principal = _principal(book)
+        reservations = [_reserve(book, principal) for _ in range(5)]
+        commits = CommitBatcher(book, threads.run)
+        async with anyio.create_task_group() as group:
+            for reservation in reservations:
+                group.start_soon(commits.commit, reservation)
+    finally:
+        threads.close()
+    usage = book.usage(principal.account_id)[-1]
+    assert (usage.calls, usage.pending) == (5, 0)
+    with pytest.raises(ValueError):
+        BookThreads(-1)
+
+
+def test_sqlite_bookkeeping_runs_inline_and_postgresql_in_threads() -> None:
+    from bodygraph_server.services import bookkeeping_threads
+
+    assert bookkeeping_threads("sqlite:///x.sqlite3") == 0
+    assert bookkeeping_threads("postgresql://postgres@127.0.0.1/test") == 8
+
+
+@pytest.mark.anyio
 async def test_book_threads_finish_a_started_call_despite_cancellation() -> None:
     threads = BookThreads(1)
     finished: list[str] = []
