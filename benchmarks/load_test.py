@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import ipaddress
 import json
 import os
@@ -200,11 +201,14 @@ async def run_load(url: str, path: str, keys: list[str], concurrency: int, durat
                     statuses[type(exc).__name__] += 1
                 latencies.append(time.perf_counter() - start)
 
+        gc.collect()
+        gc.disable()  # as in run_raw
         began = time.perf_counter()
         deadline = began + duration
         await asyncio.gather(*(worker(client) for client in clients))
         elapsed = time.perf_counter() - began
     finally:
+        gc.enable()
         for client in clients:
             await client.aclose()
     return latencies, statuses, elapsed
@@ -259,6 +263,10 @@ async def run_raw(url: str, path: str, keys: list[str], concurrency: int, durati
             idle.put_nowait(await asyncio.open_connection(host, port))
         latencies.append(time.perf_counter() - start)
 
+    # The generator's own collector would pause its loop (and so every latency measured)
+    # for a full collection of the requests and tasks it holds: off during the run.
+    gc.collect()
+    gc.disable()
     began = time.perf_counter()
     deadline = began + duration
     if rate > 0:
@@ -281,6 +289,7 @@ async def run_raw(url: str, path: str, keys: list[str], concurrency: int, durati
 
         await asyncio.gather(*(user() for _ in range(concurrency)))
     elapsed = time.perf_counter() - began
+    gc.enable()
     while not idle.empty():
         idle.get_nowait()[1].close()
     return latencies, statuses, elapsed
@@ -446,6 +455,11 @@ def main(argv: list[str] | None = None) -> int:
                 process.wait(20)
             except subprocess.TimeoutExpired:
                 process.kill()
+        log = workdir / "server.log"
+        if log.exists() and "Traceback" in log.read_text(errors="replace"):
+            print(f"the server logged errors; its folder is kept: {workdir}", file=sys.stderr)
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
     if args.generator == "wrk":
         ok = result.statuses.get("2xx", 0)
         figures = Figures(

@@ -81,11 +81,13 @@ def _node_code(node: NodeKind | None) -> int:
 
 
 def _split(tt: TT) -> tuple[FloatArray, FloatArray]:
-    """Contiguous float64 (N,) arrays of a TT's whole and fraction parts."""
+    """Writeable, contiguous float64 (N,) arrays of a TT's whole and fraction parts: the
+    one array type the kernels are compiled for (numba compiles a new version, for
+    seconds, for each new type, read-only arrays included)."""
     whole = np.atleast_1d(np.asarray(tt.whole, dtype=np.float64))
     fraction = np.atleast_1d(np.asarray(tt.fraction, dtype=np.float64))
     whole, fraction = np.broadcast_arrays(whole, fraction)
-    return np.ascontiguousarray(whole), np.ascontiguousarray(fraction)
+    return np.array(whole, order="C"), np.array(fraction, order="C")
 
 
 class FastEngine:

@@ -134,3 +134,26 @@ def test_import_does_not_load_skyfield() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_any_input_array_runs_the_compiled_version(
+    engines: tuple[FastEngine, SkyfieldEngine],
+) -> None:
+    """Read-only, strided, scalar or integer inputs give the same numbers as plain arrays
+    and never make numba compile another version of a kernel (seconds, in a request)."""
+    from bodygraph import fast_kernel
+
+    fast, _ = engines
+    tt = random_tt(6, seed=18)
+    expected = fast.longitudes(tt, "true")
+    before = len(fast_kernel.positions.signatures)
+    whole, fraction = tt.whole.copy(), tt.fraction.copy()
+    whole.flags.writeable = fraction.flags.writeable = False
+    assert np.array_equal(fast.longitudes(TT(whole, fraction), "true"), expected)
+    wide = np.repeat(tt.fraction, 2)[::2]  # a strided view
+    assert np.array_equal(fast.longitudes(TT(tt.whole, wide), "true"), expected)
+    one = fast.longitudes(TT(float(tt.whole[0]), float(tt.fraction[0])), "true")
+    assert np.array_equal(one[:, 0], expected[:, 0])
+    integer = TT(tt.whole.astype(np.int64), tt.fraction)
+    assert np.array_equal(fast.longitudes(integer, "true"), expected)
+    assert len(fast_kernel.positions.signatures) == before
