@@ -91,7 +91,8 @@ def _split(tt: TT) -> tuple[FloatArray, FloatArray]:
 
 
 class FastEngine:
-    """Vectorized :class:`~bodygraph.engine.PositionEngine` over a JPL type 2 kernel."""
+    """Compiled :class:`~bodygraph.engine.PositionEngine` over a JPL type 2 kernel: arrays
+    of N instants in, arrays out."""
 
     def __init__(self, kernel_path: Path) -> None:
         self.kernel_path = Path(kernel_path)
