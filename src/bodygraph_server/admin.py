@@ -305,6 +305,8 @@ def _serve(book: Bookkeeper, args: argparse.Namespace) -> int:
         overrides["render_url"] = args.render_url
     if args.public_url is not None:
         overrides["public_url"] = args.public_url
+    if args.no_access_log:
+        overrides["access_log"] = False
     settings = Settings.from_env(**overrides)
     run(settings, host=args.host, port=args.port)
     return 0
@@ -428,6 +430,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="base of svgRenderUrl (default: this service under /render)")
     serve.add_argument("--public-url", default=None, metavar="URL",
                        help="public base URL of this service (default: the request's host)")
+    serve.add_argument("--no-access-log", action="store_true",
+                       help="no log line per request (uvicorn's access log)")
     serve.set_defaults(func=_serve)
 
     add_template_commands(commands)

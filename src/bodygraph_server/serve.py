@@ -54,10 +54,12 @@ def run(
     count = workers if workers is not None else settings.workers
     print(first_key_hint(settings, host, port), file=out or sys.stderr, flush=True)
     if count == 1:
-        uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level)
+        uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
+                    access_log=settings.access_log)
         return
     # Worker processes are started fresh and read their settings from the environment.
     os.environ.update(settings.with_changes(workers=count).to_env())
     uvicorn.run(
-        FACTORY, factory=True, host=host, port=port, workers=count, log_level=log_level
+        FACTORY, factory=True, host=host, port=port, workers=count, log_level=log_level,
+        access_log=settings.access_log,
     )

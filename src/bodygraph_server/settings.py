@@ -36,6 +36,10 @@ Environment variables (all optional):
 ``BODYGRAPH_WARM_UP``
     ``1`` (default) computes one chart at start-up so the first request does not pay for
     loading the ephemeris and the time-zone data; ``0`` skips it.
+``BODYGRAPH_ACCESS_LOG``
+    ``1`` (default) logs a line per request (uvicorn's access log: client, method, path,
+    status; never a body) at level info; ``0`` turns it off (for example when a proxy
+    in front keeps its own).
 """
 
 from __future__ import annotations
@@ -78,6 +82,7 @@ class Settings:
     request_timeout: float = 15.0
     workers: int = 1
     warm_up: bool = True
+    access_log: bool = True
 
     def __post_init__(self) -> None:
         if self.geocoder not in ("google", "offline"):
@@ -169,12 +174,12 @@ def _convert(name: str, raw: str) -> object:
             return float(raw)
     except ValueError as exc:
         raise SettingsError(f"{ENV_PREFIX}{name.upper()}: not a number: {raw!r}") from exc
-    if name == "warm_up":
+    if name in ("warm_up", "access_log"):
         if raw.strip().lower() in ("1", "true", "yes", "on"):
             return True
         if raw.strip().lower() in ("0", "false", "no", "off"):
             return False
-        raise SettingsError(f"{ENV_PREFIX}WARM_UP: not a boolean: {raw!r}")
+        raise SettingsError(f"{ENV_PREFIX}{name.upper()}: not a boolean: {raw!r}")
     if name == "geocoder":
         return cast(GeocoderName, raw.strip().lower())
     return raw

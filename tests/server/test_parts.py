@@ -40,12 +40,14 @@ def test_settings_from_environment() -> None:
         "BODYGRAPH_REQUEST_TIMEOUT": "2.5",
         "BODYGRAPH_WORKERS": "3",
         "BODYGRAPH_WARM_UP": "no",
+        "BODYGRAPH_ACCESS_LOG": "off",
         "BODYGRAPH_RENDER_URL": "https://render.example",
     }
     settings = Settings.from_env(env)
     assert settings == Settings(database_url="sqlite:///x.db", geocoder="offline",
                                 max_body_bytes=4096, request_timeout=2.5, workers=3,
-                                warm_up=False, render_url="https://render.example")
+                                warm_up=False, access_log=False,
+                                render_url="https://render.example")
     assert Settings.from_env(env, workers=1).workers == 1
     assert Settings.from_env(settings.to_env()) == settings
 
@@ -54,7 +56,8 @@ def test_settings_from_environment() -> None:
     "env",
     [{"BODYGRAPH_GEOCODER": "bing"}, {"BODYGRAPH_WORKERS": "0"},
      {"BODYGRAPH_WORKERS": "many"}, {"BODYGRAPH_REQUEST_TIMEOUT": "-1"},
-     {"BODYGRAPH_MAX_BODY_BYTES": "10"}, {"BODYGRAPH_WARM_UP": "perhaps"}],
+     {"BODYGRAPH_MAX_BODY_BYTES": "10"}, {"BODYGRAPH_WARM_UP": "perhaps"},
+     {"BODYGRAPH_ACCESS_LOG": "sometimes"}],
 )
 def test_bad_settings(env: dict[str, str]) -> None:
     with pytest.raises(SettingsError):

@@ -244,7 +244,8 @@ def test_serve_migrates_and_starts_the_service(url: str, tmp_path: Path) -> None
     env["BODYGRAPH_DATABASE_URL"] = url
     log = (tmp_path / "serve.log").open("w")
     proc = subprocess.Popen(
-        [*command(), "serve", "--host", "127.0.0.1", "--port", str(port), "--geocoder", "offline"],
+        [*command(), "serve", "--host", "127.0.0.1", "--port", str(port), "--geocoder", "offline",
+         "--no-access-log"],
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -267,3 +268,5 @@ def test_serve_migrates_and_starts_the_service(url: str, tmp_path: Path) -> None
         proc.terminate()
         proc.wait(timeout=30)
         log.close()
+    text = (tmp_path / "serve.log").read_text()
+    assert "bodygraph service on" in text and "GET /health" not in text
