@@ -23,7 +23,6 @@ from bodygraph.errors import EphemerisError
 from bodygraph.jit import jit
 
 FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.intp]
 
 
 @dataclass(frozen=True, slots=True)

@@ -255,11 +255,6 @@ def _epoch(coefficients: FloatArray, segments: FloatArray, chains: IntArray,
         longitudes[10, column] = node_longitude(node, chains, state, whole, fraction, frame)
 
 
-def work_space(segments: FloatArray) -> FloatArray:
-    """The work space of :func:`_epoch` for a set of segments."""
-    return np.zeros((segments.shape[0] + 6, 6))
-
-
 @jit
 def _sun_rate(chains: IntArray, work: FloatArray, frame: FloatArray) -> float:
     """The rate (degrees/day) of the apparent Sun just computed by :func:`_epoch`: the
