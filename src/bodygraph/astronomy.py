@@ -16,7 +16,7 @@ from skyfield.jpllib import SpiceKernel
 from skyfield.nutationlib import iau2000a_radians
 
 from bodygraph.chart import NodeKind
-from bodygraph.engine import ENGINE_BODIES, FloatArray
+from bodygraph.engine import ENGINE_BODIES, FloatArray, mean_node_of_mean_equinox
 from bodygraph.timescale import TT
 
 _TARGETS: dict[str, str] = {
@@ -36,13 +36,7 @@ _TARGETS: dict[str, str] = {
 def mean_node_longitude(tt: TT) -> FloatArray:
     """Mean ascending node of the Moon (Meeus 47.7) on the true equinox of date."""
     t = ((tt.whole - 2451545.0) + tt.fraction) / 36525.0
-    omega = (
-        125.0445479
-        - 1934.1362891 * t
-        + 0.0020754 * t**2
-        + t**3 / 467441.0
-        - t**4 / 60616000.0
-    )
+    omega = mean_node_of_mean_equinox(t)
     dpsi, _ = iau2000a_radians(tt.time())
     return np.asarray(np.mod(omega + np.degrees(dpsi), 360.0), dtype=np.float64)
 

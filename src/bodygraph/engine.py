@@ -3,7 +3,7 @@ protocol. Free of Skyfield, so that importing it costs nothing."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -12,6 +12,18 @@ from bodygraph.chart import NodeKind
 from bodygraph.timescale import TT
 
 FloatArray = npt.NDArray[np.float64]
+
+Time = TypeVar("Time", float, FloatArray)
+
+
+def mean_node_of_mean_equinox(t: Time) -> Time:
+    """Mean ascending node of the Moon (Meeus 47.7), degrees on the mean equinox of date
+    (not reduced to [0, 360)), ``t`` in Julian centuries of TT since J2000. Both engines
+    add their nutation in longitude; the fast engine compiles this same function."""
+    omega: Time = (125.0445479 - 1934.1362891 * t + 0.0020754 * t**2 + t**3 / 467441.0
+                   - t**4 / 60616000.0)
+    return omega
+
 
 #: Rows of a longitudes array, in this order.
 ENGINE_BODIES: tuple[str, ...] = (

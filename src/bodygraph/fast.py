@@ -14,7 +14,7 @@ The physics is the same as the Skyfield reference (:class:`bodygraph.astronomy.S
 5. frame bias, IAU 2006 precession and IAU 2000B nutation to the true ecliptic and
    equinox of date (``fast_frames``);
 6. the true (osculating) lunar node from the Moon's geometric geocentric state vector,
-   or the mean node (the Meeus polynomial of ``astronomy.mean_node_longitude``) plus
+   or the mean node (``engine.mean_node_of_mean_equinox``, Meeus 47.7) plus
    the nutation in longitude.
 
 A chart (:meth:`FastEngine.epochs`) takes the bodies at birth, the apparent Sun at three
@@ -44,9 +44,6 @@ from bodygraph.fast_frames import nutation_table
 from bodygraph.timescale import TT
 
 FloatArray = npt.NDArray[np.float64]
-
-SOLAR_ARC_DEG = kernel.SOLAR_ARC_DEG
-DESIGN_SAMPLES: tuple[float, ...] = tuple(kernel.DESIGN_SAMPLES.tolist())
 
 _Chain = tuple[tuple[int, int], ...]
 EARTH: _Chain = ((0, 3), (3, 399))
@@ -170,8 +167,8 @@ class FastEngine:
         return longitudes[0], rates
 
     def solve_design(self, birth: TT, birth_sun: FloatArray) -> TT:
-        """Design instants: when the apparent Sun stood ``SOLAR_ARC_DEG`` behind
-        ``birth_sun``. The Sun is evaluated at the three instants ``DESIGN_SAMPLES``
+        """Design instants: when the apparent Sun stood ``design.SOLAR_ARC_DEG`` behind
+        ``birth_sun``. The Sun is evaluated at the three instants ``kernel.DESIGN_SAMPLES``
         around the low-precision guess and the parabola through them solved: each
         chart's answer depends on its own birth only."""
         whole, fraction = _split(birth)

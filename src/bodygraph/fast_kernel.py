@@ -15,6 +15,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from bodygraph.design import SOLAR_ARC_DEG
+from bodygraph.engine import mean_node_of_mean_equinox
 from bodygraph.fast_chebyshev import segment_state
 from bodygraph.fast_frames import (
     DAYS_PER_CENTURY,
@@ -44,7 +46,6 @@ RECIPROCAL_MASSES = np.array([1.0, 1047.3486, 3497.898])
 #: Cosine beyond which a deflector and the target are taken as one line (as in NOVAS).
 COLLINEAR = 0.99999999999
 
-SOLAR_ARC_DEG = 88.0
 #: General precession in longitude (IAU 2006, 5028.796"/century), degrees per day.
 PRECESSION_RATE = 5028.796195 / 3600.0 / 36525.0
 #: The design instant is interpolated from the Sun at these offsets (days) from the
@@ -61,6 +62,8 @@ SAMPLE_NODES = DESIGN_SAMPLES / SAMPLE_SPACING
 #: Denominators of the Lagrange weights at SAMPLE_NODES.
 LAGRANGE = 1.0 / np.array([
     np.prod([a - b for b in SAMPLE_NODES if b != a]) for a in SAMPLE_NODES])
+
+_mean_node = jit(mean_node_of_mean_equinox)
 
 #: Node kinds as the kernels take them.
 NO_NODE, TRUE_NODE, MEAN_NODE = 0, 1, 2
@@ -214,9 +217,7 @@ def node_longitude(kind: int, chains: IntArray, state: FloatArray, whole: float,
     """The lunar node at TT ``whole + fraction``: the true (osculating) node from the
     Moon's geometric geocentric state, or the mean node (Meeus 47.7) plus the nutation."""
     if kind == MEAN_NODE:
-        t = ((whole - J2000) + fraction) / DAYS_PER_CENTURY
-        omega = (125.0445479 - 1934.1362891 * t + 0.0020754 * t**2 + t**3 / 467441.0
-                 - t**4 / 60616000.0)
+        omega = _mean_node(((whole - J2000) + fraction) / DAYS_PER_CENTURY)
         return _wrap360(omega + np.degrees(frame[1]))
     m, e = state[chains[MOON_STATE, 0]], state[chains[MOON_STATE, 1]]
     s0, s1, s2 = m[0] - e[0], m[1] - e[1], m[2] - e[2]
