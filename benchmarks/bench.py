@@ -12,7 +12,7 @@ Rows:
   ``Calculator(engine="skyfield")``), one chart at a time;
 * ``pyswisseph loop`` - per chart: 11 ``swe.calc`` positions (Moshier), the design
   instant by ``swe.solcross``, 11 more positions and the gates through
-  ``bodygraph.wheel``; no chart properties, so it does less work than the others;
+  ``bodygraph.rules.wheel``; no chart properties, so it does less work than the others;
 * ``import bodygraph`` - a fresh interpreter importing the package, less the
   interpreter's own start.
 
@@ -123,8 +123,8 @@ def swiss(count: int) -> Row | None:
         import swisseph as swe
     except ImportError:
         return None
-    from bodygraph.timescale import utc_to_tt
-    from bodygraph.wheel import positions, to_units
+    from bodygraph._time import utc_to_tt
+    from bodygraph.rules.wheel import positions, to_units
 
     flags = swe.FLG_MOSEPH
     bodies = (swe.SUN, swe.MOON, swe.MERCURY, swe.VENUS, swe.MARS, swe.JUPITER, swe.SATURN,

@@ -114,7 +114,7 @@ def free_port() -> int:
 
 def make_keys(database_url: str, count: int) -> list[str]:
     """``count`` accounts on the Scale plan (50,000 credits each)."""
-    from bodygraph_server.accounts import Bookkeeper
+    from bodygraph_server.billing.accounts import Bookkeeper
 
     with Bookkeeper.open(database_url) as book:
         return [book.create_account("scale").api_key for _ in range(count)]

@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/places_bench.py [--runs 3]
 
-Scenarios (each run in a new interpreter, after ``import bodygraph.places``):
+Scenarios (each run in a new interpreter, after ``import bodygraph.geo.places``):
 
 * ``first use``: an empty per-user cache: the index is unpacked and cached;
 * ``cached``: a fresh process with the cache filled (the usual case on a server);
@@ -42,7 +42,7 @@ def _status(field: str) -> float:
 
 def child(first: str) -> None:
     """Measure one fresh process; ``first`` is what it looks up first."""
-    from bodygraph.places import LocationNotFoundError, OfflineGeocoder
+    from bodygraph.geo.places import LocationNotFoundError, OfflineGeocoder
 
     geocoder = OfflineGeocoder()
     base = _status("VmRSS")

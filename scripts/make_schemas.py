@@ -1,4 +1,4 @@
-"""Write the JSON Schemas of the chart objects into src/bodygraph/schemas/.
+"""Write the JSON Schemas of the chart objects into src/bodygraph/model/schemas/.
 
 The value sets come from the domain tables, so the schemas never disagree
 with the engine. Run after changing the tables or formats::
@@ -18,11 +18,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from bodygraph.chart import BODIES, Authority, ChartType, Definition  # noqa: E402
-from bodygraph.properties import SIGNATURE, STRATEGY, V1_STRATEGY  # noqa: E402
-from bodygraph.tables import CENTER_NAMES, lower_leading_the, tables  # noqa: E402
+from bodygraph.catalog.tables import CENTER_NAMES, lower_leading_the, tables  # noqa: E402
+from bodygraph.model.chart import BODIES, Authority, ChartType, Definition  # noqa: E402
+from bodygraph.rules.properties import SIGNATURE, STRATEGY, V1_STRATEGY  # noqa: E402
 
-OUT = ROOT / "src" / "bodygraph" / "schemas"
+OUT = ROOT / "src" / "bodygraph" / "model" / "schemas"
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
 

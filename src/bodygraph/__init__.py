@@ -12,7 +12,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bodygraph.calculator import Calculator, calculate, calculate_many
-from bodygraph.chart import (
+from bodygraph.errors import (
+    BodygraphError,
+    EphemerisError,
+    InvalidInstantError,
+    OutOfRangeError,
+)
+from bodygraph.model.chart import (
     Activation,
     Authority,
     Body,
@@ -22,28 +28,22 @@ from bodygraph.chart import (
     NodeKind,
     Side,
 )
-from bodygraph.errors import (
-    BodygraphError,
-    EphemerisError,
-    InvalidInstantError,
-    OutOfRangeError,
-)
 
 __version__ = "0.1.0"
 
 # Heavier parts (places, time zones) load on first use, so that `import bodygraph` stays fast.
 _LAZY = {
-    "ChartTable": "bodygraph.table",
-    "calculate_local": "bodygraph.local",
-    "calculate_at_place": "bodygraph.local",
-    "LocalChart": "bodygraph.local",
-    "WallTime": "bodygraph.timezones",
+    "ChartTable": "bodygraph.columnar",
+    "calculate_local": "bodygraph.geo.local",
+    "calculate_at_place": "bodygraph.geo.local",
+    "LocalChart": "bodygraph.geo.local",
+    "WallTime": "bodygraph.geo.timezones",
 }
 
 if TYPE_CHECKING:
-    from bodygraph.local import LocalChart, calculate_at_place, calculate_local
-    from bodygraph.table import ChartTable
-    from bodygraph.timezones import WallTime
+    from bodygraph.columnar import ChartTable
+    from bodygraph.geo.local import LocalChart, calculate_at_place, calculate_local
+    from bodygraph.geo.timezones import WallTime
 
 
 def __getattr__(name: str) -> Any:

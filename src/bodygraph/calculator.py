@@ -12,12 +12,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from bodygraph.chart import BODIES, Activation, Body, Chart, NodeKind, Side
-from bodygraph.engine import ENGINE_BODIES, FloatArray, PositionEngine
-from bodygraph.ephemeris import kernel_info, resolve_kernel_path
-from bodygraph.errors import BodygraphError, InvalidInstantError, OutOfRangeError
-from bodygraph.properties import build_chart
-from bodygraph.timescale import (
+from bodygraph._time import (
     TT,
     Micros,
     as_micros,
@@ -29,10 +24,15 @@ from bodygraph.timescale import (
     tt_to_utc64,
     utc64_to_tt,
 )
-from bodygraph.wheel import opposite, positions, to_units
+from bodygraph.ephemeris.engine import ENGINE_BODIES, FloatArray, PositionEngine
+from bodygraph.ephemeris.kernel import kernel_info, resolve_kernel_path
+from bodygraph.errors import BodygraphError, InvalidInstantError, OutOfRangeError
+from bodygraph.model.chart import BODIES, Activation, Body, Chart, NodeKind, Side
+from bodygraph.rules.properties import build_chart
+from bodygraph.rules.wheel import opposite, positions, to_units
 
 if TYPE_CHECKING:
-    from bodygraph.table import ChartTable
+    from bodygraph.columnar import ChartTable
 
 #: Instants per call of an engine's ``epochs`` (the fast engine sorts each call's births
 #: by time, so that neighbours share the kernel's records in cache).
@@ -119,8 +119,8 @@ class Calculator:
 
     ``bodygraph.calculate`` uses a shared default instance; make your own to use
     another kernel or engine: ``engine`` is ``"fast"`` (the default,
-    :class:`bodygraph.fast.FastEngine`), ``"skyfield"`` (the reference,
-    :class:`bodygraph.astronomy.SkyfieldEngine`) or any :class:`PositionEngine`.
+    :class:`bodygraph.ephemeris.fast.engine.FastEngine`), ``"skyfield"`` (the reference,
+    :class:`bodygraph.ephemeris.reference.SkyfieldEngine`) or any :class:`PositionEngine`.
     """
 
     def __init__(
@@ -192,7 +192,7 @@ class Calculator:
                             np.concatenate([part[1].fraction for part in parts]))
                 design_rows = np.concatenate([part[2] for part in parts], axis=1)
         else:
-            from bodygraph.design import solve_design
+            from bodygraph.ephemeris.design import solve_design
 
             birth_rows = self.engine.longitudes(birth, node)
             design = solve_design(self.engine, birth, birth_rows[_ROW["sun"]])
@@ -225,10 +225,10 @@ class Calculator:
     def calculate_many(
         self, instants: Sequence[datetime] | Micros, *, node: NodeKind = "true"
     ) -> ChartTable:
-        """Charts of many births as a :class:`~bodygraph.table.ChartTable`, computed in
+        """Charts of many births as a :class:`~bodygraph.columnar.ChartTable`, computed in
         blocks of ``TABLE_CHUNK`` births (the engine works on ``CHUNK`` at a time) from
         aware datetimes, or datetime64 read as UTC."""
-        from bodygraph.table import ChartTable, build_table
+        from bodygraph.columnar import ChartTable, build_table
 
         utc = as_micros(instants)
         parts = []
@@ -247,11 +247,11 @@ def _make_engine(
     engine: PositionEngine | Literal['fast', 'skyfield'] | None, kernel: Path
 ) -> PositionEngine:
     if engine is None or engine == "fast":
-        from bodygraph.fast import FastEngine
+        from bodygraph.ephemeris.fast.engine import FastEngine
 
         return FastEngine(kernel)
     if engine == "skyfield":
-        from bodygraph.astronomy import SkyfieldEngine
+        from bodygraph.ephemeris.reference import SkyfieldEngine
 
         return SkyfieldEngine(kernel)
     if isinstance(engine, str):
@@ -296,7 +296,7 @@ def calculate_many(
     ephemeris: str | os.PathLike[str] | None = None,
 ) -> ChartTable:
     """Calculate the bodygraphs of many births at once, as a columnar
-    :class:`~bodygraph.table.ChartTable`.
+    :class:`~bodygraph.columnar.ChartTable`.
 
     ``instants`` is a sequence of aware datetimes or a numpy ``datetime64`` array (read
     as UTC). Iterating the table yields the charts ``calculate`` would return, in order.

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bodygraph.chart import NodeKind
+from bodygraph.columnar import COLUMNS
 from bodygraph.errors import BodygraphError
-from bodygraph.table import COLUMNS
+from bodygraph.model.chart import NodeKind
 
 if TYPE_CHECKING:
     import pandas
@@ -62,7 +62,7 @@ def charts_partition(
     import pandas
 
     from bodygraph.calculator import default_calculator
-    from bodygraph.ephemeris import resolve_kernel_path
+    from bodygraph.ephemeris.kernel import resolve_kernel_path
 
     key = None if ephemeris is None else str(resolve_kernel_path(ephemeris))
     calc = default_calculator(key)

@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from hypothesis import strategies as st
 
 from bodygraph.calculator import default_calculator
-from bodygraph.chart import Chart, NodeKind
+from bodygraph.model.chart import Chart, NodeKind
 
 
 def supported_range() -> tuple[datetime, datetime]:

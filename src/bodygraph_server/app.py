@@ -1,18 +1,18 @@
 """The Starlette application: routes, the gate middleware, error handlers, lifespan.
 
 ``create_app(settings)`` is the only constructor. Tests may hand in an open
-:class:`~bodygraph_server.accounts.Bookkeeper` (which the app then does not close) and a
+:class:`~bodygraph_server.billing.accounts.Bookkeeper` (which the app then does not close) and a
 :class:`~bodygraph_server.charting.ChartSource`.
 
 The app serves the v2 chart endpoints, the visual-chart endpoints
-(:mod:`bodygraph_server.visual`), the v1 endpoints, the image route under
-``settings.render_path`` (``/render`` by default; :mod:`bodygraph_server.render`),
+(:mod:`bodygraph_server.http.visual`), the v1 endpoints, the image route under
+``settings.render_path`` (``/render`` by default; :mod:`bodygraph_server.images.route`),
 ``/openapi.json``, ``/docs`` and ``/health``. ``extra_endpoints`` lets more chart
 endpoints join (same checks, charging, OpenAPI); ``extra_routes`` are mounted as they are.
 
 The lifespan opens the bookkeeping, loads the render signing keys
-(:mod:`bodygraph_server.render_keys`), binds the templates, releases abandoned
-reservations and keeps sweeping them (:mod:`bodygraph_server.sweep`).
+(:mod:`bodygraph_server.images.signing_keys`), binds the templates, releases abandoned
+reservations and keeps sweeping them (:mod:`bodygraph_server.billing.sweep`).
 """
 
 from __future__ import annotations
@@ -33,17 +33,20 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 
-from bodygraph_server import v1, v2
-from bodygraph_server.accounts import Bookkeeper
+from bodygraph_server.billing.accounts import Bookkeeper
+from bodygraph_server.billing.commits import CommitBatcher
+from bodygraph_server.billing.sweep import sweep_forever, sweep_stale
 from bodygraph_server.charting import ChartSource, LibraryCharts
-from bodygraph_server.commits import CommitBatcher
-from bodygraph_server.endpoint import Endpoint, handler
-from bodygraph_server.envelope import error_response, json_response
-from bodygraph_server.errors import ApiError, ErrorCode
-from bodygraph_server.gate import Gate, api_version
-from bodygraph_server.openapi import docs_page, openapi_document
-from bodygraph_server.render import IMAGE_ROUTE, StyleCache, image_endpoint
-from bodygraph_server.render_keys import signing_keys
+from bodygraph_server.http import v1, v2
+from bodygraph_server.http.endpoint import Endpoint, handler
+from bodygraph_server.http.envelope import error_response, json_response
+from bodygraph_server.http.errors import ApiError, ErrorCode
+from bodygraph_server.http.gate import Gate, api_version
+from bodygraph_server.http.openapi import docs_page, openapi_document
+from bodygraph_server.http.visual import VISUAL_ENDPOINTS, visual_handler
+from bodygraph_server.images.route import IMAGE_ROUTE, StyleCache, image_endpoint
+from bodygraph_server.images.signing_keys import signing_keys
+from bodygraph_server.images.templates import SqlTemplateStore, TemplateHub
 from bodygraph_server.services import (
     SCOPE_KEY,
     BookThreads,
@@ -53,9 +56,6 @@ from bodygraph_server.services import (
 )
 from bodygraph_server.settings import Settings
 from bodygraph_server.store.sql import SqlStore
-from bodygraph_server.sweep import sweep_forever, sweep_stale
-from bodygraph_server.templates import SqlTemplateStore, TemplateHub
-from bodygraph_server.visual import VISUAL_ENDPOINTS, visual_handler
 
 LOG = logging.getLogger("bodygraph_server")
 

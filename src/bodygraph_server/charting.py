@@ -27,8 +27,8 @@ import anyio
 import anyio.to_thread
 
 if TYPE_CHECKING:
-    from bodygraph.chart import Chart
-    from bodygraph.places.base import Geocoder
+    from bodygraph.geo.places.base import Geocoder
+    from bodygraph.model.chart import Chart
     from bodygraph_server.settings import GeocoderName
 
 DEFAULT_MAX_BATCH = 48
@@ -187,14 +187,14 @@ class ChartBatcher:
 
 
 def _local_to_utc(birthdate: date, birthtime: time, lat: float, lng: float) -> datetime:
-    from bodygraph.timezones import local_to_utc
+    from bodygraph.geo.timezones import local_to_utc
 
     return local_to_utc(datetime.combine(birthdate, birthtime), lat=lat, lng=lng).utc
 
 
 class LibraryCharts:
-    """:class:`ChartSource` backed by ``bodygraph.places``, ``bodygraph.timezones`` and
-    ``bodygraph.calculate_many`` (the same charts as ``bodygraph.local``).
+    """:class:`ChartSource` backed by ``bodygraph.geo.places``, ``bodygraph.geo.timezones`` and
+    ``bodygraph.calculate_many`` (the same charts as ``bodygraph.geo.local``).
 
     ``geocoder_url`` (``scheme://host:port``) points the Google geocoder at another
     server speaking the Google Geocoding API (tests use a local one).
@@ -209,11 +209,11 @@ class LibraryCharts:
 
     def _geocoder(self, geocode_key: str) -> Geocoder:
         if self.geocoder == "google" and self.geocoder_url:
-            from bodygraph.places.google import GoogleGeocoder
+            from bodygraph.geo.places.google import GoogleGeocoder
 
             parts = urlsplit(self.geocoder_url)
             return GoogleGeocoder(geocode_key, domain=parts.netloc, scheme=parts.scheme)
-        from bodygraph.places import geocoder_for
+        from bodygraph.geo.places import geocoder_for
 
         return geocoder_for(self.geocoder, geocode_key)
 

@@ -17,13 +17,13 @@ from typing import Any, TypeVar
 import anyio
 import anyio.to_thread
 
-from bodygraph_server.accounts import Bookkeeper
+from bodygraph_server.billing.accounts import Bookkeeper
+from bodygraph_server.billing.commits import CommitBatcher
 from bodygraph_server.charting import ChartSource
-from bodygraph_server.commits import CommitBatcher
-from bodygraph_server.render import RenderContext, StyleCache
+from bodygraph_server.images.route import RenderContext, StyleCache
+from bodygraph_server.images.templates import TemplateHub
+from bodygraph_server.images.tokens import KeyRing
 from bodygraph_server.settings import Settings
-from bodygraph_server.templates import TemplateHub
-from bodygraph_server.tokens import KeyRing
 
 SCOPE_KEY = "bodygraph.services"
 

@@ -101,7 +101,7 @@ class Settings:
         if any(path == p or path.startswith(p + "/") for p in _RESERVED_PATHS):
             raise SettingsError(f"render_url path {path!r} collides with the API's paths")
         if self.render_keys.strip():
-            from bodygraph_server.tokens import KeyConfigError, KeyRing
+            from bodygraph_server.images.tokens import KeyConfigError, KeyRing
 
             try:
                 KeyRing.from_spec(self.render_keys)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from bodygraph.chart import BODIES, Activation, Chart, Side
-from bodygraph.properties import build_chart
+from bodygraph.model.chart import BODIES, Activation, Chart, Side
+from bodygraph.rules.properties import build_chart
 
 BIRTH = datetime(2000, 1, 1, 12, tzinfo=UTC)
 DESIGN = datetime(1999, 10, 3, 12, tzinfo=UTC)

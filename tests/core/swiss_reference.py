@@ -15,8 +15,8 @@ import numpy as np
 import swisseph as swe  # type: ignore[import-not-found]
 
 from bodygraph.calculator import Calculator
-from bodygraph.chart import BODIES, Body
-from bodygraph.wheel import LINE, UNITS_PER_DEGREE, positions, to_units
+from bodygraph.model.chart import BODIES, Body
+from bodygraph.rules.wheel import LINE, UNITS_PER_DEGREE, positions, to_units
 
 FLAGS = swe.FLG_MOSEPH
 SWISS_IDS: dict[Body, int] = {

@@ -12,9 +12,9 @@ from datetime import UTC, datetime
 import pytest
 import swisseph as swe  # type: ignore[import-not-found]
 
+from bodygraph._time import utc_to_tt
 from bodygraph.calculator import default_calculator
-from bodygraph.chart import BODIES, Body
-from bodygraph.timescale import utc_to_tt
+from bodygraph.model.chart import BODIES, Body
 
 from .swiss_reference import (
     BEHIND_SUN_TOLERANCE_ARCSEC,

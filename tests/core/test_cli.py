@@ -12,8 +12,8 @@ import jsonschema
 import pytest
 
 import bodygraph
-from bodygraph.cli import main
-from bodygraph.formats import json_schema
+from bodygraph.cli.main import main
+from bodygraph.model.contract import json_schema
 
 SCRIPT = Path(sys.executable).with_name("bodygraph")
 EXAMPLE = ["chart", "--utc", "1980-01-03T08:30:00Z"]
@@ -95,8 +95,8 @@ def test_version() -> None:
 
 
 def test_geocoder_choices_match_the_places_package() -> None:
-    from bodygraph import places
-    from bodygraph.cli import GEOCODERS
+    from bodygraph.cli.main import GEOCODERS
+    from bodygraph.geo import places
 
     assert tuple(places.GEOCODERS) == GEOCODERS
 

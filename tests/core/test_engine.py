@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 import bodygraph
 from bodygraph.calculator import Calculator, default_calculator
-from bodygraph.chart import Authority, ChartType, Definition
-from bodygraph.ephemeris import ENV_VARIABLE, shipped_kernel
-from bodygraph.formats import json_schema
+from bodygraph.ephemeris.kernel import ENV_VARIABLE, shipped_kernel
+from bodygraph.model.chart import Authority, ChartType, Definition
+from bodygraph.model.contract import json_schema
 from bodygraph.testing import birth_instants
 
 EXAMPLE = datetime(1980, 1, 3, 8, 30, tzinfo=UTC)
@@ -150,5 +150,5 @@ def test_schemas_are_up_to_date() -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     for name, text in module.rendered().items():
-        stored = (Path(bodygraph.__file__).parent / "schemas" / name).read_text("utf-8")
+        stored = (Path(bodygraph.__file__).parent / "model" / "schemas" / name).read_text("utf-8")
         assert stored == text, f"{name} is stale: run python scripts/make_schemas.py"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bodygraph.ephemeris import REQUIRED_SEGMENTS, kernel_info, shipped_kernel
+from bodygraph.ephemeris.kernel import REQUIRED_SEGMENTS, kernel_info, shipped_kernel
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,4 +47,4 @@ def test_a_built_wheel_carries_the_kernel(tmp_path: Path) -> None:
     assert "bodygraph/data/gazetteer.bin" in names
     assert "bodygraph_server/data/plans.json" in names
     assert "bodygraph_server/py.typed" in names
-    assert any(n.startswith("bodygraph/schemas/") for n in names)
+    assert any(n.startswith("bodygraph/model/schemas/") for n in names)

@@ -6,9 +6,9 @@ import itertools
 
 import pytest
 
-from bodygraph.chart import Authority, Body, ChartType, Definition
-from bodygraph.properties import build_chart
-from bodygraph.tables import tables
+from bodygraph.catalog.tables import tables
+from bodygraph.model.chart import Authority, Body, ChartType, Definition
+from bodygraph.rules.properties import build_chart
 
 from .builders import BIRTH, DESIGN, chart, side
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from bodygraph.tables import CENTER_NAMES, CIRCUITRY_ORDER, raw_tables, tables
-from bodygraph.wheel import UNITS_PER_DEGREE, positions
+from bodygraph.catalog.tables import CENTER_NAMES, CIRCUITRY_ORDER, raw_tables, tables
+from bodygraph.rules.wheel import UNITS_PER_DEGREE, positions
 
 
 def test_counts() -> None:

@@ -6,8 +6,8 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bodygraph.tables import tables
-from bodygraph.wheel import (
+from bodygraph.catalog.tables import tables
+from bodygraph.rules.wheel import (
     BASE,
     CIRCLE,
     GATE,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from bodygraph._time import TT
 from bodygraph.calculator import default_calculator
-from bodygraph.timescale import TT
 
 
 def random_births(count: int, seed: int) -> npt.NDArray[np.datetime64]:

@@ -8,13 +8,13 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from bodygraph.astronomy import ENGINE_BODIES, SkyfieldEngine, mean_node_longitude
+from bodygraph._time import TT
 from bodygraph.calculator import _ROW as CALCULATOR_ROWS
-from bodygraph.ephemeris import shipped_kernel
+from bodygraph.ephemeris.fast.engine import CHAINS, FastEngine
+from bodygraph.ephemeris.fast.frames import centuries, nutation_longitude
+from bodygraph.ephemeris.kernel import shipped_kernel
+from bodygraph.ephemeris.reference import ENGINE_BODIES, SkyfieldEngine, mean_node_longitude
 from bodygraph.errors import EphemerisError
-from bodygraph.fast import CHAINS, FastEngine
-from bodygraph.fast_frames import centuries, nutation_longitude
-from bodygraph.timescale import TT
 
 from .helpers import random_tt
 
@@ -109,7 +109,7 @@ def test_unknown_node_is_an_error(engines: tuple[FastEngine, SkyfieldEngine]) ->
 def test_own_design_solver_matches_the_generic_one(
     engines: tuple[FastEngine, SkyfieldEngine],
 ) -> None:
-    from bodygraph.design import SOLAR_ARC_DEG, solve_design
+    from bodygraph.ephemeris.design import SOLAR_ARC_DEG, solve_design
 
     fast, _ = engines
     rng = np.random.default_rng(17)
@@ -141,7 +141,7 @@ def test_any_input_array_runs_the_compiled_version(
 ) -> None:
     """Read-only, strided, scalar or integer inputs give the same numbers as plain arrays
     and never make numba compile another version of a kernel (seconds, in a request)."""
-    from bodygraph import fast_kernel
+    from bodygraph.ephemeris.fast import loops as fast_kernel
 
     fast, _ = engines
     tt = random_tt(6, seed=18)

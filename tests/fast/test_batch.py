@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 import bodygraph
-from bodygraph.batch import BatchError, input_mode, run_batch
-from bodygraph.table import ACTIVATION_COLUMNS, COLUMNS
+from bodygraph.batch.job import BatchError, input_mode, run_batch
+from bodygraph.columnar import ACTIVATION_COLUMNS, COLUMNS
 
 SCRIPT = Path(sys.executable).parent / "bodygraph"
 _FALLBACK = (
     "import argparse, sys\n"
-    "from bodygraph.batch import add_batch_parser\n"
+    "from bodygraph.batch.job import add_batch_parser\n"
     "parser = argparse.ArgumentParser(prog='bodygraph')\n"
     "add_batch_parser(parser.add_subparsers())\n"
     "args = parser.parse_args(sys.argv[1:])\n"
@@ -26,7 +26,7 @@ _FALLBACK = (
 
 
 def _registered() -> bool:
-    from bodygraph.cli import build_parser
+    from bodygraph.cli.main import build_parser
 
     actions = build_parser()._subparsers
     return actions is not None and "batch" in (actions._group_actions[0].choices or {})
@@ -139,7 +139,7 @@ def test_location_rows_are_geocoded_once_each(tmp_path: Path) -> None:
     calls: list[str] = []
 
     def geocode(text: str) -> object:
-        from bodygraph.places import default_geocoder
+        from bodygraph.geo.places import default_geocoder
 
         calls.append(text)
         return default_geocoder().geocode(text)
@@ -170,7 +170,7 @@ def test_job_level_errors(tmp_path: Path) -> None:
 
 
 def test_plain_utc_columns_take_the_vectorized_path_with_the_same_result(tmp_path: Path) -> None:
-    from bodygraph.batch import Resolver, _utc_column
+    from bodygraph.batch.job import Resolver, _utc_column
 
     plain = ["1980-01-03T08:30:00Z", "2001-09-11T12:46:00.250", "1850-06-01T00:00Z"]
     fast = _utc_column(list(plain))

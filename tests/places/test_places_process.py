@@ -13,8 +13,8 @@ import sys
 
 import pytest
 
-from bodygraph.places import LocationNotFoundError, OfflineGeocoder
-from bodygraph.places.gazetteer import index
+from bodygraph.geo.places import LocationNotFoundError, OfflineGeocoder
+from bodygraph.geo.places.gazetteer import index
 
 _CHILD = """
 import json, pathlib
@@ -22,7 +22,7 @@ def rss():
     for line in pathlib.Path("/proc/self/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
-from bodygraph.places import LocationNotFoundError, OfflineGeocoder
+from bodygraph.geo.places import LocationNotFoundError, OfflineGeocoder
 geocoder = OfflineGeocoder()
 base = rss()
 place = geocoder.geocode("Oberammergau, Germany")

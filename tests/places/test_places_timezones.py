@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bodygraph.errors import InvalidInstantError
-from bodygraph.places import InvalidLatitudeError, InvalidLongitudeError
-from bodygraph.timezones import (
+from bodygraph.geo.places import InvalidLatitudeError, InvalidLongitudeError
+from bodygraph.geo.timezones import (
     TimezoneLookupError,
     WallTime,
     is_nautical,

@@ -7,8 +7,8 @@ import logging
 import pytest
 from geopy.geocoders import MapBox
 
-from bodygraph.places import GeocodeFailedError
-from bodygraph.places.transport import PLACEHOLDER, keyed_adapter, with_key
+from bodygraph.geo.places import GeocodeFailedError
+from bodygraph.geo.places.transport import PLACEHOLDER, keyed_adapter, with_key
 
 
 def test_another_provider_gets_the_key_in_its_own_parameter(google_server, caplog):

@@ -1,6 +1,6 @@
 """Hand-built charts for the render tests: every activation chosen gate by gate.
 
-Charts go through :func:`bodygraph.properties.build_chart`, so type, channels and
+Charts go through :func:`bodygraph.rules.properties.build_chart`, so type, channels and
 centers are the library's own derivation of the chosen activations.
 """
 
@@ -11,10 +11,10 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from bodygraph.chart import BODIES, Activation, Chart, Side
-from bodygraph.properties import build_chart
-from bodygraph.tables import tables
-from bodygraph.wheel import LINE, UNITS_PER_DEGREE, positions, to_units
+from bodygraph.catalog.tables import tables
+from bodygraph.model.chart import BODIES, Activation, Chart, Side
+from bodygraph.rules.properties import build_chart
+from bodygraph.rules.wheel import LINE, UNITS_PER_DEGREE, positions, to_units
 
 BIRTH = datetime(2001, 2, 3, 4, 5, tzinfo=UTC)
 DESIGN = datetime(2000, 11, 4, 5, 6, tzinfo=UTC)

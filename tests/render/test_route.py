@@ -19,7 +19,7 @@ from starlette.routing import Mount
 from starlette.testclient import TestClient
 
 from bodygraph.render import RenderInput, Theme, render_svg
-from bodygraph_server.render import (
+from bodygraph_server.images.route import (
     IMMUTABLE,
     StyleCache,
     TemplateLookupError,
@@ -27,7 +27,7 @@ from bodygraph_server.render import (
     render_app,
     render_link,
 )
-from bodygraph_server.tokens import KeyRing, SigningKey, issue
+from bodygraph_server.images.tokens import KeyRing, SigningKey, issue
 
 from .charts import named_chart
 
@@ -187,7 +187,7 @@ def test_parse_template() -> None:
 
 
 def test_served_by_real_uvicorn_without_any_headers(monkeypatch: pytest.MonkeyPatch) -> None:
-    from bodygraph_server import render
+    from bodygraph_server.images import route as render
 
     spec = "k1:" + base64.urlsafe_b64encode(RING.current.secret).decode()
     monkeypatch.setenv("BODYGRAPH_RENDER_KEYS", spec)

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bodygraph.chart import Chart
+from bodygraph.catalog.tables import CENTER_NAMES, tables
+from bodygraph.model.chart import Chart
 from bodygraph.render import (
     DEFAULT_THEME,
     RenderInput,
@@ -21,7 +22,6 @@ from bodygraph.render import (
     svg,
 )
 from bodygraph.render.theme import center_slug
-from bodygraph.tables import CENTER_NAMES, tables
 
 from .charts import NAMED, chart, named_chart
 

@@ -16,19 +16,19 @@ import psycopg
 import pytest
 
 from bodygraph.render import Theme, ThemeError
-from bodygraph_server.accounts import Bookkeeper
-from bodygraph_server.clock import ManualClock
-from bodygraph_server.render import TemplateLookupError
-from bodygraph_server.store import open_store
-from bodygraph_server.store.base import AccountNotFoundError, DatabaseUnavailableError
-from bodygraph_server.store.sql import SqlStore
-from bodygraph_server.template_commands import add_template_commands
-from bodygraph_server.templates import (
+from bodygraph_server.billing.accounts import Bookkeeper
+from bodygraph_server.cli.templates import add_template_commands
+from bodygraph_server.images.route import TemplateLookupError
+from bodygraph_server.images.templates import (
     InvalidTemplateError,
     SqlTemplateStore,
     TemplateHub,
     TemplateNotFoundError,
 )
+from bodygraph_server.policy.clock import ManualClock
+from bodygraph_server.store import open_store
+from bodygraph_server.store.base import AccountNotFoundError, DatabaseUnavailableError
+from bodygraph_server.store.sql import SqlStore
 
 PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)

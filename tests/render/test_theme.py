@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bodygraph.catalog.tables import CENTER_NAMES
 from bodygraph.errors import BodygraphError
 from bodygraph.render import DEFAULT_THEME, CenterColors, Theme, ThemeError
 from bodygraph.render.theme import COLOR_FIELDS
-from bodygraph.tables import CENTER_NAMES
 
 hex6 = st.text("0123456789abcdefABCDEF", min_size=6, max_size=6).map(lambda s: "#" + s)
 hex3 = st.text("0123456789abcdef", min_size=3, max_size=3).map(lambda s: "#" + s)

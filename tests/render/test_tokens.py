@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bodygraph
+from bodygraph.catalog.tables import CENTER_NAMES
 from bodygraph.render import RenderInput
-from bodygraph.tables import CENTER_NAMES
-from bodygraph_server import tokens
-from bodygraph_server.tokens import (
+from bodygraph_server.images import tokens
+from bodygraph_server.images.tokens import (
     BODY_BYTES,
     InvalidSignatureError,
     KeyConfigError,

@@ -18,13 +18,13 @@ from starlette.types import Receive, Scope, Send
 
 from bodygraph.render import RenderInput, Theme, render_svg
 from bodygraph_server import Settings, create_app
-from bodygraph_server.accounts import Bookkeeper, Principal
+from bodygraph_server.billing.accounts import Bookkeeper, Principal
 from bodygraph_server.charting import LibraryCharts
-from bodygraph_server.clock import ManualClock
+from bodygraph_server.images.templates import SqlTemplateStore
+from bodygraph_server.images.tokens import KeyRing, SigningKey, verify
+from bodygraph_server.policy.clock import ManualClock
 from bodygraph_server.store import open_store
 from bodygraph_server.store.sql import SqlStore
-from bodygraph_server.templates import SqlTemplateStore
-from bodygraph_server.tokens import KeyRing, SigningKey, verify
 
 pytestmark = pytest.mark.anyio
 

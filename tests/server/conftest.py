@@ -15,9 +15,9 @@ import httpx
 import pytest
 
 from bodygraph_server import Settings, create_app
-from bodygraph_server.accounts import Bookkeeper
+from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.charting import ChartSource, LibraryCharts
-from bodygraph_server.clock import ManualClock
+from bodygraph_server.policy.clock import ManualClock
 from bodygraph_server.store import open_store
 
 from .support import google_stand_in, in_process

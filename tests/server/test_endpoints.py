@@ -13,8 +13,8 @@ import jsonschema
 import pytest
 
 import bodygraph
-from bodygraph.formats import json_schema
-from bodygraph_server.accounts import Bookkeeper, Principal
+from bodygraph.model.contract import json_schema
+from bodygraph_server.billing.accounts import Bookkeeper, Principal
 
 from .conftest import new_key, v1_headers, v2_headers
 from .support import POLICY_RE, STATE_RE, TIMESTAMP_RE

@@ -16,10 +16,10 @@ import pytest
 
 import bodygraph
 from bodygraph.errors import BodygraphError
-from bodygraph.timezones import TimezoneLookupError
+from bodygraph.geo.timezones import TimezoneLookupError
 from bodygraph_server import Settings, create_app
-from bodygraph_server.accounts import Bookkeeper
-from bodygraph_server.errors import ERROR_TABLE, ErrorCode
+from bodygraph_server.billing.accounts import Bookkeeper
+from bodygraph_server.http.errors import ERROR_TABLE, ErrorCode
 
 from .conftest import charts_for, new_key
 from .support import POLICY_RE, STATE_RE, TIMESTAMP_RE, in_process

@@ -18,8 +18,8 @@ import psycopg
 import pytest
 
 import bodygraph
-from bodygraph_server.accounts import Bookkeeper
-from bodygraph_server.errors import ErrorCode
+from bodygraph_server.billing.accounts import Bookkeeper
+from bodygraph_server.http.errors import ErrorCode
 from bodygraph_server.store import open_store
 
 from .support import POLICY_RE, STATE_RE, LiveServer, google_stand_in

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bodygraph_server import Settings, create_app
-from bodygraph_server.accounts import Bookkeeper
+from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.charting import LibraryCharts
 from bodygraph_server.store import open_store
 

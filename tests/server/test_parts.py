@@ -13,23 +13,23 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bodygraph.errors import BodygraphError, EphemerisError, OutOfRangeError
-from bodygraph.places.base import GeocodeRateLimitedError, LocationNotFoundError
-from bodygraph.timezones import TimezoneLookupError
-from bodygraph_server.endpoint import Endpoint
-from bodygraph_server.envelope import timestamp, v1_error, v2_error, v2_success
-from bodygraph_server.errors import ERROR_TABLE, ApiError, ErrorCode, from_library_error
-from bodygraph_server.openapi import (
+from bodygraph.geo.places.base import GeocodeRateLimitedError, LocationNotFoundError
+from bodygraph.geo.timezones import TimezoneLookupError
+from bodygraph_server.http.endpoint import Endpoint
+from bodygraph_server.http.envelope import timestamp, v1_error, v2_error, v2_success
+from bodygraph_server.http.errors import ERROR_TABLE, ApiError, ErrorCode, from_library_error
+from bodygraph_server.http.openapi import (
     DATE_PATTERN,
     TIME_PATTERN,
     V1_DATE_PATTERN,
     docs_page,
     openapi_document,
 )
+from bodygraph_server.http.v1 import ENDPOINTS as V1_ENDPOINTS
+from bodygraph_server.http.v2 import ENDPOINTS as V2_ENDPOINTS
+from bodygraph_server.http.validation import parse_birthdate, parse_birthtime, parse_v1_birthdate
 from bodygraph_server.serve import first_key_hint
 from bodygraph_server.settings import Settings, SettingsError
-from bodygraph_server.v1 import ENDPOINTS as V1_ENDPOINTS
-from bodygraph_server.v2 import ENDPOINTS as V2_ENDPOINTS
-from bodygraph_server.validation import parse_birthdate, parse_birthtime, parse_v1_birthdate
 
 
 def test_settings_from_environment() -> None:
@@ -94,7 +94,7 @@ def test_library_errors_map_to_codes() -> None:
     assert from_library_error(BodygraphError("x")).code is ErrorCode.CHART_GENERATION_FAILED
     assert from_library_error(KeyError("x")).code is ErrorCode.INTERNAL_ERROR
     from bodygraph.errors import InvalidInstantError
-    from bodygraph.local import InvalidBirthDateError, InvalidBirthTimeError
+    from bodygraph.geo.local import InvalidBirthDateError, InvalidBirthTimeError
 
     assert from_library_error(InvalidBirthTimeError("x")).code is ErrorCode.INVALID_BIRTHTIME
     assert from_library_error(InvalidBirthDateError("x")).code is ErrorCode.INVALID_BIRTHDATE

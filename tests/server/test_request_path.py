@@ -13,9 +13,9 @@ import anyio
 import pytest
 
 import bodygraph
-from bodygraph_server.accounts import Bookkeeper, Principal, Reservation
+from bodygraph_server.billing.accounts import Bookkeeper, Principal, Reservation
+from bodygraph_server.billing.commits import CommitBatcher
 from bodygraph_server.charting import ChartBatcher
-from bodygraph_server.commits import CommitBatcher
 from bodygraph_server.services import BookThreads
 from bodygraph_server.store.base import ReservationNotFoundError
 

@@ -18,7 +18,7 @@ import schemathesis.checks
 from hypothesis import HealthCheck, given, settings
 from schemathesis import GenerationMode
 
-from bodygraph_server.accounts import Bookkeeper
+from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.store import open_store
 
 from .support import LiveServer, google_stand_in

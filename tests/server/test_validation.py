@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bodygraph_server.errors import ApiError, ErrorCode
-from bodygraph_server.validation import (
+from bodygraph_server.http.errors import ApiError, ErrorCode
+from bodygraph_server.http.validation import (
     parse_birthdate,
     parse_birthtime,
     parse_coordinates_input,

@@ -38,7 +38,7 @@ SCRIPT = Path(sys.executable).parent / "bodygraph-server"
 def cli(db_url: str, *args: str) -> Any:
     """Run ``bodygraph-server --json ...`` and parse its output."""
     command = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m",
-                                                     "bodygraph_server.admin"]
+                                                     "bodygraph_server.cli.admin"]
     done = subprocess.run([*command, "--database-url", db_url, *args], capture_output=True,
                           text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr

@@ -20,19 +20,19 @@ import psycopg
 import pytest
 
 from bodygraph_server import Settings, create_app
-from bodygraph_server.accounts import Bookkeeper, Principal, Reservation
-from bodygraph_server.admin import main as admin_main
-from bodygraph_server.clock import ManualClock
-from bodygraph_server.openapi import openapi_document
-from bodygraph_server.render_keys import rotate, signing_keys
+from bodygraph_server.billing.accounts import Bookkeeper, Principal, Reservation
+from bodygraph_server.billing.sweep import SWEEP_GRACE, stale_after, sweep_stale
+from bodygraph_server.cli.admin import main as admin_main
+from bodygraph_server.http.openapi import openapi_document
+from bodygraph_server.http.v1 import ENDPOINTS as V1_ENDPOINTS
+from bodygraph_server.http.v2 import ENDPOINTS as V2_ENDPOINTS
+from bodygraph_server.http.visual import VISUAL_ENDPOINTS
+from bodygraph_server.images.signing_keys import rotate, signing_keys
+from bodygraph_server.policy.clock import ManualClock
 from bodygraph_server.settings import SettingsError
 from bodygraph_server.store import DEFAULT_DATABASE_URL, open_store
 from bodygraph_server.store.sql import SqlStore
 from bodygraph_server.store.sqlite import SqliteStore
-from bodygraph_server.sweep import SWEEP_GRACE, stale_after, sweep_stale
-from bodygraph_server.v1 import ENDPOINTS as V1_ENDPOINTS
-from bodygraph_server.v2 import ENDPOINTS as V2_ENDPOINTS
-from bodygraph_server.visual import VISUAL_ENDPOINTS
 
 from .conftest import START
 from .support import in_process
@@ -74,7 +74,7 @@ def test_bad_render_settings(values: dict[str, str]) -> None:
 
 
 def test_admin_does_not_load_the_web_stack() -> None:
-    code = ("import sys, bodygraph_server, bodygraph_server.admin as a; a.build_parser(); "
+    code = ("import sys, bodygraph_server, bodygraph_server.cli.admin as a; a.build_parser(); "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in "
             "('starlette', 'uvicorn', 'httpx')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -16,8 +16,8 @@ from urllib.parse import quote
 import psycopg
 import pytest
 
-from bodygraph_server.accounts import Bookkeeper
-from bodygraph_server.clock import ManualClock
+from bodygraph_server.billing.accounts import Bookkeeper
+from bodygraph_server.policy.clock import ManualClock
 
 PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 REDIS_URL = "redis://127.0.0.1:6379/0"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from bodygraph_server.accounts import Bookkeeper, Denied, Principal
+from bodygraph_server.billing.accounts import Bookkeeper, Denied, Principal
 from bodygraph_server.store import open_store
 
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from bodygraph_server.accounts import Bookkeeper, Denial, Denied, Principal
-from bodygraph_server.credits import LedgerKind
+from bodygraph_server.billing.accounts import Bookkeeper, Denial, Denied, Principal
+from bodygraph_server.policy.credits import LedgerKind
 
 SCRIPT = Path(sys.executable).parent / "bodygraph-server"
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -25,7 +25,7 @@ def command() -> list[str]:
     """The installed console script, or ``python -m`` when the package is not installed."""
     if SCRIPT.exists():
         return [str(SCRIPT)]
-    return [sys.executable, "-m", "bodygraph_server.admin"]
+    return [sys.executable, "-m", "bodygraph_server.cli.admin"]
 
 
 def run(
@@ -35,7 +35,7 @@ def run(
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH")]))
     if url is not None:
         env["BODYGRAPH_DATABASE_URL"] = url
-    argv = [sys.executable, "-m", "bodygraph_server.admin"] if module else command()
+    argv = [sys.executable, "-m", "bodygraph_server.cli.admin"] if module else command()
     return subprocess.run(
         [*argv, *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=60
     )

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from bodygraph_server.accounts import Bookkeeper
-from bodygraph_server.clock import SystemClock
+from bodygraph_server.billing.accounts import Bookkeeper
+from bodygraph_server.policy.clock import SystemClock
 
 from . import store_workers
 from .conftest import START

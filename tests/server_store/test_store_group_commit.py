@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bodygraph_server.accounts import Bookkeeper, Principal, Reservation
+from bodygraph_server.billing.accounts import Bookkeeper, Principal, Reservation
 from bodygraph_server.store.sqlite import SqliteStore
 
 ENDPOINT = "/v2/charts/coordinates"

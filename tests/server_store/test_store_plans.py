@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bodygraph_server.credits import (
+from bodygraph_server.policy.credits import (
     CreditState,
     LedgerKind,
     add_months,
@@ -19,7 +19,7 @@ from bodygraph_server.credits import (
     period_index_at,
     roll_forward,
 )
-from bodygraph_server.plans import (
+from bodygraph_server.policy.plans import (
     PLANS,
     Billing,
     Tier,

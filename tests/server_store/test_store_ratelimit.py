@@ -16,9 +16,8 @@ import redis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bodygraph_server.accounts import Bookkeeper, Principal
-from bodygraph_server.clock import ManualClock
-from bodygraph_server.ratelimit import (
+from bodygraph_server.billing.accounts import Bookkeeper, Principal
+from bodygraph_server.billing.ratelimit import (
     RateLimiter,
     RedisRateLimiter,
     StoreRateLimiter,
@@ -26,6 +25,7 @@ from bodygraph_server.ratelimit import (
     partition_key,
     rate_limit_headers,
 )
+from bodygraph_server.policy.clock import ManualClock
 from bodygraph_server.store import open_store
 from bodygraph_server.store.base import DatabaseURLError, RateDecision
 

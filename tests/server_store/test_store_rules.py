@@ -9,7 +9,7 @@ from decimal import Decimal
 import psycopg
 import pytest
 
-from bodygraph_server.accounts import (
+from bodygraph_server.billing.accounts import (
     Bookkeeper,
     ChargeDeniedError,
     Denial,
@@ -19,9 +19,9 @@ from bodygraph_server.accounts import (
     Principal,
     Reservation,
 )
-from bodygraph_server.clock import ManualClock
-from bodygraph_server.credits import LedgerKind, add_months
-from bodygraph_server.keys import hash_key
+from bodygraph_server.billing.keys import hash_key
+from bodygraph_server.policy.clock import ManualClock
+from bodygraph_server.policy.credits import LedgerKind, add_months
 from bodygraph_server.store import open_store
 from bodygraph_server.store.base import (
     AccountNotFoundError,

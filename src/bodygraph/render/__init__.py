@@ -7,7 +7,7 @@
 >>> render.svg(chart).startswith('<?xml')
 True
 
-:func:`svg` draws a :class:`~bodygraph.chart.Chart`; :func:`render_svg` draws a
+:func:`svg` draws a :class:`~bodygraph.model.chart.Chart`; :func:`render_svg` draws a
 :class:`RenderInput` (26 gate.line placements and the defined centers), which is
 all a render token carries. Themes are data (:class:`Theme`).
 """
@@ -29,7 +29,7 @@ from bodygraph.render.raster import png, png_bytes
 from bodygraph.render.theme import DEFAULT_THEME, CenterColors, Theme
 
 if TYPE_CHECKING:
-    from bodygraph.chart import Chart
+    from bodygraph.model.chart import Chart
 
 __all__ = [
     "DEFAULT_THEME",

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
-from bodygraph.chart import Body
+from bodygraph.catalog.tables import CENTER_NAMES, Channel, tables
+from bodygraph.model.chart import Body
 from bodygraph.render.geometry import (
     Layout,
     Point,
@@ -24,7 +25,6 @@ from bodygraph.render.geometry import (
 )
 from bodygraph.render.model import Placement, RenderInput
 from bodygraph.render.theme import DEFAULT_THEME, Theme, center_slug
-from bodygraph.tables import CENTER_NAMES, Channel, tables
 
 PLANET_SYMBOLS: dict[Body, str] = {
     Body.SUN: "\u2609",

@@ -12,7 +12,7 @@ from bodygraph.render.model import RenderInput
 from bodygraph.render.raster import png
 
 if TYPE_CHECKING:
-    from bodygraph.chart import Chart
+    from bodygraph.model.chart import Chart
     from bodygraph.render.theme import Theme
 
 SUFFIXES: tuple[str, ...] = (".svg", ".png")

@@ -18,8 +18,8 @@ from itertools import pairwise
 from types import MappingProxyType
 from typing import Any
 
+from bodygraph.catalog.tables import CENTER_NAMES, Channel, tables
 from bodygraph.render.errors import RenderError
-from bodygraph.tables import CENTER_NAMES, Channel, tables
 
 Point = tuple[float, float]
 

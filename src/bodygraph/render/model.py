@@ -1,7 +1,7 @@
 """What the renderer draws: 26 gate.line placements and the defined centers.
 
 A :class:`RenderInput` holds nothing but what a bodygraph image shows, so it can
-be built from a :class:`~bodygraph.chart.Chart` or from a render token alike.
+be built from a :class:`~bodygraph.model.chart.Chart` or from a render token alike.
 Channels, type, authority and definition follow from the gates.
 """
 
@@ -11,14 +11,14 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from bodygraph.chart import BODIES, Authority, Body, ChartType, Definition
-from bodygraph.graph import CenterGraph, center_graph, defined_channels
-from bodygraph.properties import authority, chart_type, definition
+from bodygraph.catalog.tables import CENTER_NAMES, Channel
+from bodygraph.model.chart import BODIES, Authority, Body, ChartType, Definition
 from bodygraph.render.errors import RenderInputError
-from bodygraph.tables import CENTER_NAMES, Channel
+from bodygraph.rules.graph import CenterGraph, center_graph, defined_channels
+from bodygraph.rules.properties import authority, chart_type, definition
 
 if TYPE_CHECKING:
-    from bodygraph.chart import Chart, Side
+    from bodygraph.model.chart import Chart, Side
 
 SIDE_NAMES: tuple[str, str] = ("design", "personality")
 

@@ -12,7 +12,7 @@ from bodygraph.render.errors import PngUnavailableError
 from bodygraph.render.model import RenderInput
 
 if TYPE_CHECKING:
-    from bodygraph.chart import Chart
+    from bodygraph.model.chart import Chart
     from bodygraph.render.theme import Theme
 
 

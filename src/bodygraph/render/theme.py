@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal, cast
 
+from bodygraph.catalog.tables import CENTER_NAMES
 from bodygraph.render.errors import ThemeError
-from bodygraph.tables import CENTER_NAMES
 
 PlanetLabels = Literal["symbol", "name"]
 

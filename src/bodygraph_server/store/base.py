@@ -12,7 +12,7 @@ Contract for every backend:
 * Every instant passed in (``now``) is an aware UTC ``datetime`` from the caller's clock;
   backends never read the system time, so tests can inject time.
 * Periods roll over lazily: every method that touches an account first applies
-  :func:`bodygraph_server.credits.roll_forward` inside the same transaction.
+  :func:`bodygraph_server.policy.credits.roll_forward` inside the same transaction.
 * Charging is atomic across threads and processes: :meth:`Store.reserve` locks the account
   (SQLite ``BEGIN IMMEDIATE``; PostgreSQL ``SELECT ... FOR UPDATE``), so no credit is spent
   twice and the balance never goes negative.
@@ -42,13 +42,13 @@ from datetime import datetime
 from decimal import Decimal
 from enum import StrEnum
 
-from bodygraph_server.credits import (
+from bodygraph_server.policy.credits import (
     LedgerKind,
     billing_months,
     is_cancelled,
     period_bounds,
 )
-from bodygraph_server.plans import Billing, Plan, get_plan
+from bodygraph_server.policy.plans import Billing, Plan, get_plan
 
 
 class StoreError(Exception):
@@ -217,7 +217,7 @@ class PeriodUsage:
 
 @dataclass(frozen=True, slots=True)
 class RateDecision:
-    """The outcome of one sliding-window check (see :mod:`bodygraph_server.ratelimit`)."""
+    """The outcome of one sliding-window check (see :mod:`bodygraph_server.billing.ratelimit`)."""
 
     allowed: bool
     limit: int

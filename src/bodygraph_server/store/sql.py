@@ -17,8 +17,8 @@ from datetime import UTC, datetime
 from importlib import resources
 from typing import Any, Protocol
 
-from bodygraph_server.clock import as_utc, from_micros, to_micros
-from bodygraph_server.credits import (
+from bodygraph_server.policy.clock import as_utc, from_micros, to_micros
+from bodygraph_server.policy.credits import (
     CreditState,
     LedgerKind,
     cancellation_effective_at,
@@ -27,7 +27,7 @@ from bodygraph_server.credits import (
     period_bounds,
     roll_forward,
 )
-from bodygraph_server.plans import Billing, Plan
+from bodygraph_server.policy.plans import Billing, Plan
 from bodygraph_server.store.base import (
     Account,
     AccountNotFoundError,

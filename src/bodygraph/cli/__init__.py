@@ -1,0 +1,1 @@
+"""bodygraph.cli.main."""

@@ -1,0 +1,1 @@
+"""bodygraph.ephemeris.kernel.fast."""

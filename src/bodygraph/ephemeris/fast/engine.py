@@ -1,0 +1,228 @@
+"""The fast engine: apparent geocentric longitudes straight from the kernel's Chebyshev
+coefficients, compiled (numba), for N instants at once.
+
+The physics is the same as the Skyfield reference
+(:class:`bodygraph.ephemeris.reference.SkyfieldEngine`):
+
+1. barycentric positions from the SPK type 2 segments at TDB (``fast_chebyshev``);
+2. light time, solved exactly on the target's straight path through its state at the
+   instant, then one evaluation of the kernel at the retarded instant (the path's
+   curvature over the light time moves the result by under a centimetre for Mercury,
+   far less for the others, so further iterations change nothing that shows);
+3. gravitational light deflection by the Sun, Jupiter and Saturn (the deflector taken
+   where it was when the light passed closest to it) of every body but the Sun;
+4. annual aberration with the relativistic formula and the Earth's barycentric velocity;
+5. frame bias, IAU 2006 precession and IAU 2000B nutation to the true ecliptic and
+   equinox of date (``fast_frames``);
+6. the true (osculating) lunar node from the Moon's geometric geocentric state vector,
+   or the mean node (``engine.mean_node_of_mean_equinox``, Meeus 47.7) plus
+   the nutation in longitude.
+
+A chart (:meth:`FastEngine.epochs`) takes the bodies at birth, the apparent Sun at three
+instants around a low-precision guess of the design instant (the parabola through their
+longitudes gives the design instant, with no iteration), then the bodies at design, with
+the frames of date interpolated on the same parabola.
+
+The numbers are computed by compiled loops over the instants (``fast_kernel``), one
+instant at a time in a fixed order of operations: a chart's numbers are bit for bit the
+same whatever else is computed with it, and one code path serves one chart and a
+million. Inputs and outputs are arrays with time last. The engine holds only immutable
+arrays, so one instance may serve many threads (the kernels release the GIL).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from bodygraph._time import TT
+from bodygraph.ephemeris.fast import loops as kernel
+from bodygraph.ephemeris.fast.chebyshev import load_segments, pack_segments
+from bodygraph.ephemeris.fast.frames import nutation_table
+from bodygraph.errors import EphemerisError, InvalidInstantError
+from bodygraph.model.chart import NodeKind
+
+FloatArray = npt.NDArray[np.float64]
+
+_Chain = tuple[tuple[int, int], ...]
+EARTH: _Chain = ((0, 3), (3, 399))
+#: Segment chains from the solar-system barycenter, in the order of ENGINE_BODIES.
+CHAINS: dict[str, _Chain] = {
+    "sun": ((0, 10),),
+    "moon": ((0, 3), (3, 301)),
+    "mercury": ((0, 1), (1, 199)),
+    "venus": ((0, 2), (2, 299)),
+    "mars": ((0, 4),),
+    "jupiter": ((0, 5),),
+    "saturn": ((0, 6),),
+    "uranus": ((0, 7),),
+    "neptune": ((0, 8),),
+    "pluto": ((0, 9),),
+}
+TARGETS: tuple[str, ...] = tuple(CHAINS)
+#: The Moon and the Earth about their barycenter: the Moon's geocentric state.
+MOON_STATE: _Chain = ((3, 301), (3, 399))
+_PAIRS: tuple[tuple[int, int], ...] = tuple(
+    sorted({pair for chain in (EARTH, MOON_STATE, *CHAINS.values()) for pair in chain})
+)
+_NODES: dict[str, int] = {"true": kernel.TRUE_NODE, "mean": kernel.MEAN_NODE}
+
+
+def _node_code(node: NodeKind | None) -> int:
+    if node is None:
+        return kernel.NO_NODE
+    if node not in _NODES:
+        raise InvalidInstantError(f"node must be 'true' or 'mean', not {node!r}")
+    return _NODES[node]
+
+
+def _split(tt: TT) -> tuple[FloatArray, FloatArray]:
+    """Writeable, contiguous float64 (N,) arrays of a TT's whole and fraction parts: the
+    one array type the kernels are compiled for (numba compiles a new version, for
+    seconds, for each new type, read-only arrays included)."""
+    whole = np.atleast_1d(np.asarray(tt.whole, dtype=np.float64))
+    fraction = np.atleast_1d(np.asarray(tt.fraction, dtype=np.float64))
+    whole, fraction = np.broadcast_arrays(whole, fraction)
+    return np.array(whole, order="C"), np.array(fraction, order="C")
+
+
+class FastEngine:
+    """Compiled :class:`~bodygraph.ephemeris.engine.PositionEngine` over a JPL type 2 kernel: arrays
+    of N instants in, arrays out."""
+
+    def __init__(self, kernel_path: Path) -> None:
+        self.kernel_path = Path(kernel_path)
+        segments = load_segments(self.kernel_path, _PAIRS)
+        starts = [s.first_jd for s in segments.values()]
+        ends = [s.first_jd + s.records * s.interval for s in segments.values()]
+        self.first_jd = max(starts)
+        self.last_jd = min(ends)
+        # Segments that are identically zero (Mercury and Venus inside their barycenters)
+        # cost time and add nothing.
+        kept = [pair for pair in _PAIRS if np.any(segments[pair].table)]
+        self.coefficients, self.segments = pack_segments([segments[p] for p in kept])
+        index = {pair: i for i, pair in enumerate(kept)}
+
+        def chain(pairs: _Chain) -> list[int]:
+            found = [index[pair] for pair in pairs if pair in index]
+            return found + [-1] * (2 - len(found))
+
+        rows = [chain(CHAINS[name]) for name in TARGETS] + [chain(EARTH), chain(MOON_STATE)]
+        self.chains = np.array(rows, dtype=np.int64)
+        self.every = np.arange(len(kept), dtype=np.int64)
+        self.sun = np.array(sorted({s for s in (*rows[kernel.EARTH], *rows[0]) if s >= 0}),
+                            dtype=np.int64)
+        self.span = np.array([self.first_jd, self.last_jd])
+        self.nutation = nutation_table()
+        for array in (self.chains, self.every, self.sun, self.span):
+            array.flags.writeable = False
+
+    def close(self) -> None:
+        """Nothing to release: the coefficients were copied into memory."""
+
+    def _raise(self, status: npt.NDArray[np.uint8]) -> None:
+        if not status.any():
+            return
+        if (status == kernel.OUTSIDE).any():
+            raise EphemerisError(
+                f"an instant lies outside the kernel {self.kernel_path} "
+                f"(TDB JD {self.first_jd + 1.0} to {self.last_jd})"
+            )
+        raise EphemerisError("the design instant did not converge")
+
+    def _positions(self, tt: TT, bodies: int, node: NodeKind | None, *,
+                   vectors: bool = False, rates: bool = False,
+                   ) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """Longitudes (11, N), vectors (3, 10, N or 0) and Sun rates (N or 0)."""
+        code = _node_code(node)
+        whole, fraction = _split(tt)
+        n = whole.shape[0]
+        longitudes = np.zeros((11, n))
+        vector_out = np.zeros((3, 10, n if vectors else 0))
+        rate_out = np.zeros(n if rates else 0)
+        status = np.zeros(n, dtype=np.uint8)
+        needed = self.sun if bodies <= 1 and code != kernel.TRUE_NODE else self.every
+        kernel.positions(self.coefficients, self.segments, self.chains, self.nutation,
+                         self.span, needed, whole, fraction, bodies, code, longitudes,
+                         vector_out, rate_out, status)
+        self._raise(status)
+        return longitudes, vector_out, rate_out
+
+    def apparent(self, tt: TT) -> FloatArray:
+        """Apparent geocentric positions (GCRS, km) of the ten bodies of CHAINS, in that
+        order: shape (3, 10, N)."""
+        return self._positions(tt, len(TARGETS), None, vectors=True)[1]
+
+    def sun_longitude(self, tt: TT) -> FloatArray:
+        """Apparent longitude of the Sun, degrees in [0, 360), shape (N,)."""
+        longitudes: FloatArray = self._positions(tt, 1, None)[0][0]
+        return longitudes
+
+    def sun_longitude_and_rate(self, tt: TT) -> tuple[FloatArray, FloatArray]:
+        """Apparent longitude of the Sun (degrees in [0, 360)) and its rate (degrees per
+        day): the geometric geocentric rate plus the general precession in longitude,
+        good to about 1e-4 of itself (nutation and aberration change slowly)."""
+        longitudes, _, rates = self._positions(tt, 1, None, rates=True)
+        return longitudes[0], rates
+
+    def solve_design(self, birth: TT, birth_sun: FloatArray) -> TT:
+        """Design instants: when the apparent Sun stood ``design.SOLAR_ARC_DEG`` behind
+        ``birth_sun``. The Sun is evaluated at the three instants ``kernel.DESIGN_SAMPLES``
+        around the low-precision guess and the parabola through them solved: each
+        chart's answer depends on its own birth only."""
+        whole, fraction = _split(birth)
+        sun = np.ascontiguousarray(np.broadcast_to(
+            np.asarray(birth_sun, dtype=np.float64), whole.shape))
+        offsets = np.zeros(whole.shape[0])
+        status = np.zeros(whole.shape[0], dtype=np.uint8)
+        kernel.design_offsets(self.coefficients, self.segments, self.chains, self.nutation,
+                              self.span, self.sun, whole, fraction, sun, offsets, status)
+        self._raise(status)
+        return TT(whole, fraction + offsets)
+
+    def epochs(self, birth: TT, node: NodeKind) -> tuple[FloatArray, TT, FloatArray]:
+        """Both epochs of N charts: longitudes of ENGINE_BODIES at birth (11, N), the
+        design instants, and the longitudes at design (11, N)."""
+        code = _node_code(node)
+        if code == kernel.NO_NODE:
+            raise InvalidInstantError("node must be 'true' or 'mean', not None")
+        whole, fraction = _split(birth)
+        n = whole.shape[0]
+        # In time order, neighbouring charts read the same records of the kernel (a
+        # chart's numbers do not depend on the order; only the cache does).
+        order = np.argsort(whole + fraction, kind="stable") if n > 1 else None
+        if order is not None:
+            whole, fraction = whole[order], fraction[order]
+        rows = np.zeros((2, 11, n))
+        design = np.zeros(n)
+        status = np.zeros(n, dtype=np.uint8)
+        kernel.epochs(self.coefficients, self.segments, self.chains, self.nutation,
+                      self.span, self.every, self.sun, whole, fraction, code, rows[0],
+                      design, rows[1], status)
+        self._raise(status)
+        if order is None:
+            return rows[0], TT(whole, design), rows[1]
+        unsorted = np.empty_like(rows)
+        unsorted[..., order] = rows
+        design_whole, design_fraction = np.empty_like(whole), np.empty_like(design)
+        design_whole[order] = whole
+        design_fraction[order] = design
+        return unsorted[0], TT(design_whole, design_fraction), unsorted[1]
+
+    def true_node_longitude(self, tt: TT) -> FloatArray:
+        """Osculating ascending node of the geocentric lunar orbit, true ecliptic of date."""
+        node: FloatArray = self._positions(tt, 0, "true")[0][10]
+        return node
+
+    def mean_node_longitude(self, tt: TT) -> FloatArray:
+        """Mean ascending node (Meeus 47.7) on the true equinox of date (IAU 2000B)."""
+        node: FloatArray = self._positions(tt, 0, "mean")[0][10]
+        return node
+
+    def longitudes(self, tt: TT, node: NodeKind) -> FloatArray:
+        """Apparent longitudes of ENGINE_BODIES, degrees in [0, 360), shape (11, N)."""
+        if node is None:
+            raise InvalidInstantError("node must be 'true' or 'mean', not None")
+        return self._positions(tt, len(TARGETS), node)[0]

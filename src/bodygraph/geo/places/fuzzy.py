@@ -1,0 +1,196 @@
+"""Finding folded names spelt like a query, without comparing the query with every name.
+
+Each name gets a 128-bit signature: the set of its byte bigrams, with a start and an end
+mark, hashed into 128 bits. A name spelt like the query shares most of the query's
+bigrams, so the candidates are the names of about the query's length (two characters
+either way) whose signatures share enough bits with the query's; that takes a few
+vectorised passes over the signatures. Only the candidates are compared with
+:class:`difflib.SequenceMatcher`, and those whose similarity ratio reaches the cut-off
+are the close matches.
+
+The signatures are computed from the index's sorted name bytes when first needed
+(a few tenths of a second for a million names, then cached per user like the index)
+and take 19 bytes a name with the name's length and bit count.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+from dataclasses import dataclass
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from bodygraph.geo.places.store import Bundle, StoreError
+
+__all__ = [
+    "CUTOFF", "TABLES_VERSION", "Match", "Speller", "popcount", "signature", "spelling_tables",
+]
+
+#: The version of :func:`spelling_tables`' output; part of the name of its cache file.
+TABLES_VERSION: Final = 2
+#: The least :meth:`difflib.SequenceMatcher.ratio` of a close match.
+CUTOFF: Final = 0.75
+#: How many more or fewer characters a close match may have.
+LENGTH_SLACK: Final = 2
+#: The most candidates compared exactly (the ones with the most alike signatures).
+MAX_CANDIDATES: Final = 1500
+
+_MULTIPLIER: Final = 2654435761  # Knuth's multiplicative hash constant, 2**32 / phi
+_MARK: Final = 0x0A  # the newline that ends every name in the index marks both ends
+_CHUNK: Final = 1 << 20  # bytes of names hashed at once (bounds the temporary arrays)
+
+
+_BYTE_BITS: Final = np.array([bin(byte).count("1") for byte in range(256)], dtype=np.uint8)
+
+
+def popcount(values: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint8]:
+    """The number of bits set in each value (``numpy.bitwise_count`` where numpy has it)."""
+    counter = getattr(np, "bitwise_count", None)
+    if counter is not None:
+        counted: npt.NDArray[np.uint8] = counter(values).astype(np.uint8, copy=False)
+        return counted
+    flat = np.ascontiguousarray(values, dtype=np.uint64).reshape(-1)
+    per_byte = _BYTE_BITS[flat.view(np.uint8)].reshape(-1, 8)
+    summed: npt.NDArray[np.uint8] = per_byte.sum(axis=1, dtype=np.uint8)
+    return summed.reshape(np.shape(values))
+
+
+def _bit(first: int, second: int) -> int:
+    """The signature bit (0..127) of one byte bigram."""
+    return (((first * 257 + second) * _MULTIPLIER) & 0xFFFFFFFF) >> 25
+
+
+def signature(key: str) -> tuple[int, int]:
+    """The low and high 64 bits of ``key``'s bigram signature."""
+    data = bytes([_MARK]) + key.encode("utf-8") + bytes([_MARK])
+    low = high = 0
+    for first, second in itertools.pairwise(data):
+        bit = _bit(first, second)
+        if bit < 64:
+            low |= 1 << bit
+        else:
+            high |= 1 << (bit - 64)
+    return low, high
+
+
+def _bit_tables() -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
+    """For every bigram ``first * 256 + second``: its signature bit, low and high word."""
+    pairs = np.arange(1 << 16, dtype=np.uint32)
+    bits = (((pairs >> np.uint32(8)) * np.uint32(257) + (pairs & np.uint32(0xFF)))
+            * np.uint32(_MULTIPLIER)) >> np.uint32(25)
+    one = np.uint64(1)
+    low = np.where(bits < 64, one << (bits.astype(np.uint64) & np.uint64(63)), np.uint64(0))
+    high = np.where(bits >= 64, one << (bits.astype(np.uint64) & np.uint64(63)), np.uint64(0))
+    return low.astype(np.uint64), high.astype(np.uint64)
+
+
+def spelling_tables(block: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64]) -> Bundle:
+    """Every name's signature (``low``, ``high``), its bits set and its character count.
+
+    ``block`` holds the names' UTF-8 bytes, each followed by a newline, and ``starts``
+    the offset of each name and, last, the block's length.
+    """
+    count = len(starts) - 1
+    low = np.zeros(count, dtype=np.uint64)
+    high = np.zeros(count, dtype=np.uint64)
+    lengths = np.zeros(count, dtype=np.int16)
+    low_bits, high_bits = _bit_tables()
+    first_key = 0
+    while first_key < count:
+        last_key = int(np.searchsorted(starts, starts[first_key] + _CHUNK, side="right")) - 1
+        last_key = min(max(last_key, first_key + 1), count)
+        begin, end = int(starts[first_key]), int(starts[last_key])
+        chunk = block[begin:end]
+        pairs = np.empty(len(chunk), dtype=np.uint16)
+        pairs[0] = _MARK
+        pairs[1:] = chunk[:-1]
+        pairs <<= 8
+        pairs |= chunk
+        marks = starts[first_key:last_key] - begin
+        low[first_key:last_key] = np.bitwise_or.reduceat(low_bits[pairs], marks)
+        high[first_key:last_key] = np.bitwise_or.reduceat(high_bits[pairs], marks)
+        lead = (chunk & 0xC0) != 0x80  # a character's first byte (or the newline)
+        lengths[first_key:last_key] = np.add.reduceat(lead, marks, dtype=np.int32) - 1
+        first_key = last_key
+    bits = popcount(low) + popcount(high)
+    return Bundle({"low": low, "high": high, "length": lengths, "bits": bits},
+                  {"bigram_bits": 128})
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """A name spelt like the query: its position in the index and its similarity ratio."""
+
+    position: int
+    ratio: float
+
+
+class Speller:
+    """Close-spelling search over the sorted names of an index.
+
+    ``block`` and ``starts`` are the names (see :func:`spelling_tables`), ``tables``
+    what :func:`spelling_tables` made of them.
+    """
+
+    def __init__(
+        self, block: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64], tables: Bundle
+    ) -> None:
+        self._block = memoryview(block.data)
+        self._starts = starts
+        self.tables = tables
+        self._low = tables.arrays["low"]
+        self._high = tables.arrays["high"]
+        self._lengths = tables.arrays["length"]
+        self._bits = tables.arrays["bits"]
+        if not len(self._low) == len(self._high) == len(self._lengths) == len(starts) - 1:
+            raise StoreError("the spelling tables do not fit the names")
+
+    def _name(self, position: int) -> str:
+        start, end = int(self._starts[position]), int(self._starts[position + 1]) - 1
+        return self._block[start:end].tobytes().decode("utf-8")
+
+    def candidates(self, key: str) -> npt.NDArray[np.intp]:
+        """Positions of the names that may be spelt like ``key`` (not in any order).
+
+        A name qualifies when its length is within :data:`LENGTH_SLACK` characters of
+        ``key``'s and its signature has at least ``n - 2 - n // 3`` of the ``n`` bits of
+        the query's (one typo changes two or three bigrams). When more qualify, the
+        :data:`MAX_CANDIDATES` whose signatures are most alike (Jaccard index) are kept.
+        """
+        low, high = signature(key)
+        wanted = low.bit_count() + high.bit_count()
+        shared = popcount(self._low & np.uint64(low)) + popcount(self._high & np.uint64(high))
+        need = max(1, wanted - 2 - wanted // 3)
+        lengths: npt.NDArray[Any] = self._lengths
+        size = len(key)
+        fits = (shared >= need) & (lengths >= size - LENGTH_SLACK) & (
+            lengths <= size + LENGTH_SLACK)
+        positions = np.flatnonzero(fits)
+        if len(positions) <= MAX_CANDIDATES:
+            return positions
+        common = shared[positions].astype(np.float64)
+        alike = common / (wanted + self._bits[positions] - common)
+        return positions[np.argsort(-alike, kind="stable")[:MAX_CANDIDATES]]
+
+    def close(self, key: str, *, cutoff: float = CUTOFF) -> list[Match]:
+        """The names whose similarity ratio with ``key`` is at least ``cutoff``, best first.
+
+        Ties keep the index's order (sorted names), so the result does not depend on
+        anything but the index and ``key``.
+        """
+        matcher = difflib.SequenceMatcher(autojunk=False)
+        matcher.set_seq2(key)
+        found: list[Match] = []
+        for position in sorted(self.candidates(key).tolist()):
+            name = self._name(position)
+            if name == key:
+                continue
+            matcher.set_seq1(name)
+            if (matcher.real_quick_ratio() >= cutoff and matcher.quick_ratio() >= cutoff
+                    and matcher.ratio() >= cutoff):
+                found.append(Match(position, matcher.ratio()))
+        found.sort(key=lambda match: -match.ratio)
+        return found

@@ -1,0 +1,312 @@
+"""The bookkeeping facade the HTTP layer and the admin CLI use: authentication, tier
+checks, rate limiting, charging, and account administration.
+
+Typical request flow in the HTTP layer (blocking calls: run them in a thread pool)::
+
+    book = Bookkeeper.open(settings.database_url)          # once per worker process
+    outcome = book.authenticate(api_key)                     # Principal | Denied
+    if isinstance(outcome, Denied): -> error outcome.reason  (API_KEY_INVALID 401,
+                                                              ACCOUNT_INACTIVE 403)
+    denied = book.authorize(principal, "/v2/charts")         # Denied(ACCESS_DENIED) | None
+    decision = book.check_rate(principal)                    # RateDecision
+    headers = book.rate_headers(principal, decision)         # on every response
+    if not decision.allowed: -> 429 RATE_LIMIT_EXCEEDED (headers include Retry-After)
+    with book.charge(principal, "/v2/charts") as reservation:   # raises ChargeDeniedError
+        chart = compute(...)                                  # an exception here refunds
+    # leaving the block normally commits: the call is counted and billed
+
+Denial mapping: an unknown or rotated-away key is ``API_KEY_INVALID``; a deactivated
+*account* (whatever key) is ``ACCOUNT_INACTIVE``; an endpoint above the plan's tier is
+``ACCESS_DENIED``; no credits with overage disabled, or a cancellation that took effect,
+is ``CREDITS_EXHAUSTED``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bodygraph_server.billing.keys import generate_key, hash_key
+from bodygraph_server.billing.ratelimit import RateLimiter, open_rate_limiter, rate_limit_headers
+from bodygraph_server.policy.clock import Clock, SystemClock
+from bodygraph_server.policy.plans import Billing, Plan, Tier, get_plan, tier_allows
+from bodygraph_server.store import open_store
+from bodygraph_server.store.base import (
+    Account,
+    AccountNotFoundError,
+    AccountStatus,
+    Audit,
+    ChargeRefusal,
+    InvalidOperationError,
+    LedgerEntry,
+    PeriodUsage,
+    RateDecision,
+    Reservation,
+    Store,
+    StoreError,
+)
+
+__all__ = [
+    "Account",
+    "AccountNotFoundError",
+    "AccountStatus",
+    "Bookkeeper",
+    "ChargeDeniedError",
+    "Denial",
+    "Denied",
+    "InvalidOperationError",
+    "IssuedKey",
+    "Principal",
+    "RateDecision",
+    "Reservation",
+    "StoreError",
+]
+
+
+class Denial(StrEnum):
+    """Why the bookkeeping refuses a request; values equal the contract's error codes."""
+
+    API_KEY_INVALID = "API_KEY_INVALID"
+    ACCOUNT_INACTIVE = "ACCOUNT_INACTIVE"
+    ACCESS_DENIED = "ACCESS_DENIED"
+    CREDITS_EXHAUSTED = "CREDITS_EXHAUSTED"
+
+
+@dataclass(frozen=True, slots=True)
+class Denied:
+    """A typed refusal: ``reason`` maps to an error code, ``message`` is for humans."""
+
+    reason: Denial
+    message: str
+
+
+class ChargeDeniedError(Exception):
+    """Raised by :meth:`Bookkeeper.charge` when no credit can be taken."""
+
+    def __init__(self, denied: Denied) -> None:
+        super().__init__(denied.message)
+        self.denied = denied
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """An authenticated caller: the key and the account it belongs to."""
+
+    account_id: int
+    key_id: int
+    key_hash: str
+    plan: Plan
+
+    @property
+    def tier(self) -> Tier:
+        """The access tier of the account's plan."""
+        return self.plan.tier
+
+
+@dataclass(frozen=True, slots=True)
+class IssuedKey:
+    """A new API key and its account; ``api_key`` is shown once and never stored."""
+
+    account: Account
+    api_key: str
+
+    def __repr__(self) -> str:
+        return f"IssuedKey(account={self.account!r}, api_key='***')"
+
+
+_MESSAGES = {
+    Denial.API_KEY_INVALID: "API key invalid or deactivated",
+    Denial.ACCOUNT_INACTIVE: "Account is inactive",
+    Denial.ACCESS_DENIED: "Your plan does not include this endpoint",
+    Denial.CREDITS_EXHAUSTED: "No credits left and overage is disabled",
+}
+
+
+def _denied(reason: Denial) -> Denied:
+    return Denied(reason, _MESSAGES[reason])
+
+
+class Bookkeeper:
+    """Accounts, keys, credits and the rate limit over one :class:`Store`.
+
+    Owns the store and the rate limiter it is given (``close`` closes both).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Clock | None = None,
+        rate_limiter: RateLimiter | None = None,
+    ) -> None:
+        self.store = store
+        self.clock: Clock = clock if clock is not None else SystemClock()
+        self.rate_limiter: RateLimiter = (
+            rate_limiter if rate_limiter is not None else open_rate_limiter(None, store)
+        )
+
+    @classmethod
+    def open(
+        cls,
+        database_url: str,
+        *,
+        clock: Clock | None = None,
+        rate_limit_url: str | None = None,
+    ) -> Bookkeeper:
+        """Open the store at ``database_url`` (migrating it) and the rate limiter at
+        ``rate_limit_url`` (None: the store itself; ``redis://...``: Redis)."""
+        store = open_store(database_url)
+        try:
+            limiter = open_rate_limiter(rate_limit_url, store)
+        except BaseException:
+            store.close()
+            raise
+        return cls(store, clock=clock, rate_limiter=limiter)
+
+    def close(self) -> None:
+        """Close the rate limiter and the store."""
+        self.rate_limiter.close()
+        self.store.close()
+
+    def __enter__(self) -> Bookkeeper:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- request path ----------------------------------------------------------------------
+
+    def authenticate(self, api_key: str) -> Principal | Denied:
+        """The principal for ``api_key``; API_KEY_INVALID for an unknown or rotated-away
+        key, ACCOUNT_INACTIVE for a deactivated account. A missing key is the HTTP
+        layer's API_KEY_MISSING and never reaches here."""
+        key = api_key.strip()
+        if not key:
+            return _denied(Denial.API_KEY_INVALID)
+        record = self.store.find_key(hash_key(key))
+        if record is None:
+            return _denied(Denial.API_KEY_INVALID)
+        if not record.account_active:
+            return _denied(Denial.ACCOUNT_INACTIVE)
+        return Principal(record.account_id, record.key_id, record.key_hash, record.plan)
+
+    def authorize(self, principal: Principal, path: str) -> Denied | None:
+        """ACCESS_DENIED when ``path`` is above the principal's tier, else None."""
+        if tier_allows(principal.tier, path):
+            return None
+        return _denied(Denial.ACCESS_DENIED)
+
+    def check_rate(self, principal: Principal) -> RateDecision:
+        """Count this request against the key's sliding window (100 per 60 s)."""
+        return self.rate_limiter.hit(principal.key_hash, self.clock.now())
+
+    def rate_headers(self, principal: Principal, decision: RateDecision) -> dict[str, str]:
+        """``ratelimit-policy``, ``ratelimit`` and (if refused) ``Retry-After`` values."""
+        return rate_limit_headers(decision, principal.key_hash)
+
+    def reserve(self, principal: Principal, endpoint: str) -> Reservation | Denied:
+        """Take 1 credit (or record an overage call) before computing; see
+        :meth:`commit` and :meth:`release`."""
+        outcome = self.store.reserve(principal.account_id, endpoint, self.clock.now())
+        if isinstance(outcome, ChargeRefusal):
+            if outcome is ChargeRefusal.ACCOUNT_INACTIVE:
+                return _denied(Denial.ACCOUNT_INACTIVE)
+            return _denied(Denial.CREDITS_EXHAUSTED)
+        return outcome
+
+    def commit(self, reservation: Reservation) -> None:
+        """The call succeeded: count (and, for overage, bill) it."""
+        self.store.commit(reservation.id, self.clock.now())
+
+    def commit_many(self, reservations: Sequence[Reservation]) -> list[bool]:
+        """Commit several successful calls at once (one transaction on the SQL stores);
+        for each, whether its reservation was still pending."""
+        return self.store.commit_many([r.id for r in reservations], self.clock.now())
+
+    def release(self, reservation: Reservation) -> None:
+        """The call failed: give the credit back; the call is not billed."""
+        self.store.release(reservation.id, self.clock.now())
+
+    @contextmanager
+    def charge(self, principal: Principal, endpoint: str) -> Iterator[Reservation]:
+        """Reserve on entry (raising :class:`ChargeDeniedError`), commit on normal exit,
+        release if the block raises (the exception propagates)."""
+        outcome = self.reserve(principal, endpoint)
+        if isinstance(outcome, Denied):
+            raise ChargeDeniedError(outcome)
+        try:
+            yield outcome
+        except BaseException:
+            self.release(outcome)
+            raise
+        self.commit(outcome)
+
+    # -- administration --------------------------------------------------------------------
+
+    def create_account(self, plan_name: str, billing: Billing | str | None = None) -> IssuedKey:
+        """A new account on ``plan_name`` with its first key (default billing: the plan's
+        first option, monthly or lifetime)."""
+        plan = get_plan(plan_name)
+        chosen = plan.billings[0] if billing is None else Billing(billing)
+        if chosen not in plan.billings:
+            offered = ", ".join(b.value for b in plan.billings)
+            raise InvalidOperationError(
+                f"plan {plan.name} does not offer {chosen.value} billing (offers: {offered})"
+            )
+        key = generate_key()
+        account = self.store.create_account(
+            plan, chosen, key.key_hash, key.display_prefix, self.clock.now()
+        )
+        return IssuedKey(account, key.api_key)
+
+    def rotate_key(self, account_id: int) -> IssuedKey:
+        """Replace the account's key; the old key stops working immediately."""
+        key = generate_key()
+        account = self.store.rotate_key(
+            account_id, key.key_hash, key.display_prefix, self.clock.now()
+        )
+        return IssuedKey(account, key.api_key)
+
+    def account(self, account_id: int) -> Account:
+        """The account (periods rolled forward)."""
+        return self.store.get_account(account_id, self.clock.now())
+
+    def accounts(self) -> list[Account]:
+        """All accounts."""
+        return self.store.list_accounts(self.clock.now())
+
+    def deactivate(self, account_id: int) -> Account:
+        """Block the account: its requests give ACCOUNT_INACTIVE."""
+        return self.store.set_active(account_id, False, self.clock.now())
+
+    def activate(self, account_id: int) -> Account:
+        """Unblock a deactivated account."""
+        return self.store.set_active(account_id, True, self.clock.now())
+
+    def cancel(self, account_id: int) -> Account:
+        """Cancel at the end of the current billing period."""
+        return self.store.cancel(account_id, self.clock.now())
+
+    def set_overage(self, account_id: int, enabled: bool) -> Account:
+        """Enable or disable overage billing."""
+        return self.store.set_overage(account_id, enabled, self.clock.now())
+
+    def adjust_credits(self, account_id: int, balance: int, note: str = "") -> LedgerEntry:
+        """Set the balance, recorded in the ledger."""
+        if balance < 0:
+            raise InvalidOperationError("the balance cannot be negative")
+        return self.store.adjust_credits(account_id, balance, self.clock.now(), note)
+
+    def usage(self, account_id: int) -> list[PeriodUsage]:
+        """Per-period usage report."""
+        return self.store.usage(account_id, self.clock.now())
+
+    def ledger(self, account_id: int) -> list[LedgerEntry]:
+        """The account's ledger."""
+        return self.store.ledger(account_id, self.clock.now())
+
+    def audit(self, account_id: int) -> Audit:
+        """The ledger check."""
+        return self.store.audit(account_id, self.clock.now())

@@ -1,0 +1,193 @@
+"""The sliding-window rate limit: 100 accepted requests per rolling 60 s per API key.
+
+A request at instant ``now`` is accepted when fewer than 100 requests of the same key
+were accepted in ``(now - 60 s, now]``; refused requests are not counted. The window is
+kept where every worker process sees it: in the store (the default) or in Redis
+(``redis://host:port/db``: a sorted set per key updated by one Lua script).
+
+Header values (contract section 8; draft IETF RateLimit header fields):
+
+* ``ratelimit-policy: "100-in-1min"; q=100; w=60; pk=:<base64>:``
+* ``ratelimit: "100-in-1min"; r=<remaining>; t=<seconds until a slot frees>``
+* ``Retry-After: <seconds>`` only on refusals (HTTP 429, RATE_LIMIT_EXCEEDED).
+
+``pk`` is the first 12 bytes of SHA-256 over a fixed label and the key's stored hash, in
+base64: it tells a client which partition it hit without revealing the key or its hash.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import secrets
+from datetime import datetime
+from decimal import Decimal
+from typing import TYPE_CHECKING, Protocol
+
+from bodygraph_server.policy.clock import to_micros
+from bodygraph_server.store.base import (
+    DatabaseURLError,
+    RateDecision,
+    Store,
+    decision_from_window,
+)
+
+if TYPE_CHECKING:
+    import redis
+
+LIMIT = 100
+WINDOW_SECONDS = 60
+POLICY_NAME = "100-in-1min"
+
+__all__ = [
+    "LIMIT",
+    "POLICY_NAME",
+    "WINDOW_SECONDS",
+    "RateDecision",
+    "RateLimiter",
+    "RedisRateLimiter",
+    "StoreRateLimiter",
+    "decision_from_window",
+    "open_rate_limiter",
+    "partition_key",
+    "rate_limit_headers",
+]
+
+
+class RateLimiter(Protocol):
+    """Anything that can count one request against a bucket atomically."""
+
+    def hit(self, bucket: str, now: datetime) -> RateDecision:
+        """Count a request at ``now`` if the window allows it; report the outcome."""
+        ...
+
+    def close(self) -> None:
+        """Release connections."""
+        ...
+
+
+class StoreRateLimiter:
+    """The window kept in the bookkeeping store (SQLite or PostgreSQL table)."""
+
+    def __init__(
+        self, store: Store, *, limit: int = LIMIT, window_seconds: int = WINDOW_SECONDS
+    ) -> None:
+        self._store = store
+        self._limit = limit
+        self._window = window_seconds
+
+    def hit(self, bucket: str, now: datetime) -> RateDecision:
+        """Count a request at ``now`` if the window allows it."""
+        return self._store.rate_limit_hit(bucket, now, self._limit, self._window)
+
+    def close(self) -> None:
+        """Nothing to do: the store belongs to the caller."""
+
+
+_LUA_HIT = """
+-- KEYS[1] bucket; ARGV: now, cutoff (both integer microseconds, as text so that no float
+-- formatting loses digits), limit, unique member for this request.
+local key = KEYS[1]
+redis.call('ZREMRANGEBYSCORE', key, '-inf', ARGV[2])
+local count = redis.call('ZCARD', key)
+local allowed = 0
+if count < tonumber(ARGV[3]) then
+  redis.call('ZADD', key, ARGV[1], ARGV[4])
+  count = count + 1
+  allowed = 1
+end
+redis.call('PEXPIRE', key, ARGV[5])
+local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+local first = ARGV[1]
+if oldest[2] then first = oldest[2] end
+return {allowed, count, first}
+"""
+
+
+class RedisRateLimiter:
+    """The window kept in Redis: one sorted set per bucket (scores are microseconds),
+    checked and updated by one Lua script, so it is atomic across processes and hosts.
+
+    Instants come from the caller's clock (not Redis ``TIME``), so tests can inject time.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "bodygraph:ratelimit:",
+        limit: int = LIMIT,
+        window_seconds: int = WINDOW_SECONDS,
+    ) -> None:
+        import redis
+
+        self._client: redis.Redis = redis.Redis.from_url(url)
+        self._script = self._client.register_script(_LUA_HIT)
+        self._prefix = prefix
+        self._limit = limit
+        self._window = window_seconds
+
+    def hit(self, bucket: str, now: datetime) -> RateDecision:
+        """Count a request at ``now`` if the window allows it."""
+        now_us = to_micros(now)
+        member = f"{now_us}:{secrets.token_hex(8)}"
+        raw = self._script(
+            keys=[self._prefix + bucket],
+            args=[
+                str(now_us),
+                str(now_us - self._window * 1_000_000),
+                self._limit,
+                member,
+                self._window * 1000 + 1000,
+            ],
+        )
+        allowed, count, first = int(raw[0]), int(raw[1]), _score(raw[2])
+        return decision_from_window(
+            allowed=bool(allowed),
+            count=count,
+            oldest_us=first if count else None,
+            now_us=now_us,
+            limit=self._limit,
+            window_seconds=self._window,
+        )
+
+    def close(self) -> None:
+        """Close the Redis connection pool."""
+        self._client.close()
+
+
+def _score(raw: object) -> int:
+    """A sorted-set score returned by Redis (text) as integer microseconds, exactly."""
+    text = raw.decode("ascii") if isinstance(raw, bytes) else str(raw)
+    return int(Decimal(text))
+
+
+def open_rate_limiter(url: str | None, store: Store) -> RateLimiter:
+    """The limiter named by ``url``: None, ``""`` or ``"store"`` use ``store``;
+    ``redis://...`` uses Redis."""
+    if url is None or url in ("", "store"):
+        return StoreRateLimiter(store)
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return RedisRateLimiter(url)
+    raise DatabaseURLError(f"unsupported rate-limit URL {url!r} (use 'store' or redis://...)")
+
+
+def partition_key(key_hash: str) -> str:
+    """The ``pk`` value: base64 of a hash of the API key (its stored hash, hashed again)."""
+    digest = hashlib.sha256(b"bodygraph ratelimit pk\x00" + key_hash.encode("ascii")).digest()
+    return base64.b64encode(digest[:12]).decode("ascii")
+
+
+def rate_limit_headers(decision: RateDecision, key_hash: str) -> dict[str, str]:
+    """The response headers for ``decision``: ``ratelimit-policy``, ``ratelimit`` and,
+    when refused, ``Retry-After``."""
+    headers = {
+        "ratelimit-policy": (
+            f'"{POLICY_NAME}"; q={decision.limit}; w={decision.window_seconds}; '
+            f"pk=:{partition_key(key_hash)}:"
+        ),
+        "ratelimit": f'"{POLICY_NAME}"; r={decision.remaining}; t={decision.reset_seconds}',
+    }
+    if decision.retry_after is not None:
+        headers["Retry-After"] = str(decision.retry_after)
+    return headers

@@ -1,0 +1,152 @@
+"""``bodygraph-server templates ...``: create, list, show, activate and delete render
+templates. Wired into the admin parser with :func:`add_template_commands`; every handler
+has the admin signature ``(book, args) -> exit status``.
+
+    templates create ACCOUNT --name NAME [--theme FILE | --theme-json JSON] [--activate]
+    templates list ACCOUNT
+    templates show TEMPLATE
+    templates activate ACCOUNT TEMPLATE|default
+    templates delete ACCOUNT TEMPLATE
+
+``--json`` prints the stable JSON form (``template_id``, ``account_id``, ``name``,
+``active``, ``created_at``, ``theme``). A theme is a JSON object of
+:meth:`bodygraph.render.Theme.from_dict` (missing keys keep the default theme).
+
+The renderer and the template store are imported when a command runs, not when the
+parser is built, so other admin commands stay light.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from uuid import UUID
+
+from bodygraph_server.cli.argtypes import account_id
+
+if TYPE_CHECKING:
+    from bodygraph.render import Theme
+    from bodygraph_server.billing.accounts import Bookkeeper
+    from bodygraph_server.images.templates import Template, TemplateStore
+
+
+def _template_id(text: str) -> UUID:
+    try:
+        return UUID(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a template id (UUID)") from None
+
+
+def _template_or_default(text: str) -> UUID | None:
+    return None if text == "default" else _template_id(text)
+
+
+def store_of(book: Bookkeeper) -> TemplateStore:
+    """The template store of the bookkeeping database."""
+    from bodygraph_server.images.templates import SqlTemplateStore
+    from bodygraph_server.store.sql import SqlStore
+
+    if not isinstance(book.store, SqlStore):
+        raise TypeError("templates need an SQL store (SQLite or PostgreSQL)")
+    return SqlTemplateStore(book.store)
+
+
+def _theme_from(args: argparse.Namespace) -> Theme:
+    from bodygraph.render import Theme
+
+    if args.theme is not None:
+        raw: Any = json.loads(Path(args.theme).read_text(encoding="utf-8"))
+    elif args.theme_json is not None:
+        raw = json.loads(args.theme_json)
+    else:
+        raw = {}
+    return Theme.from_dict(raw)
+
+
+def _print(template: Template, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(template.to_dict(), indent=2))
+    else:
+        state = "active" if template.active else "inactive"
+        print(f"{template.id}  {template.name}  ({state}, account {template.account_id})")
+
+
+def _create(book: Bookkeeper, args: argparse.Namespace) -> int:
+    template = store_of(book).create(args.account, args.name, _theme_from(args),
+                                     activate=args.activate, now=book.clock.now())
+    _print(template, args.json)
+    return 0
+
+
+def _list(book: Bookkeeper, args: argparse.Namespace) -> int:
+    book.account(args.account)  # unknown account: a clear error
+    templates = store_of(book).for_account(args.account)
+    if args.json:
+        print(json.dumps([t.to_dict() for t in templates], indent=2))
+    elif not templates:
+        print(f"account {args.account} has no templates (images use the default theme)")
+    else:
+        for template in templates:
+            _print(template, False)
+    return 0
+
+
+def _show(book: Bookkeeper, args: argparse.Namespace) -> int:
+    from bodygraph_server.images.templates import TemplateNotFoundError
+
+    template = store_of(book).get(args.template)
+    if template is None:
+        raise TemplateNotFoundError(f"no template {args.template}")
+    _print(template, True)
+    return 0
+
+
+def _activate(book: Bookkeeper, args: argparse.Namespace) -> int:
+    book.account(args.account)
+    store_of(book).activate(args.account, args.template)
+    target = "the default theme" if args.template is None else f"template {args.template}"
+    print(f"account {args.account} now renders with {target}")
+    return 0
+
+
+def _delete(book: Bookkeeper, args: argparse.Namespace) -> int:
+    store_of(book).delete(args.account, args.template)
+    print(f"template {args.template} deleted")
+    return 0
+
+
+def add_template_commands(commands: argparse._SubParsersAction[Any]) -> None:
+    """Register ``templates`` and its actions on the admin parser's subcommands."""
+    templates = commands.add_parser("templates", help="render templates: themes of visual charts")
+    actions = templates.add_subparsers(dest="action", required=True, metavar="ACTION")
+
+    create = actions.add_parser("create", help="store a template for an account")
+    create.add_argument("account", type=account_id, metavar="ACCOUNT")
+    create.add_argument("--name", required=True)
+    source = create.add_mutually_exclusive_group()
+    source.add_argument("--theme", metavar="FILE", help="theme JSON file")
+    source.add_argument("--theme-json", metavar="JSON", help="theme JSON text")
+    create.add_argument("--activate", action="store_true", help="make it the active template")
+    create.add_argument("--json", action="store_true")
+    create.set_defaults(func=_create)
+
+    listing = actions.add_parser("list", help="list an account's templates")
+    listing.add_argument("account", type=account_id, metavar="ACCOUNT")
+    listing.add_argument("--json", action="store_true")
+    listing.set_defaults(func=_list)
+
+    show = actions.add_parser("show", help="show one template with its theme (JSON)")
+    show.add_argument("template", type=_template_id, metavar="TEMPLATE")
+    show.set_defaults(func=_show)
+
+    activate = actions.add_parser("activate", help="choose the active template (or default)")
+    activate.add_argument("account", type=account_id, metavar="ACCOUNT")
+    activate.add_argument("template", type=_template_or_default, metavar="TEMPLATE|default")
+    activate.set_defaults(func=_activate)
+
+    delete = actions.add_parser("delete", help="delete a template")
+    delete.add_argument("account", type=account_id, metavar="ACCOUNT")
+    delete.add_argument("template", type=_template_id, metavar="TEMPLATE")
+    delete.set_defaults(func=_delete)

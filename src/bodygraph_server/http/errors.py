@@ -1,0 +1,178 @@
+"""The error codes of the contract (section 7) in one table, and the one exception type
+that carries them.
+
+Every refusal the service makes is an :class:`ApiError`; the app turns it into a v2
+envelope or a v1 error body in one place (:mod:`bodygraph_server.http.envelope`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from types import MappingProxyType
+
+
+class ErrorCode(StrEnum):
+    """The machine-readable ``errorCode`` values of the contract."""
+
+    API_KEY_MISSING = "API_KEY_MISSING"
+    API_KEY_INVALID = "API_KEY_INVALID"
+    UNAUTHORIZED = "UNAUTHORIZED"
+    GEOCODE_KEY_MISSING = "GEOCODE_KEY_MISSING"
+    CREDITS_EXHAUSTED = "CREDITS_EXHAUSTED"
+    ACCESS_DENIED = "ACCESS_DENIED"
+    ACCOUNT_INACTIVE = "ACCOUNT_INACTIVE"
+    INVALID_BIRTHDATE = "INVALID_BIRTHDATE"
+    INVALID_BIRTHTIME = "INVALID_BIRTHTIME"
+    INVALID_LOCATION = "INVALID_LOCATION"
+    INVALID_LATITUDE = "INVALID_LATITUDE"
+    INVALID_LONGITUDE = "INVALID_LONGITUDE"
+    MISSING_REQUIRED_FIELD = "MISSING_REQUIRED_FIELD"
+    INVALID_REQUEST_BODY = "INVALID_REQUEST_BODY"
+    GEOCODE_FAILED = "GEOCODE_FAILED"
+    GEOCODE_KEY_INVALID = "GEOCODE_KEY_INVALID"
+    GEOCODE_LOCATION_NOT_FOUND = "GEOCODE_LOCATION_NOT_FOUND"
+    GEOCODE_RATE_LIMITED = "GEOCODE_RATE_LIMITED"
+    RATE_LIMIT_EXCEEDED = "RATE_LIMIT_EXCEEDED"
+    TIMEZONE_LOOKUP_FAILED = "TIMEZONE_LOOKUP_FAILED"
+    EPHEMERIS_ERROR = "EPHEMERIS_ERROR"
+    CHART_GENERATION_FAILED = "CHART_GENERATION_FAILED"
+    INTERNAL_ERROR = "INTERNAL_ERROR"
+    # Not in section 7: the transport-level refusals of unknown paths and methods.
+    NOT_FOUND = "NOT_FOUND"
+    METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorSpec:
+    """The HTTP status of a code and the message used when the raiser gives none."""
+
+    status: int
+    message: str
+
+
+ERROR_TABLE: Mapping[ErrorCode, ErrorSpec] = MappingProxyType(
+    {
+        ErrorCode.API_KEY_MISSING: ErrorSpec(401, "API key missing"),
+        ErrorCode.API_KEY_INVALID: ErrorSpec(401, "API key invalid or deactivated"),
+        ErrorCode.UNAUTHORIZED: ErrorSpec(401, "Authentication failed"),
+        ErrorCode.GEOCODE_KEY_MISSING: ErrorSpec(401, "HD-Geocode-Key header missing"),
+        ErrorCode.CREDITS_EXHAUSTED: ErrorSpec(402, "No credits left and overage is disabled"),
+        ErrorCode.ACCESS_DENIED: ErrorSpec(403, "Your plan does not include this endpoint"),
+        ErrorCode.ACCOUNT_INACTIVE: ErrorSpec(403, "Account is inactive"),
+        ErrorCode.INVALID_BIRTHDATE: ErrorSpec(400, "birthdate must be a valid date YYYY-MM-DD"),
+        ErrorCode.INVALID_BIRTHTIME: ErrorSpec(400, "birthtime must be a valid time HH:MM"),
+        ErrorCode.INVALID_LOCATION: ErrorSpec(400, "location must be 4 to 200 characters"),
+        ErrorCode.INVALID_LATITUDE: ErrorSpec(400, "lat must be a number from -90 to 90"),
+        ErrorCode.INVALID_LONGITUDE: ErrorSpec(400, "lng must be a number from -180 to 180"),
+        ErrorCode.MISSING_REQUIRED_FIELD: ErrorSpec(400, "A required field is missing"),
+        ErrorCode.INVALID_REQUEST_BODY: ErrorSpec(422, "Request body is malformed"),
+        ErrorCode.GEOCODE_FAILED: ErrorSpec(400, "The geocoding service returned an error"),
+        ErrorCode.GEOCODE_KEY_INVALID: ErrorSpec(400, "Geocoding key invalid or restricted"),
+        ErrorCode.GEOCODE_LOCATION_NOT_FOUND: ErrorSpec(400, "Location could not be geocoded"),
+        ErrorCode.GEOCODE_RATE_LIMITED: ErrorSpec(429, "Geocoding service rate limit exceeded"),
+        ErrorCode.RATE_LIMIT_EXCEEDED: ErrorSpec(429, "Rate limit exceeded"),
+        ErrorCode.TIMEZONE_LOOKUP_FAILED: ErrorSpec(
+            500, "Time zone could not be determined for the place"
+        ),
+        ErrorCode.EPHEMERIS_ERROR: ErrorSpec(500, "Astronomical calculation failed"),
+        ErrorCode.CHART_GENERATION_FAILED: ErrorSpec(500, "Chart generation failed"),
+        ErrorCode.INTERNAL_ERROR: ErrorSpec(500, "Internal server error"),
+        ErrorCode.NOT_FOUND: ErrorSpec(404, "Not found"),
+        ErrorCode.METHOD_NOT_ALLOWED: ErrorSpec(405, "Method not allowed"),
+    }
+)
+"""Code -> (status, default message). The single source of the statuses."""
+
+#: Statuses that differ from the table on particular endpoints. The contract gives
+#: GEOCODE_KEY_MISSING as 400 in the visual-charts description (401 elsewhere).
+STATUS_OVERRIDE_VISUAL: Mapping[ErrorCode, int] = MappingProxyType(
+    {ErrorCode.GEOCODE_KEY_MISSING: 400}
+)
+
+
+class ApiError(Exception):
+    """A refusal with a contract error code.
+
+    ``status`` overrides the table's status (used only for the documented per-endpoint
+    differences); ``headers`` are added to the response (for example Retry-After).
+    """
+
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str | None = None,
+        *,
+        status: int | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        spec = ERROR_TABLE[code]
+        self.code = code
+        self.message = message if message is not None else spec.message
+        self.status = status if status is not None else spec.status
+        self.headers: dict[str, str] = dict(headers or {})
+        super().__init__(f"{code.value}: {self.message}")
+
+
+def status_of(code: ErrorCode) -> int:
+    """The HTTP status the table gives ``code``."""
+    return ERROR_TABLE[code].status
+
+
+def from_library_error(exc: BaseException) -> ApiError:
+    """Map an exception raised while charting to the contract's code.
+
+    * ``bodygraph.errors.OutOfRangeError``: the caller's date is outside what the
+      ephemeris covers -> INVALID_BIRTHDATE (400);
+    * any exception with a ``code`` attribute naming a contract code (the geocoding,
+      time-zone and birth date/time errors of ``bodygraph.geo.places``, ``bodygraph.geo.timezones``
+      and ``bodygraph.geo.local``) -> that code;
+    * any other ``InvalidInstantError`` -> INVALID_BIRTHDATE (400);
+    * ``bodygraph.errors.EphemerisError`` -> EPHEMERIS_ERROR (500);
+    * any other ``BodygraphError`` -> CHART_GENERATION_FAILED (500);
+    * anything else -> INTERNAL_ERROR (500).
+
+    Messages never repeat the exception text, which may hold the caller's birth data or
+    place; they are the table's fixed texts.
+    """
+    from bodygraph.errors import (
+        BodygraphError,
+        EphemerisError,
+        InvalidInstantError,
+        OutOfRangeError,
+    )
+
+    if isinstance(exc, ApiError):
+        return exc
+    if isinstance(exc, OutOfRangeError):
+        return ApiError(
+            ErrorCode.INVALID_BIRTHDATE,
+            "birthdate is outside the supported range of dates "
+            f"({exc.first.year} to {exc.last.year})",
+        )
+    code = getattr(exc, "code", None)
+    if isinstance(code, str) and code in ErrorCode.__members__:
+        return _coded(ErrorCode(code), exc)
+    if isinstance(exc, InvalidInstantError):
+        return ApiError(ErrorCode.INVALID_BIRTHDATE)
+    if isinstance(exc, EphemerisError):
+        return ApiError(ErrorCode.EPHEMERIS_ERROR)
+    if isinstance(exc, BodygraphError):
+        return ApiError(ErrorCode.CHART_GENERATION_FAILED)
+    return ApiError(ErrorCode.INTERNAL_ERROR)
+
+
+def _coded(code: ErrorCode, exc: BaseException) -> ApiError:
+    """An error that names its own code (the places and time-zone errors): the table's
+    message, close matches of an unknown place, Retry-After of a geocoding rate limit."""
+    message = ERROR_TABLE[code].message
+    suggestions = getattr(exc, "suggestions", ())
+    if code is ErrorCode.GEOCODE_LOCATION_NOT_FOUND and suggestions:
+        message += "; close matches: " + "; ".join(str(s) for s in suggestions)
+    headers: dict[str, str] = {}
+    retry_after = getattr(exc, "retry_after", None)
+    if isinstance(retry_after, int | float) and retry_after >= 0:
+        headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
+    return ApiError(code, message, headers=headers)

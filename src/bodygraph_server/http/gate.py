@@ -1,0 +1,209 @@
+"""The outer ASGI middleware: request ids, admission, rate-limit headers, last resort.
+
+For every HTTP request:
+
+* a request id (32 hex digits) is made and returned in ``X-Request-Id``;
+* under ``/v1`` and ``/v2`` (any path, any method) the caller is *admitted* before
+  routing: the API key is read (``Authorization: Bearer`` on v2, ``HD-Api-Key`` on v1)
+  and authenticated, and a request with a valid key of an active account is counted
+  against that key's rate-limit window. The outcome is left in the scope for the
+  endpoint, which refuses in the documented order (see :mod:`bodygraph_server.http.endpoint`);
+* every response under ``/v1`` and ``/v2`` gets ``ratelimit-policy`` and ``ratelimit``;
+  ``Retry-After`` only on 429;
+* an exception nothing else handled becomes INTERNAL_ERROR (500) in the body format of
+  the path, with the request id in the message; the log line holds the request id, the
+  exception type and the stack, never the exception text (it may hold birth data).
+
+Requests that cannot be attributed to a key (no key, an unknown key, an inactive
+account) are not counted; their headers show the untouched quota of an anonymous
+partition derived from the client address.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import traceback
+import uuid
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from bodygraph_server.billing.accounts import Bookkeeper, Denied, Principal, RateDecision
+from bodygraph_server.billing.ratelimit import LIMIT, WINDOW_SECONDS, rate_limit_headers
+from bodygraph_server.http.envelope import error_response
+from bodygraph_server.http.errors import ApiError, ErrorCode
+from bodygraph_server.services import services_of
+
+LOG = logging.getLogger("bodygraph_server")
+
+REQUEST_ID_HEADER = "X-Request-Id"
+ADMISSION_KEY = "bodygraph.admission"
+REQUEST_ID_KEY = "bodygraph.request_id"
+
+
+class Credential(Enum):
+    """What the request presented instead of a usable key."""
+
+    MISSING = "missing"
+    MALFORMED = "malformed"
+
+
+def api_version(path: str) -> str | None:
+    """``"v1"`` or ``"v2"`` for paths under those prefixes, else None."""
+    for version in ("v1", "v2"):
+        if path == f"/{version}" or path.startswith(f"/{version}/"):
+            return version
+    return None
+
+
+def read_credential(headers: Headers, version: str) -> str | Credential:
+    """The API key of the request: v2 ``Authorization: Bearer <key>``, v1 ``HD-Api-Key``.
+
+    Absent or blank -> MISSING; a v2 Authorization header of another form -> MALFORMED.
+    """
+    if version == "v1":
+        key = headers.get("hd-api-key", "").strip()
+        return key or Credential.MISSING
+    raw = headers.get("authorization", "").strip()
+    if not raw:
+        return Credential.MISSING
+    scheme, _, token = raw.partition(" ")
+    if scheme.lower() != "bearer":
+        return Credential.MALFORMED
+    return token.strip() or Credential.MISSING
+
+
+@dataclass(frozen=True, slots=True)
+class Admission:
+    """The outcome of authentication and rate counting for one API request."""
+
+    credential: str | Credential
+    principal: Principal | None
+    denied: Denied | None
+    decision: RateDecision
+    headers: dict[str, str]
+
+    def auth_error(self) -> ApiError | None:
+        """The authentication refusal, if any (first in the order of checks)."""
+        if self.credential is Credential.MISSING:
+            return ApiError(ErrorCode.API_KEY_MISSING)
+        if self.credential is Credential.MALFORMED:
+            return ApiError(
+                ErrorCode.UNAUTHORIZED, "Authorization header must be 'Bearer <API_KEY>'"
+            )
+        if self.denied is not None:
+            return ApiError(ErrorCode(self.denied.reason.value), self.denied.message)
+        return None
+
+
+def _anonymous_partition(client: tuple[str, int] | None) -> str:
+    host = client[0] if client else "unknown"
+    return "anon:" + hashlib.sha256(host.encode("utf-8")).hexdigest()
+
+
+def admit(book: Bookkeeper, credential: str | Credential, client: Any) -> Admission:
+    """Authenticate and (for a valid key) count the request. Blocking: run in a thread."""
+    principal: Principal | None = None
+    denied: Denied | None = None
+    if isinstance(credential, str):
+        outcome = book.authenticate(credential)
+        if isinstance(outcome, Principal):
+            principal = outcome
+        else:
+            denied = outcome
+    if principal is not None:
+        decision = book.check_rate(principal)
+        headers = book.rate_headers(principal, decision)
+    else:
+        decision = RateDecision(
+            allowed=True,
+            limit=LIMIT,
+            window_seconds=WINDOW_SECONDS,
+            remaining=LIMIT,
+            reset_seconds=WINDOW_SECONDS,
+        )
+        headers = rate_limit_headers(decision, _anonymous_partition(client))
+    return Admission(credential, principal, denied, decision, headers)
+
+
+def admission_of(scope: Scope) -> Admission:
+    """The admission the gate made for this request."""
+    admission = scope.get(ADMISSION_KEY)
+    if not isinstance(admission, Admission):
+        raise RuntimeError("request was not admitted by the gate")
+    return admission
+
+
+def request_id_of(scope: Scope) -> str:
+    """The id of the request being served."""
+    return str(scope.get(REQUEST_ID_KEY, ""))
+
+
+def log_unexpected(request_id: str, exc: BaseException) -> None:
+    """Log an unexpected failure: id, type and stack only (no exception text, which may
+    hold the caller's birth data)."""
+    stack = "".join(traceback.format_tb(exc.__traceback__))
+    LOG.error(
+        "request %s failed: %s.%s\n%s",
+        request_id,
+        type(exc).__module__,
+        type(exc).__qualname__,
+        stack,
+    )
+
+
+def internal_error(request_id: str) -> ApiError:
+    """INTERNAL_ERROR naming the request id."""
+    return ApiError(
+        ErrorCode.INTERNAL_ERROR, f"Internal server error (request id {request_id})"
+    )
+
+
+class Gate:
+    """See the module docstring."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request_id = uuid.uuid4().hex
+        scope[REQUEST_ID_KEY] = request_id
+        version = api_version(scope["path"])
+        started = False
+        extra: dict[str, str] = {}
+
+        async def send_with_headers(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                headers = MutableHeaders(scope=message)
+                headers[REQUEST_ID_HEADER] = request_id
+                for name, value in extra.items():
+                    if name.lower() == "retry-after" and message["status"] != 429:
+                        continue
+                    headers[name] = value
+            await send(message)
+
+        try:
+            if version is not None:
+                services = services_of(scope)
+                credential = read_credential(Headers(scope=scope), version)
+                admission = await services.booked(
+                    admit, services.book, credential, scope.get("client")
+                )
+                scope[ADMISSION_KEY] = admission
+                extra.update(admission.headers)
+            await self.app(scope, receive, send_with_headers)
+        except Exception as exc:
+            if started:
+                raise
+            log_unexpected(request_id, exc)
+            response = error_response(internal_error(request_id), legacy=version == "v1")
+            await response(scope, receive, send_with_headers)

@@ -1,0 +1,404 @@
+"""The OpenAPI 3.1 document of the service and a human-readable page made from it.
+
+The result schemas are the library's own (``bodygraph.model.contract.json_schema``), so the
+document, the tests and the code share one definition. The visual-chart endpoints answer
+with ``VisualChartEnvelope`` (the ChartResult envelope plus a required ``svgRenderUrl``);
+the image route (``GET {render_path}/{template}.svg?t=``) is described as well.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from bodygraph_server.http.endpoint import Endpoint
+from bodygraph_server.http.errors import ERROR_TABLE, ErrorCode
+from bodygraph_server.http.validation import LOCATION_MAX, LOCATION_MIN
+from bodygraph_server.policy.plans import Tier, tier_allows
+
+_REF = "#/components/schemas/"
+VISUAL_ENVELOPE = "VisualChartEnvelope"
+_VISUAL_PATHS = ("/v2/visual-charts", "/v2/visual-charts/coordinates")
+TEMPLATE_PATTERN = "^(default|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$"
+
+_RESULT_SCHEMAS = {
+    "ChartResult": "chart-result",
+    "ChartSimpleResult": "chart-simple-result",
+    "V1Bodygraph": "v1-bodygraph",
+    "V1BodygraphSimple": "v1-bodygraph-simple",
+}
+
+_MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
+                "dec")
+#: YYYY-MM-DD with real months and days 01-31, years 1800-2199 (the shipped ephemeris;
+#: a deployment with a larger kernel accepts more). Days past the month's end -> 400.
+DATE_PATTERN = "^(1[89]|2[01])[0-9]{2}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"
+TIME_PATTERN = "^([01][0-9]|2[0-3]):[0-5][0-9]$"
+V1_DATE_PATTERN = (
+    "^(0?[1-9]|[12][0-9]|3[01])-("
+    + "|".join("".join(f"[{c.upper()}{c}]" for c in name) for name in _MONTH_NAMES)
+    + ")-[0-9]{2}$"
+)
+
+# Which codes each kind of endpoint can answer, per status (documentation of section 7).
+_COMMON_CODES = (
+    ErrorCode.API_KEY_MISSING, ErrorCode.API_KEY_INVALID, ErrorCode.UNAUTHORIZED,
+    ErrorCode.CREDITS_EXHAUSTED, ErrorCode.ACCESS_DENIED, ErrorCode.ACCOUNT_INACTIVE,
+    ErrorCode.INVALID_BIRTHDATE, ErrorCode.INVALID_BIRTHTIME,
+    ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_REQUEST_BODY,
+    ErrorCode.RATE_LIMIT_EXCEEDED, ErrorCode.TIMEZONE_LOOKUP_FAILED,
+    ErrorCode.EPHEMERIS_ERROR, ErrorCode.CHART_GENERATION_FAILED, ErrorCode.INTERNAL_ERROR,
+)
+_LOCATION_CODES = (
+    ErrorCode.GEOCODE_KEY_MISSING, ErrorCode.INVALID_LOCATION, ErrorCode.GEOCODE_FAILED,
+    ErrorCode.GEOCODE_KEY_INVALID, ErrorCode.GEOCODE_LOCATION_NOT_FOUND,
+    ErrorCode.GEOCODE_RATE_LIMITED,
+)
+_COORDINATE_CODES = (ErrorCode.INVALID_LATITUDE, ErrorCode.INVALID_LONGITUDE)
+
+
+def _embedded(name: str) -> dict[str, Any]:
+    """A library JSON Schema made fit for ``components.schemas``."""
+    from bodygraph.model.contract import json_schema
+
+    schema = dict(json_schema(name))
+    for key in ("$schema", "$id"):
+        schema.pop(key, None)
+    return schema
+
+
+def _codes(endpoint: Endpoint) -> list[ErrorCode]:
+    specific = _COORDINATE_CODES if endpoint.kind == "coordinates" else _LOCATION_CODES
+    return [*_COMMON_CODES, *specific]
+
+
+def _status(endpoint: Endpoint, code: ErrorCode) -> int:
+    if code is ErrorCode.GEOCODE_KEY_MISSING and endpoint.geocode_key_missing_status:
+        return endpoint.geocode_key_missing_status
+    return ERROR_TABLE[code].status
+
+
+def _input_schemas() -> dict[str, Any]:
+    birthdate = {"type": "string", "pattern": DATE_PATTERN, "examples": ["1990-07-15"],
+                 "description": "Local birth date YYYY-MM-DD; must exist in the calendar "
+                 "and lie in the ephemeris range (1800-04 to 2199-12 with the shipped one)."}
+    birthtime = {"type": "string", "pattern": TIME_PATTERN, "examples": ["14:30"],
+                 "description": "Local birth time HH:MM, 24-hour, 00:00 to 23:59."}
+    return {
+        "ChartInput": {
+            "type": "object",
+            "required": ["birthdate", "birthtime", "location"],
+            "properties": {
+                "birthdate": birthdate,
+                "birthtime": birthtime,
+                "location": {"type": "string", "minLength": LOCATION_MIN,
+                             "maxLength": LOCATION_MAX, "examples": ["Berlin, Germany"],
+                             "description": "City and country; 4 to 200 characters, at "
+                             "least 4 once surrounding white space is trimmed."},
+            },
+        },
+        "CoordinatesInput": {
+            "type": "object",
+            "required": ["birthdate", "birthtime", "lat", "lng"],
+            "properties": {
+                "birthdate": birthdate,
+                "birthtime": birthtime,
+                "lat": {"type": "number", "minimum": -90, "maximum": 90, "examples": [52.52]},
+                "lng": {"type": "number", "minimum": -180, "maximum": 180,
+                        "examples": [13.405]},
+            },
+        },
+        "V1Input": {
+            "type": "object",
+            "required": ["birthdate", "birthtime", "location"],
+            "properties": {
+                "birthdate": {"type": "string", "pattern": V1_DATE_PATTERN,
+                              "examples": ["15-Jul-90"],
+                              "description": "DD-MMM-YY; YY is 20YY unless that is after "
+                              "the current year, else 19YY."},
+                "birthtime": birthtime,
+                "location": {"type": "string", "minLength": LOCATION_MIN,
+                             "examples": ["Berlin, Germany"],
+                             "description": "At least 4 characters, also once trimmed."},
+            },
+        },
+    }
+
+
+def _envelope_schemas(types: Iterable[str]) -> dict[str, Any]:
+    schemas: dict[str, Any] = {}
+    for type_name in types:
+        schemas[f"{type_name}Envelope"] = {
+            "type": "object",
+            "required": ["timestamp", "success", "message", "errorCode", "type", "data"],
+            "properties": {
+                "timestamp": {"type": "string", "format": "date-time"},
+                "success": {"const": True},
+                "message": {"type": "string"},
+                "errorCode": {"const": ""},
+                "type": {"const": type_name},
+                "data": {"$ref": _REF + type_name},
+            },
+        }
+    schemas[VISUAL_ENVELOPE] = {
+        "type": "object",
+        "required": ["timestamp", "success", "message", "errorCode", "type", "data",
+                     "svgRenderUrl"],
+        "properties": {
+            "timestamp": {"type": "string", "format": "date-time"},
+            "success": {"const": True},
+            "message": {"type": "string"},
+            "errorCode": {"const": ""},
+            "type": {"const": "ChartResult"},
+            "data": {"$ref": _REF + "ChartResult"},
+            "svgRenderUrl": {
+                "type": "string", "format": "uri",
+                "description": "{render_url}/<template-uuid|default>.svg?t=<token>: a "
+                "non-expiring bearer link to the rendered SVG.",
+            },
+        },
+    }
+    schemas["RenderRefusal"] = {
+        "type": "object",
+        "required": ["success", "errorCode", "message"],
+        "properties": {
+            "success": {"const": False},
+            "errorCode": {"type": "string"},
+            "message": {"type": "string"},
+        },
+    }
+    schemas["ErrorEnvelope"] = {
+        "type": "object",
+        "required": ["timestamp", "success", "message", "errorCode", "type", "data"],
+        "additionalProperties": False,
+        "properties": {
+            "timestamp": {"type": "string", "format": "date-time"},
+            "success": {"const": False},
+            "message": {"type": "string"},
+            "errorCode": {"type": "string", "enum": [c.value for c in ErrorCode]},
+            "type": {"const": ""},
+            "data": {"type": "null"},
+        },
+    }
+    schemas["V1Error"] = {
+        "type": "object",
+        "required": ["status", "code", "message"],
+        "additionalProperties": False,
+        "properties": {
+            "status": {"const": "error"},
+            "code": {"type": "integer", "description": "the HTTP status"},
+            "message": {"type": "string"},
+        },
+    }
+    return schemas
+
+
+def _header(description: str, type_: str = "string") -> dict[str, Any]:
+    return {"description": description, "schema": {"type": type_}}
+
+
+_RATE_HEADERS = {
+    "ratelimit-policy": _header('e.g. "100-in-1min"; q=100; w=60; pk=:...:'),
+    "ratelimit": _header('e.g. "100-in-1min"; r=99; t=60'),
+    "X-Request-Id": _header("id of this request, also in the server log"),
+}
+
+
+def _operation(endpoint: Endpoint) -> dict[str, Any]:
+    legacy = endpoint.legacy
+    error_ref = {"$ref": _REF + ("V1Error" if legacy else "ErrorEnvelope")}
+    by_status: dict[int, list[ErrorCode]] = {}
+    for code in _codes(endpoint):
+        by_status.setdefault(_status(endpoint, code), []).append(code)
+    by_status.setdefault(404, []).append(ErrorCode.NOT_FOUND)
+    by_status.setdefault(413, []).append(ErrorCode.INVALID_REQUEST_BODY)
+    if legacy:
+        success = {"$ref": _REF + endpoint.success_type}
+    elif endpoint.path in _VISUAL_PATHS:
+        success = {"$ref": _REF + VISUAL_ENVELOPE}
+    else:
+        success = {"$ref": _REF + f"{endpoint.success_type}Envelope"}
+    responses: dict[str, Any] = {
+        "200": {
+            "description": endpoint.success_message or "the chart",
+            "headers": _RATE_HEADERS,
+            "content": {"application/json": {"schema": success}},
+        }
+    }
+    for status in sorted(by_status):
+        headers = dict(_RATE_HEADERS)
+        if status == 429:
+            headers["Retry-After"] = _header("seconds to wait", "integer")
+        responses[str(status)] = {
+            "description": ", ".join(c.value for c in by_status[status]),
+            "headers": headers,
+            "content": {"application/json": {"schema": error_ref}},
+        }
+    parameters = []
+    if endpoint.needs_geocode_key:
+        parameters.append({
+            "name": "HD-Geocode-Key",
+            "in": "header",
+            "required": True,
+            "description": "The caller's key of the geocoding service.",
+            "schema": {"type": "string", "minLength": 1},
+        })
+    input_name = {"location": "ChartInput", "coordinates": "CoordinatesInput",
+                  "v1": "V1Input"}[endpoint.kind]
+    tiers = "Basic, Advanced" if tier_allows(Tier.BASIC, endpoint.path) else "Advanced"
+    return {
+        "summary": endpoint.summary,
+        "description": f"{endpoint.description}\n\nAccess tiers: {tiers}.",
+        "operationId": endpoint.path.strip("/").replace("/", "_").replace("-", "_"),
+        "tags": ["v1 (legacy)" if legacy else "v2"],
+        "security": [{"v1ApiKey": []}] if legacy else [{"bearerAuth": []}],
+        "parameters": parameters,
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": {"$ref": _REF + input_name}}},
+        },
+        "responses": responses,
+    }
+
+
+def _refused(description: str) -> dict[str, Any]:
+    return {
+        "description": description,
+        "headers": {"Cache-Control": _header("no-store")},
+        "content": {"application/json": {"schema": {"$ref": _REF + "RenderRefusal"}}},
+    }
+
+
+def render_operation() -> dict[str, Any]:
+    """The image route: ``GET {render_path}/{template}.svg?t=<token>``."""
+    return {
+        "summary": "Rendered chart image",
+        "description": "The SVG of a visual chart: the link in svgRenderUrl. A bearer link "
+        "(no headers); the token is verified before anything renders. Nothing is stored. "
+        "No credit is charged.",
+        "operationId": "render_image",
+        "tags": ["images"],
+        "security": [],
+        "parameters": [
+            {"name": "template", "in": "path", "required": True,
+             "description": "the template's UUID, or default",
+             "schema": {"type": "string", "pattern": TEMPLATE_PATTERN}},
+            {"name": "t", "in": "query", "required": True,
+             "description": "the signed render token",
+             "schema": {"type": "string", "minLength": 1}},
+        ],
+        "responses": {
+            "200": {
+                "description": "the image",
+                "headers": {"Cache-Control": _header("public, max-age=31536000, immutable")},
+                "content": {"image/svg+xml": {"schema": {"type": "string"}}},
+            },
+            "400": _refused("RENDER_TOKEN_MALFORMED: no t, or text that cannot be a token"),
+            "403": _refused("RENDER_TOKEN_INVALID: the signature does not verify"),
+            "404": _refused("NOT_FOUND: neither default nor a template UUID"),
+            "503": _refused("TEMPLATE_STORE_UNAVAILABLE: the templates cannot be read"),
+        },
+    }
+
+
+def openapi_document(
+    endpoints: Sequence[Endpoint], *, render_path: str | None = None
+) -> dict[str, Any]:
+    """The OpenAPI 3.1 document of ``endpoints`` (plus the schemas they use) and, with
+    ``render_path``, of the image route mounted there."""
+    from bodygraph import __version__
+
+    schemas: dict[str, Any] = {name: _embedded(file) for name, file in _RESULT_SCHEMAS.items()}
+    schemas.update(_input_schemas())
+    schemas.update(_envelope_schemas(["ChartResult", "ChartSimpleResult"]))
+    paths: dict[str, Any] = {e.path: {"post": _operation(e)} for e in endpoints}
+    if render_path is not None:
+        paths[render_path.rstrip("/") + "/{template}.svg"] = {"get": render_operation()}
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "bodygraph service",
+            "version": __version__,
+            "description": "Human Design charts (bodygraphs) from birth data. v2 answers in "
+            "an envelope; v1 is the legacy flat form. Every successful call costs 1 credit. "
+            "See /docs for the rules.",
+        },
+        "paths": paths,
+        "components": {
+            "schemas": schemas,
+            "securitySchemes": {
+                "bearerAuth": {"type": "http", "scheme": "bearer",
+                               "description": "Authorization: Bearer <API_KEY> (v2)"},
+                "v1ApiKey": {"type": "apiKey", "in": "header", "name": "HD-Api-Key",
+                             "description": "the same API key, v1 header"},
+            },
+        },
+    }
+
+
+def _fields(schema: dict[str, Any]) -> str:
+    required = set(schema.get("required", ()))
+    rows = []
+    for name, spec in schema.get("properties", {}).items():
+        bounds = [f"{k} {spec[k]}" for k in ("pattern", "minLength", "maxLength", "minimum",
+                                              "maximum") if k in spec]
+        rows.append(
+            f"<tr><td><code>{html.escape(name)}</code></td>"
+            f"<td>{html.escape(str(spec.get('type', '')))}</td>"
+            f"<td>{'yes' if name in required else 'no'}</td>"
+            f"<td>{html.escape('; '.join(bounds))} {html.escape(spec.get('description', ''))}"
+            "</td></tr>"
+        )
+    return ("<table><tr><th>field</th><th>type</th><th>required</th><th>rule</th></tr>"
+            + "".join(rows) + "</table>")
+
+
+def docs_page(document: dict[str, Any]) -> str:
+    """A self-contained HTML page describing every endpoint and error code."""
+    schemas = document["components"]["schemas"]
+    parts = [
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>{html.escape(document['info']['title'])}</title>",
+        "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}"
+        "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;"
+        "padding:.2em .5em;text-align:left}code{background:#f4f4f4}</style></head><body>",
+        f"<h1>{html.escape(document['info']['title'])} {document['info']['version']}</h1>",
+        f"<p>{html.escape(document['info']['description'])}</p>",
+        "<p>Machine-readable description: <a href='/openapi.json'>/openapi.json</a> "
+        "(OpenAPI 3.1).</p>",
+        "<h2>Authentication</h2><p>v2: <code>Authorization: Bearer &lt;API_KEY&gt;</code>; "
+        "v1: <code>HD-Api-Key: &lt;API_KEY&gt;</code>. Location endpoints also need "
+        "<code>HD-Geocode-Key</code>. Limit: 100 requests per minute per key "
+        "(headers <code>ratelimit-policy</code>, <code>ratelimit</code>, "
+        "<code>Retry-After</code> on 429).</p>",
+    ]
+    for path, item in document["paths"].items():
+        method, op = next(iter(item.items()))
+        parts.append(f"<h2>{method.upper()} <code>{html.escape(path)}</code>: "
+                     f"{html.escape(op['summary'])}</h2>")
+        parts.append(f"<p>{html.escape(op['description'])}</p>")
+        if "requestBody" in op:
+            input_ref = op["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+            input_schema = schemas[input_ref.rsplit("/", 1)[1]]
+            parts.append("<h3>Request body</h3>" + _fields(input_schema))
+        else:
+            params = {"properties": {p["name"]: {**p["schema"], "description":
+                                                  p["description"]}
+                                     for p in op["parameters"]},
+                      "required": [p["name"] for p in op["parameters"]]}
+            parts.append("<h3>Parameters</h3>" + _fields(params))
+        rows = "".join(
+            f"<tr><td>{status}</td><td>{html.escape(resp['description'])}</td></tr>"
+            for status, resp in op["responses"].items()
+        )
+        parts.append("<h3>Responses</h3><table><tr><th>status</th><th>meaning</th></tr>"
+                     + rows + "</table>")
+    rows = "".join(
+        f"<tr><td><code>{code.value}</code></td><td>{spec.status}</td>"
+        f"<td>{html.escape(spec.message)}</td></tr>"
+        for code, spec in ERROR_TABLE.items()
+    )
+    parts.append("<h2>Error codes</h2><table><tr><th>errorCode</th><th>HTTP</th>"
+                 "<th>default message</th></tr>" + rows + "</table></body></html>")
+    return "".join(parts)

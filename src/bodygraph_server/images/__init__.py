@@ -1,0 +1,1 @@
+"""bodygraph_server.images."""

@@ -1,0 +1,54 @@
+"""Where the service's render signing keys come from.
+
+1. ``BODYGRAPH_RENDER_KEYS`` (``Settings.render_keys``, ``"kid:secret,..."``, oldest
+   first) when set: exactly those keys, nothing is read from or written to the database.
+2. Otherwise the database's ``render_keys`` table: on first start one key is generated
+   and stored (atomically, so several workers or instances starting at once end up with
+   the same single key); every start reads all stored keys, the newest signs, all verify.
+   Links therefore survive restarts and are valid on every worker and every instance
+   sharing the database. ``bodygraph-server render-keys rotate`` stores a newer key.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+
+from bodygraph_server.images.tokens import MIN_SECRET_BYTES, KeyConfigError, KeyRing, SigningKey
+from bodygraph_server.store.base import Store
+from bodygraph_server.store.sql import SqlStore
+
+KID_PREFIX = "db"
+
+
+def new_kid() -> str:
+    """A fresh key id for a stored key (``db`` and 8 hex digits)."""
+    return KID_PREFIX + secrets.token_hex(4)
+
+
+def stored_ring(store: Store, now: datetime) -> KeyRing:
+    """The keys stored in the database, creating the first one if there is none."""
+    if not isinstance(store, SqlStore):
+        raise KeyConfigError(
+            "render keys: set BODYGRAPH_RENDER_KEYS (this store cannot keep keys)"
+        )
+    first = SigningKey(new_kid(), secrets.token_bytes(MIN_SECRET_BYTES))
+    stored = store.ensure_render_key(first.kid, first.secret, now)
+    return KeyRing(SigningKey(kid, secret) for kid, secret in stored)
+
+
+def signing_keys(spec: str, store: Store, now: datetime) -> KeyRing:
+    """The service's key ring: ``spec`` (``BODYGRAPH_RENDER_KEYS``) when not blank, else
+    the keys stored in the database (see the module docstring). Blocking."""
+    if spec.strip():
+        return KeyRing.from_spec(spec)
+    return stored_ring(store, now)
+
+
+def rotate(store: Store, now: datetime) -> SigningKey:
+    """Store a new, newest key (it signs after the service restarts); returns it."""
+    if not isinstance(store, SqlStore):
+        raise KeyConfigError("render keys can only be stored in an SQL store")
+    key = SigningKey(new_kid(), secrets.token_bytes(MIN_SECRET_BYTES))
+    store.add_render_key(key.kid, key.secret, now)
+    return key

@@ -1,0 +1,231 @@
+"""Render tokens: the signed, self-contained payload of a rendered-image link.
+
+A token carries exactly what the image shows: the 13 design and 13 personality
+placements (gate and line) and the defined centers, nothing else (no name, birth
+date, time, place, coordinates or account id). It is signed with HMAC-SHA256 under
+a key id, so keys can rotate: links are issued with the newest key, and every key
+still in the ring verifies.
+
+Text form (URL-safe, no padding)::
+
+    <kid>.<base64url(version(1) || payload(38) || tag(32))>
+
+payload (38 bytes)
+    26 gate bytes (design sun..pluto, then personality sun..pluto, 1..64);
+    10 bytes of lines, 26 x 3 bits big-endian (line - 1), then 2 zero bits;
+    2 bytes center mask, bit ``i`` set when ``CENTER_NAMES[i]`` is defined (9 bits).
+tag
+    HMAC-SHA256 over ``kid || "." || version || payload`` with the key of ``kid``.
+
+Verification (:func:`verify`) checks the shape, then the tag in constant time
+(``hmac.compare_digest``), and only then reads the payload. Any change to a token
+(one flipped bit, a truncation, an extension, another key id) is refused:
+:class:`MalformedTokenError` (HTTP 400) when it cannot be a token at all,
+:class:`InvalidSignatureError` (HTTP 403) when the signature does not verify.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import os
+import re
+import secrets
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from bodygraph.catalog.tables import CENTER_NAMES
+from bodygraph.model.chart import BODIES
+from bodygraph.render import RenderInput, RenderInputError
+
+FORMAT_VERSION = 1
+GATE_BYTES = 2 * len(BODIES)
+LINE_BYTES = 10
+MASK_BYTES = 2
+PAYLOAD_BYTES = GATE_BYTES + LINE_BYTES + MASK_BYTES
+TAG_BYTES = 32
+BODY_BYTES = 1 + PAYLOAD_BYTES + TAG_BYTES
+BODY_CHARS = (BODY_BYTES * 8 + 5) // 6
+MIN_SECRET_BYTES = 32
+KEYS_VARIABLE = "BODYGRAPH_RENDER_KEYS"
+
+_KID = re.compile(r"[A-Za-z0-9_-]{1,16}")
+_B64 = re.compile(r"[A-Za-z0-9_-]+")
+
+RenderPayload = RenderInput
+"""What a token carries; the renderer draws it directly (:func:`bodygraph.render.render_svg`)."""
+
+
+class TokenError(Exception):
+    """A render token is refused."""
+
+
+class MalformedTokenError(TokenError):
+    """The text cannot be a render token (shape, alphabet, length, version, content)."""
+
+
+class InvalidSignatureError(TokenError):
+    """The token's signature does not verify (changed token, unknown or wrong key id)."""
+
+
+class KeyConfigError(ValueError):
+    """The render signing keys are missing or unusable."""
+
+
+@dataclass(frozen=True, slots=True)
+class SigningKey:
+    """One HMAC key and its id. The secret never appears in ``repr``."""
+
+    kid: str
+    secret: bytes = field(repr=False)
+
+    def __post_init__(self) -> None:
+        if not _KID.fullmatch(self.kid):
+            raise KeyConfigError(f"key id {self.kid!r} must be 1-16 of A-Z a-z 0-9 _ -")
+        if len(self.secret) < MIN_SECRET_BYTES:
+            raise KeyConfigError(f"key {self.kid!r} must be at least {MIN_SECRET_BYTES} bytes")
+
+
+class KeyRing:
+    """The render keys, oldest first; the last one signs new links, all of them verify."""
+
+    def __init__(self, keys: Iterable[SigningKey]) -> None:
+        ordered = tuple(keys)
+        if not ordered:
+            raise KeyConfigError("at least one render key is needed")
+        by_kid: dict[str, SigningKey] = {}
+        for key in ordered:
+            if key.kid in by_kid:
+                raise KeyConfigError(f"key id {key.kid!r} appears twice")
+            by_kid[key.kid] = key
+        self._keys: Mapping[str, SigningKey] = by_kid
+        self._current = ordered[-1]
+
+    def __repr__(self) -> str:
+        return f"KeyRing(kids={list(self._keys)!r}, current={self._current.kid!r})"
+
+    @property
+    def current(self) -> SigningKey:
+        """The key that signs new links (the newest)."""
+        return self._current
+
+    @property
+    def kids(self) -> tuple[str, ...]:
+        """Every key id, oldest first."""
+        return tuple(self._keys)
+
+    def get(self, kid: str) -> SigningKey | None:
+        """The key with id ``kid``, if it is in the ring."""
+        return self._keys.get(kid)
+
+    @classmethod
+    def from_spec(cls, spec: str) -> KeyRing:
+        """Parse ``"kid:secret,kid:secret"`` (oldest first; secrets base64url, >= 32 bytes)."""
+        keys = []
+        for entry in (part.strip() for part in spec.split(",")):
+            if not entry:
+                continue
+            kid, sep, encoded = entry.partition(":")
+            if not sep:
+                raise KeyConfigError(f"render key entry {kid!r} must be 'kid:secret'")
+            try:
+                secret = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4))
+            except (binascii.Error, ValueError) as exc:
+                raise KeyConfigError(f"render key {kid!r} is not base64url") from exc
+            keys.append(SigningKey(kid, secret))
+        return cls(keys)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> KeyRing:
+        """The ring from ``BODYGRAPH_RENDER_KEYS`` (see :meth:`from_spec`)."""
+        env = os.environ if environ is None else environ
+        spec = env.get(KEYS_VARIABLE, "")
+        if not spec.strip():
+            raise KeyConfigError(
+                f"{KEYS_VARIABLE} is not set; create a key with "
+                "'python -c \"from bodygraph_server.images.tokens import new_key_spec; "
+                "print(new_key_spec(\\\"k1\\\"))\"'"
+            )
+        return cls.from_spec(spec)
+
+
+def new_key_spec(kid: str) -> str:
+    """A fresh ``kid:secret`` entry (32 random bytes) to append to ``BODYGRAPH_RENDER_KEYS``."""
+    key = SigningKey(kid, secrets.token_bytes(MIN_SECRET_BYTES))
+    return f"{key.kid}:{_b64encode(key.secret)}"
+
+
+def _b64encode(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
+
+
+def encode_payload(data: RenderPayload) -> bytes:
+    """The 38 payload bytes of ``data`` (placements and centers only)."""
+    placements = data.design + data.personality
+    gates = bytes(p.gate for p in placements)
+    packed = 0
+    for p in placements:
+        packed = (packed << 3) | (p.line - 1)
+    lines = (packed << 2).to_bytes(LINE_BYTES, "big")
+    mask = sum(1 << i for i, name in enumerate(CENTER_NAMES) if name in data.centers)
+    return gates + lines + mask.to_bytes(MASK_BYTES, "big")
+
+
+def decode_payload(payload: bytes) -> RenderPayload:
+    """Read 38 payload bytes; :class:`MalformedTokenError` for any value out of range."""
+    if len(payload) != PAYLOAD_BYTES:
+        raise MalformedTokenError("payload has the wrong length")
+    gates = payload[:GATE_BYTES]
+    packed = int.from_bytes(payload[GATE_BYTES:GATE_BYTES + LINE_BYTES], "big")
+    mask = int.from_bytes(payload[GATE_BYTES + LINE_BYTES:], "big")
+    if packed & 0b11 or mask >> len(CENTER_NAMES):
+        raise MalformedTokenError("payload padding bits are set")
+    packed >>= 2
+    lines = [((packed >> (3 * (len(gates) - 1 - i))) & 0b111) + 1 for i in range(len(gates))]
+    pairs = tuple(zip(gates, lines, strict=True))
+    centers = frozenset(n for i, n in enumerate(CENTER_NAMES) if mask >> i & 1)
+    try:
+        return RenderInput.from_gate_lines(
+            pairs[: len(BODIES)], pairs[len(BODIES):], centers
+        )
+    except RenderInputError as exc:
+        raise MalformedTokenError(f"payload is not a bodygraph: {exc}") from exc
+
+
+def _tag(key: SigningKey, signed: bytes) -> bytes:
+    return hmac.new(key.secret, key.kid.encode("ascii") + b"." + signed, hashlib.sha256).digest()
+
+
+def issue(data: RenderPayload, keys: KeyRing) -> str:
+    """A token for ``data``, signed with the newest key of ``keys``."""
+    key = keys.current
+    signed = bytes([FORMAT_VERSION]) + encode_payload(data)
+    return f"{key.kid}.{_b64encode(signed + _tag(key, signed))}"
+
+
+def verify(token: str, keys: KeyRing) -> RenderPayload:
+    """Check a token and return its payload; nothing is read before the tag verifies.
+
+    Raises :class:`MalformedTokenError` or :class:`InvalidSignatureError`.
+    """
+    if not isinstance(token, str) or len(token) > 17 + BODY_CHARS or not token.isascii():
+        raise MalformedTokenError("not a render token")
+    kid, sep, body = token.partition(".")
+    if not sep or not _KID.fullmatch(kid):
+        raise MalformedTokenError("render token has no valid key id")
+    if len(body) != BODY_CHARS or not _B64.fullmatch(body):
+        raise MalformedTokenError("render token body has the wrong length or alphabet")
+    raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+    if _b64encode(raw) != body:  # unused low bits of the last character must be zero
+        raise MalformedTokenError("render token body is not canonical base64url")
+    key = keys.get(kid)
+    if key is None:
+        raise InvalidSignatureError("render token signed with an unknown key")
+    signed, tag = raw[:-TAG_BYTES], raw[-TAG_BYTES:]
+    if not hmac.compare_digest(_tag(key, signed), tag):
+        raise InvalidSignatureError("render token signature does not verify")
+    if signed[0] != FORMAT_VERSION:
+        raise MalformedTokenError(f"render token version {signed[0]} is not supported")
+    return decode_payload(signed[1:])
