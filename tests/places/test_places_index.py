@@ -24,7 +24,7 @@ from bodygraph.geo.places.gazetteer import INDEX_PATH, Index, expand, gazetteer,
 from bodygraph.geo.places.names import fold
 from bodygraph.geo.places.store import (
     Bundle,
-    StoreError,
+    BundleFileError,
     decode,
     digest,
     encode,
@@ -75,15 +75,15 @@ def test_a_damaged_packed_file_is_refused(tmp_path):
     payload = bytearray(zlib.decompress(body))
     payload[-1] ^= 0xFF
     path.write_bytes(head + b"\n" + zlib.compress(bytes(payload)))
-    with pytest.raises(StoreError, match="checksum"):
+    with pytest.raises(BundleFileError, match="checksum"):
         unpack(path)
     path.write_bytes(data[: len(data) // 2])
-    with pytest.raises(StoreError):
+    with pytest.raises(BundleFileError):
         unpack(path)
     path.write_bytes(b"something else\n")
-    with pytest.raises(StoreError):
+    with pytest.raises(BundleFileError):
         digest(path)
-    with pytest.raises(StoreError):
+    with pytest.raises(BundleFileError):
         decode(encode(_sample())[:40])
 
 

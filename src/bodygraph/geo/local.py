@@ -9,16 +9,20 @@
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from datetime import date as Date
 from datetime import datetime, timedelta
 from datetime import time as Time
-from typing import ClassVar, Final
 
 from bodygraph.calculator import calculate
-from bodygraph.errors import InvalidInstantError
-from bodygraph.geo.places import Geocoder, Place, check_coordinates, default_geocoder
+from bodygraph.geo.birthtime import (
+    InvalidBirthDateError,
+    InvalidBirthTimeError,
+    parse_date,
+    parse_time,
+)
+from bodygraph.geo.coordinates import check_coordinates
+from bodygraph.geo.places import Geocoder, Place, default_geocoder
 from bodygraph.geo.places.base import InvalidLocationError
 from bodygraph.geo.timezones import AtSea, LocalTime, WallTime, local_to_utc
 from bodygraph.model.chart import Chart, NodeKind
@@ -32,21 +36,8 @@ __all__ = [
     "parse_date",
     "parse_time",
 ]
-
-_DATE: Final = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
-_TIME: Final = re.compile(r"(\d{2}):(\d{2})(?::(\d{2}))?")
-
-
-class InvalidBirthDateError(InvalidInstantError):
-    """A birth date that is not a date or not ``YYYY-MM-DD`` (or no such day)."""
-
-    code: ClassVar[str] = "INVALID_BIRTHDATE"
-
-
-class InvalidBirthTimeError(InvalidInstantError):
-    """A birth time that is not a naive time or not ``HH:MM`` / ``HH:MM:SS`` (24-hour)."""
-
-    code: ClassVar[str] = "INVALID_BIRTHTIME"
+# The birth date and time errors and parsers live in bodygraph.geo.birthtime (shared with the
+# command line and the batch job); they are named here too because these functions raise them.
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,38 +67,6 @@ class LocalChart:
     def ambiguous(self) -> bool:
         """Whether the local time was repeated or skipped (see ``wall_time``)."""
         return self.wall_time is not WallTime.UNIQUE
-
-
-def parse_date(value: Date | str) -> Date:
-    """A birth date from a date or ``YYYY-MM-DD``; :class:`InvalidBirthDateError` otherwise."""
-    if isinstance(value, datetime):
-        raise InvalidBirthDateError(f"pass the birth date as a date, not a datetime: {value!r}")
-    if isinstance(value, Date):
-        return value
-    if isinstance(value, str) and (match := _DATE.fullmatch(value.strip())):
-        try:
-            return Date(*(int(part) for part in match.groups()))
-        except ValueError as exc:
-            raise InvalidBirthDateError(f"there is no day {value!r}: {exc}") from exc
-    raise InvalidBirthDateError(f"a birth date must be a date or 'YYYY-MM-DD', not {value!r}")
-
-
-def parse_time(value: Time | str) -> Time:
-    """A naive birth time from a time or ``HH:MM[:SS]``; else :class:`InvalidBirthTimeError`."""
-    if isinstance(value, Time):
-        if value.tzinfo is not None:
-            raise InvalidBirthTimeError(
-                "the birth time must be local wall time without a zone: the zone comes "
-                "from the place"
-            )
-        return value.replace(fold=0)
-    if isinstance(value, str) and (match := _TIME.fullmatch(value.strip())):
-        hour, minute, second = (int(part) if part else 0 for part in match.groups())
-        try:
-            return Time(hour, minute, second)
-        except ValueError as exc:
-            raise InvalidBirthTimeError(f"there is no time {value!r}: {exc}") from exc
-    raise InvalidBirthTimeError(f"a birth time must be a time or 'HH:MM', not {value!r}")
 
 
 def _chart(

@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bodygraph.errors import BodygraphError, InvalidInstantError
-from bodygraph.geo.places.base import check_coordinates
+from bodygraph.geo.coordinates import check_coordinates
 
 if TYPE_CHECKING:
     from timezonefinder import TimezoneFinder

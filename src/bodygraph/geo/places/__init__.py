@@ -17,8 +17,15 @@ Two providers implement :class:`Geocoder`:
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
+from bodygraph.geo.coordinates import (
+    InvalidCoordinatesError,
+    InvalidLatitudeError,
+    InvalidLongitudeError,
+    PlaceError,
+    check_coordinates,
+)
 from bodygraph.geo.places.base import (
     DEFAULT_TIMEOUT,
     GeocodeError,
@@ -27,16 +34,12 @@ from bodygraph.geo.places.base import (
     GeocodeKeyMissingError,
     Geocoder,
     GeocodeRateLimitedError,
-    InvalidCoordinatesError,
-    InvalidLatitudeError,
     InvalidLocationError,
-    InvalidLongitudeError,
     LocationNotFoundError,
     Place,
-    PlaceError,
-    check_coordinates,
 )
 from bodygraph.geo.places.offline import OfflineGeocoder
+from bodygraph.geo.providers import DEFAULT_GEOCODER, GEOCODERS, GeocoderName
 
 if TYPE_CHECKING:
     from bodygraph.geo.places.google import GoogleGeocoder
@@ -65,8 +68,6 @@ __all__ = [
     "geocoder_for",
 ]
 
-GeocoderName = Literal["offline", "google"]
-
 
 def __getattr__(name: str) -> Any:
     # geopy (with requests) takes a quarter of a second to import: only when Google is used
@@ -76,9 +77,6 @@ def __getattr__(name: str) -> Any:
         return GoogleGeocoder
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-#: The provider names :func:`geocoder_for` accepts.
-GEOCODERS: tuple[GeocoderName, ...] = ("offline", "google")
-
 
 @cache
 def default_geocoder() -> OfflineGeocoder:
@@ -87,7 +85,10 @@ def default_geocoder() -> OfflineGeocoder:
 
 
 def geocoder_for(
-    name: GeocoderName = "offline", key: str | None = None, *, timeout: float = DEFAULT_TIMEOUT
+    name: GeocoderName = DEFAULT_GEOCODER,
+    key: str | None = None,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
 ) -> Geocoder:
     """The geocoder called ``name``: ``"offline"`` (no key) or ``"google"`` (needs ``key``).
 

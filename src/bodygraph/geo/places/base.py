@@ -1,16 +1,16 @@
 """The place model shared by every geocoder, the geocoder protocol and the typed errors.
 
+The coordinate check and its errors are one level down, in :mod:`bodygraph.geo.coordinates`.
 Every error carries ``code``: the service contract's machine-readable ``errorCode`` for it,
 so the service can map a library error to a response without a table of its own.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import ClassVar, Final, Protocol, runtime_checkable
 
-from bodygraph.errors import BodygraphError
+from bodygraph.geo.coordinates import PlaceError, check_coordinates
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -20,46 +20,19 @@ __all__ = [
     "GeocodeKeyMissingError",
     "GeocodeRateLimitedError",
     "Geocoder",
-    "InvalidCoordinatesError",
-    "InvalidLatitudeError",
     "InvalidLocationError",
-    "InvalidLongitudeError",
     "LocationNotFoundError",
     "Place",
-    "PlaceError",
-    "check_coordinates",
 ]
 
 #: Seconds one request to a geocoding service may take (connect and each read).
 DEFAULT_TIMEOUT: Final = 5.0
 
 
-class PlaceError(BodygraphError):
-    """Base class of the errors about places; ``code`` is the contract's errorCode."""
-
-    code: ClassVar[str] = "INTERNAL_ERROR"
-
-
 class InvalidLocationError(PlaceError, ValueError):
     """A location text that cannot be looked up at all (empty or blank)."""
 
     code: ClassVar[str] = "INVALID_LOCATION"
-
-
-class InvalidCoordinatesError(PlaceError, ValueError):
-    """A latitude or longitude that is not a finite number in range."""
-
-
-class InvalidLatitudeError(InvalidCoordinatesError):
-    """Latitude missing, not a number, or outside -90 to 90."""
-
-    code: ClassVar[str] = "INVALID_LATITUDE"
-
-
-class InvalidLongitudeError(InvalidCoordinatesError):
-    """Longitude missing, not a number, or outside -180 to 180."""
-
-    code: ClassVar[str] = "INVALID_LONGITUDE"
 
 
 class GeocodeError(PlaceError):
@@ -114,23 +87,6 @@ class GeocodeFailedError(GeocodeError):
     """Any other geocoding failure: service error, malformed reply, time-out, network."""
 
     code: ClassVar[str] = "GEOCODE_FAILED"
-
-
-def check_coordinates(lat: float, lng: float) -> tuple[float, float]:
-    """Return ``(lat, lng)`` as floats, or raise the contract's coordinate error.
-
-    >>> check_coordinates(52.52, 13.405)
-    (52.52, 13.405)
-    """
-    if isinstance(lat, bool) or not isinstance(lat, (int, float)) or not math.isfinite(lat):
-        raise InvalidLatitudeError(f"latitude must be a finite number, not {lat!r}")
-    if isinstance(lng, bool) or not isinstance(lng, (int, float)) or not math.isfinite(lng):
-        raise InvalidLongitudeError(f"longitude must be a finite number, not {lng!r}")
-    if not -90.0 <= lat <= 90.0:
-        raise InvalidLatitudeError(f"latitude {lat} is outside -90 to 90")
-    if not -180.0 <= lng <= 180.0:
-        raise InvalidLongitudeError(f"longitude {lng} is outside -180 to 180")
-    return float(lat), float(lng)
 
 
 @dataclass(frozen=True, slots=True)

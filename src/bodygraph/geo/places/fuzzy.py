@@ -23,7 +23,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from bodygraph.geo.places.store import Bundle, StoreError
+from bodygraph.geo.places.store import Bundle, BundleFileError
 
 __all__ = [
     "CUTOFF", "TABLES_VERSION", "Match", "Speller", "popcount", "signature", "spelling_tables",
@@ -146,7 +146,7 @@ class Speller:
         self._lengths = tables.arrays["length"]
         self._bits = tables.arrays["bits"]
         if not len(self._low) == len(self._high) == len(self._lengths) == len(starts) - 1:
-            raise StoreError("the spelling tables do not fit the names")
+            raise BundleFileError("the spelling tables do not fit the names")
 
     def _name(self, position: int) -> str:
         start, end = int(self._starts[position]), int(self._starts[position + 1]) - 1

@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from bodygraph.geo.places.build import DATASETS, FORMAT
 from bodygraph.geo.places.fuzzy import TABLES_VERSION, Speller, spelling_tables
-from bodygraph.geo.places.store import Bundle, StoreError, decode, unpack
+from bodygraph.geo.places.store import Bundle, BundleFileError, decode, unpack
 from bodygraph.geo.places.usercache import cached
 
 __all__ = [
@@ -80,7 +80,7 @@ class Index:
     def __init__(self, bundle: Bundle, source: Path | None = None) -> None:
         meta = bundle.meta
         if meta.get("format") != FORMAT:
-            raise StoreError(f"gazetteer index format {meta.get('format')!r}, need {FORMAT}")
+            raise BundleFileError(f"gazetteer index format {meta.get('format')!r}, need {FORMAT}")
         arrays = bundle.arrays
         self.meta = meta
         self.source = source
@@ -109,7 +109,7 @@ class Index:
                 or self._name_starts[-1] != len(self._name_bytes)
                 or self._entry_starts[-1] != len(self._entries)
                 or len(self._entry_starts) != len(self._key_starts)):
-            raise StoreError("the gazetteer index's arrays do not line up")
+            raise BundleFileError("the gazetteer index's arrays do not line up")
 
     def __len__(self) -> int:
         return len(self._ids)

@@ -26,13 +26,13 @@ from geopy.exc import (
 )
 from geopy.geocoders import GoogleV3
 
+from bodygraph.geo.coordinates import InvalidCoordinatesError
 from bodygraph.geo.places.base import (
     DEFAULT_TIMEOUT,
     GeocodeFailedError,
     GeocodeKeyInvalidError,
     GeocodeKeyMissingError,
     GeocodeRateLimitedError,
-    InvalidCoordinatesError,
     InvalidLocationError,
     LocationNotFoundError,
     Place,

@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
-    "Bundle", "StoreError", "decode", "digest", "encode", "mapped", "pack", "unpack",
+    "Bundle", "BundleFileError", "decode", "digest", "encode", "mapped", "pack", "unpack",
     "write_raw",
 ]
 
@@ -45,7 +45,7 @@ _LENGTH: Final = struct.Struct("<Q")
 _ALIGN: Final = 8
 
 
-class StoreError(ValueError):
+class BundleFileError(ValueError):
     """A file that is not an array bundle, or a damaged one."""
 
 
@@ -104,7 +104,7 @@ def decode(raw: bytes | memoryview | mmap.mmap) -> Bundle:
     """The bundle held by a payload made by :func:`encode`; the arrays view ``raw``."""
     buffer = memoryview(raw)
     if len(buffer) < _LENGTH.size:
-        raise StoreError("the array bundle is truncated")
+        raise BundleFileError("the array bundle is truncated")
     (length,) = _LENGTH.unpack_from(buffer)
     start = _LENGTH.size + length
     try:
@@ -116,11 +116,13 @@ def decode(raw: bytes | memoryview | mmap.mmap) -> Bundle:
             count = int(np.prod(shape, dtype=np.int64))
             begin = start + int(entry["offset"])
             if begin + count * dtype.itemsize > len(buffer):
-                raise StoreError(f"the array {entry['name']!r} runs past the end of the bundle")
+                raise BundleFileError(
+                    f"the array {entry['name']!r} runs past the end of the bundle"
+                )
             arrays[entry["name"]] = np.frombuffer(buffer, dtype, count, begin).reshape(shape)
         return Bundle(arrays, header["meta"])
     except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as exc:
-        raise StoreError("the array bundle's header is damaged") from exc
+        raise BundleFileError("the array bundle's header is damaged") from exc
 
 
 def pack(path: Path, bundle: Bundle, *, level: int = 9) -> None:
@@ -136,7 +138,7 @@ def digest(path: Path) -> str:
         line = stream.readline(len(PACKED_MAGIC) + 66)
     checksum = line[len(PACKED_MAGIC):].strip()
     if not line.startswith(PACKED_MAGIC) or len(checksum) != 64:
-        raise StoreError(f"{path} is not a packed array bundle")
+        raise BundleFileError(f"{path} is not a packed array bundle")
     return checksum.decode("ascii")
 
 
@@ -145,13 +147,13 @@ def unpack(path: Path) -> bytes:
     data = path.read_bytes()
     end = data.find(b"\n")
     if not data.startswith(PACKED_MAGIC) or end < 0:
-        raise StoreError(f"{path} is not a packed array bundle")
+        raise BundleFileError(f"{path} is not a packed array bundle")
     try:
         payload = zlib.decompress(memoryview(data)[end + 1:])
     except zlib.error as exc:
-        raise StoreError(f"{path} is damaged: {exc}") from exc
+        raise BundleFileError(f"{path} is damaged: {exc}") from exc
     if hashlib.sha256(payload).hexdigest() != data[len(PACKED_MAGIC):end].decode("ascii"):
-        raise StoreError(f"{path} is damaged: its checksum does not match")
+        raise BundleFileError(f"{path} is damaged: its checksum does not match")
     return payload
 
 
@@ -173,9 +175,9 @@ def mapped(path: Path) -> Bundle:
     """The bundle of the raw file at ``path``, mapped read-only into memory."""
     with path.open("rb") as stream:
         if os.fstat(stream.fileno()).st_size <= len(RAW_MAGIC):
-            raise StoreError(f"{path} is not a raw array bundle")
+            raise BundleFileError(f"{path} is not a raw array bundle")
         view = mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
     if view[:len(RAW_MAGIC)] != RAW_MAGIC:
         view.close()
-        raise StoreError(f"{path} is not a raw array bundle")
+        raise BundleFileError(f"{path} is not a raw array bundle")
     return decode(memoryview(view)[len(RAW_MAGIC):])

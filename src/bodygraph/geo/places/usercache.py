@@ -17,7 +17,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from bodygraph.geo.places.store import Bundle, StoreError, digest, mapped, write_raw
+from bodygraph.geo.places.store import Bundle, BundleFileError, digest, mapped, write_raw
 
 __all__ = ["cache_dir", "cached"]
 
@@ -47,7 +47,7 @@ def cached(source: Path, part: str, make: Callable[[], Bundle]) -> Bundle:
         return mapped(target)
     except FileNotFoundError:
         pass
-    except (StoreError, OSError) as exc:
+    except (BundleFileError, OSError) as exc:
         _LOG.warning("rebuilding the damaged cache file %s: %s", target, exc)
     bundle = make()
     try:

@@ -1,0 +1,91 @@
+"""The text forms of a birth's date, time and instant: one definition for the library
+(:mod:`bodygraph.geo.local`), the command line and the batch job.
+
+* a date is ``YYYY-MM-DD`` (:func:`parse_date`);
+* a local wall time is ``HH:MM`` or ``HH:MM:SS``, 24-hour, without a zone (:func:`parse_time`);
+* an instant is ISO 8601 with ``T`` between date and time, and ``Z`` or an offset
+  (:func:`parse_instant`); what a text without an offset means is the caller's rule.
+
+>>> parse_date("1990-05-14"), parse_time("08:30")
+(datetime.date(1990, 5, 14), datetime.time(8, 30))
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date as Date
+from datetime import datetime
+from datetime import time as Time
+from typing import ClassVar, Final
+
+from bodygraph.errors import InvalidInstantError
+
+__all__ = [
+    "InvalidBirthDateError",
+    "InvalidBirthTimeError",
+    "parse_date",
+    "parse_instant",
+    "parse_time",
+]
+
+_DATE: Final = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_TIME: Final = re.compile(r"(\d{2}):(\d{2})(?::(\d{2}))?")
+
+
+class InvalidBirthDateError(InvalidInstantError):
+    """A birth date that is not a date or not ``YYYY-MM-DD`` (or no such day)."""
+
+    code: ClassVar[str] = "INVALID_BIRTHDATE"
+
+
+class InvalidBirthTimeError(InvalidInstantError):
+    """A birth time that is not a naive time or not ``HH:MM`` / ``HH:MM:SS`` (24-hour)."""
+
+    code: ClassVar[str] = "INVALID_BIRTHTIME"
+
+
+def parse_date(value: Date | str) -> Date:
+    """A birth date from a date or ``YYYY-MM-DD``; :class:`InvalidBirthDateError` otherwise."""
+    if isinstance(value, datetime):
+        raise InvalidBirthDateError(f"pass the birth date as a date, not a datetime: {value!r}")
+    if isinstance(value, Date):
+        return value
+    if isinstance(value, str) and (match := _DATE.fullmatch(value.strip())):
+        try:
+            return Date(*(int(part) for part in match.groups()))
+        except ValueError as exc:
+            raise InvalidBirthDateError(f"there is no day {value!r}: {exc}") from exc
+    raise InvalidBirthDateError(f"a birth date must be a date or 'YYYY-MM-DD', not {value!r}")
+
+
+def parse_time(value: Time | str) -> Time:
+    """A naive birth time from a time or ``HH:MM[:SS]``; else :class:`InvalidBirthTimeError`."""
+    if isinstance(value, Time):
+        if value.tzinfo is not None:
+            raise InvalidBirthTimeError(
+                "the birth time must be local wall time without a zone: the zone comes "
+                "from the place"
+            )
+        return value.replace(fold=0)
+    if isinstance(value, str) and (match := _TIME.fullmatch(value.strip())):
+        hour, minute, second = (int(part) if part else 0 for part in match.groups())
+        try:
+            return Time(hour, minute, second)
+        except ValueError as exc:
+            raise InvalidBirthTimeError(f"there is no time {value!r}: {exc}") from exc
+    raise InvalidBirthTimeError(f"a birth time must be a time or 'HH:MM', not {value!r}")
+
+
+def parse_instant(text: str) -> datetime:
+    """An ISO 8601 date-time (surrounding blanks ignored), aware when the text has ``Z`` or
+    an offset and naive when it has none; ``ValueError`` when it is not ISO 8601.
+
+    The command line refuses a naive instant (a local time needs a place); the batch job
+    reads it as UTC.
+
+    >>> parse_instant(" 1980-01-03T08:30:00Z ").isoformat()
+    '1980-01-03T08:30:00+00:00'
+    >>> parse_instant("1980-01-03T08:30").tzinfo is None
+    True
+    """
+    return datetime.fromisoformat(text.strip())
