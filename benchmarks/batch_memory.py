@@ -23,9 +23,9 @@ import numpy as np
 
 _FALLBACK = (
     "import argparse, sys\n"
-    "from bodygraph.batch.job import add_batch_parser\n"
+    "from bodygraph.cli.batch import add_parser\n"
     "parser = argparse.ArgumentParser(prog='bodygraph')\n"
-    "add_batch_parser(parser.add_subparsers())\n"
+    "add_parser(parser.add_subparsers())\n"
     "args = parser.parse_args(sys.argv[1:])\n"
     "sys.exit(args.handler(args))\n"
 )

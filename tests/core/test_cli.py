@@ -1,4 +1,5 @@
-"""The ``bodygraph`` console script, run as a user runs it."""
+"""The ``bodygraph`` command line: ``main([...])`` in-process, and once the real console
+script as a user runs it (proof that the entry point works)."""
 
 from __future__ import annotations
 
@@ -6,28 +7,38 @@ import json
 import os
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import jsonschema
 import pytest
 
 import bodygraph
-from bodygraph.cli.main import main
+from bodygraph.calculator import Calculator
+from bodygraph.cli import options
+from bodygraph.cli.main import build_parser, main
+from bodygraph.geo import places
 from bodygraph.model.contract import json_schema
 
 SCRIPT = Path(sys.executable).with_name("bodygraph")
 EXAMPLE = ["chart", "--utc", "1980-01-03T08:30:00Z"]
 
 
-def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(SCRIPT), *args], capture_output=True, text=True, timeout=120,
-        env={**os.environ, **(env or {})},
-    )
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """``bodygraph ARGS`` in this process: the exit status, stdout and stderr."""
+    try:
+        status = main(list(args))
+    except SystemExit as exc:  # argparse's own exits (--version, --help, usage errors)
+        status = exc.code if isinstance(exc.code, int) else 1
+    out, err = capsys.readouterr()
+    return status, out, err
 
 
 def test_console_script_prints_a_readable_chart() -> None:
-    result = run(*EXAMPLE)
+    result = subprocess.run(
+        [str(SCRIPT), *EXAMPLE], capture_output=True, text=True, timeout=120,
+        env=dict(os.environ), check=False,
+    )
     assert result.returncode == 0, result.stderr
     out = result.stdout
     for expected in ("Generator", "3/5", "Emotional", "Right Angle Cross of Tension",
@@ -38,19 +49,26 @@ def test_console_script_prints_a_readable_chart() -> None:
 
 
 def test_json_is_exactly_to_v2(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main([*EXAMPLE, "--json"]) == 0
-    printed = json.loads(capsys.readouterr().out)
-    from datetime import UTC, datetime
-
+    status, out, err = run(capsys, *EXAMPLE, "--json")
+    assert status == 0, err
+    printed = json.loads(out)
     assert printed == bodygraph.calculate(datetime(1980, 1, 3, 8, 30, tzinfo=UTC)).to_v2()
     jsonschema.validate(printed, json_schema("chart-result"))
+    assert err == ""
 
 
 def test_v1_json_and_mean_node(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main([*EXAMPLE, "--json", "--v1", "--node", "mean"]) == 0
-    printed = json.loads(capsys.readouterr().out)
+    status, out, _ = run(capsys, *EXAMPLE, "--json", "--v1", "--node", "mean")
+    assert status == 0
+    printed = json.loads(out)
     jsonschema.validate(printed, json_schema("v1-bodygraph"))
     assert "north_node" in printed["activations"]["personality"]
+
+
+def _one_line_error(err: str) -> None:
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+    assert err.startswith("bodygraph: error: ")
 
 
 @pytest.mark.parametrize(
@@ -66,39 +84,47 @@ def test_v1_json_and_mean_node(capsys: pytest.CaptureFixture[str]) -> None:
          "not found", 1),
     ],
 )
-def test_errors_are_one_line_without_traceback(args: list[str], message: str, status: int) -> None:
-    result = run(*args)
-    assert result.returncode == status
-    assert message in result.stderr
-    assert "Traceback" not in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1
-    assert result.stderr.startswith("bodygraph: error: ")
+def test_errors_are_one_line_without_traceback(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str, status: int
+) -> None:
+    returned, _, err = run(capsys, *args)
+    assert returned == status
+    assert message in err
+    _one_line_error(err)
 
 
-def test_bad_environment_kernel_is_one_line() -> None:
-    result = run(*EXAMPLE, env={"BODYGRAPH_EPHEMERIS": "/nonexistent.bsp"})
-    assert result.returncode == 1
-    assert "BODYGRAPH_EPHEMERIS" in result.stderr or "not found" in result.stderr
-    assert "Traceback" not in result.stderr
+def test_bad_environment_kernel_is_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BODYGRAPH_EPHEMERIS", "/nonexistent.bsp")
+    # as in a fresh process: no shared calculator made before the variable was set
+    monkeypatch.setattr(options, "default_calculator", Calculator)
+    status, _, err = run(capsys, *EXAMPLE)
+    assert status == 1
+    assert "BODYGRAPH_EPHEMERIS" in err or "not found" in err
+    assert "Traceback" not in err
 
 
-def test_no_command_prints_help() -> None:
-    result = run()
-    assert result.returncode == 2
-    assert "chart" in result.stdout
+def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys)
+    assert status == 2
+    assert "chart" in out
 
 
-def test_version() -> None:
-    result = run("--version")
-    assert result.returncode == 0
-    assert bodygraph.__version__ in result.stdout
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "--version")
+    assert status == 0
+    assert bodygraph.__version__ in out
 
 
-def test_geocoder_choices_match_the_places_package() -> None:
-    from bodygraph.cli.main import GEOCODERS
-    from bodygraph.geo import places
-
-    assert tuple(places.GEOCODERS) == GEOCODERS
+def test_geocoder_choices_are_the_places_package_names() -> None:
+    subcommands = build_parser()._subparsers
+    assert subcommands is not None
+    choices = subcommands._group_actions[0].choices or {}
+    for name in ("chart", "batch"):
+        geocoder = next(a for a in choices[name]._actions if a.dest == "geocoder")
+        assert tuple(geocoder.choices or ()) == places.GEOCODERS == ("offline", "google")
+        assert geocoder.default == "offline"
 
 
 @pytest.mark.parametrize(
@@ -116,13 +142,15 @@ def test_geocoder_choices_match_the_places_package() -> None:
          ["UTC+00:53:28", "11:06:32 UTC"]),
     ],
 )
-def test_local_time_options(args: list[str], stderr_parts: list[str]) -> None:
-    result = run("chart", *args, "--json")
-    assert result.returncode == 0, result.stderr
+def test_local_time_options(
+    capsys: pytest.CaptureFixture[str], args: list[str], stderr_parts: list[str]
+) -> None:
+    status, out, err = run(capsys, "chart", *args, "--json")
+    assert status == 0, err
     for part in stderr_parts:
-        assert part in result.stderr
-    data = json.loads(result.stdout)
-    utc_line = next(line for line in result.stderr.splitlines() if "->" in line)
+        assert part in err
+    data = json.loads(out)
+    utc_line = next(line for line in err.splitlines() if "->" in line)
     assert data["birthDateUtc"][11:19] == utc_line.split("-> ")[1][11:19]
 
 
@@ -143,24 +171,28 @@ def test_local_time_options(args: list[str], stderr_parts: list[str]) -> None:
          "key"),
     ],
 )
-def test_local_time_errors(args: list[str], message: str) -> None:
-    result = run("chart", *args)
-    assert result.returncode in (1, 2)
-    assert message in result.stderr
-    assert "Traceback" not in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1
+def test_local_time_errors(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    status, _, err = run(capsys, "chart", *args)
+    assert status in (1, 2)
+    assert message in err
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
 
 
-def test_svg_and_png_files(tmp_path: Path) -> None:
+def test_svg_and_png_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     svg, png = tmp_path / "chart.svg", tmp_path / "chart.image"
-    result = run(*EXAMPLE, "--svg", str(svg), "--png", str(png))
-    assert result.returncode == 0, result.stderr
+    status, _, err = run(capsys, *EXAMPLE, "--svg", str(svg), "--png", str(png))
+    assert status == 0, err
     assert svg.read_text("utf-8").startswith("<svg") or "<svg" in svg.read_text("utf-8")[:200]
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"  # PNG whatever the suffix says
 
 
-def test_unwritable_image_path_is_one_line(tmp_path: Path) -> None:
-    result = run(*EXAMPLE, "--svg", str(tmp_path / "missing-dir" / "chart.svg"))
-    assert result.returncode != 0
-    assert "Traceback" not in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1
+def test_unwritable_image_path_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    status, _, err = run(capsys, *EXAMPLE, "--svg", str(tmp_path / "missing-dir" / "chart.svg"))
+    assert status != 0
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1

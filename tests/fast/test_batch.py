@@ -3,41 +3,45 @@
 from __future__ import annotations
 
 import csv
+import os
 import subprocess
 import sys
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 import bodygraph
-from bodygraph.batch.job import BatchError, input_mode, run_batch
+from bodygraph.batch import BatchError, input_mode, run_batch
+from bodygraph.batch.resolve import Resolver, utc_column
+from bodygraph.cli.main import main
 from bodygraph.columnar import ACTIVATION_COLUMNS, COLUMNS
 
 SCRIPT = Path(sys.executable).parent / "bodygraph"
-_FALLBACK = (
-    "import argparse, sys\n"
-    "from bodygraph.batch.job import add_batch_parser\n"
-    "parser = argparse.ArgumentParser(prog='bodygraph')\n"
-    "add_batch_parser(parser.add_subparsers())\n"
-    "args = parser.parse_args(sys.argv[1:])\n"
-    "sys.exit(args.handler(args))\n"
-)
 
 
-def _registered() -> bool:
-    from bodygraph.cli.main import build_parser
+@dataclass(frozen=True)
+class Done:
+    """What ``bodygraph batch`` returned and printed."""
 
-    actions = build_parser()._subparsers
-    return actions is not None and "batch" in (actions._group_actions[0].choices or {})
+    returncode: int
+    stdout: str
+    stderr: str
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    """The real console script once the CLI registers ``batch``; until then the same
-    handler in a fresh interpreter."""
-    command = [str(SCRIPT)] if _registered() else [sys.executable, "-c", _FALLBACK]
-    return subprocess.run([*command, "batch", *args], capture_output=True, text=True,
-                          timeout=300, check=False)
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> Done:
+    """``bodygraph batch ARGS`` in this process."""
+    status = main(["batch", *args])
+    out, err = capsys.readouterr()
+    return Done(status, out, err)
+
+
+def run_script(*args: str) -> Done:
+    """``bodygraph batch ARGS`` through the real console script, in a child process."""
+    done = subprocess.run([str(SCRIPT), "batch", *args], capture_output=True, text=True,
+                          timeout=300, check=False, env=dict(os.environ))
+    return Done(done.returncode, done.stdout, done.stderr)
 
 
 def _write(path: Path, header: list[str], rows: list[list[str]]) -> Path:
@@ -56,13 +60,13 @@ def _read(path: Path) -> list[dict[str, str]]:
 GOOD = ["1980-01-03T08:30:00Z", "1990-05-14T08:30:00+02:00", "2001-09-11T12:46:00"]
 
 
-def test_csv_with_bad_rows(tmp_path: Path) -> None:
+def test_console_script_with_bad_rows(tmp_path: Path) -> None:
     source = _write(tmp_path / "in.csv", ["id", "birth_utc"], [
         ["a", GOOD[0]], ["b", "yesterday"], ["c", "1700-01-01T00:00:00Z"], ["d", GOOD[1]],
         ["e", ""], ["f", GOOD[2]],
     ])
     target = tmp_path / "out.csv"
-    done = run_cli(str(source), "-o", str(target), "--chunk-size", "2", "--no-progress")
+    done = run_script(str(source), "-o", str(target), "--chunk-size", "2", "--no-progress")
     assert done.returncode == 1, done.stderr  # some rows are bad; the job still ran
     rows = _read(target)
     assert [r["row"] for r in rows] == ["1", "2", "3", "4", "5", "6"]
@@ -88,10 +92,12 @@ def test_csv_with_bad_rows(tmp_path: Path) -> None:
     assert "6 rows" in done.stderr and "3 bad rows" in done.stderr
 
 
-def test_all_good_exits_zero_with_progress(tmp_path: Path) -> None:
+def test_all_good_exits_zero_with_progress(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     source = _write(tmp_path / "in.csv", ["birth_utc"], [[g] for g in GOOD])
     target = tmp_path / "out.csv"
-    done = run_cli(str(source), "-o", str(target), "--progress", "--node", "mean")
+    done = run_cli(capsys, str(source), "-o", str(target), "--progress", "--node", "mean")
     assert done.returncode == 0, done.stderr
     assert "100.0%" in done.stderr and "3/3" in done.stderr
     rows = _read(target)
@@ -100,13 +106,13 @@ def test_all_good_exits_zero_with_progress(tmp_path: Path) -> None:
     assert rows[0]["personality_north_node"] == str(chart.personality.north_node)
 
 
-def test_parquet_round_trip(tmp_path: Path) -> None:
+def test_parquet_round_trip(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     pa = pytest.importorskip("pyarrow")
     parquet = pytest.importorskip("pyarrow.parquet")
     source = tmp_path / "in.parquet"
     parquet.write_table(pa.table({"birth_utc": [GOOD[0], "nonsense", GOOD[1]]}), source)
     target = tmp_path / "out.parquet"
-    done = run_cli(str(source), "-o", str(target), "--no-progress")
+    done = run_cli(capsys, str(source), "-o", str(target), "--no-progress")
     assert done.returncode == 1, done.stderr
     table = parquet.read_table(target).to_pylist()
     assert [r["row"] for r in table] == [1, 2, 3]
@@ -157,7 +163,7 @@ def test_location_rows_are_geocoded_once_each(tmp_path: Path) -> None:
     assert "Error" in rows[2]["error"] and "empty" in rows[3]["error"]
 
 
-def test_job_level_errors(tmp_path: Path) -> None:
+def test_job_level_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     with pytest.raises(BatchError, match="needs one of"):
         input_mode(["name", "when"])
     with pytest.raises(BatchError, match="not found"):
@@ -165,15 +171,13 @@ def test_job_level_errors(tmp_path: Path) -> None:
     header_only = _write(tmp_path / "empty.csv", ["birth_utc"], [])
     with pytest.raises(BatchError, match="no data rows"):
         run_batch(header_only, tmp_path / "out.csv")
-    done = run_cli(str(tmp_path / "missing.csv"), "-o", str(tmp_path / "o.csv"))
+    done = run_cli(capsys, str(tmp_path / "missing.csv"), "-o", str(tmp_path / "o.csv"))
     assert done.returncode != 0 and "not found" in done.stderr
 
 
 def test_plain_utc_columns_take_the_vectorized_path_with_the_same_result(tmp_path: Path) -> None:
-    from bodygraph.batch.job import Resolver, _utc_column
-
     plain = ["1980-01-03T08:30:00Z", "2001-09-11T12:46:00.250", "1850-06-01T00:00Z"]
-    fast = _utc_column(list(plain))
+    fast = utc_column(list(plain))
     assert fast is not None
     slow, errors, _ = Resolver("utc").resolve({"birth_utc": [*plain, "1980"]}, 4)
     assert errors[:3] == [None] * 3 and "ValueError" in (errors[3] or "")
@@ -181,7 +185,7 @@ def test_plain_utc_columns_take_the_vectorized_path_with_the_same_result(tmp_pat
     odds: list[list[str | None]] = [["1980"], ["1980-01-03T08:30:00+01:00"],
                                      ["1980-01-03T08:30:00-01:00"], [None], ["T"]]
     for odd in odds:
-        assert _utc_column(odd) is None
+        assert utc_column(odd) is None
     source = _write(tmp_path / "in.csv", ["birth_utc"], [[p] for p in plain])
     run_batch(source, tmp_path / "out.csv", stderr=sys.stderr)
     rows = _read(tmp_path / "out.csv")

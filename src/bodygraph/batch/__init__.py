@@ -1,1 +1,24 @@
-"""bodygraph.batch.job."""
+"""``bodygraph batch``: charts for a whole file of births, streamed in chunks.
+
+The input is CSV, or Parquet when pyarrow is installed, with one of these column sets
+(chosen from the header, first match wins):
+
+* ``birth_utc``: an ISO 8601 instant (``Z`` or an offset; without one it is read as UTC);
+* ``date``, ``time`` and ``tz``: a local wall time and an IANA zone;
+* ``date``, ``time``, ``lat`` and ``lng``: a local wall time at a point (zone from the point);
+* ``date``, ``time`` and ``location``: a local wall time at a place name (geocoded once per
+  distinct name, offline by default).
+
+An ``id`` column, if present, is copied to the output. The output (CSV or Parquet, by
+the file extension) has a ``row`` column (1-based data row of the input), ``id``, the
+columns of :data:`bodygraph.columnar.COLUMNS`, ``zone`` and ``wall_time`` for local times,
+and ``error``. A row that cannot be read or calculated keeps its place with an empty
+chart and the reason in ``error``; it is also reported on stderr with its row number.
+Memory stays bounded: rows are read, calculated and written ``--chunk-size`` at a time.
+"""
+
+from bodygraph.batch.errors import BatchError
+from bodygraph.batch.job import DEFAULT_CHUNK, BatchSummary, run_batch
+from bodygraph.batch.readers import MODES, input_mode
+
+__all__ = ["DEFAULT_CHUNK", "MODES", "BatchError", "BatchSummary", "input_mode", "run_batch"]

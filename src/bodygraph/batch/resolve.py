@@ -1,0 +1,144 @@
+"""Rows -> UTC instants: each input mode's columns read by the rules of
+:mod:`bodygraph.geo.birthtime`, local times resolved by :mod:`bodygraph.geo.timezones`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from datetime import time as clock
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from bodygraph.batch.errors import BatchError, row_error
+from bodygraph.batch.readers import Chunk
+from bodygraph.errors import BodygraphError
+from bodygraph.geo.birthtime import parse_date, parse_instant, parse_time
+from bodygraph.geo.timezones import to_utc, zone_at
+
+if TYPE_CHECKING:
+    from bodygraph.geo.places import Place
+
+NOT_A_TIME = np.datetime64("NaT", "us")
+#: Distinct places remembered at most (memory stays bounded on endless distinct names).
+MAX_PLACES = 100_000
+
+Instants = npt.NDArray[np.datetime64]
+Cells = list[str | None]
+
+
+@dataclass
+class Resolver:
+    """Turns the rows of a chunk into UTC instants, remembering geocoded places."""
+
+    mode: str
+    geocode: Callable[[str], Place] | None = None
+    places: dict[str, Place | BodygraphError] = field(default_factory=dict)
+
+    def resolve(self, chunk: Chunk, n: int) -> tuple[Instants, Cells, dict[str, Cells]]:
+        """UTC instants (NaT where the row is bad), an error per row, and extra columns."""
+        errors: Cells = [None] * n
+        if self.mode == "utc":
+            return self._instants(chunk["birth_utc"], errors), errors, {}
+        utc = np.full(n, NOT_A_TIME)
+        zones: Cells = [None] * n
+        walls: Cells = [None] * n
+        places = self._zones(chunk, n, errors)
+        for i in range(n):
+            if errors[i] is not None:
+                continue
+            try:
+                local = datetime.combine(_date(chunk["date"][i]), _clock(chunk["time"][i]))
+                zone = places[i]
+                if zone is None:
+                    raise BatchError("no time zone")
+                resolved = to_utc(local, zone)
+                utc[i] = np.datetime64(resolved.utc.replace(tzinfo=None), "us")
+                zones[i], walls[i] = resolved.zone, resolved.wall_time.value
+            except (ValueError, BodygraphError) as exc:
+                errors[i] = row_error(exc)
+        return utc, errors, {"zone": zones, "wall_time": walls}
+
+    @staticmethod
+    def _instants(texts: Cells, errors: Cells) -> Instants:
+        fast = utc_column(texts)
+        if fast is not None:
+            return fast
+        utc = np.full(len(texts), NOT_A_TIME)
+        for i, text in enumerate(texts):
+            try:
+                utc[i] = utc_micros(text)
+            except (ValueError, BodygraphError) as exc:
+                errors[i] = row_error(exc)
+        return utc
+
+    def _zones(self, chunk: Chunk, n: int, errors: Cells) -> Cells:
+        if self.mode == "tz":
+            return [(z or "").strip() or None for z in chunk["tz"]]
+        zones: Cells = [None] * n
+        for i in range(n):
+            try:
+                if self.mode == "coordinates":
+                    lat, lng = float(chunk["lat"][i] or "nan"), float(chunk["lng"][i] or "nan")
+                else:
+                    place = self._place((chunk["location"][i] or "").strip())
+                    lat, lng = place.latitude, place.longitude
+                zones[i] = zone_at(lat, lng)
+            except (ValueError, BodygraphError) as exc:
+                errors[i] = row_error(exc)
+        return zones
+
+    def _place(self, text: str) -> Place:
+        if not text:
+            raise BatchError("the location is empty")
+        if text not in self.places:
+            if self.geocode is None:  # pragma: no cover - set for the location mode
+                raise BatchError("no geocoder")
+            if len(self.places) > MAX_PLACES:
+                self.places.clear()
+            try:
+                self.places[text] = self.geocode(text)
+            except BodygraphError as exc:
+                self.places[text] = exc
+        found = self.places[text]
+        if isinstance(found, BodygraphError):
+            raise found
+        return found
+
+
+def utc_column(texts: Cells) -> Instants | None:
+    """The whole column at once when every value is plain UTC (``...Z`` or no offset);
+    None when any value needs a closer look (offsets, blanks, errors)."""
+    plain = []
+    for text in texts:
+        if text is None or "T" not in text or "+" in text or text.count("-") > 2:
+            return None
+        plain.append(text.strip().removesuffix("Z"))
+    try:
+        return np.array(plain, dtype="datetime64[us]")
+    except ValueError:
+        return None
+
+
+def utc_micros(text: str | None) -> np.datetime64:
+    """One ``birth_utc`` cell as a UTC instant; a text without an offset is UTC."""
+    if text is None or not text.strip():
+        raise BatchError("birth_utc is empty")
+    moment = parse_instant(text)
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return np.datetime64(moment, "us")
+
+
+def _date(text: str | None) -> date:
+    if text is None or not text.strip():
+        raise BatchError("date is empty")
+    return parse_date(text)
+
+
+def _clock(text: str | None) -> clock:
+    if text is None or not text.strip():
+        raise BatchError("time is empty")
+    return parse_time(text)

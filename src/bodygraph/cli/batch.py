@@ -1,0 +1,61 @@
+"""``bodygraph batch INPUT -o OUTPUT``: the command of the batch job (:mod:`bodygraph.batch`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import bodygraph.batch
+from bodygraph.batch import DEFAULT_CHUNK, run_batch
+from bodygraph.cli.options import (
+    Subparsers,
+    add_calculation_options,
+    add_geocoder_options,
+    calculator_from,
+    geocoder_from,
+)
+from bodygraph.geo.providers import DEFAULT_GEOCODER
+
+
+def add_parser(subparsers: Subparsers) -> None:
+    """Add ``bodygraph batch INPUT -o OUTPUT`` to the ``bodygraph`` command line."""
+    batch = subparsers.add_parser(
+        "batch",
+        help="calculate charts for every row of a CSV or Parquet file",
+        description=(bodygraph.batch.__doc__ or "").split("\n\n", 1)[1],
+        epilog="examples:\n  bodygraph batch births.csv -o charts.csv\n"
+        "  bodygraph batch births.parquet -o charts.parquet --node mean",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    batch.add_argument("input", metavar="INPUT", help="CSV or .parquet file of births")
+    batch.add_argument("-o", "--output", required=True, metavar="OUTPUT",
+                       help="where to write the charts (.csv or .parquet)")
+    batch.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK, metavar="ROWS",
+                       help=f"rows per chunk (default {DEFAULT_CHUNK:,}); bounds the memory")
+    add_calculation_options(batch)
+    add_geocoder_options(batch, looked_up="a location column")
+    shown = batch.add_mutually_exclusive_group()
+    shown.add_argument("--progress", dest="progress", action="store_true", default=None,
+                       help="show a progress bar on stderr (default: when stderr is a terminal)")
+    shown.add_argument("--no-progress", dest="progress", action="store_false")
+    batch.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The handler of ``bodygraph batch``: 0 when every row made a chart, 1 when some
+    rows are bad (they are in the output with their error)."""
+    progress = sys.stderr.isatty() if args.progress is None else bool(args.progress)
+    geocode = None  # the job looks places up offline, loading the gazetteer only if needed
+    if args.geocoder != DEFAULT_GEOCODER or args.geocode_key:
+        geocode = geocoder_from(args).geocode
+    summary = run_batch(
+        Path(args.input), Path(args.output), calculator=calculator_from(args), node=args.node,
+        chunk_size=args.chunk_size, progress=progress, geocode=geocode,
+    )
+    print(
+        f"{summary.rows:,} rows -> {args.output}: {summary.rows - summary.errors:,} charts, "
+        f"{summary.errors:,} bad rows ({summary.seconds:.1f} s)",
+        file=sys.stderr,
+    )
+    return 1 if summary.errors else 0

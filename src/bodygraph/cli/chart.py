@@ -1,0 +1,151 @@
+"""``bodygraph chart``: one chart from a UTC instant or a local time at a place, printed as
+text or JSON, optionally drawn as SVG or PNG."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import datetime, timedelta
+
+from bodygraph.calculator import Calculator
+from bodygraph.cli.options import (
+    CliError,
+    Subparsers,
+    add_calculation_options,
+    add_geocoder_options,
+    calculator_from,
+    geocoder_from,
+)
+from bodygraph.cli.report import render_text
+from bodygraph.geo.birthtime import parse_date, parse_instant, parse_time
+from bodygraph.geo.coordinates import check_coordinates
+from bodygraph.geo.timezones import LocalTime, local_to_utc, to_utc
+from bodygraph.model.chart import Chart
+
+EXAMPLE = "bodygraph chart --utc 1980-01-03T08:30:00Z"
+
+_WALL_TIME_NOTES = {
+    "fold": "occurs twice there (clocks turned back): the first occurrence was used",
+    "gap": "does not exist there (clocks jumped forward): the offset before the jump was used",
+}
+
+
+def add_parser(subparsers: Subparsers) -> None:
+    """Add ``bodygraph chart ...`` to the ``bodygraph`` command line."""
+    chart = subparsers.add_parser(
+        "chart",
+        help="calculate and print one chart",
+        description="Calculate one bodygraph from a birth instant and print it.",
+        epilog=f"examples:\n  {EXAMPLE}\n"
+        "  bodygraph chart --date 1990-05-14 --time 08:30 --tz Europe/Berlin --json\n"
+        '  bodygraph chart --date 1990-05-14 --time 08:30 --place "Berlin, Germany"',
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    when = chart.add_argument_group("birth instant")
+    when.add_argument("--utc", metavar="ISO",
+                      help="birth instant with offset, e.g. 1980-01-03T08:30:00Z")
+    when.add_argument("--date", metavar="YYYY-MM-DD", help="local birth date")
+    when.add_argument("--time", metavar="HH:MM", help="local birth time (24-hour)")
+    where = chart.add_argument_group("birth place (with --date/--time)")
+    where.add_argument("--tz", metavar="ZONE", help="IANA time zone, e.g. Europe/Berlin")
+    where.add_argument("--place", metavar="TEXT", help='place name, e.g. "Berlin, Germany"')
+    where.add_argument("--lat", type=float, help="latitude in degrees, north positive")
+    where.add_argument("--lng", type=float, help="longitude in degrees, east positive")
+    add_geocoder_options(where, looked_up="--place")
+    out = chart.add_argument_group("output")
+    out.add_argument("--json", action="store_true", help="print the v2 ChartResult JSON")
+    out.add_argument("--v1", action="store_true", help="with --json: the legacy v1 object")
+    out.add_argument("--svg", metavar="PATH", help="also write the bodygraph as SVG")
+    out.add_argument("--png", metavar="PATH", help="also write a PNG (needs the png extra)")
+    add_calculation_options(chart.add_argument_group("calculation"))
+    chart.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The handler of ``bodygraph chart``: print the chart (and write the images)."""
+    if args.v1 and not args.json:
+        raise CliError("--v1 goes with --json")
+    chart = _chart_from_args(args)
+    if args.svg or args.png:
+        from bodygraph.render import write  # the renderer and its fonts: only when drawing
+
+        if args.svg:
+            write(chart, args.svg, format="svg")
+        if args.png:
+            write(chart, args.png, format="png")
+    if args.json:
+        print(json.dumps(chart.to_v1() if args.v1 else chart.to_v2(), indent=2,
+                         ensure_ascii=False))
+    else:
+        print(render_text(chart))
+    return 0
+
+
+def parse_utc(text: str) -> datetime:
+    """``--utc``: an ISO 8601 instant with an explicit offset (``Z`` or ``+hh:mm``)."""
+    try:
+        moment = parse_instant(text)
+    except ValueError:
+        raise CliError(
+            f"--utc {text!r} is not an ISO 8601 date-time; write it like 1980-01-03T08:30:00Z"
+        ) from None
+    if moment.tzinfo is None:
+        raise CliError(
+            f"--utc {text!r} has no offset; add Z for UTC (1980-01-03T08:30:00Z) or use "
+            "--date/--time with --tz, --place or --lat/--lng for a local time"
+        )
+    return moment
+
+
+def _chart_from_args(args: argparse.Namespace) -> Chart:
+    calculator = calculator_from(args)
+    if args.utc:
+        if args.date or args.time:
+            raise CliError("give either --utc or --date/--time, not both")
+        return calculator.calculate(parse_utc(args.utc), node=args.node)
+    if not (args.date and args.time):
+        raise CliError(f"give the birth instant: --utc ISO, or --date and --time (try: {EXAMPLE})")
+    chart, notes = _local_chart(args, calculator)
+    for note in notes:
+        print(note, file=sys.stderr)
+    return chart
+
+
+def _local_chart(args: argparse.Namespace, calculator: Calculator) -> tuple[Chart, list[str]]:
+    """A chart from --date/--time and exactly one of --tz, --place, --lat/--lng."""
+    given = [name for name in ("tz", "place", "lat") if getattr(args, name) is not None]
+    if (args.lat is None) != (args.lng is None):
+        raise CliError("give --lat and --lng together")
+    if len(given) != 1:
+        raise CliError("with --date/--time give exactly one of --tz ZONE, --place TEXT "
+                       "or --lat/--lng")
+    when = datetime.combine(parse_date(args.date), parse_time(args.time))
+    resolved: LocalTime
+    if args.tz is not None:
+        resolved = to_utc(when, args.tz)
+        where = f"zone {resolved.zone}"
+    else:
+        if args.place is not None:
+            found = geocoder_from(args).geocode(args.place)
+            lat, lng = found.latitude, found.longitude
+            where = f"place {found.describe()}"
+        else:
+            lat, lng = check_coordinates(args.lat, args.lng)
+            where = f"coordinates {lat:.4f}, {lng:.4f}"
+        resolved = local_to_utc(when, lat=lat, lng=lng)
+        where += f", zone {resolved.zone}" + (" (nautical, at sea)" if resolved.nautical else "")
+    notes = [
+        f"bodygraph: {when:%Y-%m-%d %H:%M} at {where}, {_offset_text(resolved.utc_offset)} "
+        f"-> {resolved.utc:%Y-%m-%d %H:%M:%S} UTC"
+    ]
+    if resolved.wall_time.value in _WALL_TIME_NOTES:
+        notes.append(f"bodygraph: note: {when:%H:%M} {_WALL_TIME_NOTES[resolved.wall_time.value]}")
+    return calculator.calculate(resolved.utc, node=args.node), notes
+
+
+def _offset_text(offset: timedelta) -> str:
+    sign = "-" if offset < timedelta(0) else "+"
+    seconds = int(abs(offset).total_seconds())
+    text = f"UTC{sign}{seconds // 3600:02d}:{seconds % 3600 // 60:02d}"
+    return text + (f":{seconds % 60:02d}" if seconds % 60 else "")

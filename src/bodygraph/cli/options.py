@@ -1,0 +1,50 @@
+"""What the subcommands share: the user-mistake error, and the calculation and geocoding
+options with what they build."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, TypeAlias
+
+from bodygraph.calculator import Calculator, default_calculator
+from bodygraph.geo.providers import DEFAULT_GEOCODER, GEOCODERS
+
+if TYPE_CHECKING:
+    from bodygraph.geo.places import Geocoder
+
+#: What ``add_parser(subparsers)`` of a subcommand module receives.
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+#: Where options go: a parser or one of its argument groups.
+Options: TypeAlias = "argparse.ArgumentParser | argparse._ArgumentGroup"
+
+
+class CliError(Exception):
+    """A user mistake, reported as one line and exit status 2."""
+
+
+def add_calculation_options(options: Options) -> None:
+    """``--node`` and ``--ephemeris``."""
+    options.add_argument("--node", choices=("true", "mean"), default="true",
+                         help="lunar node: true (osculating, default) or mean")
+    options.add_argument("--ephemeris", metavar="BSP",
+                         help="JPL kernel to use (default: $BODYGRAPH_EPHEMERIS or the shipped "
+                         "DE440)")
+
+
+def add_geocoder_options(options: Options, *, looked_up: str) -> None:
+    """``--geocoder`` and ``--geocode-key``; ``looked_up`` names what the geocoder reads."""
+    options.add_argument("--geocoder", choices=GEOCODERS, default=DEFAULT_GEOCODER,
+                         help=f"how {looked_up} is looked up (default: the offline gazetteer)")
+    options.add_argument("--geocode-key", metavar="KEY", help="your Google geocoding key")
+
+
+def calculator_from(args: argparse.Namespace) -> Calculator:
+    """The calculator of ``--ephemeris`` (or the default one)."""
+    return Calculator(args.ephemeris) if args.ephemeris else default_calculator(None)
+
+
+def geocoder_from(args: argparse.Namespace) -> Geocoder:
+    """The geocoder of ``--geocoder`` and ``--geocode-key``."""
+    from bodygraph.geo.places import geocoder_for  # the gazetteer code: only when used
+
+    return geocoder_for(args.geocoder, args.geocode_key)
