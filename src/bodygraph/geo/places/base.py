@@ -2,7 +2,8 @@
 
 The coordinate check and its errors are one level down, in :mod:`bodygraph.geo.coordinates`.
 Every error carries ``code``: the service contract's machine-readable ``errorCode`` for it,
-so the service can map a library error to a response without a table of its own.
+so the service can map a library error to a response without a table of its own. The public
+names are those of :mod:`bodygraph.geo.places`.
 """
 
 from __future__ import annotations
@@ -11,19 +12,6 @@ from dataclasses import dataclass
 from typing import ClassVar, Final, Protocol, runtime_checkable
 
 from bodygraph.geo.coordinates import PlaceError, check_coordinates
-
-__all__ = [
-    "DEFAULT_TIMEOUT",
-    "GeocodeError",
-    "GeocodeFailedError",
-    "GeocodeKeyInvalidError",
-    "GeocodeKeyMissingError",
-    "GeocodeRateLimitedError",
-    "Geocoder",
-    "InvalidLocationError",
-    "LocationNotFoundError",
-    "Place",
-]
 
 #: Seconds one request to a geocoding service may take (connect and each read).
 DEFAULT_TIMEOUT: Final = 5.0
