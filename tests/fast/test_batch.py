@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import os
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -40,7 +39,7 @@ def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> Done:
 def run_script(*args: str) -> Done:
     """``bodygraph batch ARGS`` through the real console script, in a child process."""
     done = subprocess.run([str(SCRIPT), "batch", *args], capture_output=True, text=True,
-                          timeout=300, check=False, env=dict(os.environ))
+                          timeout=300, check=False)
     return Done(done.returncode, done.stdout, done.stderr)
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
-from datetime import time as clock
+from datetime import UTC
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -15,7 +14,7 @@ import numpy.typing as npt
 from bodygraph.batch.errors import BatchError, row_error
 from bodygraph.batch.readers import Chunk
 from bodygraph.errors import BodygraphError
-from bodygraph.geo.birthtime import parse_date, parse_instant, parse_time
+from bodygraph.geo.birthtime import parse_instant, wall_time
 from bodygraph.geo.timezones import to_utc, zone_at
 
 if TYPE_CHECKING:
@@ -50,7 +49,7 @@ class Resolver:
             if errors[i] is not None:
                 continue
             try:
-                local = datetime.combine(_date(chunk["date"][i]), _clock(chunk["time"][i]))
+                local = wall_time(_given(chunk, "date", i), _given(chunk, "time", i))
                 zone = places[i]
                 if zone is None:
                     raise BatchError("no time zone")
@@ -132,13 +131,9 @@ def utc_micros(text: str | None) -> np.datetime64:
     return np.datetime64(moment, "us")
 
 
-def _date(text: str | None) -> date:
+def _given(chunk: Chunk, column: str, i: int) -> str:
+    """The text of row ``i`` in ``column``; a :class:`BatchError` when it is empty."""
+    text = chunk[column][i]
     if text is None or not text.strip():
-        raise BatchError("date is empty")
-    return parse_date(text)
-
-
-def _clock(text: str | None) -> clock:
-    if text is None or not text.strip():
-        raise BatchError("time is empty")
-    return parse_time(text)
+        raise BatchError(f"{column} is empty")
+    return text

@@ -17,8 +17,8 @@ from bodygraph.cli.options import (
     calculator_from,
     geocoder_from,
 )
-from bodygraph.cli.report import render_text
-from bodygraph.geo.birthtime import parse_date, parse_instant, parse_time
+from bodygraph.cli.report import render_text, utc_seconds_text
+from bodygraph.geo.birthtime import parse_instant, wall_time
 from bodygraph.geo.coordinates import check_coordinates
 from bodygraph.geo.timezones import LocalTime, local_to_utc, to_utc
 from bodygraph.model.chart import Chart
@@ -120,7 +120,7 @@ def _local_chart(args: argparse.Namespace, calculator: Calculator) -> tuple[Char
     if len(given) != 1:
         raise CliError("with --date/--time give exactly one of --tz ZONE, --place TEXT "
                        "or --lat/--lng")
-    when = datetime.combine(parse_date(args.date), parse_time(args.time))
+    when = wall_time(args.date, args.time)
     resolved: LocalTime
     if args.tz is not None:
         resolved = to_utc(when, args.tz)
@@ -137,7 +137,7 @@ def _local_chart(args: argparse.Namespace, calculator: Calculator) -> tuple[Char
         where += f", zone {resolved.zone}" + (" (nautical, at sea)" if resolved.nautical else "")
     notes = [
         f"bodygraph: {when:%Y-%m-%d %H:%M} at {where}, {_offset_text(resolved.utc_offset)} "
-        f"-> {resolved.utc:%Y-%m-%d %H:%M:%S} UTC"
+        f"-> {utc_seconds_text(resolved.utc)}"
     ]
     if resolved.wall_time.value in _WALL_TIME_NOTES:
         notes.append(f"bodygraph: note: {when:%H:%M} {_WALL_TIME_NOTES[resolved.wall_time.value]}")

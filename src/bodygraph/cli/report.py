@@ -19,7 +19,8 @@ def _cell(a: Activation) -> str:
     return f"{a.gate:>2}.{a.line}  c{a.color} t{a.tone} b{a.base}  {a.longitude:9.5f}°"
 
 
-def _when(instant: datetime) -> str:
+def utc_seconds_text(instant: datetime) -> str:
+    """An instant for a reader: ``YYYY-MM-DD HH:MM:SS UTC``."""
     return instant.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
@@ -29,7 +30,8 @@ def render_text(chart: Chart) -> str:
     defined = set(chart.centers)
     open_centers = [c for c in CENTER_NAMES if c not in defined]
     rows = [
-        f"Human Design chart   birth {_when(chart.birth_utc)}   design {_when(chart.design_utc)}",
+        f"Human Design chart   birth {utc_seconds_text(chart.birth_utc)}   "
+        f"design {utc_seconds_text(chart.design_utc)}",
         "",
         f"  Type           {chart.type.value}",
         f"  Strategy       {chart.strategy}",

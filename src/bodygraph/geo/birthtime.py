@@ -2,7 +2,8 @@
 (:mod:`bodygraph.geo.local`), the command line and the batch job.
 
 * a date is ``YYYY-MM-DD`` (:func:`parse_date`);
-* a local wall time is ``HH:MM`` or ``HH:MM:SS``, 24-hour, without a zone (:func:`parse_time`);
+* a local wall time is ``HH:MM`` or ``HH:MM:SS``, 24-hour, without a zone (:func:`parse_time`;
+  both together: :func:`wall_time`);
 * an instant is ISO 8601 with ``T`` between date and time, and ``Z`` or an offset
   (:func:`parse_instant`); what a text without an offset means is the caller's rule.
 
@@ -26,6 +27,7 @@ __all__ = [
     "parse_date",
     "parse_instant",
     "parse_time",
+    "wall_time",
 ]
 
 _DATE: Final = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
@@ -74,6 +76,16 @@ def parse_time(value: Time | str) -> Time:
         except ValueError as exc:
             raise InvalidBirthTimeError(f"there is no time {value!r}: {exc}") from exc
     raise InvalidBirthTimeError(f"a birth time must be a time or 'HH:MM', not {value!r}")
+
+
+def wall_time(date: Date | str, time: Time | str) -> datetime:
+    """The naive local wall time of a birth date and time (each as :func:`parse_date` and
+    :func:`parse_time` read it).
+
+    >>> wall_time("1990-05-14", "08:30")
+    datetime.datetime(1990, 5, 14, 8, 30)
+    """
+    return datetime.combine(parse_date(date), parse_time(time))
 
 
 def parse_instant(text: str) -> datetime:

@@ -20,6 +20,7 @@ from bodygraph.geo.birthtime import (
     InvalidBirthTimeError,
     parse_date,
     parse_time,
+    wall_time,
 )
 from bodygraph.geo.coordinates import check_coordinates
 from bodygraph.geo.places import Geocoder, Place, default_geocoder
@@ -114,7 +115,7 @@ def calculate_local(
     :class:`~bodygraph.geo.timezones.TimezoneLookupError` and the errors of
     :func:`bodygraph.calculate` (``OutOfRangeError`` for a date outside the ephemeris).
     """
-    local = datetime.combine(parse_date(date), parse_time(time))
+    local = wall_time(date, time)
     lat, lng = check_coordinates(lat, lng)
     resolved = local_to_utc(local, lat=lat, lng=lng, at_sea=at_sea)
     return _chart(resolved, None, lat, lng, node, ephemeris)
@@ -138,7 +139,7 @@ def calculate_at_place(
     Otherwise as :func:`calculate_local`; geocoding raises the
     :class:`~bodygraph.geo.places.GeocodeError` subclasses.
     """
-    local = datetime.combine(parse_date(date), parse_time(time))
+    local = wall_time(date, time)
     if isinstance(place, str):
         found = (geocoder or default_geocoder()).geocode(place)
     elif isinstance(place, Place):
