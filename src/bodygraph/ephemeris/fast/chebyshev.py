@@ -16,13 +16,11 @@ from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
 from jplephem.spk import SPK
 
+from bodygraph._typing import FloatArray
 from bodygraph.ephemeris.fast.jit import jit
 from bodygraph.errors import EphemerisError
-
-FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,11 +24,9 @@ from functools import cache
 from importlib import resources
 
 import numpy as np
-import numpy.typing as npt
 
+from bodygraph._typing import FloatArray
 from bodygraph.ephemeris.fast.jit import jit
-
-FloatArray = npt.NDArray[np.float64]
 
 J2000 = 2451545.0
 DAYS_PER_CENTURY = 36525.0
