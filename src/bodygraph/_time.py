@@ -63,6 +63,17 @@ class TT:
         return timescale().tt_jd(self.whole, self.fraction)
 
 
+def utc_text(instant: datetime) -> str:
+    """An aware instant as the contract writes it: ``YYYY-MM-DDTHH:MM:SS.mmmZ`` (UTC,
+    milliseconds, truncated).
+
+    >>> utc_text(datetime(1980, 1, 3, 8, 30, 0, 999999, tzinfo=UTC))
+    '1980-01-03T08:30:00.999Z'
+    """
+    moment = instant.astimezone(UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
 def require_aware(instant: datetime) -> datetime:
     """The instant in UTC; a naive datetime is an error."""
     if instant.tzinfo is None or instant.utcoffset() is None:

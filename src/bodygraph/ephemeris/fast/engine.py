@@ -44,7 +44,7 @@ from bodygraph.ephemeris.fast import apparent, loops
 from bodygraph.ephemeris.fast.chebyshev import load_segments, pack_segments
 from bodygraph.ephemeris.fast.design_instant import design_offsets
 from bodygraph.ephemeris.fast.frames import nutation_table
-from bodygraph.errors import EphemerisError, InvalidInstantError
+from bodygraph.errors import EphemerisError, InvalidOptionError
 from bodygraph.model.chart import NodeKind
 
 _Chain = tuple[tuple[int, int], ...]
@@ -75,7 +75,7 @@ def _node_code(node: NodeKind | None) -> int:
     if node is None:
         return apparent.NO_NODE
     if node not in _NODES:
-        raise InvalidInstantError(f"node must be 'true' or 'mean', not {node!r}")
+        raise InvalidOptionError(f"node must be 'true' or 'mean', not {node!r}")
     return _NODES[node]
 
 
@@ -179,7 +179,7 @@ class FastEngine:
         design instants, and the longitudes at design (11, N)."""
         code = _node_code(node)
         if code == apparent.NO_NODE:
-            raise InvalidInstantError("node must be 'true' or 'mean', not None")
+            raise InvalidOptionError("node must be 'true' or 'mean', not None")
         whole, fraction = _split(birth)
         n = whole.shape[0]
         # In time order, neighbouring charts read the same records of the kernel (a
@@ -216,5 +216,5 @@ class FastEngine:
     def longitudes(self, tt: TT, node: NodeKind) -> FloatArray:
         """Apparent longitudes of ENGINE_BODIES, degrees in [0, 360), shape (11, N)."""
         if node is None:
-            raise InvalidInstantError("node must be 'true' or 'mean', not None")
+            raise InvalidOptionError("node must be 'true' or 'mean', not None")
         return self._positions(tt, len(TARGETS), node)[0]
