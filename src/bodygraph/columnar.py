@@ -104,8 +104,7 @@ class ChartTable:
             index = _selection(index, len(self))
         return ChartTable(self.node, *(getattr(self, name)[..., index] for name in _ARRAYS))
 
-    def _side(self, side: int, i: int) -> Side:
-        s, n = side, i
+    def _side(self, s: int, n: int) -> Side:
         return Side(*(
             Activation(body, float(self.longitude[s, b, n]), int(self.gate[s, b, n]),
                         int(self.line[s, b, n]), int(self.color[s, b, n]),
@@ -117,9 +116,8 @@ class ChartTable:
         """The i-th chart as a :class:`Chart` (exactly what ``calculate`` returns)."""
         if not -len(self) <= i < len(self):
             raise IndexError(f"chart {i} is out of range for a table of {len(self)} charts")
-        birth = to_aware(self.birth_utc[i])
-        design = to_aware(self.design_utc[i])
-        return build_chart(birth, design, self.node, self._side(0, i), self._side(1, i))
+        return build_chart(to_aware(self.birth_utc[i]), to_aware(self.design_utc[i]),
+                           self.node, self._side(0, i), self._side(1, i))
 
     def slice(self, start: int, stop: int) -> ChartTable:
         """Charts ``start:stop`` as a new table (views, no copies): ``table[start:stop]``."""
@@ -139,12 +137,8 @@ class ChartTable:
     @staticmethod
     def empty(node: NodeKind = "true") -> ChartTable:
         """A table of no charts."""
-        times = np.empty(0, dtype="datetime64[us]")
-        small = np.empty((2, len(BODIES), 0), dtype=np.int16)
-        codes = np.empty(0, dtype=np.int8)
-        return ChartTable(node, times, times, np.empty((2, len(BODIES), 0)), small, small,
-                          small, small, small, np.empty(0, dtype=np.int64), codes, codes,
-                          codes, np.empty(0, dtype=np.int16), codes)
+        times, longitudes = np.empty(0, dtype="datetime64[us]"), np.empty((len(BODIES), 0))
+        return build_table(times, times, longitudes, longitudes, node)
 
     def columns(self) -> dict[str, npt.NDArray[Any]]:
         """The flat columns of ``COLUMNS``: instants as datetime64[us], the rest as
@@ -166,14 +160,11 @@ class ChartTable:
         a few dozen distinct values each for most)."""
         import pandas
 
-        columns = self.columns()
-        frame = pandas.DataFrame({
-            name: columns[name] if name in _INSTANT_COLUMNS else pandas.Categorical(columns[name])
-            for name in COLUMNS
+        coded = _coded(self)
+        return pandas.DataFrame({
+            name: pandas.Series(getattr(self, name)).dt.tz_localize("UTC")
+            if name in _INSTANT_COLUMNS else _categorical(*coded[name]) for name in COLUMNS
         })
-        for name in _INSTANT_COLUMNS:
-            frame[name] = frame[name].dt.tz_localize("UTC")
-        return frame
 
 
 #: The per-chart arrays of a table (every field but ``node``), chart index last.
@@ -183,15 +174,11 @@ _ARRAYS: tuple[str, ...] = tuple(f.name for f in fields(ChartTable) if f.name !=
 def _selection(index: Any, size: int) -> npt.NDArray[np.intp] | npt.NDArray[np.bool_]:
     """An array of chart positions or a boolean mask of ``size``, as numpy takes them."""
     chosen = np.asarray(index)
-    if chosen.ndim != 1:
-        raise IndexError("select charts with an int, a slice, or a 1-d array of ints or bools")
-    if chosen.dtype == np.bool_:
+    if chosen.ndim == 1 and chosen.dtype == np.bool_:
         if chosen.shape[0] != size:
             raise IndexError(f"a boolean mask of {chosen.shape[0]} values for {size} charts")
         return chosen
-    if chosen.size == 0:
-        return np.empty(0, dtype=np.intp)
-    if not np.issubdtype(chosen.dtype, np.integer):
+    if chosen.ndim != 1 or not (chosen.size == 0 or np.issubdtype(chosen.dtype, np.integer)):
         raise IndexError("select charts with an int, a slice, or a 1-d array of ints or bools")
     out: npt.NDArray[np.intp] = chosen.astype(np.intp)
     return out
@@ -240,14 +227,24 @@ def _right(tone: SmallIntArray) -> IntArray:
     return out
 
 
-def _cross_texts(table: ChartTable, profiles: ObjectArray) -> ObjectArray:
+def _cross(table: ChartTable, profile: IntArray) -> tuple[ObjectArray, IntArray]:
+    """The crosses, written once per distinct (profile, four gates) of the table."""
     sun, earth = BODIES.index(Body.SUN), BODIES.index(Body.EARTH)
-    rows = zip(profiles.tolist(), table.gate[0, sun].tolist(), table.gate[0, earth].tolist(),
-               table.gate[1, sun].tolist(), table.gate[1, earth].tolist(), strict=True)
-    return lookup([incarnation_cross(*row) for row in rows])
+    key = profile.astype(np.int64)
+    for gate in (table.gate[0, sun], table.gate[0, earth], table.gate[1, sun],
+                 table.gate[1, earth]):
+        key = key * 64 + (gate - 1)
+    distinct, index = np.unique(key, return_inverse=True)
+    profiles = code_texts()["profile"]
+    texts = []
+    for value in distinct.tolist():
+        gates = [(value >> shift & 63) + 1 for shift in (18, 12, 6, 0)]
+        texts.append(incarnation_cross(profiles[value >> 24], *gates))
+    return lookup(texts), index.reshape(-1)
 
 
-def _columns(table: ChartTable) -> dict[str, npt.NDArray[Any]]:
+def _coded(table: ChartTable) -> dict[str, tuple[ObjectArray, npt.NDArray[Any]]]:
+    """Every text column as (the texts it can hold, the index of each chart's text)."""
     t = code_texts()
     sun, node = BODIES.index(Body.SUN), BODIES.index(Body.NORTH_NODE)
     p_sun, d_sun = (table.color[0, sun], table.tone[0, sun]), (table.color[1, sun],
@@ -256,34 +253,47 @@ def _columns(table: ChartTable) -> dict[str, npt.NDArray[Any]]:
                                                                     table.tone[1, node])
     arrows = (_right(p_sun[1]) << 3 | _right(p_node[1]) << 2 | _right(d_sun[1]) << 1
               | _right(d_node[1]))
-    profiles = t["profile"][(table.line[0, sun] - 1) * 6 + (table.line[1, sun] - 1)]
-    distinct, index = np.unique(table.channel_mask, return_inverse=True)
-    columns: dict[str, npt.NDArray[Any]] = {
-        "birth_utc": table.birth_utc,
-        "design_utc": table.design_utc,
-        "node": np.full(len(table), table.node, dtype=object),
-        "type": t["type"][table.type],
-        "profile": profiles,
-        "authority": t["authority"][table.authority],
-        "definition": t["definition"][table.definition],
-        "incarnation_cross": _cross_texts(table, profiles),
-        "variables": t["variables"][arrows],
-        "centers": t["centers"][table.centers],
-        "channels": lookup([_mask_text(m) for m in distinct.tolist()])[index.reshape(-1)],
-        "strategy": t["strategy"][table.type],
-        "signature": t["signature"][table.type],
-        "not_self_theme": t["not_self_theme"][table.type],
-        "cognition": t["cognition"][d_sun[1] - 1],
-        "determination": t["determination"][(d_sun[0] - 1) * 2 + _right(d_sun[1])],
-        "motivation": t["motivation"][p_sun[0] - 1],
-        "transference": t["transference"][p_sun[0] - 1],
-        "perspective": t["perspective"][p_node[0] - 1],
-        "distraction": t["distraction"][p_node[0] - 1],
-        "environment": t["environment"][(d_node[0] - 1) * 2 + _right(d_node[1])],
-        "circuitries": t["circuitries"][table.circuitries],
+    profile = (table.line[0, sun] - 1) * 6 + (table.line[1, sun] - 1)
+    distinct, channels = np.unique(table.channel_mask, return_inverse=True)
+    coded: dict[str, tuple[ObjectArray, npt.NDArray[Any]]] = {
+        "node": (lookup([table.node]), np.zeros(len(table), dtype=np.intp)),
+        "type": (t["type"], table.type),
+        "profile": (t["profile"], profile),
+        "authority": (t["authority"], table.authority),
+        "definition": (t["definition"], table.definition),
+        "incarnation_cross": _cross(table, profile),
+        "variables": (t["variables"], arrows),
+        "centers": (t["centers"], table.centers),
+        "channels": (lookup([_mask_text(m) for m in distinct.tolist()]), channels.reshape(-1)),
+        "strategy": (t["strategy"], table.type),
+        "signature": (t["signature"], table.type),
+        "not_self_theme": (t["not_self_theme"], table.type),
+        "cognition": (t["cognition"], d_sun[1] - 1),
+        "determination": (t["determination"], (d_sun[0] - 1) * 2 + _right(d_sun[1])),
+        "motivation": (t["motivation"], p_sun[0] - 1),
+        "transference": (t["transference"], p_sun[0] - 1),
+        "perspective": (t["perspective"], p_node[0] - 1),
+        "distraction": (t["distraction"], p_node[0] - 1),
+        "environment": (t["environment"], (d_node[0] - 1) * 2 + _right(d_node[1])),
+        "circuitries": (t["circuitries"], table.circuitries),
     }
     for s, side in enumerate(SIDES):
         for b, body in enumerate(BODIES):
-            columns[f"{side}_{body.v1_key}"] = t["gate_line"][(table.gate[s, b] - 1) * 6
-                                                              + (table.line[s, b] - 1)]
-    return columns
+            coded[f"{side}_{body.v1_key}"] = (t["gate_line"], (table.gate[s, b] - 1) * 6
+                                              + (table.line[s, b] - 1))
+    return coded
+
+
+def _columns(table: ChartTable) -> dict[str, npt.NDArray[Any]]:
+    coded = _coded(table)
+    return {name: getattr(table, name) if name in _INSTANT_COLUMNS
+            else coded[name][0][coded[name][1]] for name in COLUMNS}
+
+
+def _categorical(texts: ObjectArray, codes: npt.NDArray[Any]) -> pandas.Categorical:
+    """A categorical column from its texts and codes (texts may repeat: the categories are
+    the distinct texts)."""
+    import pandas
+
+    categories, inverse = np.unique(texts, return_inverse=True)
+    return pandas.Categorical.from_codes(inverse.reshape(-1)[codes], categories)
