@@ -54,7 +54,10 @@ class ChartTable:
     (2, 13, N): side (personality, design) x body (``bodygraph.model.chart.BODIES`` order) x
     chart. ``channel_mask`` has bit i set when channel i of ``tables().channels`` is
     defined; ``type``, ``authority`` and ``definition`` index ``TYPES``,
-    ``AUTHORITIES`` and ``DEFINITIONS``.
+    ``AUTHORITIES`` and ``DEFINITIONS`` of :mod:`bodygraph.model.chart`.
+
+    Select charts as in numpy: ``table[3]`` is one :class:`Chart`; ``table[10:20]``,
+    ``table[[0, 5]]`` and ``table[table.type == 0]`` are tables.
     """
 
     node: NodeKind
@@ -247,12 +250,9 @@ def _coded(table: ChartTable) -> dict[str, tuple[ObjectArray, npt.NDArray[Any]]]
     """Every text column as (the texts it can hold, the index of each chart's text)."""
     t = code_texts()
     sun, node = BODIES.index(Body.SUN), BODIES.index(Body.NORTH_NODE)
-    p_sun, d_sun = (table.color[0, sun], table.tone[0, sun]), (table.color[1, sun],
-                                                                table.tone[1, sun])
-    p_node, d_node = (table.color[0, node], table.tone[0, node]), (table.color[1, node],
-                                                                    table.tone[1, node])
-    arrows = (_right(p_sun[1]) << 3 | _right(p_node[1]) << 2 | _right(d_sun[1]) << 1
-              | _right(d_node[1]))
+    color, tone = table.color, table.tone  # [side, body]: side 0 personality, 1 design
+    arrows = (_right(tone[0, sun]) << 3 | _right(tone[0, node]) << 2 | _right(tone[1, sun]) << 1
+              | _right(tone[1, node]))
     profile = (table.line[0, sun] - 1) * 6 + (table.line[1, sun] - 1)
     distinct, channels = np.unique(table.channel_mask, return_inverse=True)
     coded: dict[str, tuple[ObjectArray, npt.NDArray[Any]]] = {
@@ -268,13 +268,13 @@ def _coded(table: ChartTable) -> dict[str, tuple[ObjectArray, npt.NDArray[Any]]]
         "strategy": (t["strategy"], table.type),
         "signature": (t["signature"], table.type),
         "not_self_theme": (t["not_self_theme"], table.type),
-        "cognition": (t["cognition"], d_sun[1] - 1),
-        "determination": (t["determination"], (d_sun[0] - 1) * 2 + _right(d_sun[1])),
-        "motivation": (t["motivation"], p_sun[0] - 1),
-        "transference": (t["transference"], p_sun[0] - 1),
-        "perspective": (t["perspective"], p_node[0] - 1),
-        "distraction": (t["distraction"], p_node[0] - 1),
-        "environment": (t["environment"], (d_node[0] - 1) * 2 + _right(d_node[1])),
+        "cognition": (t["cognition"], tone[1, sun] - 1),
+        "determination": (t["determination"], (color[1, sun] - 1) * 2 + _right(tone[1, sun])),
+        "motivation": (t["motivation"], color[0, sun] - 1),
+        "transference": (t["transference"], color[0, sun] - 1),
+        "perspective": (t["perspective"], color[0, node] - 1),
+        "distraction": (t["distraction"], color[0, node] - 1),
+        "environment": (t["environment"], (color[1, node] - 1) * 2 + _right(tone[1, node])),
         "circuitries": (t["circuitries"], table.circuitries),
     }
     for s, side in enumerate(SIDES):
