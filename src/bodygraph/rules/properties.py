@@ -32,7 +32,6 @@ from bodygraph.rules.text import (
 MOTORS: tuple[str, ...] = ("Sacral", "Solar Plexus", "Ego", "Root")
 
 
-
 def chart_type(graph: CenterGraph) -> ChartType:
     """Type from the defined centers and their connections."""
     defined = graph.defined

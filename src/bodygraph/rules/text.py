@@ -79,13 +79,13 @@ def code_texts() -> dict[str, ObjectArray]:
     arrows = [arrow(tone) for tone in (1, 4)]  # index 0: left, 1: right
     return {
         "centers": lookup([";".join(sorted(_bits(m, CENTER_NAMES)))
-                            for m in range(1 << len(CENTER_NAMES))]),
+                           for m in range(1 << len(CENTER_NAMES))]),
         "circuitries": lookup([circuitry_text(_bits(m, CIRCUITRY_ORDER))
-                                for m in range(1 << len(CIRCUITRY_ORDER))]),
+                               for m in range(1 << len(CIRCUITRY_ORDER))]),
         "gate_line": lookup([gate_line(g, n) for g in range(1, 65) for n in six]),
         "profile": lookup([profile_text(p, d) for p in six for d in six]),
         "variables": lookup([variables_text(*(arrows[code >> k & 1] for k in (3, 2, 1, 0)))
-                              for code in range(16)]),
+                             for code in range(16)]),
         "type": lookup([k.value for k in TYPES]),
         "authority": lookup([a.value for a in AUTHORITIES]),
         "definition": lookup([d.value for d in DEFINITIONS]),
@@ -93,9 +93,9 @@ def code_texts() -> dict[str, ObjectArray]:
         "signature": lookup([SIGNATURE[k][0] for k in TYPES]),
         "not_self_theme": lookup([SIGNATURE[k][1] for k in TYPES]),
         "determination": lookup([color_phrase(v.determination[c], a) for c in six
-                                  for a in arrows]),
+                                 for a in arrows]),
         "environment": lookup([color_phrase(v.environment[c], a) for c in six
-                                for a in arrows]),
+                               for a in arrows]),
         **{name: lookup([getattr(v, name)[i] for i in six]) for name in (
             "cognition", "motivation", "transference", "perspective", "distraction")},
     }
