@@ -27,7 +27,6 @@ LINE = 6 * COLOR  # 0.9375 deg
 GATE = 6 * LINE  # 5.625 deg
 
 
-
 def to_units(longitude_deg: npt.ArrayLike) -> IntArray:
     """Longitudes in degrees -> integer 1/16-arcsecond units in ``[0, CIRCLE)``."""
     scaled = np.floor(np.asarray(longitude_deg, dtype=np.float64) * UNITS_PER_DEGREE)

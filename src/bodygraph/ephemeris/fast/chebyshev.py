@@ -92,7 +92,6 @@ def _join(path: Path, pieces: list[ChebyshevSegment]) -> ChebyshevSegment:
     return ChebyshevSegment(head.center, head.target, head.first_jd, head.interval, table)
 
 
-
 #: Columns of the ``segments`` array of :func:`pack_segments`.
 FIRST, INTERVAL, RECORDS, OFFSET, COUNT = range(5)
 

@@ -101,8 +101,6 @@ _PRECESSION = np.array([
 _TO_J2000_ECLIPTIC: FloatArray = _r1(84381.406 * ARCSEC) @ FRAME_BIAS
 
 
-
-
 def _horner_table(coefficients: FloatArray) -> FloatArray:
     """Coefficient rows (ascending powers) reversed to highest power first, contiguous."""
     return np.ascontiguousarray(coefficients[:, ::-1])
