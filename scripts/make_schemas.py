@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from bodygraph.catalog.tables import CENTER_NAMES, lower_leading_the, tables  # noqa: E402
+from bodygraph.catalog.wording import SIGNATURE, STRATEGY, V1_STRATEGY  # noqa: E402
 from bodygraph.model.chart import BODIES, Authority, ChartType, Definition  # noqa: E402
-from bodygraph.rules.properties import SIGNATURE, STRATEGY, V1_STRATEGY  # noqa: E402
 
 OUT = ROOT / "src" / "bodygraph" / "model" / "schemas"
 DRAFT = "https://json-schema.org/draft/2020-12/schema"

@@ -9,13 +9,16 @@
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
 from bodygraph.calculator import Calculator, calculate, calculate_many
+from bodygraph.columnar import ChartTable
 from bodygraph.errors import (
     BodygraphError,
     EphemerisError,
     InvalidInstantError,
+    InvalidOptionError,
     OutOfRangeError,
 )
 from bodygraph.model.chart import (
@@ -29,11 +32,13 @@ from bodygraph.model.chart import (
     Side,
 )
 
-__version__ = "0.1.0"
+try:
+    __version__ = version("bodygraph")
+except PackageNotFoundError:  # run from a source tree that was never installed
+    __version__ = "0+unknown"
 
 # Heavier parts (places, time zones) load on first use, so that `import bodygraph` stays fast.
 _LAZY = {
-    "ChartTable": "bodygraph.columnar",
     "calculate_local": "bodygraph.geo.local",
     "calculate_at_place": "bodygraph.geo.local",
     "LocalChart": "bodygraph.geo.local",
@@ -41,7 +46,6 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:
-    from bodygraph.columnar import ChartTable
     from bodygraph.geo.local import LocalChart, calculate_at_place, calculate_local
     from bodygraph.geo.timezones import WallTime
 
@@ -53,6 +57,11 @@ def __getattr__(name: str) -> Any:
     from importlib import import_module
 
     return getattr(import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    """The public names only (those of ``__all__``)."""
+    return sorted(__all__)
 
 __all__ = [
     "Activation",
@@ -66,6 +75,7 @@ __all__ = [
     "Definition",
     "EphemerisError",
     "InvalidInstantError",
+    "InvalidOptionError",
     "LocalChart",
     "NodeKind",
     "OutOfRangeError",

@@ -20,14 +20,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from bodygraph._typing import FloatArray, Micros
 from bodygraph.errors import InvalidInstantError
 
 if TYPE_CHECKING:  # Skyfield is imported on first use only: it is slow to import.
     from skyfield.timelib import Time, Timescale
 
-FloatArray = npt.NDArray[np.float64]
-#: Instants as numpy datetime64 with microsecond resolution (UTC, or UT1 before 1972).
-Micros = npt.NDArray[np.datetime64]
 
 UTC_START = datetime(1972, 1, 1, tzinfo=UTC)
 _UTC_START_US = np.datetime64("1972-01-01T00:00:00", "us")
@@ -63,6 +61,17 @@ class TT:
     def time(self) -> Time:
         """A Skyfield Time of these instants."""
         return timescale().tt_jd(self.whole, self.fraction)
+
+
+def utc_text(instant: datetime) -> str:
+    """An aware instant as the contract writes it: ``YYYY-MM-DDTHH:MM:SS.mmmZ`` (UTC,
+    milliseconds, truncated).
+
+    >>> utc_text(datetime(1980, 1, 3, 8, 30, 0, 999999, tzinfo=UTC))
+    '1980-01-03T08:30:00.999Z'
+    """
+    moment = instant.astimezone(UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
 def require_aware(instant: datetime) -> datetime:

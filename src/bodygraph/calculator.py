@@ -8,13 +8,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import numpy as np
 
 from bodygraph._time import (
     TT,
-    Micros,
     as_micros,
     aware_list,
     require_aware,
@@ -24,15 +23,15 @@ from bodygraph._time import (
     tt_to_utc64,
     utc64_to_tt,
 )
-from bodygraph.ephemeris.engine import ENGINE_BODIES, FloatArray, PositionEngine
+from bodygraph._typing import FloatArray, Micros
+from bodygraph.columnar import ChartTable, build_table
+from bodygraph.ephemeris.design import solve_design
+from bodygraph.ephemeris.engine import ENGINE_BODIES, PositionEngine
 from bodygraph.ephemeris.kernel import kernel_info, resolve_kernel_path
-from bodygraph.errors import BodygraphError, InvalidInstantError, OutOfRangeError
-from bodygraph.model.chart import BODIES, Activation, Body, Chart, NodeKind, Side
+from bodygraph.errors import InvalidOptionError, OutOfRangeError
+from bodygraph.model.chart import BODIES, Body, Chart, NodeKind
+from bodygraph.rules.activations import side_pairs
 from bodygraph.rules.properties import build_chart
-from bodygraph.rules.wheel import opposite, positions, to_units
-
-if TYPE_CHECKING:
-    from bodygraph.columnar import ChartTable
 
 #: Instants per call of an engine's ``epochs`` (the fast engine sorts each call's births
 #: by time, so that neighbours share the kernel's records in cache).
@@ -80,38 +79,6 @@ def activation_longitudes(engine_rows: FloatArray) -> FloatArray:
     rows[_FLIPPED] = np.mod(flipped, 360.0)
     out: FloatArray = rows
     return out
-
-
-def sides(longitudes: FloatArray) -> list[Side]:
-    """Build N sides from (13, N) longitudes; earth and south node share the exact sub-units
-    of sun and north node."""
-    return [pair[0] for pair in side_pairs(longitudes[None])]
-
-
-_EARTH_ROW = BODIES.index(Body.EARTH)
-_SOUTH_NODE_ROW = BODIES.index(Body.SOUTH_NODE)
-
-
-def side_pairs(longitudes: FloatArray) -> list[tuple[Side, ...]]:
-    """Build the sides of N charts from (S, 13, N) longitudes (S sides per chart, for
-    example personality and design), all in one pass over the wheel."""
-    units = to_units(longitudes)
-    units[:, _EARTH_ROW] = opposite(units[:, _EARTH_ROW - 1])
-    units[:, _SOUTH_NODE_ROW] = opposite(units[:, _SOUTH_NODE_ROW - 1])
-    wheel = positions(units)
-    # (N, S, 13) plain ints and floats, converted once rather than per element
-    gate, line, color, tone, base = (values.transpose(2, 0, 1).tolist() for values in (
-        wheel.gate, wheel.line, wheel.color, wheel.tone, wheel.base))
-    degrees = longitudes.transpose(2, 0, 1).tolist()
-    return [
-        tuple(
-            Side(*[Activation(*values) for values in zip(
-                BODIES, degrees[n][s], gate[n][s], line[n][s], color[n][s], tone[n][s],
-                base[n][s], strict=True)])
-            for s in range(len(degrees[n]))
-        )
-        for n in range(len(degrees))
-    ]
 
 
 class Calculator:
@@ -175,7 +142,7 @@ class Calculator:
     def epochs_micros(self, utc: Micros, node: NodeKind = "true") -> Epochs:
         """Both epochs of every chart in one pass, from datetime64[us] UTC instants."""
         if node not in ("true", "mean"):
-            raise InvalidInstantError(f"node must be 'true' or 'mean', not {node!r}")
+            raise InvalidOptionError(f"node must be 'true' or 'mean', not {node!r}")
         self.check_range_micros(utc)
         birth = utc64_to_tt(utc)
         both = getattr(self.engine, "epochs", None)  # the fast engine does it in two passes
@@ -192,8 +159,6 @@ class Calculator:
                             np.concatenate([part[1].fraction for part in parts]))
                 design_rows = np.concatenate([part[2] for part in parts], axis=1)
         else:
-            from bodygraph.ephemeris.design import solve_design
-
             birth_rows = self.engine.longitudes(birth, node)
             design = solve_design(self.engine, birth, birth_rows[_ROW["sun"]])
             design_rows = self.engine.longitudes(design, node)
@@ -228,14 +193,13 @@ class Calculator:
         """Charts of many births as a :class:`~bodygraph.columnar.ChartTable`, computed in
         blocks of ``TABLE_CHUNK`` births (the engine works on ``CHUNK`` at a time) from
         aware datetimes, or datetime64 read as UTC."""
-        from bodygraph.columnar import ChartTable, build_table
-
         utc = as_micros(instants)
         parts = []
         for start in range(0, utc.shape[0], TABLE_CHUNK):
             part = utc[start:start + TABLE_CHUNK]
             e = self.epochs_micros(part, node)
-            parts.append(build_table(part, tt_to_utc64(e.design), e, node))
+            parts.append(build_table(part, tt_to_utc64(e.design), e.personality,
+                                     e.design_longitudes, node))
         return ChartTable.concat(parts) if parts else ChartTable.empty(node)
 
 
@@ -255,7 +219,7 @@ def _make_engine(
 
         return SkyfieldEngine(kernel)
     if isinstance(engine, str):
-        raise BodygraphError(f"unknown engine {engine!r}: use 'fast' or 'skyfield'")
+        raise InvalidOptionError(f"unknown engine {engine!r}: use 'fast' or 'skyfield'")
     return engine
 
 
@@ -263,6 +227,15 @@ def _make_engine(
 def default_calculator(ephemeris: str | None = None) -> Calculator:
     """A Calculator per kernel path, created on first use and then reused."""
     return Calculator(ephemeris)
+
+
+def _calculator_for(ephemeris: str | os.PathLike[str] | None) -> Calculator:
+    """The shared calculator of a kernel path (``$BODYGRAPH_EPHEMERIS`` or the shipped
+    kernel when None)."""
+    key = None if ephemeris is None else str(Path(ephemeris).expanduser().resolve())
+    if key is None and os.environ.get("BODYGRAPH_EPHEMERIS"):
+        key = str(resolve_kernel_path(None))
+    return default_calculator(key)
 
 
 def calculate(
@@ -283,10 +256,7 @@ def calculate(
     >>> chart.type.value, chart.profile
     ('Generator', '3/5')
     """
-    key = None if ephemeris is None else str(Path(ephemeris).expanduser().resolve())
-    if key is None and os.environ.get("BODYGRAPH_EPHEMERIS"):
-        key = str(resolve_kernel_path(None))
-    return default_calculator(key).calculate(birth_utc, node=node)
+    return _calculator_for(ephemeris).calculate(birth_utc, node=node)
 
 
 def calculate_many(
@@ -306,7 +276,4 @@ def calculate_many(
     >>> len(table), table.columns()["profile"][0]
     (1, '3/5')
     """
-    key = None if ephemeris is None else str(Path(ephemeris).expanduser().resolve())
-    if key is None and os.environ.get("BODYGRAPH_EPHEMERIS"):
-        key = str(resolve_kernel_path(None))
-    return default_calculator(key).calculate_many(instants, node=node)
+    return _calculator_for(ephemeris).calculate_many(instants, node=node)

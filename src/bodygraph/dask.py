@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from bodygraph._time import to_aware
 from bodygraph.columnar import COLUMNS
-from bodygraph.errors import BodygraphError
+from bodygraph.errors import BodygraphError, OutOfRangeError
 from bodygraph.model.chart import NodeKind
 
 if TYPE_CHECKING:
@@ -76,8 +77,7 @@ def charts_partition(
     in_range = np.zeros(n, dtype=bool)
     in_range[ok] = calc.in_range(utc[ok])
     for i in np.flatnonzero(ok & ~in_range).tolist():
-        errors[i] = f"OutOfRangeError: {utc[i]} is outside {calc.first_birth.isoformat()} .. " \
-                    f"{calc.last_birth.isoformat()}"
+        errors[i] = str(OutOfRangeError(to_aware(utc[i]), calc.first_birth, calc.last_birth))
     good = np.flatnonzero(in_range)
     computed = calc.calculate_many(utc[good], node=node).columns()
     data: dict[str, Any] = {}
@@ -106,7 +106,7 @@ def _instants(values: pandas.Series) -> tuple[np.ndarray, list[str | None]]:
         raise BodygraphError(f"cannot read the birth instants: {exc}") from exc
     utc = parsed.dt.tz_localize(None).to_numpy(dtype="datetime64[us]")
     for i in np.flatnonzero(np.isnat(utc)).tolist():
-        errors[i] = f"InvalidInstantError: cannot read {values.iloc[i]!r} as an instant"
+        errors[i] = f"cannot read {values.iloc[i]!r} as an instant"
     return utc, errors
 
 

@@ -13,6 +13,10 @@ class InvalidInstantError(BodygraphError, ValueError):
     """A birth instant that cannot be used (for example a naive datetime)."""
 
 
+class InvalidOptionError(BodygraphError, ValueError):
+    """An option that is not one of its allowed values (for example ``node="apparent"``)."""
+
+
 class OutOfRangeError(BodygraphError, ValueError):
     """A birth or design instant that falls outside the ephemeris kernel."""
 

@@ -99,10 +99,10 @@ def test_outside_the_kernel_is_an_error(engines: tuple[FastEngine, SkyfieldEngin
 
 
 def test_unknown_node_is_an_error(engines: tuple[FastEngine, SkyfieldEngine]) -> None:
-    from bodygraph.errors import InvalidInstantError
+    from bodygraph.errors import InvalidOptionError
 
     fast, _ = engines
-    with pytest.raises(InvalidInstantError):
+    with pytest.raises(InvalidOptionError, match="node must be 'true' or 'mean'"):
         fast.longitudes(random_tt(1, seed=1), "osculating")  # type: ignore[arg-type]
 
 

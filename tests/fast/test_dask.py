@@ -49,8 +49,9 @@ def test_partitioning_does_not_change_the_result(client: object) -> None:
     assert list(result.index) == list(births.index)
     assert list(result.dtypes.astype(str)) == list(meta().dtypes.astype(str))
     assert result["error"].isna().sum() == 61
-    assert "InvalidInstantError" in result["error"].iloc[61]
-    assert "OutOfRangeError" in result["error"].iloc[62]
+    assert result["error"].iloc[61].startswith("cannot read ")
+    assert "is outside the supported range" in result["error"].iloc[62]
+    assert "Error" not in result["error"].iloc[61] + result["error"].iloc[62]
     for i in (0, 17, 59):
         birth = result["birth_utc"].iloc[i].to_pydatetime()
         chart = bodygraph.calculate(birth)

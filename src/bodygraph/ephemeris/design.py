@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from bodygraph._time import TT
-from bodygraph.ephemeris.engine import FloatArray, PositionEngine
+from bodygraph._typing import FloatArray
+from bodygraph.ephemeris.engine import PositionEngine
 
 SOLAR_ARC_DEG = 88.0
 MEAN_SOLAR_RATE = 360.0 / 365.242189  # degrees per day

@@ -5,13 +5,9 @@ from __future__ import annotations
 
 from typing import Protocol, TypeVar
 
-import numpy as np
-import numpy.typing as npt
-
 from bodygraph._time import TT
+from bodygraph._typing import FloatArray
 from bodygraph.model.chart import NodeKind
-
-FloatArray = npt.NDArray[np.float64]
 
 Time = TypeVar("Time", float, FloatArray)
 

@@ -16,7 +16,8 @@ from skyfield.jpllib import SpiceKernel
 from skyfield.nutationlib import iau2000a_radians
 
 from bodygraph._time import TT
-from bodygraph.ephemeris.engine import ENGINE_BODIES, FloatArray, mean_node_of_mean_equinox
+from bodygraph._typing import FloatArray
+from bodygraph.ephemeris.engine import ENGINE_BODIES, mean_node_of_mean_equinox
 from bodygraph.model.chart import NodeKind
 
 _TARGETS: dict[str, str] = {

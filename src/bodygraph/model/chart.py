@@ -7,7 +7,9 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Literal
 
+from bodygraph._time import utc_text
 from bodygraph.catalog.tables import Channel
+from bodygraph.model import contract
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -81,6 +83,24 @@ class Definition(StrEnum):
     QUAD_SPLIT = "Quad Split Definition"
 
 
+#: The enums in code order: the ``type``, ``authority`` and ``definition`` codes of a
+#: :class:`~bodygraph.columnar.ChartTable` index these; a definition's index is the number
+#: of separate groups of defined centers.
+TYPES: tuple[ChartType, ...] = tuple(ChartType)
+AUTHORITIES: tuple[Authority, ...] = tuple(Authority)
+DEFINITIONS: tuple[Definition, ...] = tuple(Definition)
+
+
+def arrow(tone: int) -> Literal["L", "R"]:
+    """The arrow of a tone: ``L`` for tones 1-3, ``R`` for tones 4-6."""
+    return "L" if tone <= 3 else "R"
+
+
+def gate_line(gate: int, line: int) -> str:
+    """An activation as written in the contract: ``"<gate>.<line>"``."""
+    return f"{gate}.{line}"
+
+
 @dataclass(frozen=True, slots=True)
 class Activation:
     """Where one body stands on the wheel.
@@ -100,13 +120,13 @@ class Activation:
     @property
     def arrow(self) -> Literal["L", "R"]:
         """``L`` for tones 1-3, ``R`` for tones 4-6."""
-        return "L" if self.tone <= 3 else "R"
+        return arrow(self.tone)
 
     def __str__(self) -> str:
-        return f"{self.gate}.{self.line}"
+        return gate_line(self.gate, self.line)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Side:
     """The 13 activations of one side (personality or design)."""
 
@@ -129,6 +149,11 @@ class Side:
         for name in _SIDE_FIELDS:
             yield getattr(self, name)
 
+    def __repr__(self) -> str:
+        """The 13 activations as ``gate.line``; each :class:`Activation` is one attribute
+        away."""
+        return "Side(" + ", ".join(f"{name}={getattr(self, name)}" for name in _SIDE_FIELDS) + ")"
+
     def __getitem__(self, body: Body | str) -> Activation:
         key = Body(body)
         found: Activation = getattr(self, key.v1_key)  # the field named after the body
@@ -143,7 +168,7 @@ class Side:
 _SIDE_FIELDS: tuple[str, ...] = tuple(field.name for field in fields(Side))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Chart:
     """A complete bodygraph.
 
@@ -177,26 +202,25 @@ class Chart:
     environment: str
     circuitries: str
 
+    def __repr__(self) -> str:
+        """A short summary; every property is one attribute away (``chart.channels``,
+        ``chart.personality``, ...) and ``to_v2()`` has them all."""
+        return (f"Chart(birth_utc={utc_text(self.birth_utc)}, node={self.node!r}, "
+                f"type={self.type.value!r}, profile={self.profile!r}, "
+                f"authority={self.authority.value!r}, definition={self.definition.value!r})")
+
     def to_v2(self) -> dict[str, Any]:
         """The contract's ChartResult ``data`` object (camelCase)."""
-        from bodygraph.model.contract import to_v2
-
-        return to_v2(self)
+        return contract.to_v2(self)
 
     def to_v2_simple(self) -> dict[str, Any]:
         """The simplified chart of v2: type, profile, gates, channelsShort, centers."""
-        from bodygraph.model.contract import to_v2_simple
-
-        return to_v2_simple(self)
+        return contract.to_v2_simple(self)
 
     def to_v1(self) -> dict[str, Any]:
         """The legacy v1 flat object (snake_case, v1 wordings)."""
-        from bodygraph.model.contract import to_v1
-
-        return to_v1(self)
+        return contract.to_v1(self)
 
     def to_v1_simple(self) -> dict[str, Any]:
         """The legacy v1 simplified object."""
-        from bodygraph.model.contract import to_v1_simple
-
-        return to_v1_simple(self)
+        return contract.to_v1_simple(self)

@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from datetime import UTC, datetime
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from bodygraph._time import utc_text
 from bodygraph.catalog.tables import lower_leading_the
-from bodygraph.model.chart import Chart, Side
-from bodygraph.rules.properties import V1_STRATEGY
+from bodygraph.catalog.wording import V1_STRATEGY
 
+if TYPE_CHECKING:  # the chart imports this module: a runtime import would be a cycle
+    from collections.abc import Callable
 
-def utc_text(instant: datetime) -> str:
-    """``YYYY-MM-DDTHH:MM:SS.mmmZ`` (milliseconds, UTC)."""
-    moment = instant.astimezone(UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    from bodygraph.model.chart import Chart, Side
+
+    Field = tuple[str, str, Callable[[Chart], Any], Callable[[Chart], Any]]
 
 
 def channels_long_v2(chart: Chart) -> list[str]:
@@ -45,8 +44,6 @@ def _gates(chart: Chart) -> list[str]:
 def _activations(chart: Chart, *, v1: bool) -> dict[str, dict[str, str]]:
     return {"design": _side(chart.design, v1=v1), "personality": _side(chart.personality, v1=v1)}
 
-
-Field = tuple[str, str, Callable[[Chart], Any], Callable[[Chart], Any]]
 
 #: Every field of the full chart, in output order: (v2 name, v1 name, v2 value, v1 value).
 FULL_FIELDS: tuple[Field, ...] = (

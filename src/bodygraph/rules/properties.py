@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bodygraph.catalog.tables import CIRCUITRY_ORDER, Channel, ColorWords, lower_leading_the, tables
+from bodygraph.catalog.tables import Channel, ColorWords, tables
+from bodygraph.catalog.wording import SIGNATURE, STRATEGY
 from bodygraph.model.chart import (
+    DEFINITIONS,
     GATE_ORDER,
     Activation,
     Authority,
@@ -19,27 +21,15 @@ from bodygraph.model.chart import (
     Side,
 )
 from bodygraph.rules.graph import CenterGraph, center_graph, defined_channels
+from bodygraph.rules.text import (
+    circuitry_text,
+    color_phrase,
+    incarnation_cross,
+    profile_text,
+    variables_text,
+)
 
 MOTORS: tuple[str, ...] = ("Sacral", "Solar Plexus", "Ego", "Root")
-
-STRATEGY = {
-    ChartType.GENERATOR: "To Respond",
-    ChartType.MANIFESTING_GENERATOR: "To Respond",
-    ChartType.PROJECTOR: "Wait for the Invitation",
-    ChartType.MANIFESTOR: "To Inform",
-    ChartType.REFLECTOR: "Wait a Lunar Cycle",
-}
-V1_STRATEGY = {**STRATEGY, ChartType.GENERATOR: "Wait to Respond",
-               ChartType.MANIFESTING_GENERATOR: "Wait to Respond"}
-SIGNATURE = {
-    ChartType.GENERATOR: ("Satisfaction", "Frustration"),
-    ChartType.MANIFESTING_GENERATOR: ("Satisfaction", "Frustration"),
-    ChartType.PROJECTOR: ("Success", "Bitterness"),
-    ChartType.MANIFESTOR: ("Peace", "Anger"),
-    ChartType.REFLECTOR: ("Surprise", "Disappointment"),
-}
-DEFINITIONS = (Definition.NONE, Definition.SINGLE, Definition.SPLIT,
-               Definition.TRIPLE_SPLIT, Definition.QUAD_SPLIT)
 
 
 def chart_type(graph: CenterGraph) -> ChartType:
@@ -80,39 +70,28 @@ def definition(graph: CenterGraph) -> Definition:
 
 def profile(personality: Side, design: Side) -> str:
     """``"<personality sun line>/<design sun line>"``."""
-    return f"{personality.sun.line}/{design.sun.line}"
+    return profile_text(personality.sun.line, design.sun.line)
 
 
-def incarnation_cross(personality: Side, design: Side, profile_text: str) -> str:
-    """The cross written with its angle, name and the chart's four gates."""
-    t = tables()
-    angle = t.profile_angles[profile_text]
-    name = t.crosses[(angle, personality.sun.gate)].name
-    return (
-        f"{angle} Cross of {lower_leading_the(name)} "
-        f"({personality.sun.gate}/{personality.earth.gate} | "
-        f"{design.sun.gate}/{design.earth.gate})"
-    )
+def cross(personality: Side, design: Side, profile: str) -> str:
+    """The incarnation cross of the chart (see :func:`bodygraph.rules.text.incarnation_cross`)."""
+    return incarnation_cross(profile, personality.sun.gate, personality.earth.gate,
+                             design.sun.gate, design.earth.gate)
 
 
 def variables(personality: Side, design: Side) -> str:
     """Arrows, e.g. ``"PRL DRL"``."""
-    return (
-        f"P{personality.sun.arrow}{personality.north_node.arrow} "
-        f"D{design.sun.arrow}{design.north_node.arrow}"
-    )
+    return variables_text(personality.sun.arrow, personality.north_node.arrow,
+                          design.sun.arrow, design.north_node.arrow)
 
 
 def _color_phrase(words: dict[int, ColorWords], activation: Activation) -> str:
-    entry = words[activation.color]
-    side = entry.left if activation.arrow == "L" else entry.right
-    return f"{side} {entry.name}"
+    return color_phrase(words[activation.color], activation.arrow)
 
 
 def circuitries(channels: tuple[Channel, ...]) -> str:
     """The circuitry groups of the defined channels, once each, in fixed order."""
-    present = {c.circuitry for c in channels}
-    return ", ".join(name for name in CIRCUITRY_ORDER if name in present)
+    return circuitry_text({c.circuitry for c in channels})
 
 
 #: Side attributes in GATE_ORDER (a Side's field is named after its body's v1 key).
@@ -156,7 +135,7 @@ def build_chart(
         channels=channels,
         centers=tuple(sorted(graph.defined)),
         gates=gates,
-        incarnation_cross=incarnation_cross(personality, design, profile_text),
+        incarnation_cross=cross(personality, design, profile_text),
         strategy=STRATEGY[kind],
         signature=signature,
         not_self_theme=not_self,

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from bodygraph._typing import IntArray
 from bodygraph.catalog.tables import tables
 
 UNITS_PER_ARCSEC = 16
@@ -24,9 +25,6 @@ TONE = 5 * BASE  # 93.75 arcsec
 COLOR = 6 * TONE  # 562.5 arcsec
 LINE = 6 * COLOR  # 0.9375 deg
 GATE = 6 * LINE  # 5.625 deg
-
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
 
 
 def to_units(longitude_deg: npt.ArrayLike) -> IntArray:

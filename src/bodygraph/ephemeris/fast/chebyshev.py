@@ -16,13 +16,11 @@ from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
 from jplephem.spk import SPK
 
+from bodygraph._typing import FloatArray
 from bodygraph.ephemeris.fast.jit import jit
 from bodygraph.errors import EphemerisError
-
-FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +90,6 @@ def _join(path: Path, pieces: list[ChebyshevSegment]) -> ChebyshevSegment:
         return head
     table = np.concatenate([p.table for p in pieces], axis=2)
     return ChebyshevSegment(head.center, head.target, head.first_jd, head.interval, table)
-
 
 
 #: Columns of the ``segments`` array of :func:`pack_segments`.

@@ -4,7 +4,7 @@ coefficients, compiled (numba), for N instants at once.
 The physics is the same as the Skyfield reference
 (:class:`bodygraph.ephemeris.reference.SkyfieldEngine`):
 
-1. barycentric positions from the SPK type 2 segments at TDB (``fast_chebyshev``);
+1. barycentric positions from the SPK type 2 segments at TDB (``chebyshev``);
 2. light time, solved exactly on the target's straight path through its state at the
    instant, then one evaluation of the kernel at the retarded instant (the path's
    curvature over the light time moves the result by under a centimetre for Mercury,
@@ -13,7 +13,7 @@ The physics is the same as the Skyfield reference
    where it was when the light passed closest to it) of every body but the Sun;
 4. annual aberration with the relativistic formula and the Earth's barycentric velocity;
 5. frame bias, IAU 2006 precession and IAU 2000B nutation to the true ecliptic and
-   equinox of date (``fast_frames``);
+   equinox of date (``frames``);
 6. the true (osculating) lunar node from the Moon's geometric geocentric state vector,
    or the mean node (``engine.mean_node_of_mean_equinox``, Meeus 47.7) plus
    the nutation in longitude.
@@ -23,8 +23,9 @@ instants around a low-precision guess of the design instant (the parabola throug
 longitudes gives the design instant, with no iteration), then the bodies at design, with
 the frames of date interpolated on the same parabola.
 
-The numbers are computed by compiled loops over the instants (``fast_kernel``), one
-instant at a time in a fixed order of operations: a chart's numbers are bit for bit the
+The numbers are computed by compiled loops over the instants (``loops``, over the
+apparent places of ``apparent`` and the design instant of ``design_instant``), one instant
+at a time in a fixed order of operations: a chart's numbers are bit for bit the
 same whatever else is computed with it, and one code path serves one chart and a
 million. Inputs and outputs are arrays with time last. The engine holds only immutable
 arrays, so one instance may serve many threads (the kernels release the GIL).
@@ -38,13 +39,13 @@ import numpy as np
 import numpy.typing as npt
 
 from bodygraph._time import TT
-from bodygraph.ephemeris.fast import loops as kernel
+from bodygraph._typing import FloatArray
+from bodygraph.ephemeris.fast import apparent, loops
 from bodygraph.ephemeris.fast.chebyshev import load_segments, pack_segments
+from bodygraph.ephemeris.fast.design_instant import design_offsets
 from bodygraph.ephemeris.fast.frames import nutation_table
-from bodygraph.errors import EphemerisError, InvalidInstantError
+from bodygraph.errors import EphemerisError, InvalidOptionError
 from bodygraph.model.chart import NodeKind
-
-FloatArray = npt.NDArray[np.float64]
 
 _Chain = tuple[tuple[int, int], ...]
 EARTH: _Chain = ((0, 3), (3, 399))
@@ -67,14 +68,14 @@ MOON_STATE: _Chain = ((3, 301), (3, 399))
 _PAIRS: tuple[tuple[int, int], ...] = tuple(
     sorted({pair for chain in (EARTH, MOON_STATE, *CHAINS.values()) for pair in chain})
 )
-_NODES: dict[str, int] = {"true": kernel.TRUE_NODE, "mean": kernel.MEAN_NODE}
+_NODES: dict[str, int] = {"true": apparent.TRUE_NODE, "mean": apparent.MEAN_NODE}
 
 
 def _node_code(node: NodeKind | None) -> int:
     if node is None:
-        return kernel.NO_NODE
+        return apparent.NO_NODE
     if node not in _NODES:
-        raise InvalidInstantError(f"node must be 'true' or 'mean', not {node!r}")
+        raise InvalidOptionError(f"node must be 'true' or 'mean', not {node!r}")
     return _NODES[node]
 
 
@@ -89,8 +90,8 @@ def _split(tt: TT) -> tuple[FloatArray, FloatArray]:
 
 
 class FastEngine:
-    """Compiled :class:`~bodygraph.ephemeris.engine.PositionEngine` over a JPL type 2 kernel: arrays
-    of N instants in, arrays out."""
+    """Compiled :class:`~bodygraph.ephemeris.engine.PositionEngine` over a JPL type 2
+    kernel: arrays of N instants in, arrays out."""
 
     def __init__(self, kernel_path: Path) -> None:
         self.kernel_path = Path(kernel_path)
@@ -112,7 +113,7 @@ class FastEngine:
         rows = [chain(CHAINS[name]) for name in TARGETS] + [chain(EARTH), chain(MOON_STATE)]
         self.chains = np.array(rows, dtype=np.int64)
         self.every = np.arange(len(kept), dtype=np.int64)
-        self.sun = np.array(sorted({s for s in (*rows[kernel.EARTH], *rows[0]) if s >= 0}),
+        self.sun = np.array(sorted({s for s in (*rows[apparent.EARTH], *rows[0]) if s >= 0}),
                             dtype=np.int64)
         self.span = np.array([self.first_jd, self.last_jd])
         self.nutation = nutation_table()
@@ -125,7 +126,7 @@ class FastEngine:
     def _raise(self, status: npt.NDArray[np.uint8]) -> None:
         if not status.any():
             return
-        if (status == kernel.OUTSIDE).any():
+        if (status == apparent.OUTSIDE).any():
             raise EphemerisError(
                 f"an instant lies outside the kernel {self.kernel_path} "
                 f"(TDB JD {self.first_jd + 1.0} to {self.last_jd})"
@@ -133,22 +134,20 @@ class FastEngine:
         raise EphemerisError("the design instant did not converge")
 
     def _positions(self, tt: TT, bodies: int, node: NodeKind | None, *,
-                   vectors: bool = False, rates: bool = False,
-                   ) -> tuple[FloatArray, FloatArray, FloatArray]:
-        """Longitudes (11, N), vectors (3, 10, N or 0) and Sun rates (N or 0)."""
+                   vectors: bool = False) -> tuple[FloatArray, FloatArray]:
+        """Longitudes (11, N) and vectors (3, 10, N or 0)."""
         code = _node_code(node)
         whole, fraction = _split(tt)
         n = whole.shape[0]
         longitudes = np.zeros((11, n))
         vector_out = np.zeros((3, 10, n if vectors else 0))
-        rate_out = np.zeros(n if rates else 0)
         status = np.zeros(n, dtype=np.uint8)
-        needed = self.sun if bodies <= 1 and code != kernel.TRUE_NODE else self.every
-        kernel.positions(self.coefficients, self.segments, self.chains, self.nutation,
+        needed = self.sun if bodies <= 1 and code != apparent.TRUE_NODE else self.every
+        loops.positions(self.coefficients, self.segments, self.chains, self.nutation,
                          self.span, needed, whole, fraction, bodies, code, longitudes,
-                         vector_out, rate_out, status)
+                         vector_out, status)
         self._raise(status)
-        return longitudes, vector_out, rate_out
+        return longitudes, vector_out
 
     def apparent(self, tt: TT) -> FloatArray:
         """Apparent geocentric positions (GCRS, km) of the ten bodies of CHAINS, in that
@@ -160,16 +159,9 @@ class FastEngine:
         longitudes: FloatArray = self._positions(tt, 1, None)[0][0]
         return longitudes
 
-    def sun_longitude_and_rate(self, tt: TT) -> tuple[FloatArray, FloatArray]:
-        """Apparent longitude of the Sun (degrees in [0, 360)) and its rate (degrees per
-        day): the geometric geocentric rate plus the general precession in longitude,
-        good to about 1e-4 of itself (nutation and aberration change slowly)."""
-        longitudes, _, rates = self._positions(tt, 1, None, rates=True)
-        return longitudes[0], rates
-
     def solve_design(self, birth: TT, birth_sun: FloatArray) -> TT:
         """Design instants: when the apparent Sun stood ``design.SOLAR_ARC_DEG`` behind
-        ``birth_sun``. The Sun is evaluated at the three instants ``kernel.DESIGN_SAMPLES``
+        ``birth_sun``. The Sun is evaluated at the three instants ``design_instant.DESIGN_SAMPLES``
         around the low-precision guess and the parabola through them solved: each
         chart's answer depends on its own birth only."""
         whole, fraction = _split(birth)
@@ -177,7 +169,7 @@ class FastEngine:
             np.asarray(birth_sun, dtype=np.float64), whole.shape))
         offsets = np.zeros(whole.shape[0])
         status = np.zeros(whole.shape[0], dtype=np.uint8)
-        kernel.design_offsets(self.coefficients, self.segments, self.chains, self.nutation,
+        design_offsets(self.coefficients, self.segments, self.chains, self.nutation,
                               self.span, self.sun, whole, fraction, sun, offsets, status)
         self._raise(status)
         return TT(whole, fraction + offsets)
@@ -186,8 +178,8 @@ class FastEngine:
         """Both epochs of N charts: longitudes of ENGINE_BODIES at birth (11, N), the
         design instants, and the longitudes at design (11, N)."""
         code = _node_code(node)
-        if code == kernel.NO_NODE:
-            raise InvalidInstantError("node must be 'true' or 'mean', not None")
+        if code == apparent.NO_NODE:
+            raise InvalidOptionError("node must be 'true' or 'mean', not None")
         whole, fraction = _split(birth)
         n = whole.shape[0]
         # In time order, neighbouring charts read the same records of the kernel (a
@@ -198,7 +190,7 @@ class FastEngine:
         rows = np.zeros((2, 11, n))
         design = np.zeros(n)
         status = np.zeros(n, dtype=np.uint8)
-        kernel.epochs(self.coefficients, self.segments, self.chains, self.nutation,
+        loops.epochs(self.coefficients, self.segments, self.chains, self.nutation,
                       self.span, self.every, self.sun, whole, fraction, code, rows[0],
                       design, rows[1], status)
         self._raise(status)
@@ -224,5 +216,5 @@ class FastEngine:
     def longitudes(self, tt: TT, node: NodeKind) -> FloatArray:
         """Apparent longitudes of ENGINE_BODIES, degrees in [0, 360), shape (11, N)."""
         if node is None:
-            raise InvalidInstantError("node must be 'true' or 'mean', not None")
+            raise InvalidOptionError("node must be 'true' or 'mean', not None")
         return self._positions(tt, len(TARGETS), node)[0]

@@ -24,11 +24,9 @@ from functools import cache
 from importlib import resources
 
 import numpy as np
-import numpy.typing as npt
 
+from bodygraph._typing import FloatArray
 from bodygraph.ephemeris.fast.jit import jit
-
-FloatArray = npt.NDArray[np.float64]
 
 J2000 = 2451545.0
 DAYS_PER_CENTURY = 36525.0
@@ -101,8 +99,6 @@ _PRECESSION = np.array([
 ])
 #: ``R1(eps_0) B``: ICRS -> mean ecliptic of J2000, the right end of the chain.
 _TO_J2000_ECLIPTIC: FloatArray = _r1(84381.406 * ARCSEC) @ FRAME_BIAS
-
-
 
 
 def _horner_table(coefficients: FloatArray) -> FloatArray:
