@@ -170,7 +170,7 @@ def create_app(
             if config.warm_up:
                 await warm_up(source, config)
             async with anyio.create_task_group() as background:
-                background.start_soon(sweep_forever, services)
+                background.start_soon(sweep_forever, bookkeeper, config, services.booked)
                 yield {SCOPE_KEY: services}
                 background.cancel_scope.cancel()
         finally:
