@@ -26,8 +26,7 @@ from bodygraph_server.images.templates import (
     TemplateNotFoundError,
 )
 from bodygraph_server.policy.clock import ManualClock
-from bodygraph_server.store import open_store
-from bodygraph_server.store.base import AccountNotFoundError, DatabaseUnavailableError
+from bodygraph_server.store import AccountNotFoundError, DatabaseUnavailableError, open_store
 from bodygraph_server.store.sql import SqlStore
 
 PG_URL = "postgresql://postgres@127.0.0.1:5432/test"

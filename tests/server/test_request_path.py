@@ -17,7 +17,7 @@ from bodygraph_server.billing.accounts import Bookkeeper, Principal, Reservation
 from bodygraph_server.billing.commits import CommitBatcher
 from bodygraph_server.charting import ChartBatcher
 from bodygraph_server.services import BookThreads
-from bodygraph_server.store.base import ReservationNotFoundError
+from bodygraph_server.store import ReservationNotFoundError
 
 T = TypeVar("T")
 ENDPOINT = "/v2/charts/coordinates"

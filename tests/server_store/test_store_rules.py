@@ -21,11 +21,11 @@ from bodygraph_server.billing.accounts import (
 from bodygraph_server.billing.keys import hash_key
 from bodygraph_server.policy.clock import ManualClock
 from bodygraph_server.policy.credits import LedgerKind, add_months
-from bodygraph_server.store import open_store
-from bodygraph_server.store.base import (
+from bodygraph_server.store import (
     AccountNotFoundError,
     AccountStatus,
     ReservationNotFoundError,
+    open_store,
 )
 
 from .conftest import START
@@ -101,7 +101,7 @@ def _all_text_cells(db_url: str) -> str:
     try:
         tables = ["accounts", "api_keys", "ledger", "usage_log", "rate_hits", "rate_buckets"]
         cells: list[str] = []
-        with store._read() as tx:  # type: ignore[attr-defined]
+        with store.read_transaction() as tx:  # type: ignore[attr-defined]
             for table in tables:
                 for row in tx.rows(f"SELECT * FROM {table}"):
                     cells.extend(str(value) for value in row)
@@ -467,7 +467,7 @@ def test_schema_is_versioned_and_migrated_once(db_url: str, clock: ManualClock) 
 def test_no_personal_data_columns(db_url: str) -> None:
     store = open_store(db_url)
     try:
-        with store._read() as tx:  # type: ignore[attr-defined]
+        with store.read_transaction() as tx:  # type: ignore[attr-defined]
             if db_url.startswith("sqlite"):
                 names = [
                     str(row[0]).lower()

@@ -33,8 +33,7 @@ from bodygraph_server.billing.keys import generate_key, hash_key
 from bodygraph_server.billing.ratelimit import RateLimiter, open_rate_limiter, rate_limit_headers
 from bodygraph_server.policy.clock import Clock, SystemClock
 from bodygraph_server.policy.plans import Billing, Plan, Tier, get_plan, tier_allows
-from bodygraph_server.store import open_store
-from bodygraph_server.store.base import (
+from bodygraph_server.store import (
     Account,
     AccountNotFoundError,
     AccountStatus,
@@ -47,6 +46,7 @@ from bodygraph_server.store.base import (
     Reservation,
     Store,
     StoreError,
+    open_store,
 )
 
 __all__ = [

@@ -22,7 +22,7 @@ from typing import Any, Protocol, TypeVar
 import anyio
 
 from bodygraph_server.billing.accounts import Bookkeeper, Reservation
-from bodygraph_server.store.base import ReservationNotFoundError
+from bodygraph_server.store import ReservationNotFoundError
 
 DEFAULT_MAX_BATCH = 64
 

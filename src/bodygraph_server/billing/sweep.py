@@ -21,7 +21,7 @@ import anyio
 
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.settings import Settings
-from bodygraph_server.store.base import StoreError
+from bodygraph_server.store import StoreError
 
 LOG = logging.getLogger("bodygraph_server")
 

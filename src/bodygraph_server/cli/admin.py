@@ -23,8 +23,14 @@ from bodygraph_server.billing.accounts import Bookkeeper, IssuedKey
 from bodygraph_server.cli.argtypes import account_id, bounded_int
 from bodygraph_server.cli.templates import add_template_commands
 from bodygraph_server.policy.plans import PLANS, Billing
-from bodygraph_server.store import DEFAULT_DATABASE_URL, ENV_VAR, database_url_from_env
-from bodygraph_server.store.base import Account, LedgerEntry, PeriodUsage
+from bodygraph_server.store import (
+    DEFAULT_DATABASE_URL,
+    ENV_VAR,
+    Account,
+    LedgerEntry,
+    PeriodUsage,
+    database_url_from_env,
+)
 
 PROG = "bodygraph-server"
 
