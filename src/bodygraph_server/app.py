@@ -33,6 +33,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 
+from bodygraph.errors import BodygraphError
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.billing.commits import CommitBatcher
 from bodygraph_server.billing.sweep import sweep_forever, sweep_stale
@@ -83,7 +84,7 @@ async def warm_up(charts: ChartSource, settings: Settings) -> None:
         if settings.geocoder == "offline":
             await charts.from_place(date(2000, 1, 1), time(12, 0), "London, United Kingdom",
                                     "warm-up")
-    except Exception as exc:
+    except BodygraphError as exc:
         LOG.warning("warm-up chart failed (%s); requests will report the error",
                     type(exc).__name__)
     gc.collect()

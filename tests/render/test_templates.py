@@ -17,6 +17,7 @@ import pytest
 
 from bodygraph.render import Theme, ThemeError
 from bodygraph_server.billing.accounts import Bookkeeper
+from bodygraph_server.cli.console import CommandError
 from bodygraph_server.cli.templates import add_template_commands
 from bodygraph_server.images.route import TemplateLookupError
 from bodygraph_server.images.templates import (
@@ -186,8 +187,10 @@ def test_admin_commands(book: Bookkeeper, tmp_path: Path,
     with pytest.raises(ThemeError):
         run_cli(book, "templates", "create", str(a), "--name", "Bad", "--theme-json",
                 '{"design_color": "red"}')
-    with pytest.raises(TemplateNotFoundError):
+    with pytest.raises(CommandError, match="no template"):
         run_cli(book, "templates", "show", str(uuid4()))
+    with pytest.raises(CommandError, match="has no template"):
+        run_cli(book, "templates", "delete", str(a), str(uuid4()))
     with pytest.raises(AccountNotFoundError):
         run_cli(book, "templates", "list", "9999")
     with pytest.raises(SystemExit):

@@ -231,9 +231,9 @@ async def test_batcher_waits_for_announced_requests(monkeypatch: pytest.MonkeyPa
     sizes: list[int] = []
     real = charting._compute
 
-    def recording(batch: list[Any]) -> None:
+    def recording(batch: Sequence[datetime]) -> list[Any]:
         sizes.append(len(batch))
-        real(batch)
+        return real(batch)
 
     monkeypatch.setattr(charting, "_compute", recording)
     batcher = ChartBatcher(max_batch=8, max_wait=5.0)
