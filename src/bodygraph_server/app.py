@@ -39,11 +39,12 @@ from bodygraph_server.billing.commits import CommitBatcher
 from bodygraph_server.billing.sweep import sweep_forever, sweep_stale
 from bodygraph_server.charting import ChartSource, LibraryCharts
 from bodygraph_server.http import v1, v2
+from bodygraph_server.http.docs_page import docs_page
 from bodygraph_server.http.endpoint import Endpoint, handler
 from bodygraph_server.http.envelope import error_response, json_response
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import Gate, api_version
-from bodygraph_server.http.openapi import docs_page, openapi_document
+from bodygraph_server.http.openapi import openapi_document
 from bodygraph_server.http.visual import VISUAL_ENDPOINTS, visual_handler
 from bodygraph_server.images.route import IMAGE_ROUTE, StyleCache, image_endpoint
 from bodygraph_server.images.signing_keys import signing_keys
