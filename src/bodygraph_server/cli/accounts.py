@@ -170,6 +170,24 @@ def _usage(book: Bookkeeper, args: argparse.Namespace) -> int:
     return 0
 
 
+def _on_account(
+    actions: argparse._SubParsersAction[Any],
+    name: str,
+    text: str,
+    run: Callable[[Bookkeeper, argparse.Namespace], int],
+    *,
+    json_help: str | None = "",
+) -> argparse.ArgumentParser:
+    """A command on one account (its ``ID`` argument); ``--json`` unless ``json_help`` is
+    None."""
+    parser: argparse.ArgumentParser = actions.add_parser(name, help=text)
+    parser.add_argument("id", type=account_id, metavar="ID")
+    if json_help is not None:
+        parser.add_argument("--json", action="store_true", help=json_help or None)
+    parser.set_defaults(func=run)
+    return parser
+
+
 def add_account_commands(commands: argparse._SubParsersAction[Any]) -> None:
     """Register the account commands on the admin parser's subcommands."""
     accounts = commands.add_parser("accounts", help="create, list, show, (de)activate, cancel")
@@ -187,27 +205,18 @@ def add_account_commands(commands: argparse._SubParsersAction[Any]) -> None:
     listing = acc.add_parser("list", help="list all accounts")
     listing.add_argument("--json", action="store_true")
     listing.set_defaults(func=_accounts_list)
-    show = acc.add_parser("show", help="show one account")
-    show.add_argument("id", type=account_id, metavar="ID")
-    show.add_argument("--json", action="store_true")
-    show.set_defaults(func=_accounts_show)
-    for name, active, text in (
-        ("deactivate", False, "block the account (requests give ACCOUNT_INACTIVE)"),
-        ("activate", True, "unblock a deactivated account"),
-    ):
-        sub = acc.add_parser(name, help=text)
-        sub.add_argument("id", type=account_id, metavar="ID")
-        sub.set_defaults(func=_accounts_set_active(active))
-    cancel = acc.add_parser("cancel", help="cancel at the end of the billing period")
-    cancel.add_argument("id", type=account_id, metavar="ID")
-    cancel.set_defaults(func=_accounts_cancel)
+    _on_account(acc, "show", "show one account", _accounts_show)
+    _on_account(acc, "deactivate", "block the account (requests give ACCOUNT_INACTIVE)",
+                _accounts_set_active(False), json_help=None)
+    _on_account(acc, "activate", "unblock a deactivated account", _accounts_set_active(True),
+                json_help=None)
+    _on_account(acc, "cancel", "cancel at the end of the billing period", _accounts_cancel,
+                json_help=None)
 
     keys = commands.add_parser("keys", help="rotate an account's API key")
     key_actions = keys.add_subparsers(dest="action", required=True, metavar="ACTION")
-    rotate = key_actions.add_parser("rotate", help="new key now; the old one stops working")
-    rotate.add_argument("id", type=account_id, metavar="ID")
-    rotate.add_argument("--json", action="store_true", help="print account_id and api_key")
-    rotate.set_defaults(func=_keys_rotate)
+    _on_account(key_actions, "rotate", "new key now; the old one stops working", _keys_rotate,
+                json_help="print account_id and api_key")
 
     overage = commands.add_parser("overage", help="enable or disable overage billing")
     overage.add_argument("action", choices=["enable", "disable"])
@@ -216,18 +225,10 @@ def add_account_commands(commands: argparse._SubParsersAction[Any]) -> None:
 
     credits = commands.add_parser("credits", help="adjust the balance; show the ledger")
     credit_actions = credits.add_subparsers(dest="action", required=True, metavar="ACTION")
-    adjust = credit_actions.add_parser("adjust", help="set the balance (recorded in the ledger)")
-    adjust.add_argument("id", type=account_id, metavar="ID")
+    adjust = _on_account(credit_actions, "adjust", "set the balance (recorded in the ledger)",
+                         _credits_adjust)
     adjust.add_argument("--set", type=_non_negative, required=True, metavar="N")
     adjust.add_argument("--note", default="manual adjustment", help="ledger note")
-    adjust.add_argument("--json", action="store_true")
-    adjust.set_defaults(func=_credits_adjust)
-    ledger = credit_actions.add_parser("ledger", help="list the account's ledger")
-    ledger.add_argument("id", type=account_id, metavar="ID")
-    ledger.add_argument("--json", action="store_true")
-    ledger.set_defaults(func=_credits_ledger)
+    _on_account(credit_actions, "ledger", "list the account's ledger", _credits_ledger)
 
-    usage = commands.add_parser("usage", help="per-period calls, credits, overage and price")
-    usage.add_argument("id", type=account_id, metavar="ID")
-    usage.add_argument("--json", action="store_true")
-    usage.set_defaults(func=_usage)
+    _on_account(commands, "usage", "per-period calls, credits, overage and price", _usage)

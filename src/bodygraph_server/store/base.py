@@ -39,17 +39,8 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from bodygraph_server.policy.plans import Billing, Plan
+from bodygraph_server.store import records
 from bodygraph_server.store.errors import ReservationNotFoundError
-from bodygraph_server.store.records import (
-    Account,
-    ApiKeyRecord,
-    Audit,
-    ChargeRefusal,
-    LedgerEntry,
-    PeriodUsage,
-    RateDecision,
-    Reservation,
-)
 
 
 class Store(ABC):
@@ -78,37 +69,39 @@ class Store(ABC):
     @abstractmethod
     def create_account(
         self, plan: Plan, billing: Billing, key_hash: str, key_prefix: str, now: datetime
-    ) -> Account:
+    ) -> records.Account:
         """Create an account with its first API key (given as hash) and its first
         allocation; the period anchor is ``now`` truncated to whole seconds."""
 
     @abstractmethod
-    def get_account(self, account_id: int, now: datetime) -> Account:
+    def get_account(self, account_id: int, now: datetime) -> records.Account:
         """The account (periods rolled forward); AccountNotFoundError if absent."""
 
     @abstractmethod
-    def list_accounts(self, now: datetime) -> list[Account]:
+    def list_accounts(self, now: datetime) -> list[records.Account]:
         """All accounts by id (periods rolled forward)."""
 
     @abstractmethod
-    def find_key(self, key_hash: str) -> ApiKeyRecord | None:
+    def find_key(self, key_hash: str) -> records.ApiKeyRecord | None:
         """The current (not rotated-away) key with this hash, or None."""
 
     @abstractmethod
-    def rotate_key(self, account_id: int, key_hash: str, key_prefix: str, now: datetime) -> Account:
+    def rotate_key(
+        self, account_id: int, key_hash: str, key_prefix: str, now: datetime
+    ) -> records.Account:
         """Revoke every key of the account (immediately) and store the new one."""
 
     @abstractmethod
-    def set_active(self, account_id: int, active: bool, now: datetime) -> Account:
+    def set_active(self, account_id: int, active: bool, now: datetime) -> records.Account:
         """Deactivate or reactivate the account."""
 
     @abstractmethod
-    def cancel(self, account_id: int, now: datetime) -> Account:
+    def cancel(self, account_id: int, now: datetime) -> records.Account:
         """Request cancellation: effective at the end of the current billing period.
         Idempotent (a second request keeps the first date)."""
 
     @abstractmethod
-    def set_overage(self, account_id: int, enabled: bool, now: datetime) -> Account:
+    def set_overage(self, account_id: int, enabled: bool, now: datetime) -> records.Account:
         """Enable or disable overage billing."""
 
     # -- credits ---------------------------------------------------------------------------
@@ -116,12 +109,14 @@ class Store(ABC):
     @abstractmethod
     def adjust_credits(
         self, account_id: int, balance: int, now: datetime, note: str = ""
-    ) -> LedgerEntry:
+    ) -> records.LedgerEntry:
         """Set the balance to ``balance`` (>= 0), recording the difference in the ledger.
         InvalidOperationError on a cancelled account."""
 
     @abstractmethod
-    def reserve(self, account_id: int, endpoint: str, now: datetime) -> Reservation | ChargeRefusal:
+    def reserve(
+        self, account_id: int, endpoint: str, now: datetime
+    ) -> records.Reservation | records.ChargeRefusal:
         """Atomically take 1 credit (or record an overage call) for a call to
         ``endpoint``; a :class:`ChargeRefusal` when the call must not proceed."""
 
@@ -154,15 +149,15 @@ class Store(ABC):
         before ``older_than``: its call died with its process. The number released."""
 
     @abstractmethod
-    def ledger(self, account_id: int, now: datetime) -> list[LedgerEntry]:
+    def ledger(self, account_id: int, now: datetime) -> list[records.LedgerEntry]:
         """Every ledger entry of the account, oldest first."""
 
     @abstractmethod
-    def usage(self, account_id: int, now: datetime) -> list[PeriodUsage]:
+    def usage(self, account_id: int, now: datetime) -> list[records.PeriodUsage]:
         """Per-period usage from the first period to the current one, oldest first."""
 
     @abstractmethod
-    def audit(self, account_id: int, now: datetime) -> Audit:
+    def audit(self, account_id: int, now: datetime) -> records.Audit:
         """The ledger check (see :class:`Audit`)."""
 
     # -- rate limiting ---------------------------------------------------------------------
@@ -170,7 +165,7 @@ class Store(ABC):
     @abstractmethod
     def rate_limit_hit(
         self, bucket: str, now: datetime, limit: int, window_seconds: int
-    ) -> RateDecision:
+    ) -> records.RateDecision:
         """Sliding window: accept and record this request if fewer than ``limit``
         requests were accepted for ``bucket`` in ``(now - window, now]``; atomic across
         processes. Refused requests are not recorded."""
