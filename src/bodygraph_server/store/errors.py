@@ -1,5 +1,5 @@
-"""The errors of the bookkeeping store (every one carries a one-line message for the
-user). Unrelated to the library's place-cache errors."""
+"""The errors of the bookkeeping store, :mod:`bodygraph_server.store` (every one carries a
+one-line message for the user)."""
 
 from __future__ import annotations
 

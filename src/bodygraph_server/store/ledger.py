@@ -76,19 +76,12 @@ class LedgerRepository(AccountRepository):
         for index in range(account.period_index + 1):
             calls, credits, overage_calls, pending = by_period.get(index, (0, 0, 0, 0))
             start, end = period_bounds(account.created_at, index)
-            report.append(
-                PeriodUsage(
-                    period_index=index,
-                    start=start,
-                    end=end,
-                    calls=calls,
-                    credits=credits,
-                    overage_calls=overage_calls,
-                    overage_price=overage_price(account.plan, overage_calls),
-                    pending=pending,
-                    allocated=allocated.get(index, 0),
-                )
-            )
+            price = overage_price(account.plan, overage_calls)
+            report.append(PeriodUsage(
+                period_index=index, start=start, end=end, calls=calls, credits=credits,
+                overage_calls=overage_calls, overage_price=price, pending=pending,
+                allocated=allocated.get(index, 0),
+            ))
         return report
 
     def audit(self, account_id: int, now: datetime) -> Audit:

@@ -36,11 +36,5 @@ class RateHitRepository(Database):
                 tx.execute("INSERT INTO rate_hits (bucket, at_us) VALUES (?, ?)", (bucket, now_us))
                 count += 1
                 oldest = now_us if oldest is None else min(oldest, now_us)
-        return decision_from_window(
-            allowed=allowed,
-            count=count,
-            oldest_us=oldest,
-            now_us=now_us,
-            limit=limit,
-            window_seconds=window_seconds,
-        )
+        return decision_from_window(allowed=allowed, count=count, oldest_us=oldest,
+                                    now_us=now_us, limit=limit, window_seconds=window_seconds)
