@@ -33,16 +33,18 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 
+from bodygraph.errors import BodygraphError
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.billing.commits import CommitBatcher
 from bodygraph_server.billing.sweep import sweep_forever, sweep_stale
 from bodygraph_server.charting import ChartSource, LibraryCharts
 from bodygraph_server.http import v1, v2
+from bodygraph_server.http.docs_page import docs_page
 from bodygraph_server.http.endpoint import Endpoint, handler
 from bodygraph_server.http.envelope import error_response, json_response
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import Gate, api_version
-from bodygraph_server.http.openapi import docs_page, openapi_document
+from bodygraph_server.http.openapi import openapi_document
 from bodygraph_server.http.visual import VISUAL_ENDPOINTS, visual_handler
 from bodygraph_server.images.route import IMAGE_ROUTE, StyleCache, image_endpoint
 from bodygraph_server.images.signing_keys import signing_keys
@@ -83,7 +85,7 @@ async def warm_up(charts: ChartSource, settings: Settings) -> None:
         if settings.geocoder == "offline":
             await charts.from_place(date(2000, 1, 1), time(12, 0), "London, United Kingdom",
                                     "warm-up")
-    except Exception as exc:
+    except BodygraphError as exc:
         LOG.warning("warm-up chart failed (%s); requests will report the error",
                     type(exc).__name__)
     gc.collect()
@@ -170,7 +172,7 @@ def create_app(
             if config.warm_up:
                 await warm_up(source, config)
             async with anyio.create_task_group() as background:
-                background.start_soon(sweep_forever, services)
+                background.start_soon(sweep_forever, bookkeeper, config, services.booked)
                 yield {SCOPE_KEY: services}
                 background.cancel_scope.cancel()
         finally:

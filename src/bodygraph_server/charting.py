@@ -15,16 +15,16 @@ no input can cause.
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlsplit
 
 import anyio
 import anyio.to_thread
+
+from bodygraph_server.batching import Batcher
 
 if TYPE_CHECKING:
     from bodygraph.geo.places.base import Geocoder
@@ -57,46 +57,34 @@ class ChartSource(Protocol):
         ...
 
 
-@dataclass(slots=True, eq=False)
-class _Pending:
-    """One instant waiting for its chart (compared by identity: two requests for the same
-    instant are two items)."""
-
-    utc: datetime
-    chart: Chart | None = None
-    error: BaseException | None = None
-    done: bool = field(default=False)
-
-
-def _compute(batch: list[_Pending]) -> None:
-    """Fill in every item of ``batch`` (blocking; runs in a worker thread). A batch of one
-    uses ``calculate`` (``calculate_many`` has a fixed cost per call that only pays off
+def _compute(instants: Sequence[datetime]) -> list[Chart | BaseException]:
+    """The chart of every instant, or the library's error for it (blocking). A batch of
+    one uses ``calculate`` (``calculate_many`` has a fixed cost per call that only pays off
     from two charts on). A failing batch is retried one instant at a time so that one bad
     instant fails only its request."""
     from bodygraph import calculate
     from bodygraph.calculator import calculate_many
+    from bodygraph.errors import BodygraphError
 
+    if len(instants) == 1:
+        try:
+            return [calculate(instants[0])]
+        except BodygraphError as exc:
+            return [exc]
     try:
-        if len(batch) == 1:
-            charts = [calculate(batch[0].utc)]
-        else:
-            charts = list(calculate_many([item.utc for item in batch]))
-    except Exception as exc:
-        if len(batch) == 1:
-            batch[0].error, batch[0].done = exc, True
-            return
-        for item in batch:
-            try:
-                item.chart = calculate(item.utc)
-            except Exception as single:
-                item.error = single
-            item.done = True
-        return
-    for item, chart in zip(batch, charts, strict=True):
-        item.chart, item.done = chart, True
+        return list(calculate_many(list(instants)))
+    except BodygraphError:
+        pass
+    outcomes: list[Chart | BaseException] = []
+    for utc in instants:
+        try:
+            outcomes.append(calculate(utc))
+        except BodygraphError as exc:
+            outcomes.append(exc)
+    return outcomes
 
 
-class ChartBatcher:
+class ChartBatcher(Batcher[datetime, "Chart"]):
     """Computes the charts of concurrent requests of one event loop together.
 
     The first waiting request with no batch in flight takes up to ``max_batch`` queued
@@ -112,14 +100,12 @@ class ChartBatcher:
     def __init__(
         self, max_batch: int = DEFAULT_MAX_BATCH, max_wait: float = DEFAULT_MAX_WAIT
     ) -> None:
-        self.max_batch = max_batch
+        super().__init__(max_batch)
         self.max_wait = max_wait
-        self._queue: deque[_Pending] = deque()
-        self._running: anyio.Event | None = None
         self._upcoming = 0
         self._changed: anyio.Event | None = None
 
-    def _wake(self) -> None:
+    def queue_changed(self) -> None:
         """Tell a gathering leader that the queue or the announced count changed."""
         changed = self._changed
         if changed is not None:
@@ -136,54 +122,27 @@ class ChartBatcher:
             yield
         finally:
             self._upcoming -= 1
-            self._wake()
+            self.queue_changed()
 
-    async def _gather(self) -> None:
+    async def gather(self) -> None:
         """Wait (woken by each change, not polling) while announced requests are on their
         way, the batch is not full and ``max_wait`` has not passed."""
         with anyio.move_on_after(self.max_wait):
-            while self._upcoming > 0 and len(self._queue) < self.max_batch:
+            while self._upcoming > 0 and self.queued() < self.max_batch:
                 changed = self._changed = anyio.Event()
                 await changed.wait()
         self._changed = None
 
-    async def _wait_or_lead(self) -> None:
-        """Wait for the batch in flight, or (none in flight) compute the next batch."""
-        running = self._running
-        if running is not None:
-            await running.wait()
-            return
-        finished = self._running = anyio.Event()
-        try:
-            await self._gather()
-            count = min(len(self._queue), self.max_batch)
-            batch = [self._queue.popleft() for _ in range(count)]
-            # On the event loop, not in a thread: the work is Python holding the GIL, so a
-            # thread adds a hand-off per batch and makes the loop and the bookkeeping
-            # thread wait for the GIL in 5 ms slices instead of running in between.
-            _compute(batch)
-        finally:
-            self._running = None
-            finished.set()
+    async def process(self, items: Sequence[datetime]) -> list[Chart | BaseException]:
+        """The charts of a batch, computed on the event loop, not in a thread: the work is
+        Python holding the GIL, so a thread adds a hand-off per batch and makes the loop
+        and the bookkeeping thread wait for the GIL in 5 ms slices instead of running in
+        between."""
+        return _compute(items)
 
     async def chart(self, utc: datetime) -> Chart:
         """The chart of ``utc`` (an aware UTC datetime)."""
-        return await self._submit(_Pending(utc))
-
-    async def _submit(self, item: _Pending) -> Chart:
-        self._queue.append(item)
-        self._wake()
-        try:
-            while not item.done:
-                await self._wait_or_lead()
-        except BaseException:
-            if item in self._queue:  # given up before its batch started: withdraw it
-                self._queue.remove(item)
-            raise
-        if item.error is not None:
-            raise item.error
-        assert item.chart is not None
-        return item.chart
+        return await self.submit(utc)
 
 
 def _local_to_utc(birthdate: date, birthtime: time, lat: float, lng: float) -> datetime:

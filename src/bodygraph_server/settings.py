@@ -44,8 +44,11 @@ Environment variables (all optional):
 
 from __future__ import annotations
 
+import base64
+import binascii
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, cast
 from urllib.parse import urlsplit
@@ -59,8 +62,58 @@ DEFAULT_RENDER_PATH = "/render"
 _RESERVED_PATHS = ("/v1", "/v2", "/openapi.json", "/docs", "/health")
 
 
+#: A render signing key's id: 1-16 of ``A-Z a-z 0-9 _ -``.
+KEY_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
+#: The shortest render signing secret accepted, in bytes.
+MIN_SECRET_BYTES = 32
+
+
 class SettingsError(ValueError):
     """A setting has a value the service cannot use."""
+
+
+class KeyConfigError(SettingsError):
+    """The render signing keys are missing or unusable."""
+
+
+def check_render_key(kid: str, secret: bytes) -> None:
+    """:class:`KeyConfigError` unless ``kid`` and ``secret`` make a usable signing key."""
+    if not KEY_ID.fullmatch(kid):
+        raise KeyConfigError(f"key id {kid!r} must be 1-16 of A-Z a-z 0-9 _ -")
+    if len(secret) < MIN_SECRET_BYTES:
+        raise KeyConfigError(f"key {kid!r} must be at least {MIN_SECRET_BYTES} bytes")
+
+
+def check_render_keys(keys: Sequence[tuple[str, bytes]]) -> None:
+    """:class:`KeyConfigError` unless ``keys`` (``(kid, secret)``, oldest first) make a
+    usable key ring: at least one key, each usable, no id twice."""
+    if not keys:
+        raise KeyConfigError("at least one render key is needed")
+    seen: set[str] = set()
+    for kid, secret in keys:
+        check_render_key(kid, secret)
+        if kid in seen:
+            raise KeyConfigError(f"key id {kid!r} appears twice")
+        seen.add(kid)
+
+
+def parse_render_keys(spec: str) -> list[tuple[str, bytes]]:
+    """The keys of ``"kid:secret,kid:secret"`` (``BODYGRAPH_RENDER_KEYS``: oldest first,
+    secrets base64url of at least :data:`MIN_SECRET_BYTES` bytes), checked as a ring."""
+    keys = []
+    for entry in (part.strip() for part in spec.split(",")):
+        if not entry:
+            continue
+        kid, sep, encoded = entry.partition(":")
+        if not sep:
+            raise KeyConfigError(f"render key entry {kid!r} must be 'kid:secret'")
+        try:
+            secret = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4))
+        except (binascii.Error, ValueError) as exc:
+            raise KeyConfigError(f"render key {kid!r} is not base64url") from exc
+        keys.append((kid, secret))
+    check_render_keys(keys)
+    return keys
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,10 +154,8 @@ class Settings:
         if any(path == p or path.startswith(p + "/") for p in _RESERVED_PATHS):
             raise SettingsError(f"render_url path {path!r} collides with the API's paths")
         if self.render_keys.strip():
-            from bodygraph_server.images.tokens import KeyConfigError, KeyRing
-
             try:
-                KeyRing.from_spec(self.render_keys)
+                parse_render_keys(self.render_keys)
             except KeyConfigError as exc:
                 raise SettingsError(f"{ENV_PREFIX}RENDER_KEYS: {exc}") from exc
 

@@ -17,6 +17,7 @@ import pytest
 
 from bodygraph.render import Theme, ThemeError
 from bodygraph_server.billing.accounts import Bookkeeper
+from bodygraph_server.cli.console import CommandError
 from bodygraph_server.cli.templates import add_template_commands
 from bodygraph_server.images.route import TemplateLookupError
 from bodygraph_server.images.templates import (
@@ -26,8 +27,7 @@ from bodygraph_server.images.templates import (
     TemplateNotFoundError,
 )
 from bodygraph_server.policy.clock import ManualClock
-from bodygraph_server.store import open_store
-from bodygraph_server.store.base import AccountNotFoundError, DatabaseUnavailableError
+from bodygraph_server.store import AccountNotFoundError, DatabaseUnavailableError, open_store
 from bodygraph_server.store.sql import SqlStore
 
 PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
@@ -187,8 +187,10 @@ def test_admin_commands(book: Bookkeeper, tmp_path: Path,
     with pytest.raises(ThemeError):
         run_cli(book, "templates", "create", str(a), "--name", "Bad", "--theme-json",
                 '{"design_color": "red"}')
-    with pytest.raises(TemplateNotFoundError):
+    with pytest.raises(CommandError, match="no template"):
         run_cli(book, "templates", "show", str(uuid4()))
+    with pytest.raises(CommandError, match="has no template"):
+        run_cli(book, "templates", "delete", str(a), str(uuid4()))
     with pytest.raises(AccountNotFoundError):
         run_cli(book, "templates", "list", "9999")
     with pytest.raises(SystemExit):

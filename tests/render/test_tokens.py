@@ -19,7 +19,6 @@ from bodygraph_server.images import tokens
 from bodygraph_server.images.tokens import (
     BODY_BYTES,
     InvalidSignatureError,
-    KeyConfigError,
     KeyRing,
     MalformedTokenError,
     SigningKey,
@@ -28,6 +27,7 @@ from bodygraph_server.images.tokens import (
     new_key_spec,
     verify,
 )
+from bodygraph_server.settings import KeyConfigError
 
 from .charts import named_chart
 

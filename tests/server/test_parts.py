@@ -15,16 +15,12 @@ from hypothesis import strategies as st
 from bodygraph.errors import BodygraphError, EphemerisError, OutOfRangeError
 from bodygraph.geo.places.base import GeocodeRateLimitedError, LocationNotFoundError
 from bodygraph.geo.timezones import TimezoneLookupError
+from bodygraph_server.http.docs_page import docs_page
 from bodygraph_server.http.endpoint import Endpoint
 from bodygraph_server.http.envelope import timestamp, v1_error, v2_error, v2_success
 from bodygraph_server.http.errors import ERROR_TABLE, ApiError, ErrorCode, from_library_error
-from bodygraph_server.http.openapi import (
-    DATE_PATTERN,
-    TIME_PATTERN,
-    V1_DATE_PATTERN,
-    docs_page,
-    openapi_document,
-)
+from bodygraph_server.http.fields import DATE_PATTERN, TIME_PATTERN, V1_DATE_PATTERN
+from bodygraph_server.http.openapi import openapi_document
 from bodygraph_server.http.v1 import ENDPOINTS as V1_ENDPOINTS
 from bodygraph_server.http.v2 import ENDPOINTS as V2_ENDPOINTS
 from bodygraph_server.http.validation import parse_birthdate, parse_birthtime, parse_v1_birthdate

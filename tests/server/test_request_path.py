@@ -17,7 +17,7 @@ from bodygraph_server.billing.accounts import Bookkeeper, Principal, Reservation
 from bodygraph_server.billing.commits import CommitBatcher
 from bodygraph_server.charting import ChartBatcher
 from bodygraph_server.services import BookThreads
-from bodygraph_server.store.base import ReservationNotFoundError
+from bodygraph_server.store import ReservationNotFoundError
 
 T = TypeVar("T")
 ENDPOINT = "/v2/charts/coordinates"
@@ -231,9 +231,9 @@ async def test_batcher_waits_for_announced_requests(monkeypatch: pytest.MonkeyPa
     sizes: list[int] = []
     real = charting._compute
 
-    def recording(batch: list[Any]) -> None:
+    def recording(batch: Sequence[datetime]) -> list[Any]:
         sizes.append(len(batch))
-        real(batch)
+        return real(batch)
 
     monkeypatch.setattr(charting, "_compute", recording)
     batcher = ChartBatcher(max_batch=8, max_wait=5.0)

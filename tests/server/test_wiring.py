@@ -203,8 +203,9 @@ def test_sqlite_threads_serialize_without_the_busy_handler(tmp_path: Path) -> No
             barrier.wait()
             try:
                 for _ in range(25):
-                    with book.charge(principal, "/v2/charts"):
-                        pass
+                    reservation = book.reserve(principal, "/v2/charts")
+                    assert isinstance(reservation, Reservation)
+                    book.commit(reservation)
                     book.check_rate(principal)
             except BaseException as exc:  # collected and asserted below
                 errors.append(exc)
@@ -250,6 +251,21 @@ def test_admin_registers_templates_and_render_keys(
     assert admin_main(["--database-url", url, "render-keys", "list", "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)
     assert len(listed["kids"]) == 1 and listed["signing"] == listed["kids"][0]
+
+
+def test_admin_reports_expected_errors_and_lets_bugs_surface(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = f"sqlite:///{tmp_path / 'admin.sqlite3'}"
+    assert admin_main(["--database-url", url, "accounts", "show", "9"]) == 1
+    assert capsys.readouterr().err.strip() == "bodygraph-server: error: no account 9"
+
+    def broken(self: Bookkeeper) -> None:
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(Bookkeeper, "accounts", broken)
+    with pytest.raises(KeyError, match="a bug"):
+        admin_main(["--database-url", url, "accounts", "list"])
 
 
 # -- OpenAPI -----------------------------------------------------------------------------

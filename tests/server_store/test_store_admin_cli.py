@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bodygraph_server.billing.accounts import Bookkeeper, Denial, Denied, Principal
+from bodygraph_server.billing.accounts import Bookkeeper, Denial, Denied, Principal, Reservation
 from bodygraph_server.policy.credits import LedgerKind
 
 SCRIPT = Path(sys.executable).parent / "bodygraph-server"
@@ -153,8 +153,9 @@ def test_overage_credits_adjust_and_usage(url: str) -> None:
         principal = book.authenticate(created["api_key"])
         assert isinstance(principal, Principal)
         for _ in range(7 + 600):
-            with book.charge(principal, "/v2/charts"):
-                pass
+            reservation = book.reserve(principal, "/v2/charts")
+            assert isinstance(reservation, Reservation)
+            book.commit(reservation)
     report = ok_json(url, "usage", account)
     assert report["currency"] == "EUR" and report["overage_per_1000"] == "2.00"
     (period,) = report["periods"]

@@ -73,5 +73,5 @@ def test_workers_starting_together_migrate_once(db_url: str) -> None:
     # Like uvicorn workers starting at once on a brand-new database.
     collected = _run(store_workers.open_fresh, lambda i: (db_url,))
     assert collected == [("opened", 2, "")] * PROCESSES
-    with Bookkeeper.open(db_url) as book, book.store._read() as tx:  # type: ignore[attr-defined]
+    with Bookkeeper.open(db_url) as book, book.store.read_transaction() as tx:  # type: ignore[attr-defined]
         assert tx.rows("SELECT version FROM schema_version ORDER BY version") == [(1,), (2,)]

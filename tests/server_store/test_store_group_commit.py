@@ -47,7 +47,7 @@ def test_commit_many_of_nothing_is_nothing(book: Bookkeeper) -> None:
 
 def test_commit_many_matches_one_by_one_commits(book: Bookkeeper) -> None:
     """The store's one-transaction version agrees with the generic one-by-one default."""
-    from bodygraph_server.store.base import Store
+    from bodygraph_server.store import Store
 
     account = book.create_account("scale").account
     first = [_reserve(book, account.id) for _ in range(3)]

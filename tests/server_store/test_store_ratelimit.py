@@ -26,8 +26,7 @@ from bodygraph_server.billing.ratelimit import (
     rate_limit_headers,
 )
 from bodygraph_server.policy.clock import ManualClock
-from bodygraph_server.store import open_store
-from bodygraph_server.store.base import DatabaseURLError, RateDecision
+from bodygraph_server.store import DatabaseURLError, RateDecision, open_store
 
 from .conftest import REDIS_URL, START, _drop_pg_schema, _new_pg_schema, pg_schema_url
 

@@ -11,9 +11,11 @@ Typical request flow in the HTTP layer (blocking calls: run them in a thread poo
     decision = book.check_rate(principal)                    # RateDecision
     headers = book.rate_headers(principal, decision)         # on every response
     if not decision.allowed: -> 429 RATE_LIMIT_EXCEEDED (headers include Retry-After)
-    with book.charge(principal, "/v2/charts") as reservation:   # raises ChargeDeniedError
-        chart = compute(...)                                  # an exception here refunds
-    # leaving the block normally commits: the call is counted and billed
+    reservation = book.reserve(principal, "/v2/charts")      # Reservation | Denied
+    if isinstance(reservation, Denied): -> error reservation.reason (CREDITS_EXHAUSTED ...)
+    chart = compute(...)
+    book.commit(reservation)   # success: the call is counted and billed
+    book.release(reservation)  # failure instead: the credit goes back, nothing is billed
 
 Denial mapping: an unknown or rotated-away key is ``API_KEY_INVALID``; a deactivated
 *account* (whatever key) is ``ACCOUNT_INACTIVE``; an endpoint above the plan's tier is
@@ -23,8 +25,7 @@ is ``CREDITS_EXHAUSTED``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -32,8 +33,7 @@ from bodygraph_server.billing.keys import generate_key, hash_key
 from bodygraph_server.billing.ratelimit import RateLimiter, open_rate_limiter, rate_limit_headers
 from bodygraph_server.policy.clock import Clock, SystemClock
 from bodygraph_server.policy.plans import Billing, Plan, Tier, get_plan, tier_allows
-from bodygraph_server.store import open_store
-from bodygraph_server.store.base import (
+from bodygraph_server.store import (
     Account,
     AccountNotFoundError,
     AccountStatus,
@@ -46,6 +46,7 @@ from bodygraph_server.store.base import (
     Reservation,
     Store,
     StoreError,
+    open_store,
 )
 
 __all__ = [
@@ -53,7 +54,6 @@ __all__ = [
     "AccountNotFoundError",
     "AccountStatus",
     "Bookkeeper",
-    "ChargeDeniedError",
     "Denial",
     "Denied",
     "InvalidOperationError",
@@ -80,14 +80,6 @@ class Denied:
 
     reason: Denial
     message: str
-
-
-class ChargeDeniedError(Exception):
-    """Raised by :meth:`Bookkeeper.charge` when no credit can be taken."""
-
-    def __init__(self, denied: Denied) -> None:
-        super().__init__(denied.message)
-        self.denied = denied
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,20 +220,6 @@ class Bookkeeper:
     def release(self, reservation: Reservation) -> None:
         """The call failed: give the credit back; the call is not billed."""
         self.store.release(reservation.id, self.clock.now())
-
-    @contextmanager
-    def charge(self, principal: Principal, endpoint: str) -> Iterator[Reservation]:
-        """Reserve on entry (raising :class:`ChargeDeniedError`), commit on normal exit,
-        release if the block raises (the exception propagates)."""
-        outcome = self.reserve(principal, endpoint)
-        if isinstance(outcome, Denied):
-            raise ChargeDeniedError(outcome)
-        try:
-            yield outcome
-        except BaseException:
-            self.release(outcome)
-            raise
-        self.commit(outcome)
 
     # -- administration --------------------------------------------------------------------
 

@@ -14,15 +14,12 @@ call fails the requests of that batch, each with the store's exception.
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
-import anyio
-
+from bodygraph_server.batching import Batcher
 from bodygraph_server.billing.accounts import Bookkeeper, Reservation
-from bodygraph_server.store.base import ReservationNotFoundError
+from bodygraph_server.store import ReservationNotFoundError
 
 DEFAULT_MAX_BATCH = 64
 
@@ -38,14 +35,7 @@ class BookRunner(Protocol):
         ...
 
 
-@dataclass(slots=True, eq=False)
-class _Pending:
-    reservation: Reservation
-    error: BaseException | None = None
-    done: bool = False
-
-
-class CommitBatcher:
+class CommitBatcher(Batcher[Reservation, None]):
     """Commits the reservations of one event loop's requests in groups.
 
     ``run`` runs a blocking call in a bookkeeping thread (``BookThreads.run``). A commit,
@@ -57,46 +47,20 @@ class CommitBatcher:
     def __init__(
         self, book: Bookkeeper, run: BookRunner, max_batch: int = DEFAULT_MAX_BATCH
     ) -> None:
+        super().__init__(max_batch)
         self.book = book
-        self.max_batch = max_batch
         self._run = run
-        self._queue: deque[_Pending] = deque()
-        self._running: anyio.Event | None = None
 
     async def commit(self, reservation: Reservation) -> None:
         """Commit ``reservation`` (with whatever other commits are waiting); raises
         :class:`ReservationNotFoundError` if it was no longer pending."""
-        item = _Pending(reservation)
-        self._queue.append(item)
-        with anyio.CancelScope(shield=True):
-            while not item.done:
-                await self._wait_or_lead()
-        if item.error is not None:
-            raise item.error
+        await self.submit(reservation, shield=True)
 
-    async def _wait_or_lead(self) -> None:
-        running = self._running
-        if running is not None:
-            await running.wait()
-            return
-        finished = self._running = anyio.Event()
-        try:
-            count = min(len(self._queue), self.max_batch)
-            batch = [self._queue.popleft() for _ in range(count)]
-            try:
-                results = await self._run(
-                    self.book.commit_many, [item.reservation for item in batch]
-                )
-            except Exception as exc:
-                for item in batch:
-                    item.error, item.done = exc, True
-            else:
-                for item, committed in zip(batch, results, strict=True):
-                    if not committed:
-                        item.error = ReservationNotFoundError(
-                            f"no pending reservation {item.reservation.id}"
-                        )
-                    item.done = True
-        finally:
-            self._running = None
-            finished.set()
+    async def process(self, items: Sequence[Reservation]) -> list[BaseException | None]:
+        """Commit a batch in one bookkeeping call; a reservation no longer pending fails
+        its own request only."""
+        committed = await self._run(self.book.commit_many, items)
+        return [
+            None if done else ReservationNotFoundError(f"no pending reservation {item.id}")
+            for item, done in zip(items, committed, strict=True)
+        ]

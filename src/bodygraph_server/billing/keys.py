@@ -8,7 +8,6 @@ hash and a short display prefix are stored; the key itself cannot be recovered.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import secrets
 from dataclasses import dataclass
 
@@ -39,7 +38,3 @@ def hash_key(api_key: str) -> str:
     """The stored form of ``api_key``: lowercase hex SHA-256 of its UTF-8 bytes."""
     return hashlib.sha256(api_key.encode("utf-8")).hexdigest()
 
-
-def same_hash(a: str, b: str) -> bool:
-    """Constant-time comparison of two key hashes."""
-    return hmac.compare_digest(a.encode("ascii"), b.encode("ascii"))

@@ -25,12 +25,8 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Protocol
 
 from bodygraph_server.policy.clock import to_micros
-from bodygraph_server.store.base import (
-    DatabaseURLError,
-    RateDecision,
-    Store,
-    decision_from_window,
-)
+from bodygraph_server.store import DatabaseURLError, RateDecision, Store
+from bodygraph_server.store.records import decision_from_window
 
 if TYPE_CHECKING:
     import redis

@@ -12,15 +12,16 @@ once.
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 import anyio
 
 from bodygraph_server.billing.accounts import Bookkeeper
-from bodygraph_server.services import Services
 from bodygraph_server.settings import Settings
-from bodygraph_server.store.base import StoreError
+from bodygraph_server.store import StoreError
 
 LOG = logging.getLogger("bodygraph_server")
 
@@ -42,13 +43,20 @@ def sweep_stale(book: Bookkeeper, settings: Settings) -> int:
     return released
 
 
-async def sweep_forever(services: Services, interval: float = SWEEP_INTERVAL) -> None:
-    """Sweep every ``interval`` seconds until cancelled; a database failure is logged and
+async def sweep_forever(
+    book: Bookkeeper,
+    settings: Settings,
+    run_blocking: Callable[[Callable[[], int]], Awaitable[int]],
+    interval: float = SWEEP_INTERVAL,
+) -> None:
+    """Sweep every ``interval`` seconds until cancelled, each sweep handed to
+    ``run_blocking`` (the service's bookkeeping threads); a database failure is logged and
     the next round tries again."""
+    sweep = functools.partial(sweep_stale, book, settings)
     while True:
         await anyio.sleep(interval)
         try:
-            await services.booked(sweep_stale, services.book, services.settings)
+            await run_blocking(sweep)
         except StoreError as exc:
             LOG.warning("reservation sweep failed (%s); retrying in %.0f s",
                         type(exc).__name__, interval)

@@ -20,16 +20,21 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from bodygraph_server.cli.argtypes import account_id
+from bodygraph_server.cli.console import CommandError
 
 if TYPE_CHECKING:
     from bodygraph.render import Theme
     from bodygraph_server.billing.accounts import Bookkeeper
     from bodygraph_server.images.templates import Template, TemplateStore
+
+
+Handler = Callable[["Bookkeeper", argparse.Namespace], int]
 
 
 def _template_id(text: str) -> UUID:
@@ -49,7 +54,7 @@ def store_of(book: Bookkeeper) -> TemplateStore:
     from bodygraph_server.store.sql import SqlStore
 
     if not isinstance(book.store, SqlStore):
-        raise TypeError("templates need an SQL store (SQLite or PostgreSQL)")
+        raise CommandError("templates need an SQL store (SQLite or PostgreSQL)")
     return SqlTemplateStore(book.store)
 
 
@@ -94,11 +99,9 @@ def _list(book: Bookkeeper, args: argparse.Namespace) -> int:
 
 
 def _show(book: Bookkeeper, args: argparse.Namespace) -> int:
-    from bodygraph_server.images.templates import TemplateNotFoundError
-
     template = store_of(book).get(args.template)
     if template is None:
-        raise TemplateNotFoundError(f"no template {args.template}")
+        raise CommandError(f"no template {args.template}")
     _print(template, True)
     return 0
 
@@ -117,6 +120,20 @@ def _delete(book: Bookkeeper, args: argparse.Namespace) -> int:
     return 0
 
 
+def _reported(run: Handler) -> Handler:
+    """``run`` with the template store's refusals turned into :class:`CommandError`."""
+
+    def reported(book: Bookkeeper, args: argparse.Namespace) -> int:
+        from bodygraph_server.images.templates import TemplateError
+
+        try:
+            return run(book, args)
+        except TemplateError as exc:
+            raise CommandError(str(exc)) from exc
+
+    return reported
+
+
 def add_template_commands(commands: argparse._SubParsersAction[Any]) -> None:
     """Register ``templates`` and its actions on the admin parser's subcommands."""
     templates = commands.add_parser("templates", help="render templates: themes of visual charts")
@@ -130,23 +147,23 @@ def add_template_commands(commands: argparse._SubParsersAction[Any]) -> None:
     source.add_argument("--theme-json", metavar="JSON", help="theme JSON text")
     create.add_argument("--activate", action="store_true", help="make it the active template")
     create.add_argument("--json", action="store_true")
-    create.set_defaults(func=_create)
+    create.set_defaults(func=_reported(_create))
 
     listing = actions.add_parser("list", help="list an account's templates")
     listing.add_argument("account", type=account_id, metavar="ACCOUNT")
     listing.add_argument("--json", action="store_true")
-    listing.set_defaults(func=_list)
+    listing.set_defaults(func=_reported(_list))
 
     show = actions.add_parser("show", help="show one template with its theme (JSON)")
     show.add_argument("template", type=_template_id, metavar="TEMPLATE")
-    show.set_defaults(func=_show)
+    show.set_defaults(func=_reported(_show))
 
     activate = actions.add_parser("activate", help="choose the active template (or default)")
     activate.add_argument("account", type=account_id, metavar="ACCOUNT")
     activate.add_argument("template", type=_template_or_default, metavar="TEMPLATE|default")
-    activate.set_defaults(func=_activate)
+    activate.set_defaults(func=_reported(_activate))
 
     delete = actions.add_parser("delete", help="delete a template")
     delete.add_argument("account", type=account_id, metavar="ACCOUNT")
     delete.add_argument("template", type=_template_id, metavar="TEMPLATE")
-    delete.set_defaults(func=_delete)
+    delete.set_defaults(func=_reported(_delete))

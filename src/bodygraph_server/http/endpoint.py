@@ -30,6 +30,7 @@ import anyio.to_thread
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
+from bodygraph.errors import BodygraphError
 from bodygraph_server.billing.accounts import Denied, Principal
 from bodygraph_server.http.envelope import error_response, json_response
 from bodygraph_server.http.errors import ApiError, ErrorCode, from_library_error
@@ -232,7 +233,7 @@ def handler(endpoint: Endpoint) -> Callable[[Request], Awaitable[Response]]:
             return await _serve(endpoint, request)
         except ApiError as error:
             return error_response(error, legacy=endpoint.legacy)
-        except Exception as exc:
+        except BodygraphError as exc:  # anything else: the gate's INTERNAL_ERROR
             mapped = from_library_error(exc)
             if mapped.status >= 500:
                 request_id = request_id_of(request.scope)

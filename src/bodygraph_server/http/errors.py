@@ -116,11 +116,6 @@ class ApiError(Exception):
         super().__init__(f"{code.value}: {self.message}")
 
 
-def status_of(code: ErrorCode) -> int:
-    """The HTTP status the table gives ``code``."""
-    return ERROR_TABLE[code].status
-
-
 def from_library_error(exc: BaseException) -> ApiError:
     """Map an exception raised while charting to the contract's code.
 

@@ -1,4 +1,5 @@
-"""The OpenAPI 3.1 document of the service and a human-readable page made from it.
+"""The OpenAPI 3.1 document of the service (the human-readable page made from it is
+:mod:`bodygraph_server.http.docs_page`).
 
 The result schemas are the library's own (``bodygraph.model.contract.json_schema``), so the
 document, the tests and the code share one definition. The visual-chart endpoints answer
@@ -8,13 +9,12 @@ the image route (``GET {render_path}/{template}.svg?t=``) is described as well.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bodygraph_server.http.endpoint import Endpoint
 from bodygraph_server.http.errors import ERROR_TABLE, ErrorCode
-from bodygraph_server.http.validation import LOCATION_MAX, LOCATION_MIN
+from bodygraph_server.http.fields import input_schemas
 from bodygraph_server.policy.plans import Tier, tier_allows
 
 _REF = "#/components/schemas/"
@@ -29,17 +29,6 @@ _RESULT_SCHEMAS = {
     "V1BodygraphSimple": "v1-bodygraph-simple",
 }
 
-_MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
-                "dec")
-#: YYYY-MM-DD with real months and days 01-31, years 1800-2199 (the shipped ephemeris;
-#: a deployment with a larger kernel accepts more). Days past the month's end -> 400.
-DATE_PATTERN = "^(1[89]|2[01])[0-9]{2}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"
-TIME_PATTERN = "^([01][0-9]|2[0-3]):[0-5][0-9]$"
-V1_DATE_PATTERN = (
-    "^(0?[1-9]|[12][0-9]|3[01])-("
-    + "|".join("".join(f"[{c.upper()}{c}]" for c in name) for name in _MONTH_NAMES)
-    + ")-[0-9]{2}$"
-)
 
 # Which codes each kind of endpoint can answer, per status (documentation of section 7).
 _COMMON_CODES = (
@@ -77,53 +66,6 @@ def _status(endpoint: Endpoint, code: ErrorCode) -> int:
     if code is ErrorCode.GEOCODE_KEY_MISSING and endpoint.geocode_key_missing_status:
         return endpoint.geocode_key_missing_status
     return ERROR_TABLE[code].status
-
-
-def _input_schemas() -> dict[str, Any]:
-    birthdate = {"type": "string", "pattern": DATE_PATTERN, "examples": ["1990-07-15"],
-                 "description": "Local birth date YYYY-MM-DD; must exist in the calendar "
-                 "and lie in the ephemeris range (1800-04 to 2199-12 with the shipped one)."}
-    birthtime = {"type": "string", "pattern": TIME_PATTERN, "examples": ["14:30"],
-                 "description": "Local birth time HH:MM, 24-hour, 00:00 to 23:59."}
-    return {
-        "ChartInput": {
-            "type": "object",
-            "required": ["birthdate", "birthtime", "location"],
-            "properties": {
-                "birthdate": birthdate,
-                "birthtime": birthtime,
-                "location": {"type": "string", "minLength": LOCATION_MIN,
-                             "maxLength": LOCATION_MAX, "examples": ["Berlin, Germany"],
-                             "description": "City and country; 4 to 200 characters, at "
-                             "least 4 once surrounding white space is trimmed."},
-            },
-        },
-        "CoordinatesInput": {
-            "type": "object",
-            "required": ["birthdate", "birthtime", "lat", "lng"],
-            "properties": {
-                "birthdate": birthdate,
-                "birthtime": birthtime,
-                "lat": {"type": "number", "minimum": -90, "maximum": 90, "examples": [52.52]},
-                "lng": {"type": "number", "minimum": -180, "maximum": 180,
-                        "examples": [13.405]},
-            },
-        },
-        "V1Input": {
-            "type": "object",
-            "required": ["birthdate", "birthtime", "location"],
-            "properties": {
-                "birthdate": {"type": "string", "pattern": V1_DATE_PATTERN,
-                              "examples": ["15-Jul-90"],
-                              "description": "DD-MMM-YY; YY is 20YY unless that is after "
-                              "the current year, else 19YY."},
-                "birthtime": birthtime,
-                "location": {"type": "string", "minLength": LOCATION_MIN,
-                             "examples": ["Berlin, Germany"],
-                             "description": "At least 4 characters, also once trimmed."},
-            },
-        },
-    }
 
 
 def _envelope_schemas(types: Iterable[str]) -> dict[str, Any]:
@@ -310,7 +252,7 @@ def openapi_document(
     from bodygraph import __version__
 
     schemas: dict[str, Any] = {name: _embedded(file) for name, file in _RESULT_SCHEMAS.items()}
-    schemas.update(_input_schemas())
+    schemas.update(input_schemas())
     schemas.update(_envelope_schemas(["ChartResult", "ChartSimpleResult"]))
     paths: dict[str, Any] = {e.path: {"post": _operation(e)} for e in endpoints}
     if render_path is not None:
@@ -335,70 +277,3 @@ def openapi_document(
             },
         },
     }
-
-
-def _fields(schema: dict[str, Any]) -> str:
-    required = set(schema.get("required", ()))
-    rows = []
-    for name, spec in schema.get("properties", {}).items():
-        bounds = [f"{k} {spec[k]}" for k in ("pattern", "minLength", "maxLength", "minimum",
-                                              "maximum") if k in spec]
-        rows.append(
-            f"<tr><td><code>{html.escape(name)}</code></td>"
-            f"<td>{html.escape(str(spec.get('type', '')))}</td>"
-            f"<td>{'yes' if name in required else 'no'}</td>"
-            f"<td>{html.escape('; '.join(bounds))} {html.escape(spec.get('description', ''))}"
-            "</td></tr>"
-        )
-    return ("<table><tr><th>field</th><th>type</th><th>required</th><th>rule</th></tr>"
-            + "".join(rows) + "</table>")
-
-
-def docs_page(document: dict[str, Any]) -> str:
-    """A self-contained HTML page describing every endpoint and error code."""
-    schemas = document["components"]["schemas"]
-    parts = [
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
-        f"<title>{html.escape(document['info']['title'])}</title>",
-        "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}"
-        "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;"
-        "padding:.2em .5em;text-align:left}code{background:#f4f4f4}</style></head><body>",
-        f"<h1>{html.escape(document['info']['title'])} {document['info']['version']}</h1>",
-        f"<p>{html.escape(document['info']['description'])}</p>",
-        "<p>Machine-readable description: <a href='/openapi.json'>/openapi.json</a> "
-        "(OpenAPI 3.1).</p>",
-        "<h2>Authentication</h2><p>v2: <code>Authorization: Bearer &lt;API_KEY&gt;</code>; "
-        "v1: <code>HD-Api-Key: &lt;API_KEY&gt;</code>. Location endpoints also need "
-        "<code>HD-Geocode-Key</code>. Limit: 100 requests per minute per key "
-        "(headers <code>ratelimit-policy</code>, <code>ratelimit</code>, "
-        "<code>Retry-After</code> on 429).</p>",
-    ]
-    for path, item in document["paths"].items():
-        method, op = next(iter(item.items()))
-        parts.append(f"<h2>{method.upper()} <code>{html.escape(path)}</code>: "
-                     f"{html.escape(op['summary'])}</h2>")
-        parts.append(f"<p>{html.escape(op['description'])}</p>")
-        if "requestBody" in op:
-            input_ref = op["requestBody"]["content"]["application/json"]["schema"]["$ref"]
-            input_schema = schemas[input_ref.rsplit("/", 1)[1]]
-            parts.append("<h3>Request body</h3>" + _fields(input_schema))
-        else:
-            params = {"properties": {p["name"]: {**p["schema"], "description":
-                                                  p["description"]}
-                                     for p in op["parameters"]},
-                      "required": [p["name"] for p in op["parameters"]]}
-            parts.append("<h3>Parameters</h3>" + _fields(params))
-        rows = "".join(
-            f"<tr><td>{status}</td><td>{html.escape(resp['description'])}</td></tr>"
-            for status, resp in op["responses"].items()
-        )
-        parts.append("<h3>Responses</h3><table><tr><th>status</th><th>meaning</th></tr>"
-                     + rows + "</table>")
-    rows = "".join(
-        f"<tr><td><code>{code.value}</code></td><td>{spec.status}</td>"
-        f"<td>{html.escape(spec.message)}</td></tr>"
-        for code, spec in ERROR_TABLE.items()
-    )
-    parts.append("<h2>Error codes</h2><table><tr><th>errorCode</th><th>HTTP</th>"
-                 "<th>default message</th></tr>" + rows + "</table></body></html>")
-    return "".join(parts)

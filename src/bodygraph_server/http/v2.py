@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from operator import methodcaller
 
-from bodygraph_server.http.endpoint import Call, Endpoint
+from bodygraph_server.http.endpoint import Endpoint, InputKind
 from bodygraph_server.http.envelope import v2_success
-
-if TYPE_CHECKING:
-    from bodygraph.model.chart import Chart
 
 CHART_RESULT = "ChartResult"
 CHART_SIMPLE_RESULT = "ChartSimpleResult"
@@ -16,54 +13,31 @@ GENERATED = "Chart generated"
 GENERATED_FROM_COORDINATES = "Chart generated from coordinates"
 
 
-def full_chart(call: Call, chart: Chart) -> dict[str, Any]:
-    """Envelope with the full ChartResult."""
-    return v2_success(chart.to_v2(), type_name=CHART_RESULT, message=GENERATED)
-
-
-def simple_chart(call: Call, chart: Chart) -> dict[str, Any]:
-    """Envelope with the simplified chart."""
-    return v2_success(chart.to_v2_simple(), type_name=CHART_SIMPLE_RESULT, message=GENERATED)
-
-
-def coordinates_chart(call: Call, chart: Chart) -> dict[str, Any]:
-    """Envelope with the full ChartResult, coordinates wording."""
-    return v2_success(chart.to_v2(), type_name=CHART_RESULT, message=GENERATED_FROM_COORDINATES)
+def _enveloped(
+    path: str, kind: InputKind, method: str, summary: str, success_type: str, message: str,
+    description: str,
+) -> Endpoint:
+    """A v2 endpoint answering with ``chart.<method>()`` in the success envelope."""
+    result = methodcaller(method)
+    return Endpoint(
+        path=path, kind=kind, summary=summary, blocking_format=False,
+        format=lambda call, chart: v2_success(result(chart), type_name=success_type,
+                                              message=message),
+        success_type=success_type, success_message=message, description=description,
+    )
 
 
 ENDPOINTS: tuple[Endpoint, ...] = (
-    Endpoint(
-        path="/v2/charts",
-        kind="location",
-        format=full_chart,
-        summary="Full chart",
-        blocking_format=False,
-        success_type=CHART_RESULT,
-        success_message=GENERATED,
-        description="Geocodes the location with the caller's HD-Geocode-Key, resolves the "
-        "time zone of the place and returns the full chart. Advanced tier. 1 credit.",
-    ),
-    Endpoint(
-        path="/v2/charts/simple",
-        kind="location",
-        format=simple_chart,
-        summary="Simple chart",
-        blocking_format=False,
-        success_type=CHART_SIMPLE_RESULT,
-        success_message=GENERATED,
-        description="Type, profile, gates, channelsShort and centers of the chart. Basic and "
-        "Advanced tiers. 1 credit.",
-    ),
-    Endpoint(
-        path="/v2/charts/coordinates",
-        kind="coordinates",
-        format=coordinates_chart,
-        summary="Full chart from coordinates",
-        blocking_format=False,
-        success_type=CHART_RESULT,
-        success_message=GENERATED_FROM_COORDINATES,
-        description="Resolves the time zone from lat and lng (no geocoding) and returns the "
-        "full chart. Advanced tier. 1 credit.",
-    ),
+    _enveloped("/v2/charts", "location", "to_v2", "Full chart", CHART_RESULT, GENERATED,
+               "Geocodes the location with the caller's HD-Geocode-Key, resolves the time "
+               "zone of the place and returns the full chart. Advanced tier. 1 credit."),
+    _enveloped("/v2/charts/simple", "location", "to_v2_simple", "Simple chart",
+               CHART_SIMPLE_RESULT, GENERATED,
+               "Type, profile, gates, channelsShort and centers of the chart. Basic and "
+               "Advanced tiers. 1 credit."),
+    _enveloped("/v2/charts/coordinates", "coordinates", "to_v2", "Full chart from coordinates",
+               CHART_RESULT, GENERATED_FROM_COORDINATES,
+               "Resolves the time zone from lat and lng (no geocoding) and returns the full "
+               "chart. Advanced tier. 1 credit."),
 )
 """The v2 chart endpoints; the visual-chart endpoints are in :mod:`bodygraph_server.http.visual`."""

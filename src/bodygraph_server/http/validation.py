@@ -35,22 +35,20 @@ from datetime import date, time
 from typing import Any
 
 from bodygraph_server.http.errors import ApiError, ErrorCode
+from bodygraph_server.http.fields import (
+    BIRTHDATE,
+    BIRTHTIME,
+    LAT_RANGE,
+    LNG_RANGE,
+    LOCATION_MAX,
+    LOCATION_MIN,
+    MONTH_NAMES,
+    V1_BIRTHDATE,
+)
 
-_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
-_TIME = re.compile(r"([0-9]{2}):([0-9]{2})")
-_V1_DATE = re.compile(r"([0-9]{1,2})-([A-Za-z]{3})-([0-9]{2})")
-_MONTHS = {
-    name: number
-    for number, name in enumerate(
-        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
-        start=1,
-    )
-}
-
-LOCATION_MIN = 4
-LOCATION_MAX = 200
-LAT_RANGE = (-90.0, 90.0)
-LNG_RANGE = (-180.0, 180.0)
+_DATE = re.compile(BIRTHDATE)
+_TIME = re.compile(BIRTHTIME)
+_V1_DATE = re.compile(V1_BIRTHDATE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,10 +116,8 @@ def parse_birthtime(text: str) -> time:
     """``HH:MM``, 00:00 to 23:59."""
     match = _TIME.fullmatch(text)
     if match is None:
-        raise ApiError(ErrorCode.INVALID_BIRTHTIME, "birthtime must be HH:MM (24-hour)")
+        raise ApiError(ErrorCode.INVALID_BIRTHTIME, "birthtime must be HH:MM, 00:00 to 23:59")
     hour, minute = (int(part) for part in match.groups())
-    if hour > 23 or minute > 59:
-        raise ApiError(ErrorCode.INVALID_BIRTHTIME, "birthtime is not a time of day (00:00-23:59)")
     return time(hour, minute)
 
 
@@ -135,9 +131,9 @@ def v1_century(two_digits: int, today: date) -> int:
 def parse_v1_birthdate(text: str, today: date) -> date:
     """``DD-MMM-YY`` (e.g. ``07-Mar-85``) with the century rule of :func:`v1_century`."""
     match = _V1_DATE.fullmatch(text)
-    month = _MONTHS.get(match.group(2).lower()) if match else None
-    if match is None or month is None:
+    if match is None:
         raise ApiError(ErrorCode.INVALID_BIRTHDATE, "birthdate must be DD-MMM-YY")
+    month = MONTH_NAMES.index(match.group(2).lower()) + 1
     year = v1_century(int(match.group(3)), today)
     try:
         return date(year, month, int(match.group(1)))

@@ -23,7 +23,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from bodygraph.render import RenderInput
-from bodygraph_server.http.endpoint import Call, Endpoint, Formatter, handler
+from bodygraph_server.http.endpoint import Call, Endpoint, Formatter, InputKind, handler
 from bodygraph_server.http.envelope import v2_success
 from bodygraph_server.http.v2 import CHART_RESULT, GENERATED, GENERATED_FROM_COORDINATES
 from bodygraph_server.images.route import render_link
@@ -83,26 +83,21 @@ _NOTE = ("Public beta. The full chart plus svgRenderUrl, a non-expiring bearer l
          "rendered SVG (styled by the caller's active template, default theme otherwise). "
          "Advanced tier. 1 credit.")
 
+
+def _visual(path: str, kind: InputKind, summary: str, message: str, description: str,
+            geocode_key_missing_status: int | None = None) -> Endpoint:
+    return Endpoint(path=path, kind=kind, format=visual_format(message), summary=summary,
+                    success_type=CHART_RESULT, success_message=message,
+                    geocode_key_missing_status=geocode_key_missing_status,
+                    description=description + " " + _NOTE)
+
+
 VISUAL_ENDPOINTS: tuple[Endpoint, Endpoint] = (
-    Endpoint(
-        path=VISUAL_PATH,
-        kind="location",
-        format=visual_format(GENERATED),
-        summary="Chart with rendered image",
-        success_type=CHART_RESULT,
-        success_message=GENERATED,
-        geocode_key_missing_status=400,
-        description="Geocodes the location with the caller's HD-Geocode-Key. A missing "
-        "HD-Geocode-Key is 400 GEOCODE_KEY_MISSING here. " + _NOTE,
-    ),
-    Endpoint(
-        path=VISUAL_COORDINATES_PATH,
-        kind="coordinates",
-        format=visual_format(GENERATED_FROM_COORDINATES),
-        summary="Chart with rendered image from coordinates",
-        success_type=CHART_RESULT,
-        success_message=GENERATED_FROM_COORDINATES,
-        description="Resolves the time zone from lat and lng (no geocoding). " + _NOTE,
-    ),
+    _visual(VISUAL_PATH, "location", "Chart with rendered image", GENERATED,
+            "Geocodes the location with the caller's HD-Geocode-Key. A missing "
+            "HD-Geocode-Key is 400 GEOCODE_KEY_MISSING here.",
+            geocode_key_missing_status=400),
+    _visual(VISUAL_COORDINATES_PATH, "coordinates", "Chart with rendered image from coordinates",
+            GENERATED_FROM_COORDINATES, "Resolves the time zone from lat and lng (no geocoding)."),
 )
 """The two visual-chart endpoint specs (serve them with :func:`visual_handler`)."""

@@ -14,8 +14,9 @@ from __future__ import annotations
 import secrets
 from datetime import datetime
 
-from bodygraph_server.images.tokens import MIN_SECRET_BYTES, KeyConfigError, KeyRing, SigningKey
-from bodygraph_server.store.base import Store
+from bodygraph_server.images.tokens import KeyRing, SigningKey
+from bodygraph_server.settings import MIN_SECRET_BYTES, KeyConfigError
+from bodygraph_server.store import Store
 from bodygraph_server.store.sql import SqlStore
 
 KID_PREFIX = "db"

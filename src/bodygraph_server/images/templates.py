@@ -24,8 +24,9 @@ from uuid import UUID
 
 from bodygraph.render import Theme
 from bodygraph_server.policy.clock import from_micros, to_micros
-from bodygraph_server.store.base import StoreError
-from bodygraph_server.store.sql import SqlStore, Tx
+from bodygraph_server.store import StoreError
+from bodygraph_server.store.connections import Tx
+from bodygraph_server.store.sql import SqlStore
 
 NAME_MAX = 80
 

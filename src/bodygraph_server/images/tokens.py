@@ -27,7 +27,6 @@ Verification (:func:`verify`) checks the shape, then the tag in constant time
 from __future__ import annotations
 
 import base64
-import binascii
 import hashlib
 import hmac
 import os
@@ -39,6 +38,14 @@ from dataclasses import dataclass, field
 from bodygraph.catalog.tables import CENTER_NAMES
 from bodygraph.model.chart import BODIES
 from bodygraph.render import RenderInput, RenderInputError
+from bodygraph_server.settings import (
+    KEY_ID,
+    MIN_SECRET_BYTES,
+    KeyConfigError,
+    check_render_key,
+    check_render_keys,
+    parse_render_keys,
+)
 
 FORMAT_VERSION = 1
 GATE_BYTES = 2 * len(BODIES)
@@ -48,10 +55,8 @@ PAYLOAD_BYTES = GATE_BYTES + LINE_BYTES + MASK_BYTES
 TAG_BYTES = 32
 BODY_BYTES = 1 + PAYLOAD_BYTES + TAG_BYTES
 BODY_CHARS = (BODY_BYTES * 8 + 5) // 6
-MIN_SECRET_BYTES = 32
 KEYS_VARIABLE = "BODYGRAPH_RENDER_KEYS"
 
-_KID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 _B64 = re.compile(r"[A-Za-z0-9_-]+")
 
 RenderPayload = RenderInput
@@ -70,10 +75,6 @@ class InvalidSignatureError(TokenError):
     """The token's signature does not verify (changed token, unknown or wrong key id)."""
 
 
-class KeyConfigError(ValueError):
-    """The render signing keys are missing or unusable."""
-
-
 @dataclass(frozen=True, slots=True)
 class SigningKey:
     """One HMAC key and its id. The secret never appears in ``repr``."""
@@ -82,10 +83,7 @@ class SigningKey:
     secret: bytes = field(repr=False)
 
     def __post_init__(self) -> None:
-        if not _KID.fullmatch(self.kid):
-            raise KeyConfigError(f"key id {self.kid!r} must be 1-16 of A-Z a-z 0-9 _ -")
-        if len(self.secret) < MIN_SECRET_BYTES:
-            raise KeyConfigError(f"key {self.kid!r} must be at least {MIN_SECRET_BYTES} bytes")
+        check_render_key(self.kid, self.secret)
 
 
 class KeyRing:
@@ -93,14 +91,8 @@ class KeyRing:
 
     def __init__(self, keys: Iterable[SigningKey]) -> None:
         ordered = tuple(keys)
-        if not ordered:
-            raise KeyConfigError("at least one render key is needed")
-        by_kid: dict[str, SigningKey] = {}
-        for key in ordered:
-            if key.kid in by_kid:
-                raise KeyConfigError(f"key id {key.kid!r} appears twice")
-            by_kid[key.kid] = key
-        self._keys: Mapping[str, SigningKey] = by_kid
+        check_render_keys([(key.kid, key.secret) for key in ordered])
+        self._keys: Mapping[str, SigningKey] = {key.kid: key for key in ordered}
         self._current = ordered[-1]
 
     def __repr__(self) -> str:
@@ -123,19 +115,7 @@ class KeyRing:
     @classmethod
     def from_spec(cls, spec: str) -> KeyRing:
         """Parse ``"kid:secret,kid:secret"`` (oldest first; secrets base64url, >= 32 bytes)."""
-        keys = []
-        for entry in (part.strip() for part in spec.split(",")):
-            if not entry:
-                continue
-            kid, sep, encoded = entry.partition(":")
-            if not sep:
-                raise KeyConfigError(f"render key entry {kid!r} must be 'kid:secret'")
-            try:
-                secret = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4))
-            except (binascii.Error, ValueError) as exc:
-                raise KeyConfigError(f"render key {kid!r} is not base64url") from exc
-            keys.append(SigningKey(kid, secret))
-        return cls(keys)
+        return cls(SigningKey(kid, secret) for kid, secret in parse_render_keys(spec))
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> KeyRing:
@@ -213,7 +193,7 @@ def verify(token: str, keys: KeyRing) -> RenderPayload:
     if not isinstance(token, str) or len(token) > 17 + BODY_CHARS or not token.isascii():
         raise MalformedTokenError("not a render token")
     kid, sep, body = token.partition(".")
-    if not sep or not _KID.fullmatch(kid):
+    if not sep or not KEY_ID.fullmatch(kid):
         raise MalformedTokenError("render token has no valid key id")
     if len(body) != BODY_CHARS or not _B64.fullmatch(body):
         raise MalformedTokenError("render token body has the wrong length or alphabet")

@@ -32,9 +32,6 @@ class Billing(StrEnum):
     LIFETIME = "lifetime"
 
 
-CURRENCY = "EUR"
-
-
 @dataclass(frozen=True, slots=True)
 class Plan:
     """One row of the plan table."""

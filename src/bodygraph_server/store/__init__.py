@@ -15,23 +15,25 @@ import os
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
-from bodygraph_server.store.base import (
-    Account,
+from bodygraph_server.store.base import Store
+from bodygraph_server.store.errors import (
     AccountNotFoundError,
+    DatabaseUnavailableError,
+    DatabaseURLError,
+    InvalidOperationError,
+    ReservationNotFoundError,
+    StoreError,
+)
+from bodygraph_server.store.records import (
+    Account,
     AccountStatus,
     ApiKeyRecord,
     Audit,
     ChargeRefusal,
-    DatabaseUnavailableError,
-    DatabaseURLError,
-    InvalidOperationError,
     LedgerEntry,
     PeriodUsage,
     RateDecision,
     Reservation,
-    ReservationNotFoundError,
-    Store,
-    StoreError,
 )
 
 __all__ = [

@@ -14,8 +14,9 @@ from typing import Any
 
 import psycopg
 
-from bodygraph_server.store.base import DatabaseUnavailableError
-from bodygraph_server.store.sql import SqlStore, Tx, iter_statements
+from bodygraph_server.store.connections import Tx
+from bodygraph_server.store.errors import DatabaseUnavailableError
+from bodygraph_server.store.sql import SqlStore
 
 #: Advisory lock id held while migrating ("bodygrap" in ASCII).
 MIGRATION_LOCK = 0x626F_6479_6772_6170
@@ -52,12 +53,5 @@ class PostgresStore(SqlStore):
 
             yield Tx(run)
 
-    def _apply_script(self, tx: Tx, script: str) -> None:
-        for statement in iter_statements(script):
-            tx.execute(statement)
-
     def _lock_migrations(self, tx: Tx) -> None:
         tx.rows("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
-
-    def _close_connection(self, conn: Any) -> None:
-        conn.close()

@@ -29,8 +29,9 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
-from bodygraph_server.store.base import DatabaseUnavailableError
-from bodygraph_server.store.sql import SqlStore, Tx, iter_statements
+from bodygraph_server.store.connections import Tx
+from bodygraph_server.store.errors import DatabaseUnavailableError
+from bodygraph_server.store.sql import SqlStore
 
 
 class SqliteStore(SqlStore):
@@ -116,15 +117,8 @@ class SqliteStore(SqlStore):
             if held is not None and held[0] == os.getpid():
                 os.close(held[1])
 
-    def _apply_script(self, tx: Tx, script: str) -> None:
-        for statement in iter_statements(script):
-            tx.execute(statement)
-
     def _lock_migrations(self, tx: Tx) -> None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already serializes migrations."""
-
-    def _close_connection(self, conn: Any) -> None:
-        conn.close()
 
 
 def _open_lock_file(path: Path) -> int:

@@ -1,0 +1,128 @@
+"""Charging in the SQL stores (table ``usage_log``): reserve a credit before a chart,
+then commit it (a billed call) or release it (the credit goes back)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from bodygraph_server.policy.clock import to_micros
+from bodygraph_server.policy.credits import is_cancelled
+from bodygraph_server.store.accounts import AccountRepository
+from bodygraph_server.store.connections import Tx
+from bodygraph_server.store.errors import InvalidOperationError, ReservationNotFoundError
+from bodygraph_server.store.records import ChargeRefusal, Reservation, UsageStatus
+
+
+def _not_pending(reservation_id: int) -> ReservationNotFoundError:
+    return ReservationNotFoundError(f"no pending reservation {reservation_id}")
+
+
+class ChargeRepository(AccountRepository):
+    """Reservations of credits; see :class:`~bodygraph_server.store.base.Store`."""
+
+    def reserve(self, account_id: int, endpoint: str, now: datetime) -> Reservation | ChargeRefusal:
+        """Take 1 credit, or record an overage call, under the account's row lock."""
+        at = to_micros(now)
+        with self.write_transaction() as tx:
+            account = self._touch(tx, account_id, now)
+            if not account.active:
+                return ChargeRefusal.ACCOUNT_INACTIVE
+            if is_cancelled(account.cancel_at, now):
+                return ChargeRefusal.CREDITS_EXHAUSTED
+            credits, overage, balance = 0, False, account.balance
+            if account.balance > 0:
+                changed = tx.execute(
+                    "UPDATE accounts SET balance = balance - 1, updated_us = ? "
+                    "WHERE id = ? AND balance > 0",
+                    (at, account_id),
+                )
+                if changed != 1:  # impossible under the row lock; never spend blindly
+                    raise InvalidOperationError(f"account {account_id} changed concurrently")
+                credits, balance = 1, account.balance - 1
+            elif account.overage_enabled:
+                overage = True
+            else:
+                return ChargeRefusal.CREDITS_EXHAUSTED
+            row = tx.one(
+                "INSERT INTO usage_log (account_id, period_index, endpoint, credits, overage, "
+                "status, created_us) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (account_id, account.period_index, endpoint, credits, overage,
+                 UsageStatus.RESERVED.value, at),
+            )
+            assert row is not None
+            return Reservation(
+                id=int(row[0]),
+                account_id=account_id,
+                period_index=account.period_index,
+                endpoint=endpoint,
+                credits=credits,
+                overage=overage,
+                balance_after=balance,
+            )
+
+    @staticmethod
+    def _commit_one(tx: Tx, reservation_id: int, at: int) -> bool:
+        return tx.execute(
+            "UPDATE usage_log SET status = ?, settled_us = ? WHERE id = ? AND status = ?",
+            (UsageStatus.COMMITTED.value, at, reservation_id, UsageStatus.RESERVED.value),
+        ) == 1
+
+    def commit(self, reservation_id: int, now: datetime) -> None:
+        """Mark the reservation as a successful call."""
+        if not self.commit_many([reservation_id], now)[0]:
+            raise _not_pending(reservation_id)
+
+    def commit_many(self, reservation_ids: Sequence[int], now: datetime) -> list[bool]:
+        """Commit several reservations in one transaction (the service's group commit);
+        for each, whether it was pending."""
+        at = to_micros(now)
+        with self.write_transaction() as tx:
+            return [self._commit_one(tx, reservation_id, at) for reservation_id in reservation_ids]
+
+    def release(self, reservation_id: int, now: datetime) -> None:
+        """Cancel the reservation; return its credit if the period is unchanged."""
+        pending = "SELECT {} FROM usage_log WHERE id = ? AND status = ?"
+        params = (reservation_id, UsageStatus.RESERVED.value)
+        with self.write_transaction() as tx:
+            row = tx.one(pending.format("account_id"), params)
+            if row is None:
+                raise _not_pending(reservation_id)
+            account = self._touch(tx, int(row[0]), now)
+            row = tx.one(pending.format("credits, period_index") + self.FOR_UPDATE, params)
+            if row is None:
+                raise _not_pending(reservation_id)
+            credits, period_index = int(row[0]), int(row[1])
+            refund = (
+                credits == 1
+                and period_index == account.period_index
+                and not is_cancelled(account.cancel_at, now)
+            )
+            if refund:
+                tx.execute(
+                    "UPDATE accounts SET balance = balance + 1, updated_us = ? WHERE id = ?",
+                    (to_micros(now), account.id),
+                )
+            tx.execute(
+                "UPDATE usage_log SET status = ?, settled_us = ?, credits = ? WHERE id = ?",
+                (UsageStatus.RELEASED.value, to_micros(now), 0 if refund else credits,
+                 reservation_id),
+            )
+
+    def release_stale(self, older_than: datetime, now: datetime) -> int:
+        """Release every reservation still pending that was made before ``older_than`` (its
+        call died with its process); each goes through :meth:`release`, so the credit comes
+        back under the usual rule. Returns how many were released."""
+        with self.read_transaction() as tx:
+            rows = tx.rows(
+                "SELECT id FROM usage_log WHERE status = ? AND created_us < ? ORDER BY id",
+                (UsageStatus.RESERVED.value, to_micros(older_than)),
+            )
+        released = 0
+        for (reservation_id,) in rows:
+            try:
+                self.release(int(reservation_id), now)
+            except ReservationNotFoundError:
+                continue  # settled meanwhile by its call or by another sweeper
+            released += 1
+        return released

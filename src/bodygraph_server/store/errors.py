@@ -1,0 +1,28 @@
+"""The errors of the bookkeeping store, :mod:`bodygraph_server.store` (every one carries a
+one-line message for the user)."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Base class of the bookkeeping's errors (all carry a one-line message)."""
+
+
+class DatabaseURLError(StoreError):
+    """``BODYGRAPH_DATABASE_URL`` is malformed or names an unsupported backend."""
+
+
+class DatabaseUnavailableError(StoreError):
+    """The database cannot be opened or reached."""
+
+
+class AccountNotFoundError(StoreError):
+    """No account has the given id."""
+
+
+class InvalidOperationError(StoreError):
+    """The operation does not apply to the account in its current state."""
+
+
+class ReservationNotFoundError(StoreError):
+    """No pending reservation has the given id (unknown, or already committed/released)."""

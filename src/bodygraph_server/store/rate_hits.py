@@ -1,0 +1,40 @@
+"""The sliding-window rate limit in the SQL stores (tables ``rate_buckets``,
+``rate_hits``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bodygraph_server.policy.clock import to_micros
+from bodygraph_server.store.connections import Database
+from bodygraph_server.store.records import RateDecision, decision_from_window
+
+
+class RateHitRepository(Database):
+    """Rate-limit windows; see :class:`~bodygraph_server.store.base.Store`."""
+
+    def rate_limit_hit(
+        self, bucket: str, now: datetime, limit: int, window_seconds: int
+    ) -> RateDecision:
+        """Sliding-window check-and-insert under the bucket's lock."""
+        now_us = to_micros(now)
+        cutoff = now_us - window_seconds * 1_000_000
+        with self.write_transaction() as tx:
+            tx.execute(
+                "INSERT INTO rate_buckets (bucket) VALUES (?) ON CONFLICT DO NOTHING", (bucket,)
+            )
+            tx.one("SELECT bucket FROM rate_buckets WHERE bucket = ?" + self.FOR_UPDATE, (bucket,))
+            tx.execute("DELETE FROM rate_hits WHERE bucket = ? AND at_us <= ?", (bucket, cutoff))
+            row = tx.one(
+                "SELECT COUNT(*), MIN(at_us) FROM rate_hits WHERE bucket = ? AND at_us > ?",
+                (bucket, cutoff),
+            )
+            count = 0 if row is None else int(row[0])
+            oldest = None if row is None or row[1] is None else int(row[1])
+            allowed = count < limit
+            if allowed:
+                tx.execute("INSERT INTO rate_hits (bucket, at_us) VALUES (?, ?)", (bucket, now_us))
+                count += 1
+                oldest = now_us if oldest is None else min(oldest, now_us)
+        return decision_from_window(allowed=allowed, count=count, oldest_us=oldest,
+                                    now_us=now_us, limit=limit, window_seconds=window_seconds)

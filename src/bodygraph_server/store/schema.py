@@ -1,0 +1,77 @@
+"""The schema of the SQL stores: the numbered migration files of each backend
+(``migrations/<backend>/NNNN_name.sql``), applied in order when a store opens."""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from importlib import resources
+
+from bodygraph_server.policy.clock import to_micros
+from bodygraph_server.store.connections import Database, Tx
+
+
+class Schema(Database):
+    """Creates or migrates a store's tables."""
+
+    #: Folder of ``migrations/`` holding this backend's ``NNNN_name.sql`` files.
+    MIGRATIONS: str = ""
+
+    @abstractmethod
+    def _lock_migrations(self, tx: Tx) -> None:
+        """Serialize concurrent migrations (several workers starting at once)."""
+
+    def _migration_files(self) -> list[tuple[int, str]]:
+        folder = resources.files("bodygraph_server.store").joinpath("migrations", self.MIGRATIONS)
+        found: list[tuple[int, str]] = []
+        for entry in folder.iterdir():
+            name = entry.name
+            if name.endswith(".sql") and name[:4].isdigit():
+                found.append((int(name[:4]), entry.read_text(encoding="utf-8")))
+        return sorted(found)
+
+    def _migrate(self) -> None:
+        with self.write_transaction() as tx:
+            self._lock_migrations(tx)
+            tx.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version "
+                "(version INTEGER PRIMARY KEY, applied_us BIGINT NOT NULL)"
+            )
+            current = _version(tx)
+            for version, script in self._migration_files():
+                if version <= current:
+                    continue
+                for statement in iter_statements(script):
+                    tx.execute(statement)
+                tx.execute(
+                    "INSERT INTO schema_version (version, applied_us) VALUES (?, ?)",
+                    (version, to_micros(datetime.now(UTC))),
+                )
+
+    def schema_version(self) -> int:
+        """The highest migration applied."""
+        with self.read_transaction() as tx:
+            return _version(tx)
+
+
+def _version(tx: Tx) -> int:
+    row = tx.one("SELECT MAX(version) FROM schema_version")
+    return 0 if row is None or row[0] is None else int(row[0])
+
+
+def iter_statements(script: str) -> Iterator[str]:
+    """The statements of a migration file (split at ``;`` ending a line; comments kept
+    out)."""
+    lines = [line for line in script.splitlines() if not line.strip().startswith("--")]
+    buffer: list[str] = []
+    for line in lines:
+        buffer.append(line)
+        if line.rstrip().endswith(";"):
+            statement = "\n".join(buffer).strip().rstrip(";").strip()
+            if statement:
+                yield statement
+            buffer = []
+    tail = "\n".join(buffer).strip()
+    if tail:
+        yield tail
