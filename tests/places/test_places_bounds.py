@@ -21,8 +21,9 @@ from bodygraph.geo.places import (
     OfflineGeocoder,
     Place,
     default_geocoder,
+    fuzzy,
+    offline,
 )
-from bodygraph.geo.places import fuzzy, offline
 from bodygraph.geo.places.base import MAX_LOCATION_LENGTH, check_location
 from bodygraph.geo.places.gazetteer import index
 from bodygraph.geo.places.names import parse_query
