@@ -181,6 +181,7 @@ class Speller:
         self._bits = tables.arrays["bits"]
         if not len(self._low) == len(self._high) == len(self._lengths) == len(starts) - 1:
             raise BundleFileError("the spelling tables do not fit the names")
+        self._longest = int(self._lengths.max()) if len(self._lengths) else 0
 
     def _name(self, position: int) -> str:
         start, end = int(self._starts[position]), int(self._starts[position + 1]) - 1
@@ -194,12 +195,14 @@ class Speller:
         the query's (one typo changes two or three bigrams). When more qualify, the
         :data:`MAX_CANDIDATES` whose signatures are most alike (Jaccard index) are kept.
         """
+        size = len(key)
+        if size - LENGTH_SLACK > self._longest:  # longer than any name: no pass needed
+            return np.zeros(0, dtype=np.intp)
         low, high = signature(key)
         wanted = low.bit_count() + high.bit_count()
         shared = popcount(self._low & np.uint64(low)) + popcount(self._high & np.uint64(high))
         need = max(1, wanted - 2 - wanted // 3)
         lengths: npt.NDArray[Any] = self._lengths
-        size = len(key)
         fits = (shared >= need) & (lengths >= size - LENGTH_SLACK) & (
             lengths <= size + LENGTH_SLACK)
         positions = np.flatnonzero(fits)
