@@ -221,8 +221,11 @@ def test_unreadable_inputs_are_one_line_errors(
     latin1.write_bytes("date,time,location\n1990-05-14,08:30,Bogot\u00e1\n".encode("latin-1"))
     broken = tmp_path / "broken.parquet"
     broken.write_bytes(b"PAR1 this is not a parquet file at all")
+    huge = tmp_path / "huge.csv"
+    huge.write_text("birth_utc\n" + "x" * 200_000 + "\n", encoding="utf-8")
     for source, reason in ((latin1, "is not UTF-8 text (it holds the byte 0xE1)"),
-                           (broken, "is not a readable Parquet file")):
+                           (broken, "is not a readable Parquet file"),
+                           (huge, "line 2 is not CSV: field larger than field limit")):
         for progress in ("--progress", "--no-progress"):
             done = run_cli(capsys, str(source), "-o", str(tmp_path / "out.csv"), progress)
             assert done.returncode == 1
