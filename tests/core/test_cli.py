@@ -4,6 +4,7 @@ script as a user runs it (proof that the entry point works)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -194,3 +195,58 @@ def test_unwritable_image_path_is_one_line(
     assert status != 0
     assert "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
+
+
+_LOCAL = ["chart", "--date", "1990-02-03", "--time", "08:30"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message", "status"),
+    [
+        ([*_LOCAL, "--place", "\ud800Berlin"], "not text (U+D800 at position 1)", 1),
+        ([*_LOCAL, "--place", "Ber\x00lin"], "not text (U+0000 at position 4)", 1),
+        ([*_LOCAL, "--place", "x" * 201], "the most is 200", 1),
+        ([*_LOCAL, "--place", "ab, ab"], "no place found for 'ab, ab'", 1),
+        ([*_LOCAL, "--tz", "\ud800"], "not a time zone name", 1),
+        (["chart", "--date", "\udcff", "--time", "08:30", "--tz", "UTC"], "birth date", 1),
+        ([*EXAMPLE, "--svg", "\ud800.svg"], "cannot be encoded", 2),
+    ],
+)
+def test_text_that_cannot_be_encoded_is_a_one_line_error(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str, status: int
+) -> None:
+    returned, _, err = run(capsys, *args)
+    assert (returned, message in err) == (status, True), err
+    _one_line_error(err)
+    err.encode("utf-8")  # the message holds escapes, not the characters themselves
+
+
+def _helps() -> dict[str, str]:
+    parser = build_parser()
+    subcommands = parser._subparsers
+    assert subcommands is not None
+    helps = {"bodygraph": parser.format_help()}
+    for action in subcommands._group_actions:
+        for name, sub in getattr(action, "choices", {}).items():
+            helps[name] = sub.format_help()
+    return helps
+
+
+def test_help_texts_are_plain_text_and_say_what_the_exit_status_means() -> None:
+    helps = _helps()
+    assert {"bodygraph", "chart", "batch"} <= set(helps)
+    for name, text in helps.items():
+        assert "``" not in text and not re.search(r":[a-z]+:`", text), name
+        assert "exit status:" in text, name
+        for status, meaning in ((0, "done"), (1, "the work failed"), (2, "a usage mistake"),
+                                (130, "interrupted")):
+            assert re.search(rf"^  {status} +{meaning}", text, re.MULTILINE), (name, status)
+    assert "error_code" in helps["batch"]
+
+
+def test_the_readme_documents_the_exit_statuses() -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text("utf-8")
+    section = readme.split("## The command line", 1)[1].split("\n## ", 1)[0]
+    for status in ("0", "1", "2", "130"):
+        assert re.search(rf"`{status}`", section), status
+    assert "error_code" in section

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -12,12 +13,15 @@ from pathlib import Path
 import pytest
 
 import bodygraph
+import bodygraph.batch
 from bodygraph.batch import BatchError, input_mode, run_batch
 from bodygraph.batch.resolve import Resolver, utc_column
 from bodygraph.cli.main import main
 from bodygraph.columnar import ACTIVATION_COLUMNS, COLUMNS
 
 SCRIPT = Path(sys.executable).parent / "bodygraph"
+#: A Python exception's name, which a message for people never holds.
+_PYTHON_NAME = re.compile(r"\b[A-Z][A-Za-z]*(Error|Exception)\b|Traceback")
 
 
 @dataclass(frozen=True)
@@ -70,16 +74,19 @@ def test_console_script_with_bad_rows(tmp_path: Path) -> None:
     rows = _read(target)
     assert [r["row"] for r in rows] == ["1", "2", "3", "4", "5", "6"]
     assert [r["id"] for r in rows] == list("abcdef")
-    assert set(COLUMNS) | {"row", "id", "error"} == set(rows[0])
+    assert set(COLUMNS) | {"row", "id", "error_code", "error"} == set(rows[0])
     assert len(ACTIVATION_COLUMNS) == 26
-    for row_number, reason in ((2, "ValueError"), (3, "OutOfRangeError"), (5, "empty")):
+    for row_number, code, reason in ((2, "INVALID_INSTANT", "not an ISO 8601 date-time"),
+                                     (3, "OUT_OF_RANGE", "outside the supported range"),
+                                     (5, "EMPTY", "birth_utc is empty")):
         row = rows[row_number - 1]
-        assert reason in row["error"] and row["type"] == ""
-        assert f"row {row_number}: " in done.stderr
+        assert row["error_code"] == code and reason in row["error"] and row["type"] == ""
+        assert not _PYTHON_NAME.search(row["error"]), row["error"]
+        assert f"row {row_number}: {row['error']} ({code})" in done.stderr
     for row, text in zip((rows[0], rows[3], rows[5]), GOOD, strict=True):
         moment = datetime.fromisoformat(text)
         chart = bodygraph.calculate(moment if moment.tzinfo else moment.replace(tzinfo=UTC))
-        assert row["error"] == ""
+        assert row["error"] == "" and row["error_code"] == ""
         assert datetime.fromisoformat(row["birth_utc"]) == chart.birth_utc
         assert (row["type"], row["profile"], row["authority"], row["definition"]) == (
             chart.type.value, chart.profile, chart.authority.value, chart.definition.value)
@@ -117,17 +124,23 @@ def test_parquet_round_trip(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     assert [r["row"] for r in table] == [1, 2, 3]
     assert table[0]["birth_utc"] == datetime(1980, 1, 3, 8, 30, tzinfo=UTC)
     assert table[0]["profile"] == bodygraph.calculate(table[0]["birth_utc"]).profile
-    assert table[1]["profile"] is None and "ValueError" in table[1]["error"]
+    assert table[1]["profile"] is None and table[1]["error_code"] == "INVALID_INSTANT"
+    assert "'nonsense' is not an ISO 8601 date-time" in table[1]["error"]
+    assert table[0]["error_code"] is None and table[0]["error"] is None
 
 
 def test_local_times_by_zone_and_coordinates(tmp_path: Path) -> None:
     by_zone = _write(tmp_path / "zones.csv", ["date", "time", "tz"], [
         ["1990-05-14", "08:30", "Europe/Berlin"], ["1990-05-14", "08:30", "Mars/Olympus"],
-        ["1990-02-30", "08:30", "Europe/Berlin"],
+        ["1990-02-30", "08:30", "Europe/Berlin"], ["1990-05-14", "8h30", "Europe/Berlin"],
+        ["1990-05-14", "08:30", ""],
     ])
     by_point = _write(tmp_path / "points.csv", ["date", "time", "lat", "lng"], [
         ["1990-05-14", "08:30", "52.52", "13.405"], ["1990-05-14", "08:30", "95", "13"],
+        ["1990-05-14", "08:30", "north", "13"],
     ])
+    codes = {by_zone: ["", "UNKNOWN_ZONE", "INVALID_DATE", "INVALID_TIME", "EMPTY"],
+             by_point: ["", "INVALID_COORDINATES", "INVALID_COORDINATES"]}
     expected = bodygraph.calculate(datetime(1990, 5, 14, 6, 30, tzinfo=UTC))
     for source in (by_zone, by_point):
         target = tmp_path / f"{source.stem}-out.csv"
@@ -138,6 +151,8 @@ def test_local_times_by_zone_and_coordinates(tmp_path: Path) -> None:
         assert rows[0]["zone"] == "Europe/Berlin" and rows[0]["wall_time"] == "unique"
         assert rows[0]["profile"] == expected.profile
         assert all(r["error"] for r in rows[1:])
+        assert [r["error_code"] for r in rows] == codes[source]
+        assert not any(_PYTHON_NAME.search(r["error"]) for r in rows), rows
 
 
 def test_location_rows_are_geocoded_once_each(tmp_path: Path) -> None:
@@ -152,14 +167,19 @@ def test_location_rows_are_geocoded_once_each(tmp_path: Path) -> None:
     source = _write(tmp_path / "places.csv", ["date", "time", "location"], [
         ["1990-05-14", "08:30", "Berlin, Germany"], ["1991-05-14", "08:30", "Berlin, Germany"],
         ["1990-05-14", "08:30", "Qwxzyland Nowhere"], ["1990-05-14", "08:30", ""],
+        ["1990-05-14", "08:30", "Ber\x07lin"], ["1990-05-14", "08:30", "x" * 201],
     ])
     target = tmp_path / "out.csv"
     summary = run_batch(source, target, progress=False, geocode=geocode, stderr=sys.stderr)
     rows = _read(target)
-    assert summary.errors == 2
-    assert calls == ["Berlin, Germany", "Qwxzyland Nowhere"]
+    assert summary.errors == 4
+    assert calls[:2] == ["Berlin, Germany", "Qwxzyland Nowhere"]
     assert rows[0]["zone"] == "Europe/Berlin" and rows[0]["error"] == ""
-    assert "Error" in rows[2]["error"] and "empty" in rows[3]["error"]
+    assert [r["error_code"] for r in rows] == [
+        "", "", "PLACE_NOT_FOUND", "EMPTY", "INVALID_LOCATION", "INVALID_LOCATION"]
+    assert "no place found for 'Qwxzyland Nowhere'" in rows[2]["error"]
+    assert "location is empty" in rows[3]["error"] and "U+0007" in rows[4]["error"]
+    assert not any(_PYTHON_NAME.search(r["error"]) for r in rows), rows
 
 
 def test_job_level_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -179,7 +199,9 @@ def test_plain_utc_columns_take_the_vectorized_path_with_the_same_result(tmp_pat
     fast = utc_column(list(plain))
     assert fast is not None
     slow, errors, _ = Resolver("utc").resolve({"birth_utc": [*plain, "1980"]}, 4)
-    assert errors[:3] == [None] * 3 and "ValueError" in (errors[3] or "")
+    assert errors[:3] == [None] * 3 and errors[3] == (
+        "INVALID_INSTANT",
+        "'1980' is not an ISO 8601 date-time; write it like 1980-01-03T08:30:00Z")
     assert list(fast) == list(slow[:3])
     odds: list[list[str | None]] = [["1980"], ["1980-01-03T08:30:00+01:00"],
                                      ["1980-01-03T08:30:00-01:00"], [None], ["T"]]
@@ -190,3 +212,33 @@ def test_plain_utc_columns_take_the_vectorized_path_with_the_same_result(tmp_pat
     rows = _read(tmp_path / "out.csv")
     assert [r["error"] for r in rows] == ["", "", ""]
     assert rows[1]["birth_utc"] == "2001-09-11T12:46:00.250000Z"
+
+
+def test_unreadable_inputs_are_one_line_errors(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    latin1 = tmp_path / "latin1.csv"
+    latin1.write_bytes("date,time,location\n1990-05-14,08:30,Bogot\u00e1\n".encode("latin-1"))
+    broken = tmp_path / "broken.parquet"
+    broken.write_bytes(b"PAR1 this is not a parquet file at all")
+    huge = tmp_path / "huge.csv"
+    huge.write_text("birth_utc\n" + "x" * 200_000 + "\n", encoding="utf-8")
+    for source, reason in ((latin1, "is not UTF-8 text (it holds the byte 0xE1)"),
+                           (broken, "is not a readable Parquet file"),
+                           (huge, "line 2 is not CSV: field larger than field limit")):
+        for progress in ("--progress", "--no-progress"):
+            done = run_cli(capsys, str(source), "-o", str(tmp_path / "out.csv"), progress)
+            assert done.returncode == 1
+            assert done.stderr.startswith("bodygraph: error: ") and reason in done.stderr
+            assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+            assert not _PYTHON_NAME.search(done.stderr)
+    with pytest.raises(BatchError, match="not UTF-8"):
+        run_batch(latin1, tmp_path / "out.csv")
+
+
+def test_every_row_error_has_a_documented_code() -> None:
+    from bodygraph.batch.errors import OTHER, PLACE_ERROR_CODES, ROW_ERROR_CODES
+
+    codes = {code for _, code in ROW_ERROR_CODES} | set(PLACE_ERROR_CODES.values())
+    for code in codes | {OTHER, "GEOCODE_FAILED"}:
+        assert f"``{code}``" in (bodygraph.batch.__doc__ or ""), code

@@ -155,6 +155,18 @@ def test_the_default_cache_dir_follows_xdg(monkeypatch, tmp_path):
     assert usercache.cache_dir() == tmp_path / "bodygraph"
 
 
+def test_the_default_cache_dir_is_the_platforms(monkeypatch, tmp_path):
+    import platformdirs
+    from platformdirs.macos import MacOS
+
+    monkeypatch.delenv("BODYGRAPH_CACHE_DIR", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setattr(platformdirs, "PlatformDirs", MacOS)
+    assert usercache.cache_dir() == tmp_path / "Library" / "Caches" / "bodygraph"
+    monkeypatch.setenv("BODYGRAPH_CACHE_DIR", str(tmp_path / "mine"))
+    assert usercache.cache_dir() == tmp_path / "mine"
+
+
 # --- the shipped index -----------------------------------------------------------------
 
 @pytest.fixture(scope="module")

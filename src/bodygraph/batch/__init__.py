@@ -11,10 +11,14 @@ The input is CSV, or Parquet when pyarrow is installed, with one of these column
 
 An ``id`` column, if present, is copied to the output. The output (CSV or Parquet, by
 the file extension) has a ``row`` column (1-based data row of the input), ``id``, the
-columns of :data:`bodygraph.columnar.COLUMNS`, ``zone`` and ``wall_time`` for local times,
-and ``error``. A row that cannot be read or calculated keeps its place with an empty
-chart and the reason in ``error``; it is also reported on stderr with its row number.
-Memory stays bounded: rows are read, calculated and written ``--chunk-size`` at a time.
+chart columns (:data:`bodygraph.columnar.COLUMNS`), ``zone`` and ``wall_time`` for local
+times, ``error_code`` and ``error``. A row that cannot be read or calculated keeps its
+place with an empty chart, a stable code in ``error_code`` (``EMPTY``, ``INVALID_INSTANT``,
+``INVALID_DATE``, ``INVALID_TIME``, ``OUT_OF_RANGE``, ``INVALID_COORDINATES``,
+``UNKNOWN_ZONE``, ``INVALID_LOCATION``, ``PLACE_NOT_FOUND``, ``GEOCODE_FAILED`` or
+``INVALID_ROW``) and the reason in words in ``error``; it is also reported on stderr
+with its row number. Memory stays bounded: rows are read, calculated and written
+``--chunk-size`` at a time.
 """
 
 from bodygraph.batch.errors import BatchError

@@ -1,15 +1,60 @@
-"""The batch job's own error, and how an error of one row is written in its ``error`` cell."""
+"""The batch job's own errors, and how the error of one row is written: a stable code in
+its ``error_code`` cell and a plain-language message in its ``error`` cell."""
 
 from __future__ import annotations
 
-from bodygraph.errors import BodygraphError
+from collections.abc import Mapping
+from typing import Final
+
+from bodygraph.errors import BodygraphError, InvalidInstantError, OutOfRangeError
+from bodygraph.geo.birthtime import InvalidBirthDateError, InvalidBirthTimeError
+from bodygraph.geo.coordinates import InvalidCoordinatesError, PlaceError
+from bodygraph.geo.timezones import TimezoneLookupError
+
+__all__ = [
+    "OTHER", "PLACE_ERROR_CODES", "ROW_ERROR_CODES", "BatchError", "EmptyCellError", "row_error",
+]
 
 
 class BatchError(BodygraphError):
-    """The job cannot run at all (unreadable input, unknown columns, bad options), or one
-    row lacks what its column set needs."""
+    """The job cannot run at all (unreadable input, unknown columns, bad options)."""
 
 
-def row_error(exc: Exception) -> str:
-    """The ``error`` cell of a row that failed with ``exc``."""
-    return f"{type(exc).__name__}: {exc}"
+class EmptyCellError(BatchError):
+    """A cell the row's column set needs is empty."""
+
+    def __init__(self, column: str) -> None:
+        self.column = column
+        super().__init__(f"{column} is empty")
+
+
+#: The ``error_code`` of a bad row, by the kind of error, first match wins; the codes are
+#: stable (scripts may test them), the messages are for people and may change.
+ROW_ERROR_CODES: Final[tuple[tuple[type[BaseException], str], ...]] = (
+    (EmptyCellError, "EMPTY"),
+    (InvalidBirthDateError, "INVALID_DATE"),
+    (InvalidBirthTimeError, "INVALID_TIME"),
+    (OutOfRangeError, "OUT_OF_RANGE"),
+    (InvalidInstantError, "INVALID_INSTANT"),
+    (InvalidCoordinatesError, "INVALID_COORDINATES"),
+    (TimezoneLookupError, "UNKNOWN_ZONE"),
+)
+#: The ``error_code`` of a geocoding error, by its contract code (``PlaceError.code``; the
+#: geocoders are only imported when a location column is read); any other is
+#: ``GEOCODE_FAILED``.
+PLACE_ERROR_CODES: Final[Mapping[str, str]] = {
+    "INVALID_LOCATION": "INVALID_LOCATION",
+    "GEOCODE_LOCATION_NOT_FOUND": "PLACE_NOT_FOUND",
+}
+#: The code of any other error of a row.
+OTHER: Final = "INVALID_ROW"
+
+
+def row_error(exc: BodygraphError) -> tuple[str, str]:
+    """The ``error_code`` and ``error`` cells of a row that failed with ``exc``."""
+    for kind, code in ROW_ERROR_CODES:
+        if isinstance(exc, kind):
+            return code, str(exc)
+    if isinstance(exc, PlaceError):
+        return PLACE_ERROR_CODES.get(exc.code, "GEOCODE_FAILED"), str(exc)
+    return OTHER, str(exc)

@@ -121,8 +121,9 @@ def _chunk(calc: Calculator, resolver: Resolver, chunk: Chunk, n: int, first_row
         values[good] = iso.get(name, computed[name])
         columns[name] = values.tolist()
     columns.update(extra)
-    columns["error"] = errors
-    bad = [(first_row + i, e) for i, e in enumerate(errors) if e is not None]
+    columns["error_code"] = [None if e is None else e[0] for e in errors]
+    columns["error"] = [None if e is None else e[1] for e in errors]
+    bad = [(first_row + i, f"{e[1]} ({e[0]})") for i, e in enumerate(errors) if e is not None]
     return columns, bad
 
 

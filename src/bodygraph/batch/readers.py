@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 from collections.abc import Iterator
 from datetime import datetime
@@ -45,15 +46,22 @@ def read_chunks(path: Path, size: int) -> Iterator[tuple[list[str], Chunk]]:
 def _csv_chunks(path: Path, size: int) -> Iterator[tuple[list[str], Chunk]]:
     with path.open(newline="", encoding="utf-8-sig") as handle:
         reader = csv.reader(handle)
-        header = [h.strip() for h in next(reader, [])]
-        if not header:
-            raise BatchError(f"{path} is empty: it needs a header row")
-        rows: list[list[str]] = []
-        for row in reader:
-            rows.append(row)
-            if len(rows) == size:
-                yield header, _columns_of(header, rows)
-                rows = []
+        try:
+            header = [h.strip() for h in next(reader, [])]
+            if not header:
+                raise BatchError(f"{path} is empty: it needs a header row")
+            rows: list[list[str]] = []
+            for row in reader:
+                rows.append(row)
+                if len(rows) == size:
+                    yield header, _columns_of(header, rows)
+                    rows = []
+        except UnicodeDecodeError as exc:
+            raise BatchError(
+                f"{path} is not UTF-8 text (it holds the byte 0x{exc.object[exc.start]:02X}): "
+                "save it as UTF-8 CSV") from None
+        except csv.Error as exc:
+            raise BatchError(f"{path} line {reader.line_num} is not CSV: {exc}") from None
         if rows:
             yield header, _columns_of(header, rows)
 
@@ -67,15 +75,37 @@ def _columns_of(header: list[str], rows: list[list[str]]) -> Chunk:
 
 
 def _parquet_chunks(path: Path, size: int) -> Iterator[tuple[list[str], Chunk]]:
-    parquet = pyarrow_parquet()
-    source = parquet.ParquetFile(str(path))
-    header = list(source.schema_arrow.names)
-    for batch in source.iter_batches(batch_size=size):
-        chunk: Chunk = {}
-        for name in header:
-            values = batch.column(name).to_pylist()
-            chunk[name] = [None if v is None else _text(v) for v in values]
-        yield header, chunk
+    with _parquet_errors(path):
+        source = _parquet_file(path)
+        header = list(source.schema_arrow.names)
+        for batch in source.iter_batches(batch_size=size):
+            chunk: Chunk = {}
+            for name in header:
+                values = batch.column(name).to_pylist()
+                chunk[name] = [None if v is None else _text(v) for v in values]
+            yield header, chunk
+
+
+def _parquet_file(path: Path) -> Any:
+    """``path`` opened as a ``pyarrow.parquet.ParquetFile``."""
+    with _parquet_errors(path):
+        return pyarrow_parquet().ParquetFile(str(path))
+
+
+@contextlib.contextmanager
+def _parquet_errors(path: Path) -> Iterator[None]:
+    """pyarrow's errors about a file that is no readable Parquet as a :class:`BatchError`."""
+    pyarrow_parquet()  # a BatchError when pyarrow is missing
+    import pyarrow
+
+    try:
+        yield
+    except pyarrow.ArrowException as exc:
+        if isinstance(exc, OSError) and exc.errno is not None:
+            raise  # the file system's error, reported as such
+        detail = str(exc).strip().splitlines()
+        reason = f" ({detail[0]})" if detail else ""
+        raise BatchError(f"{path} is not a readable Parquet file{reason}") from None
 
 
 def _text(value: Any) -> str:
@@ -96,7 +126,7 @@ def pyarrow_parquet() -> Any:
 def count_rows(path: Path) -> int | None:
     """Data rows in the input, for the progress bar (CSV: lines less the header)."""
     if is_parquet(path):
-        return int(pyarrow_parquet().ParquetFile(str(path)).metadata.num_rows)
+        return int(_parquet_file(path).metadata.num_rows)
     lines = 0
     with path.open("rb") as handle:
         while block := handle.read(1 << 20):

@@ -9,11 +9,13 @@ from pathlib import Path
 import bodygraph.batch
 from bodygraph.batch import DEFAULT_CHUNK, run_batch
 from bodygraph.cli.options import (
+    EXIT_STATUS,
     Subparsers,
     add_calculation_options,
     add_geocoder_options,
     calculator_from,
     geocoder_from,
+    plain_text,
 )
 from bodygraph.geo.providers import DEFAULT_GEOCODER
 
@@ -23,9 +25,9 @@ def add_parser(subparsers: Subparsers) -> None:
     batch = subparsers.add_parser(
         "batch",
         help="calculate charts for every row of a CSV or Parquet file",
-        description=(bodygraph.batch.__doc__ or "").split("\n\n", 1)[1],
+        description=plain_text((bodygraph.batch.__doc__ or "").split("\n\n", 1)[1]),
         epilog="examples:\n  bodygraph batch births.csv -o charts.csv\n"
-        "  bodygraph batch births.parquet -o charts.parquet --node mean",
+        f"  bodygraph batch births.parquet -o charts.parquet --node mean\n\n{EXIT_STATUS}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     batch.add_argument("input", metavar="INPUT", help="CSV or .parquet file of births")

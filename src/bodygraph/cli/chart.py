@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 
 from bodygraph.calculator import Calculator
 from bodygraph.cli.options import (
+    EXIT_STATUS,
     CliError,
     Subparsers,
     add_calculation_options,
@@ -39,7 +40,8 @@ def add_parser(subparsers: Subparsers) -> None:
         description="Calculate one bodygraph from a birth instant and print it.",
         epilog=f"examples:\n  {EXAMPLE}\n"
         "  bodygraph chart --date 1990-05-14 --time 08:30 --tz Europe/Berlin --json\n"
-        '  bodygraph chart --date 1990-05-14 --time 08:30 --place "Berlin, Germany"',
+        '  bodygraph chart --date 1990-05-14 --time 08:30 --place "Berlin, Germany"'
+        f"\n\n{EXIT_STATUS}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     when = chart.add_argument_group("birth instant")

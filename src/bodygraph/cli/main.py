@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from bodygraph import __version__
 from bodygraph.cli import batch, chart
-from bodygraph.cli.options import CliError
+from bodygraph.cli.options import EXIT_STATUS, CliError
 from bodygraph.errors import BodygraphError
 
 #: The subcommand modules, in the order ``bodygraph --help`` lists them.
@@ -24,7 +24,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="bodygraph",
         description="Exact Human Design charts (bodygraphs) from JPL ephemerides.",
-        epilog=f"example: {chart.EXAMPLE}",
+        epilog=f"example: {chart.EXAMPLE}\n\n{EXIT_STATUS}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"bodygraph {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -35,7 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``bodygraph`` console script: the exit status (0 done, 1 the
-    work failed or some rows are bad, 2 a usage mistake, 130 interrupted)."""
+    work failed or some rows are bad, 2 a usage mistake, 130 interrupted; see
+    :data:`~bodygraph.cli.options.EXIT_STATUS`)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
@@ -54,6 +56,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except (UnicodeEncodeError, UnicodeDecodeError) as exc:  # a lone surrogate, say
+        print(f"bodygraph: error: a text cannot be encoded ({exc.reason})", file=sys.stderr)
+        return 2
     except OSError as exc:  # files we were asked to read or write
         where = f" {exc.filename}" if exc.filename else ""
         print(f"bodygraph: error: cannot use{where}: {exc.strerror or exc}", file=sys.stderr)

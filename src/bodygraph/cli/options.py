@@ -1,10 +1,11 @@
-"""What the subcommands share: the user-mistake error, and the calculation and geocoding
-options with what they build."""
+"""What the subcommands share: the user-mistake error, the exit statuses, help texts in
+plain text, and the calculation and geocoding options with what they build."""
 
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, TypeAlias
+import re
+from typing import TYPE_CHECKING, Final, TypeAlias
 
 from bodygraph.calculator import Calculator, default_calculator
 from bodygraph.geo.providers import DEFAULT_GEOCODER, GEOCODERS
@@ -20,6 +21,29 @@ Options: TypeAlias = "argparse.ArgumentParser | argparse._ArgumentGroup"
 
 class CliError(Exception):
     """A user mistake, reported as one line and exit status 2."""
+
+
+#: What every exit status of ``bodygraph`` means (the end of each ``--help``).
+EXIT_STATUS: Final = """exit status:
+  0    done
+  1    the work failed: a value could not be used (an unknown place, a date outside the
+       ephemeris, ...), a file could not be read or written, or (batch) some rows are
+       bad: they are in the output with error_code and error
+  2    a usage mistake: an unknown option, a missing or malformed argument
+  130  interrupted"""
+
+_ROLE: Final = re.compile(r":[a-z]+(?::[a-z]+)?:`~?([^`]+)`")
+_LITERAL: Final = re.compile(r"``(.+?)``")
+
+
+def plain_text(text: str) -> str:
+    """reStructuredText from a docstring as the plain text of a ``--help``: roles
+    (``:func:`name```) and literals (````text````) lose their marks.
+
+    >>> plain_text("a ``row`` of :data:`~bodygraph.columnar.COLUMNS`")
+    'a row of bodygraph.columnar.COLUMNS'
+    """
+    return _LITERAL.sub(r"\1", _ROLE.sub(r"\1", text))
 
 
 def add_calculation_options(options: Options) -> None:

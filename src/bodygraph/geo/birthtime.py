@@ -90,7 +90,8 @@ def wall_time(date: Date | str, time: Time | str) -> datetime:
 
 def parse_instant(text: str) -> datetime:
     """An ISO 8601 date-time (surrounding blanks ignored), aware when the text has ``Z`` or
-    an offset and naive when it has none; ``ValueError`` when it is not ISO 8601.
+    an offset and naive when it has none; :class:`~bodygraph.errors.InvalidInstantError`
+    (a ``ValueError``) when it is not ISO 8601.
 
     The command line refuses a naive instant (a local time needs a place); the batch job
     reads it as UTC.
@@ -100,4 +101,9 @@ def parse_instant(text: str) -> datetime:
     >>> parse_instant("1980-01-03T08:30").tzinfo is None
     True
     """
-    return datetime.fromisoformat(text.strip())
+    try:
+        return datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise InvalidInstantError(
+            f"{text!r} is not an ISO 8601 date-time; write it like 1980-01-03T08:30:00Z"
+        ) from None

@@ -8,6 +8,7 @@ names are those of :mod:`bodygraph.geo.places`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import ClassVar, Final, Protocol, runtime_checkable
 
@@ -15,12 +16,47 @@ from bodygraph.geo.coordinates import PlaceError, check_coordinates
 
 #: Seconds one request to a geocoding service may take (connect and each read).
 DEFAULT_TIMEOUT: Final = 5.0
+#: The longest location text looked up, in characters (the service contract's limit).
+MAX_LOCATION_LENGTH: Final = 200
+#: Control characters and lone surrogates (which no encoding can write).
+_NOT_TEXT: Final = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 class InvalidLocationError(PlaceError, ValueError):
-    """A location text that cannot be looked up at all (empty or blank)."""
+    """A location text that cannot be looked up at all: not text, empty or blank, longer
+    than :data:`MAX_LOCATION_LENGTH` characters, or holding a control character or a lone
+    surrogate."""
 
     code: ClassVar[str] = "INVALID_LOCATION"
+
+
+def check_location(query: object) -> str:
+    """The location text ``query`` without surrounding blanks, or :class:`InvalidLocationError`.
+
+    >>> check_location("  Berlin ")
+    'Berlin'
+    >>> try:
+    ...     check_location(chr(0xD800) + "Berlin")
+    ... except InvalidLocationError as error:
+    ...     print(error)
+    the location text holds a character that is not text (U+D800 at position 1)
+    """
+    if not isinstance(query, str):
+        raise InvalidLocationError(f"a location must be text, not {type(query).__name__}")
+    if len(query) > MAX_LOCATION_LENGTH:
+        raise InvalidLocationError(
+            f"the location text is {len(query)} characters long; "
+            f"the most is {MAX_LOCATION_LENGTH}")
+    text = query.strip()
+    if not text:
+        raise InvalidLocationError("the location text is empty")
+    bad = _NOT_TEXT.search(text)
+    if bad is not None:
+        position = len(query) - len(query.lstrip()) + bad.start() + 1
+        raise InvalidLocationError(
+            "the location text holds a character that is not text "
+            f"(U+{ord(bad.group()):04X} at position {position})")
+    return text
 
 
 class GeocodeError(PlaceError):

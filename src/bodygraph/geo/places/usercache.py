@@ -7,7 +7,9 @@ and the pages are shared between processes). A cache that cannot be written (rea
 home, full disk) is not an error: the arrays are then made in memory each time.
 
 The directory is ``$BODYGRAPH_CACHE_DIR`` when set (an empty value turns the cache off),
-else ``$XDG_CACHE_HOME/bodygraph``, else ``~/.cache/bodygraph``.
+else the platform's per-user cache folder for ``bodygraph`` as ``platformdirs`` knows it:
+``$XDG_CACHE_HOME/bodygraph`` or ``~/.cache/bodygraph`` on Linux,
+``~/Library/Caches/bodygraph`` on macOS, ``%LOCALAPPDATA%\\bodygraph\\Cache`` on Windows.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
+
+import platformdirs
 
 from bodygraph.geo.places.store import Bundle, BundleFileError, digest, mapped, write_raw
 
@@ -29,8 +33,7 @@ def cache_dir() -> Path | None:
     configured = os.environ.get("BODYGRAPH_CACHE_DIR")
     if configured is not None:
         return Path(configured).expanduser() if configured.strip() else None
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "bodygraph"
+    return Path(platformdirs.user_cache_dir("bodygraph", appauthor=False))
 
 
 def cached(source: Path, part: str, make: Callable[[], Bundle]) -> Bundle:
