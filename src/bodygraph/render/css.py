@@ -84,6 +84,9 @@ def stylesheet(theme: Theme, scope: str) -> str:
             f"{s}.gate-dot.ring-{ink}{{stroke:{colour}}}",
         ]
     rules += [
+        f"{s}.gate .gate-number.halo{{fill:none}}",
+        f"{s}.gate .gate-number.halo-black{{stroke:#000000}}",
+        f"{s}.gate .gate-number.halo-white{{stroke:#ffffff}}",
         f"{s}.header .value,{s}.legend text,{s}.summary{{fill:{v('text_color')}}}",
         f"{s}.header .label,{s}.muted{{fill:{v('muted_text')}}}",
     ]

@@ -230,14 +230,17 @@ def _gate(gate: int, scene: Scene, theme: Theme, geo: Layout, pid: str, sizes: S
     if theme.show_gate_numbers:
         if sources:
             backs = [theme.color_of(s.colour) for s in sources]
-            ink, colour = number_ink(theme, theme.gate_active_text, backs)
+            ink, colour, halo = number_ink(theme, theme.gate_active_text, backs)
             weight = ' font-weight="bold"'
         else:
-            ink, colour = number_ink(theme, theme.gate_text, [under])
+            ink, colour, halo = number_ink(theme, theme.gate_text, [under])
             weight = ""
-        lines.append(
-            f'<text class="gate-number{ink}" x="{num(x)}" y="{num(y + sizes.number * 0.36)}" '
-            f'text-anchor="middle" font-size="{num(sizes.number)}"{weight} fill="{colour}">'
-            f"{gate}</text>")
+        place = (f'x="{num(x)}" y="{num(y + sizes.number * 0.36)}" text-anchor="middle" '
+                 f'font-size="{num(sizes.number)}"{weight}')
+        if halo is not None:
+            lines.append(f'<text class="gate-number halo halo-{halo[0]}" {place} fill="none" '
+                         f'stroke="{halo[1]}" stroke-width="3" stroke-linejoin="round" '
+                         f'aria-hidden="true">{gate}</text>')
+        lines.append(f'<text class="gate-number{ink}" {place} fill="{colour}">{gate}</text>')
     lines.append("</g>")
     return lines

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from bodygraph.render.color import readable
+from bodygraph.render.color import BLACK, MIN_CONTRAST, WHITE, contrast, readable
 from bodygraph.render.geometry import Point, num, polyline_path
 from bodygraph.render.scene import Shape, Source
 from bodygraph.render.theme import Theme
@@ -94,10 +94,17 @@ def dot(sources: Sequence[Source], x: float, y: float, r: float, theme: Theme,
     return out
 
 
-def number_ink(theme: Theme, preferred: str, under: Sequence[str]) -> tuple[str, str]:
-    """(class, colour) of a gate number on ``under``: ``""`` when the preferred colour reads."""
+def number_ink(theme: Theme, preferred: str,
+               under: Sequence[str]) -> tuple[str, str, tuple[str, str] | None]:
+    """(class, colour, halo) of a gate number on ``under``: class ``""`` when the preferred
+    colour reads. When no colour reads on all of ``under`` (a split dot of a light and a
+    dark colour), ``halo`` is the (name, colour) of black or white, drawn round the
+    number's glyphs."""
     name, colour = readable([("preferred", preferred), *inks(theme)], under)
-    return ("" if name == "preferred" else f" ink-{name}"), colour
+    halo = None
+    if min(contrast(colour, bg) for bg in under) < MIN_CONTRAST:
+        halo = max((("black", BLACK), ("white", WHITE)), key=lambda h: contrast(colour, h[1]))
+    return ("" if name == "preferred" else f" ink-{name}"), colour, halo
 
 
 def half(gate: int | None, state: str | None, sources: Sequence[Source],
