@@ -65,6 +65,8 @@ def _add_chart_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPa
     out.add_argument("--v1", action="store_true", help="with --json: the legacy v1 object")
     out.add_argument("--svg", metavar="PATH", help="also write the bodygraph as SVG")
     out.add_argument("--png", metavar="PATH", help="also write a PNG (needs the png extra)")
+    out.add_argument("--theme", metavar="NAME", default="light",
+                     help="theme of --svg/--png: light (default), dark, print, high-contrast")
     calc = chart.add_argument_group("calculation")
     calc.add_argument("--node", choices=("true", "mean"), default="true",
                       help="lunar node: true (osculating, default) or mean")
@@ -144,12 +146,13 @@ def _run_chart(args: argparse.Namespace) -> int:
         raise CliError("--v1 goes with --json")
     chart = _chart_from_args(args)
     if args.svg or args.png:
-        from bodygraph.render import write
+        from bodygraph.render import Theme, write
 
+        theme = Theme.preset(args.theme)
         if args.svg:
-            write(chart, args.svg, format="svg")
+            write(chart, args.svg, theme, format="svg")
         if args.png:
-            write(chart, args.png, format="png")
+            write(chart, args.png, theme, format="png")
     if args.json:
         print(json.dumps(chart.to_v1() if args.v1 else chart.to_v2(), indent=2,
                          ensure_ascii=False))
