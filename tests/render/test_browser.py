@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import io
 import math
-import shutil
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -30,7 +30,7 @@ MAX_MEAN_DIFFERENCE = 4.0  # of 255, per channel, averaged over the image
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if shutil.which("chromium") is None and not shutil.which(CHROMIUM):
+    if not Path(CHROMIUM).is_file():
         pytest.fail(f"{CHROMIUM} is missing: scripts/test.sh installs Debian's chromium "
                     "(apt-get install -y chromium)")
     try:

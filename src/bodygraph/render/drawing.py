@@ -35,8 +35,8 @@ MARGIN = 24.0
 GAP = 6.0
 OUTLINE_WIDTH = 11.0
 LEGEND_GAP = 10.0
-COMPACT_CROP = (18.0, 8.0)  # graph units cut from the left and top in the compact variant
-COMPACT_MARGIN = 12.0
+COMPACT_CROP = (18.0, 8.0)  # graph units cut from each side, and from top and bottom, in
+# the compact variant (the graph spans x 30..490, y 18..820: 12 and 10 units are left)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,10 +82,9 @@ def frame(scene: Scene, theme: Theme, geo: Layout) -> Frame:
     left, right = _columns(scene, theme)
     if compact:
         crop_x, crop_y = COMPACT_CROP
-        x = COMPACT_MARGIN - crop_x
-        width = geo.width - 2 * crop_x + 2 * COMPACT_MARGIN
-        y = COMPACT_MARGIN - crop_y
-        bottom = y + geo.height - crop_y
+        x, y = -crop_x, -crop_y
+        width = geo.width - 2 * crop_x
+        bottom = geo.height - 2 * crop_y
         lefts: tuple[float, ...] = ()
         rights: tuple[float, ...] = ()
     else:
