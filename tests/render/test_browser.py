@@ -17,7 +17,14 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from bodygraph.render import PRESET_NAMES, RenderInput, Theme, render_svg, svg
+from bodygraph.render import (
+    PRESET_NAMES,
+    ConnectionInput,
+    RenderInput,
+    Theme,
+    render_svg,
+    svg,
+)
 from bodygraph.render.raster import svg_to_png
 
 from .charts import connection_input, named_chart, transit_input
@@ -103,15 +110,28 @@ def test_every_preset_looks_the_same_in_chromium_and_cairo(page: Any) -> None:
     assert difference(shots["light"][0], shots["high-contrast"][1]) > 10 * MAX_MEAN_DIFFERENCE
 
 
-def test_summary_fits_when_the_columns_are_hidden(page: Any) -> None:
-    theme = Theme.from_dict({"show_design": False, "show_personality": False,
-                             "show_header": False, "show_legend": False, "show_summary": True})
-    document = svg(named_chart("manifesting-generator"), theme)
-    width, height = size(document)
-    show(page, inline(document), width, height)
-    boxes = page.evaluate("""() => [...document.querySelectorAll('svg text.summary')]
-                               .map(t => { const b = t.getBBox(); return [b.x, b.width]; })""")
-    assert boxes and all(x >= 0 and x + w <= width for x, w in boxes)
+def test_texts_fit_a_narrow_canvas(page: Any) -> None:
+    """Columns hidden: header, legend and summary wrap (or shrink) inside the canvas;
+    long names shrink to their column."""
+    narrow = Theme.from_dict({"show_design": False, "show_personality": False,
+                              "show_summary": True})
+    data = connection_input()
+    long_names = ConnectionInput(data.first, data.second, "Maximilian Alexander W.",
+                                 "Wilhelmina Montgomery-W.")
+    for document in (svg(named_chart("manifesting-generator"), narrow),
+                     render_svg(long_names, narrow), render_svg(long_names)):
+        width, height = size(document)
+        show(page, inline(document), width, height)
+        boxes = page.evaluate("""() => [...document.querySelectorAll('svg text')].map(t => {
+            const b = t.getBBox(); const g = t.closest('.activations');
+            const c = g ? g.querySelector('.rule').getBBox() : null;
+            return [t.textContent, b.x, b.x + b.width, c ? c.x - 6 : 0,
+                    c ? c.x + c.width + 6 : 1e9]; })""")
+        assert any(t.startswith("Manifesting Generator,") or t.startswith("Maximilian")
+                   for t, *_ in boxes)
+        for text, left, right, column_left, column_right in boxes:
+            assert left >= 0 and right <= width, f"{text!r} cut off ({left:.0f}..{right:.0f})"
+            assert column_left <= left and right <= column_right, f"{text!r} leaves its column"
 
 
 def test_two_inlined_charts_keep_their_own_colours(page: Any) -> None:
