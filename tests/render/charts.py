@@ -13,6 +13,7 @@ import numpy as np
 
 from bodygraph.catalog.tables import tables
 from bodygraph.model.chart import BODIES, Activation, Chart, Side
+from bodygraph.render import ConnectionInput, RenderInput, TransitInput
 from bodygraph.rules.properties import build_chart
 from bodygraph.rules.wheel import LINE, UNITS_PER_DEGREE, positions, to_units
 
@@ -89,3 +90,19 @@ def named_chart(name: str) -> Chart:
     """The chart of :data:`NAMED` called ``name``."""
     design, personality = NAMED[name]
     return chart(design, personality)
+
+
+def transit_input() -> TransitInput:
+    """The generator chart with a transit that completes 34-57 and 20-57 (gate 57) and
+    sits on natal gates (5, 14) too."""
+    natal = RenderInput.from_chart(named_chart("generator"))
+    gates = [57, 34, 5, 14, 20, 10, 57, 34, 5, 14, 20, 10, 57]
+    return TransitInput.from_gate_lines(natal, [(g, 1 + i % 6) for i, g in enumerate(gates)])
+
+
+def connection_input() -> ConnectionInput:
+    """Two persons: 21-45 electromagnetic (21 only one's, 45 only the other's), and shared
+    gates."""
+    first = RenderInput.from_chart(chart([21, 36, 41, 27, 5], [35, 58, 26, 4, 15]))
+    second = RenderInput.from_chart(chart([45, 6, 5, 2], [14, 59, 26, 4]))
+    return ConnectionInput(first, second, "Anna", "Ben")

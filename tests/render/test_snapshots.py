@@ -1,7 +1,10 @@
 """Byte-for-byte snapshots of the SVG for several hand-built charts.
 
-Snapshots live in ``tests/render/snapshots/<name>.svg``. After an intended change to
-the drawing, regenerate them and review the diff (and the images) before committing::
+Snapshots live in ``tests/render/snapshots/<name>.svg``: every named chart in the
+default theme, the generator in each other preset, the compact variant and a bare one
+(columns, header and legend hidden, summary shown), a transit and a connection. After an
+intended change to the drawing, regenerate them and review the diff (and the images)
+before committing::
 
     BODYGRAPH_UPDATE_SNAPSHOTS=1 .venv/bin/pytest tests/render/test_snapshots.py
 """
@@ -13,27 +16,38 @@ from pathlib import Path
 
 import pytest
 
-from bodygraph.render import Theme, svg
+from bodygraph.render import RenderInput, Theme, render_svg
 
-from .charts import NAMED, named_chart
+from .charts import NAMED, connection_input, named_chart, transit_input
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("BODYGRAPH_UPDATE_SNAPSHOTS") == "1"
 
 CASES: dict[str, tuple[str, Theme | None]] = {name: (name, None) for name in NAMED}
-CASES["generator-dark"] = ("generator", Theme.from_dict({
-    "name": "dark", "background": "#15171c", "open_center": "#2a2e36",
-    "center_outline": "#9aa3b0", "channel_outline": "#4a505b", "channel_empty": "#2a2e36",
-    "design_color": "#ff6b6b", "personality_color": "#f5f7fa", "gate_text": "#c8ced8",
-    "gate_active_text": "#15171c", "text_color": "#f5f7fa", "muted_text": "#9aa3b0",
-    "planet_labels": "name",
-}))
+for _preset in ("dark", "print", "high-contrast"):
+    CASES[f"generator-{_preset}"] = ("generator", Theme.preset(_preset))
+CASES["generator-names"] = ("generator", Theme.from_dict({"planet_labels": "name"}))
+CASES["generator-compact"] = ("generator", Theme.from_dict({"variant": "compact",
+                                                            "show_summary": True}))
+CASES["generator-bare"] = ("generator", Theme.from_dict({
+    "show_design": False, "show_personality": False, "show_header": False,
+    "show_legend": False, "show_summary": True}))
+CASES["transit"] = ("transit", None)
+CASES["connection"] = ("connection", None)
+
+
+def draw(chart_name: str, theme: Theme | None) -> str:
+    if chart_name == "transit":
+        return render_svg(transit_input(), theme)
+    if chart_name == "connection":
+        return render_svg(connection_input(), theme)
+    return render_svg(RenderInput.from_chart(named_chart(chart_name)), theme)
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_svg_matches_snapshot(case: str) -> None:
     chart_name, theme = CASES[case]
-    document = svg(named_chart(chart_name), theme)
+    document = draw(chart_name, theme)
     path = SNAPSHOTS / f"{case}.svg"
     if UPDATE:
         path.write_text(document, encoding="utf-8", newline="\n")

@@ -26,6 +26,7 @@ from bodygraph.render.theme import center_slug
 from .charts import NAMED, chart, named_chart
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
+RINGS = {"ring-text", "ring-background", "ring-black", "ring-white"}
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -34,7 +35,15 @@ def parse(document: str) -> ET.Element:
 
 
 def by_id(root: ET.Element) -> dict[str, ET.Element]:
-    return {e.attrib["id"]: e for e in root.iter() if "id" in e.attrib}
+    """Elements by id without the render's own prefix (the root's id and a hyphen)."""
+    prefix = root.attrib["id"] + "-"
+    assert re.fullmatch(r"bg-[0-9a-f]{12}-", prefix)
+    out = {}
+    for e in root.iter():
+        if "id" in e.attrib and e is not root:
+            assert e.attrib["id"].startswith(prefix)
+            out[e.attrib["id"].removeprefix(prefix)] = e
+    return out
 
 
 def classes(element: ET.Element) -> set[str]:
@@ -71,15 +80,16 @@ def test_every_center_channel_and_gate_is_drawn_as_the_chart_says(name: str) -> 
             if side is None:
                 assert classes(half) == {"channel-half", "inactive"}
                 assert half.attrib["stroke"] == theme.channel_empty
-            elif side == "both":
-                stripes = {frozenset(classes(s)): s.attrib["stroke"] for s in half}
-                assert stripes == {
-                    frozenset({"stripe", "design"}): theme.design_color,
-                    frozenset({"stripe", "personality"}): theme.personality_color,
-                }
-            else:
-                assert classes(half) == {"channel-half", side}
-                assert half.attrib["stroke"] == theme.color_of(side)
+                continue
+            assert classes(half) == {"channel-half", side}
+            stripes = {frozenset(classes(s)): s.attrib["stroke"] for s in half
+                       if "stripe" in classes(s)}
+            sides = ["design", "personality"] if side == "both" else [side]
+            assert stripes == {frozenset({"stripe", x}): theme.color_of(x) for x in sides}
+            # The second cue: design stripes carry a line of the empty colour inside.
+            cues = [s for s in half if "cue" in classes(s)]
+            assert [classes(s) for s in cues] == ([{"cue", "design"}] if "design" in sides
+                                                  else [])
 
     # Centers: defined when at the end of a defined channel, filled in their colour.
     ends = {center for ch in tables().channels if set(ch.gates) <= active
@@ -100,6 +110,17 @@ def test_every_center_channel_and_gate_is_drawn_as_the_chart_says(name: str) -> 
         side = expected_side(c, gate)
         assert classes(element) == ({"gate"} if side is None else {"gate", "active", side})
         assert element.findtext("svg:text", namespaces=NS) == str(gate)
+        dots = [e for e in element if "gate-dot" in classes(e)]
+        sides = [] if side is None else (["design", "personality"] if side == "both"
+                                         else [side])
+        assert [classes(d) - {"gate-dot"} - RINGS for d in dots] == [{x} for x in sides]
+        # The second cue: design dots are square, personality dots round.
+        shapes = {"design": "M", "personality": "A"}
+        for d, x in zip(dots, sides, strict=True):
+            if len(sides) == 1:
+                assert d.tag == f"{SVG}{'rect' if x == 'design' else 'circle'}"
+            else:
+                assert (shapes[x] in d.attrib["d"][1:]) == (x == "personality")
 
 
 @pytest.mark.parametrize("name", sorted(NAMED))
@@ -120,9 +141,10 @@ def test_ids_are_unique_and_complete() -> None:
     root = parse(svg(named_chart("generator")))
     all_ids = [e.attrib["id"] for e in root.iter() if "id" in e.attrib]
     assert len(all_ids) == len(set(all_ids))
-    assert sum(i.startswith("channel-") for i in all_ids) == 36
-    assert sum(re.fullmatch(r"gate-\d+", i) is not None for i in all_ids) == 64
-    assert sum(re.fullmatch(r"center-[A-Za-z]+", i) is not None for i in all_ids) == 9
+    short = list(by_id(root))
+    assert sum(i.startswith("channel-") for i in short) == 36
+    assert sum(re.fullmatch(r"gate-\d+", i) is not None for i in short) == 64
+    assert sum(re.fullmatch(r"center-[A-Za-z]+", i) is not None for i in short) == 9
 
 
 def test_document_is_self_contained_and_accessible() -> None:
@@ -135,9 +157,11 @@ def test_document_is_self_contained_and_accessible() -> None:
     assert title is not None and title.text == "Human Design bodygraph: Projector, profile 5/1"
     assert desc is not None and desc.text is not None
     assert "Defined channels: 1-8, 23-43, 47-64, 7-31." in desc.text
-    assert root.attrib["aria-labelledby"] == "bodygraph-title bodygraph-desc"
+    pid = root.attrib["id"]
+    assert root.attrib["aria-labelledby"] == f"{pid}-title {pid}-desc"
     tags = {e.tag.removeprefix(SVG) for e in root.iter()}
-    assert tags <= {"svg", "title", "desc", "style", "rect", "g", "path", "circle", "text"}
+    assert tags <= {"svg", "title", "desc", "style", "rect", "g", "path", "circle", "text",
+                    "tspan"}
     for element in root.iter():
         for key in element.attrib:
             assert "href" not in key
@@ -161,13 +185,23 @@ def test_svg_draws_exactly_what_render_svg_draws_from_placements() -> None:
     assert render_svg(RenderInput.from_gate_lines(pairs_d, pairs_p)) == svg(c)
 
 
-def test_summary_matches_the_chart() -> None:
+def test_summary_and_header_match_the_chart() -> None:
     c = named_chart("manifesting-generator")
-    root = parse(svg(c))
+    root = parse(svg(c, Theme(show_summary=True)))
     text = root.find("svg:text[@class='summary']", NS)
     assert text is not None
-    assert text.text == (f"{c.type.value} \u00b7 Profile {c.profile} \u00b7 "
-                         f"{c.authority.value} Authority \u00b7 {c.definition.value}")
+    assert text.text == (f"{c.type.value}, Profile {c.profile}, "
+                         f"{c.authority.value} Authority, {c.definition.value}")
+    header = by_id(root)["header"]
+    items = {e.attrib["data-item"]: "".join(e.itertext()) for e in header
+             if "data-item" in e.attrib}
+    assert items == {
+        "Type": c.type.value, "Strategy": f"Strategy{c.strategy}",
+        "Authority": f"Authority{c.authority.value}", "Profile": f"Profile{c.profile}",
+        "Definition": f"Definition{c.definition.value}",
+        "Cross": f"Cross{c.incarnation_cross}",
+    }
+    assert parse(svg(c)).find("svg:text[@class='summary']", NS) is None  # off by default
 
 
 def test_render_input_refuses_inconsistent_centers_and_bad_values() -> None:
@@ -210,25 +244,28 @@ def test_theme_changes_colours_and_embeds_its_css() -> None:
     theme = Theme.from_dict({"design_color": "#0055aa", "centers": {"Sacral": "#123456"}})
     c = named_chart("generator")
     document = svg(c, theme)
-    assert theme.to_css() in document
+    pid = parse(document).attrib["id"]
+    assert theme.to_css(f":where(#{pid})") in document
     ids = by_id(parse(document))
     assert ids["center-Sacral"].attrib["fill"] == "#123456"
-    assert ids["gate-5"].find("svg:circle", NS).attrib["fill"] == "#0055aa"  # type: ignore[union-attr]
+    assert ids["gate-5"].find("svg:rect", NS).attrib["fill"] == "#0055aa"  # type: ignore[union-attr]
 
 
 def test_columns_and_summary_can_be_hidden() -> None:
     c = named_chart("generator")
     full = parse(svg(c))
     bare = parse(svg(c, Theme(show_design=False, show_personality=False, show_summary=False,
-                              show_gate_numbers=False)))
+                              show_gate_numbers=False, show_header=False,
+                              show_legend=False)))
     ids = by_id(bare)
     assert "design-activations" not in ids and "personality-activations" not in ids
     assert bare.find("svg:text[@class='summary']", NS) is None
+    assert "header" not in ids and "legend" not in ids
     assert all(f"gate-{g}" in ids for g in range(1, 65))
     assert bare.find(".//svg:text[@class='gate-number']", NS) is None
-    assert ids["gate-5"].find("svg:circle", NS) is not None  # still marked, just unnumbered
+    assert ids["gate-5"].find("svg:rect", NS) is not None  # still marked, just unnumbered
     assert float(bare.attrib["width"]) < float(full.attrib["width"])
     assert float(bare.attrib["height"]) < float(full.attrib["height"])
     names = parse(svg(c, Theme(planet_labels="name")))
-    planet = names.find(".//svg:g[@data-body='northNode']/svg:text[@class='planet']", NS)
+    planet = names.find(".//svg:g[@data-body='northNode']/svg:text[@class='planet-name']", NS)
     assert planet is not None and planet.text == "North Node"

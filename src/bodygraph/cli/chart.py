@@ -60,6 +60,8 @@ def add_parser(subparsers: Subparsers) -> None:
     out.add_argument("--v1", action="store_true", help="with --json: the legacy v1 object")
     out.add_argument("--svg", metavar="PATH", help="also write the bodygraph as SVG")
     out.add_argument("--png", metavar="PATH", help="also write a PNG (needs the png extra)")
+    out.add_argument("--theme", metavar="NAME", default="light",
+                     help="theme of --svg/--png: light (default), dark, print, high-contrast")
     add_calculation_options(chart.add_argument_group("calculation"))
     chart.set_defaults(handler=run)
 
@@ -70,12 +72,13 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--v1 goes with --json")
     chart = _chart_from_args(args)
     if args.svg or args.png:
-        from bodygraph.render import write  # the renderer and its fonts: only when drawing
+        from bodygraph.render import Theme, write  # the renderer: only when drawing
 
+        theme = Theme.preset(args.theme)
         if args.svg:
-            write(chart, args.svg, format="svg")
+            write(chart, args.svg, theme, format="svg")
         if args.png:
-            write(chart, args.png, format="png")
+            write(chart, args.png, theme, format="png")
     if args.json:
         print(json.dumps(chart.to_v1() if args.v1 else chart.to_v2(), indent=2,
                          ensure_ascii=False))

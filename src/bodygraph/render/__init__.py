@@ -8,8 +8,10 @@
 True
 
 :func:`svg` draws a :class:`~bodygraph.model.chart.Chart`; :func:`render_svg` draws a
-:class:`RenderInput` (26 gate.line placements and the defined centers), which is
-all a render token carries. Themes are data (:class:`Theme`).
+:class:`RenderInput` (26 gate.line placements and the defined centers, all a render
+token carries), a :class:`TransitInput` (a natal chart with a transit over it) or a
+:class:`ConnectionInput` (two persons). Themes are data (:class:`Theme`;
+``Theme.preset("dark")`` for a shipped one).
 """
 
 from __future__ import annotations
@@ -25,15 +27,18 @@ from bodygraph.render.errors import (
 )
 from bodygraph.render.files import write
 from bodygraph.render.model import Placement, RenderInput
+from bodygraph.render.overlay import ConnectionInput, TransitInput
 from bodygraph.render.raster import png, png_bytes
-from bodygraph.render.theme import DEFAULT_THEME, CenterColors, Theme
+from bodygraph.render.theme import DEFAULT_THEME, PRESET_NAMES, CenterColors, Theme
 
 if TYPE_CHECKING:
     from bodygraph.model.chart import Chart
 
 __all__ = [
     "DEFAULT_THEME",
+    "PRESET_NAMES",
     "CenterColors",
+    "ConnectionInput",
     "Placement",
     "PngUnavailableError",
     "RenderError",
@@ -41,6 +46,7 @@ __all__ = [
     "RenderInputError",
     "Theme",
     "ThemeError",
+    "TransitInput",
     "png",
     "png_bytes",
     "render_svg",

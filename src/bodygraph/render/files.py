@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Literal
 from bodygraph.render.drawing import render_svg
 from bodygraph.render.errors import RenderError
 from bodygraph.render.model import RenderInput
+from bodygraph.render.overlay import ConnectionInput, TransitInput
 from bodygraph.render.raster import png
 
 if TYPE_CHECKING:
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 SUFFIXES: tuple[str, ...] = (".svg", ".png")
 
 
-def write(chart: Chart | RenderInput, path: str | PathLike[str],
+def write(chart: Chart | RenderInput | TransitInput | ConnectionInput, path: str | PathLike[str],
           theme: Theme | None = None, *, format: Literal["svg", "png"] | None = None) -> Path:
     """Write ``chart`` as SVG or PNG (needs cairosvg); returns the path.
 
@@ -28,7 +29,8 @@ def write(chart: Chart | RenderInput, path: str | PathLike[str],
     target = Path(path)
     suffix = f".{format}" if format else target.suffix.lower()
     if suffix == ".svg":
-        data = chart if isinstance(chart, RenderInput) else RenderInput.from_chart(chart)
+        data = chart if isinstance(chart, RenderInput | TransitInput | ConnectionInput) else (
+            RenderInput.from_chart(chart))
         target.write_text(render_svg(data, theme), encoding="utf-8", newline="\n")
         return target
     if suffix == ".png":

@@ -7,9 +7,11 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bodygraph.render.css import resolve_vars
 from bodygraph.render.drawing import render_svg
 from bodygraph.render.errors import PngUnavailableError
 from bodygraph.render.model import RenderInput
+from bodygraph.render.overlay import ConnectionInput, TransitInput
 
 if TYPE_CHECKING:
     from bodygraph.model.chart import Chart
@@ -26,16 +28,24 @@ def _cairosvg() -> Any:
         ) from exc
 
 
-def png_bytes(chart: Chart | RenderInput, theme: Theme | None = None, *,
-              scale: float = 2.0) -> bytes:
-    """The PNG image of a bodygraph, ``scale`` times the SVG's pixel size."""
-    data = chart if isinstance(chart, RenderInput) else RenderInput.from_chart(chart)
-    document = render_svg(data, theme).encode("utf-8")
-    result: bytes = _cairosvg().svg2png(bytestring=document, scale=scale)
+def svg_to_png(document: str, *, scale: float = 2.0) -> bytes:
+    """Rasterise one of the renderer's SVG documents (custom properties resolved to the
+    colours they fall back to, which cairosvg needs)."""
+    result: bytes = _cairosvg().svg2png(bytestring=resolve_vars(document).encode("utf-8"),
+                                        scale=scale)
     return result
 
 
-def png(chart: Chart | RenderInput, path: str | PathLike[str], theme: Theme | None = None,
+def png_bytes(chart: Chart | RenderInput | TransitInput | ConnectionInput,
+              theme: Theme | None = None, *, scale: float = 2.0) -> bytes:
+    """The PNG image of a bodygraph, ``scale`` times the SVG's pixel size."""
+    data = chart if isinstance(chart, RenderInput | TransitInput | ConnectionInput) else (
+        RenderInput.from_chart(chart))
+    return svg_to_png(render_svg(data, theme), scale=scale)
+
+
+def png(chart: Chart | RenderInput | TransitInput | ConnectionInput,
+        path: str | PathLike[str], theme: Theme | None = None,
         *, scale: float = 2.0) -> Path:
     """Write the PNG image of a bodygraph to ``path``; returns the path.
 

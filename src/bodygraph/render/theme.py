@@ -2,10 +2,10 @@
 
 A :class:`Theme` is frozen and validated on construction; :meth:`Theme.from_dict`
 reads a (possibly partial) JSON object on top of a base theme and
-:meth:`Theme.to_dict` writes the full object back. :meth:`Theme.to_css` gives the
-stylesheet that the renderer embeds, and that re-themes any rendered bodygraph
-when injected after it (CSS rules beat the presentation attributes the renderer
-also writes, so images stay correct in viewers without CSS support).
+:meth:`Theme.to_dict` writes the full object back; :meth:`Theme.preset` gives one of
+the shipped themes (:data:`PRESET_NAMES`). :meth:`Theme.to_css` gives the stylesheet
+(every colour a CSS custom property, see :mod:`bodygraph.render.css`) that re-themes
+any rendered bodygraph when injected after it.
 """
 
 from __future__ import annotations
@@ -16,9 +16,14 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Literal, cast
 
 from bodygraph.catalog.tables import CENTER_NAMES
+from bodygraph.render.css import stylesheet
 from bodygraph.render.errors import ThemeError
+from bodygraph.render.presets import PRESETS
 
 PlanetLabels = Literal["symbol", "name"]
+Variant = Literal["full", "compact"]
+PRESET_NAMES: tuple[str, ...] = tuple(PRESETS)
+"""The shipped themes: ``light`` (the default), ``dark``, ``print``, ``high-contrast``."""
 
 _HEX = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 _FONT = re.compile(r"[A-Za-z0-9][A-Za-z0-9 \-]{0,47}")
@@ -30,6 +35,7 @@ GENERIC_FAMILIES: frozenset[str] = frozenset(
 COLOR_FIELDS: tuple[str, ...] = (
     "design_color", "personality_color", "channel_outline", "channel_empty", "open_center",
     "center_outline", "gate_text", "gate_active_text", "text_color", "muted_text",
+    "transit_color", "person_a_color", "person_b_color",
 )
 """The theme fields that hold a ``#rgb``/``#rrggbb`` colour (besides ``background``)."""
 
@@ -89,14 +95,17 @@ def _center_name(field: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Theme:
-    """How a bodygraph looks. Every field has a default that looks good on white.
+    """How a bodygraph looks. The defaults are the ``light`` preset.
 
     Colours are ``#rgb`` or ``#rrggbb`` (``background`` may also be ``"none"``);
     ``font_family`` is a list of family names ending in a generic family
     (``sans-serif`` ...), so an image never depends on an installed font.
+    ``gate_text`` and ``gate_active_text`` are the preferred colours of gate numbers:
+    where one has less than 4.5:1 contrast on what lies under it, the renderer uses
+    ``text_color``, ``background``, black or white instead (the first that reads).
     """
 
-    name: str = "default"
+    name: str = "light"
     background: str = "#ffffff"
     design_color: str = "#c62828"
     personality_color: str = "#1f2328"
@@ -108,13 +117,19 @@ class Theme:
     gate_active_text: str = "#ffffff"
     text_color: str = "#1f2328"
     muted_text: str = "#6b7380"
+    transit_color: str = "#1565c0"
+    person_a_color: str = "#1565c0"
+    person_b_color: str = "#ad1457"
     centers: CenterColors = CenterColors()
     font_family: tuple[str, ...] = ("DejaVu Sans", "Helvetica", "Arial", "sans-serif")
     show_design: bool = True
     show_personality: bool = True
-    show_summary: bool = True
+    show_summary: bool = False
     show_gate_numbers: bool = True
+    show_header: bool = True
+    show_legend: bool = True
     planet_labels: PlanetLabels = "symbol"
+    variant: Variant = "full"
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not 1 <= len(self.name) <= 80:
@@ -128,11 +143,20 @@ class Theme:
         if not isinstance(self.centers, CenterColors):
             raise ThemeError("centers", "must be a CenterColors")
         _check_fonts(self.font_family)
-        for flag in ("show_design", "show_personality", "show_summary", "show_gate_numbers"):
+        for flag in FLAG_FIELDS:
             if not isinstance(getattr(self, flag), bool):
                 raise ThemeError(flag, "must be true or false")
         if self.planet_labels not in ("symbol", "name"):
             raise ThemeError("planet_labels", "must be 'symbol' or 'name'")
+        if self.variant not in ("full", "compact"):
+            raise ThemeError("variant", "must be 'full' (columns, header, legend) or 'compact'")
+
+    @classmethod
+    def preset(cls, name: str) -> Theme:
+        """A shipped theme by name (:data:`PRESET_NAMES`); raises :class:`ThemeError`."""
+        if name not in PRESETS:
+            raise ThemeError("preset", f"unknown theme {name!r}; one of {', '.join(PRESETS)}")
+        return cls.from_dict({"name": name, **PRESETS[name]}, base=cls())
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, base: Theme | None = None) -> Theme:
@@ -175,44 +199,25 @@ class Theme:
         return out
 
     def color_of(self, side: str) -> str:
-        """Colour of ``"design"`` or ``"personality"``."""
-        return self.design_color if side == "design" else self.personality_color
+        """Colour of ``"design"``, ``"personality"``, ``"transit"``, ``"person-a"`` or
+        ``"person-b"``."""
+        value: str = getattr(self, f"{side.replace('-', '_')}_color")
+        return value
 
     @property
     def font_css(self) -> str:
         """The ``font-family`` value, names with spaces quoted."""
         return ",".join(f"'{f}'" if " " in f else f for f in self.font_family)
 
-    def to_css(self) -> str:
+    def to_css(self, scope: str = ".bodygraph") -> str:
         """A stylesheet that gives any rendered bodygraph this theme's colours and fonts.
 
-        Selectors are scoped to the ``.bodygraph`` root element and use only the ids
-        and classes the renderer writes (see ``docs/render.md``).
+        Rules are scoped to ``scope`` (by default the ``.bodygraph`` root class, which
+        outranks the stylesheet each image embeds) and use only the classes the renderer
+        writes; every colour is ``var(--bodygraph-..., <this theme's colour>)``, so a page
+        can still override single colours (see ``docs/render.md``).
         """
-        s = ".bodygraph "
-        rules = [
-            f".bodygraph{{font-family:{self.font_css}}}",
-            f"{s}.background{{fill:{self.background}}}",
-            f"{s}.center{{fill:{self.open_center};stroke:{self.center_outline}}}",
-            *(
-                f"{s}#center-{center_slug(n)}.defined{{fill:{self.centers.of(n)}}}"
-                for n in CENTER_NAMES
-            ),
-            f"{s}.channel-outline{{stroke:{self.channel_outline}}}",
-            f"{s}.channel-half.inactive{{stroke:{self.channel_empty}}}",
-            f"{s}.channel-half.design,{s}.stripe.design{{stroke:{self.design_color}}}",
-            f"{s}.channel-half.personality,{s}.stripe.personality"
-            f"{{stroke:{self.personality_color}}}",
-            f"{s}.gate-number{{fill:{self.gate_text}}}",
-            f"{s}.gate.active .gate-number{{fill:{self.gate_active_text}}}",
-            f"{s}.gate-dot.design{{fill:{self.design_color}}}",
-            f"{s}.gate-dot.personality{{fill:{self.personality_color}}}",
-            f"{s}.activations.design text{{fill:{self.design_color}}}",
-            f"{s}.activations.personality text{{fill:{self.personality_color}}}",
-            f"{s}.summary{{fill:{self.text_color}}}",
-            f"{s}.muted{{fill:{self.muted_text}}}",
-        ]
-        return "\n".join(rules) + "\n"
+        return stylesheet(self, scope)
 
 
 def _check_fonts(value: object) -> tuple[str, ...]:
@@ -250,5 +255,12 @@ def _centers_from(value: object, base: CenterColors) -> CenterColors:
     return replace(base, **changes)
 
 
+FLAG_FIELDS: tuple[str, ...] = (
+    "show_design", "show_personality", "show_summary", "show_gate_numbers", "show_header",
+    "show_legend",
+)
+"""The theme's true/false fields."""
+
 DEFAULT_THEME = Theme()
-"""The default theme: traditional center colours, red design, black personality, on white."""
+"""The default theme (the ``light`` preset): traditional center colours, red design, black
+personality, on white."""

@@ -1,0 +1,107 @@
+"""No rendered text depends on a particular font: planet symbols are paths, and every
+text is ASCII (digits, Latin letters, punctuation: in every font of a generic family).
+
+The glyph check renders in a fontconfig environment that hides every installed font
+(DejaVu included), through cairosvg in a child process.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from bodygraph.model.chart import BODIES
+from bodygraph.render import PRESET_NAMES, Theme, render_svg, svg
+from bodygraph.render.raster import svg_to_png
+
+from .cascade import SVG
+from .charts import connection_input, named_chart, transit_input
+
+ASCII_TEXT = re.compile(r"[ -~]*")
+RENDER = (
+    "import sys; from bodygraph.render.raster import svg_to_png; "
+    "sys.stdout.buffer.write(svg_to_png(sys.stdin.read(), scale=1.0))"
+)
+
+
+def documents() -> list[str]:
+    out = []
+    for preset in PRESET_NAMES:
+        for names in ("symbol", "name"):
+            theme = Theme.from_dict({"planet_labels": names, "show_summary": True},
+                                    base=Theme.preset(preset))
+            out.append(svg(named_chart("manifesting-generator"), theme))
+            out.append(render_svg(transit_input(), theme))
+            out.append(render_svg(connection_input(), theme))
+    return out
+
+
+def test_every_rendered_text_is_ascii() -> None:
+    seen = set()
+    for document in documents():
+        root = ET.fromstring(document)
+        for text in root.iter(f"{SVG}text"):
+            content = "".join(text.itertext())
+            assert ASCII_TEXT.fullmatch(content), f"{content!r} needs a particular font"
+            seen.add(content)
+    assert "Manifesting Generator" in seen and "North Node" in seen
+    assert not any(ord(c) > 0x7E for text in seen for c in text)
+
+
+@pytest.fixture(scope="module")
+def fontless_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """Environment variables under which fontconfig finds no font at all."""
+    root = tmp_path_factory.mktemp("fontconfig")
+    (root / "empty").mkdir()
+    config = root / "fonts.conf"
+    config.write_text(
+        '<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n'
+        f"<fontconfig><dir>{root / 'empty'}</dir><cachedir>{root / 'cache'}</cachedir>"
+        "</fontconfig>\n", encoding="utf-8")
+    env = {**os.environ, "FONTCONFIG_FILE": str(config)}
+    listing = subprocess.run(["fc-list"], env=env, capture_output=True, text=True, check=False)
+    if listing.returncode == 0:  # fc-list comes with fontconfig; when present, it proves it
+        assert "DejaVu" not in listing.stdout and listing.stdout.strip() == ""
+    return env
+
+
+def render_without_fonts(document: str, env: dict[str, str]) -> np.ndarray:
+    done = subprocess.run([sys.executable, "-c", RENDER], input=document.encode("utf-8"),
+                          env=env, capture_output=True, check=True, timeout=60)
+    return np.asarray(Image.open(io.BytesIO(done.stdout)).convert("RGB"), dtype=np.int16)
+
+
+def without(document: str, pattern: str) -> str:
+    return re.sub(pattern, "", document, flags=re.S)
+
+
+TEXT = r"<text\b.*?</text>"
+GLYPH = r'<path class="planet"[^>]*/>'
+
+
+def test_planet_glyphs_are_drawn_without_any_font(fontless_env: dict[str, str],
+                                                 tmp_path: Path) -> None:
+    document = svg(named_chart("manifesting-generator"))
+    shapes = without(document, TEXT)  # everything but text: must not need fonts at all
+    no_font = render_without_fonts(shapes, fontless_env)
+    with_font = np.asarray(Image.open(io.BytesIO(svg_to_png(shapes, scale=1.0)))
+                           .convert("RGB"), dtype=np.int16)
+    assert np.array_equal(no_font, with_font)
+    bare = render_without_fonts(without(shapes, GLYPH), fontless_env)
+    glyphs = re.findall(r'<path class="planet" data-glyph="(\w+)" '
+                        r'transform="translate\(([\d.]+) ([\d.]+)\)"', document)
+    assert len(glyphs) == 2 * len(BODIES)
+    for body, x, y in glyphs:  # each symbol puts ink where, without it, there is none
+        cx, cy = round(float(x)), round(float(y))
+        box = (slice(cy - 10, cy + 10), slice(cx - 10, cx + 10))
+        changed = np.abs(no_font[box] - bare[box]).sum(axis=2) > 60
+        assert changed.sum() > 25, f"{body} symbol missing without fonts"
