@@ -17,7 +17,8 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
-from bodygraph.cli.birth import GEOCODERS, chart_from_args
+from bodygraph.cli.chart import chart_from_args
+from bodygraph.cli.options import add_geocoder_options
 from bodygraph.model.chart import Chart
 
 #: The options of one birth (as ``bodygraph chart``), with their argparse settings.
@@ -58,9 +59,7 @@ def add_births_arguments(parser: argparse.ArgumentParser, how_many: str) -> None
         "--lat/--lng)")
     for name, settings in BIRTH_OPTIONS.items():
         group.add_argument(f"--{name}", action=_Birth, dest="births", default=[], **settings)
-    group.add_argument("--geocoder", choices=GEOCODERS, default="offline",
-                       help="how --place is looked up (default: the offline gazetteer)")
-    group.add_argument("--geocode-key", metavar="KEY", help="your Google geocoding key")
+    add_geocoder_options(group, looked_up="--place")
 
 
 def charts_of_births(args: argparse.Namespace) -> list[Chart]:

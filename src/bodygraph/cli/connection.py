@@ -5,20 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 
-from bodygraph.cli.birth import (
-    CliError,
-    command_parser,
-    finish_command,
-    input_errors_exit_2,
-)
 from bodygraph.cli.births import add_births_arguments, charts_of_births
-from bodygraph.cli.relations_text import INDENT, channel_lines, composite_lines, when
+from bodygraph.cli.options import CliError, Subparsers
+from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
+from bodygraph.cli.relations_text import INDENT, channel_lines, composite_lines
+from bodygraph.cli.report import utc_seconds_text
 from bodygraph.relations import ChannelLink, Connection, connection
 
 EXAMPLE = "bodygraph connection --utc 1980-01-03T08:30:00Z --utc 1985-07-09T14:00:00Z"
 
 
-def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: Subparsers) -> None:
     """Register ``bodygraph connection``."""
     parser = command_parser(
         subparsers, "connection", "the connection chart of two births",
@@ -40,8 +37,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
-        print(f"Connection of person 1 (born {when(one.birth_utc)}) and person 2 "
-              f"(born {when(two.birth_utc)})\n\n{render(result)}")
+        print(f"Connection of person 1 (born {utc_seconds_text(one.birth_utc)}) and person 2 "
+              f"(born {utc_seconds_text(two.birth_utc)})\n\n{render(result)}")
     return 0
 
 

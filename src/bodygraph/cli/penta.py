@@ -5,13 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 
-from bodygraph.cli.birth import (
-    command_parser,
-    finish_command,
-    input_errors_exit_2,
-)
 from bodygraph.cli.births import add_births_arguments, charts_of_births
-from bodygraph.cli.relations_text import channel_lines, when
+from bodygraph.cli.options import Subparsers
+from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
+from bodygraph.cli.relations_text import channel_lines
+from bodygraph.cli.report import utc_seconds_text
 from bodygraph.relations import Penta, penta
 from bodygraph.relations.penta import MAX_MEMBERS, MIN_MEMBERS
 
@@ -19,7 +17,7 @@ EXAMPLE = ("bodygraph penta --utc 1980-01-03T08:30:00Z --utc 1983-01-03T08:30:00
            "--utc 1990-01-03T08:30:00Z")
 
 
-def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: Subparsers) -> None:
     """Register ``bodygraph penta``."""
     parser = command_parser(
         subparsers, "penta", "the penta (group chart) of 3 to 5 births",
@@ -41,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
 
 def render(result: Penta) -> str:
     """The penta as readable text."""
-    members = ", ".join(when(m) for m in result.members)
+    members = ", ".join(utc_seconds_text(m) for m in result.members)
     return "\n".join([
         f"Penta of {len(result.members)} members ({members})",
         "",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import UTC, datetime
 
 from bodygraph.catalog.tables import Channel
 from bodygraph.cli.report import _LABELS, _cell
@@ -11,11 +10,6 @@ from bodygraph.model.chart import Side
 from bodygraph.relations import Composite
 
 INDENT = " " * 22
-
-
-def when(instant: datetime) -> str:
-    """``YYYY-MM-DD HH:MM:SS UTC``."""
-    return instant.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 def channel_lines(channels: Iterable[Channel]) -> str:

@@ -5,22 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 
-from bodygraph.cli.birth import (
-    add_birth_arguments,
-    calculator_from_args,
-    chart_from_args,
-    command_parser,
-    finish_command,
-    input_errors_exit_2,
-    parse_utc,
-)
-from bodygraph.cli.relations_text import channel_lines, composite_lines, side_lines, when
+from bodygraph.cli.chart import add_birth_options, chart_from_args, parse_utc
+from bodygraph.cli.options import Subparsers, calculator_from
+from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
+from bodygraph.cli.relations_text import channel_lines, composite_lines, side_lines
+from bodygraph.cli.report import utc_seconds_text
 from bodygraph.relations import Transit, transit
 
 EXAMPLE = "bodygraph transit --at 2024-03-20T03:06:00Z --utc 1980-01-03T08:30:00Z"
 
 
-def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: Subparsers) -> None:
     """Register ``bodygraph transit``."""
     parser = command_parser(
         subparsers, "transit", "the 13 bodies at an instant, alone or over a natal chart",
@@ -33,7 +28,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     parser.add_argument("--at", metavar="ISO", required=True,
                         help="transit instant with offset, e.g. 2024-03-20T03:06:00Z")
-    add_birth_arguments(parser)
+    add_birth_options(parser)
     finish_command(parser, "transit", run)
 
 
@@ -42,14 +37,14 @@ def run(args: argparse.Namespace) -> int:
     """Compute and print the transit."""
     at = parse_utc(args.at, "--at")
     natal = chart_from_args(args) if (args.utc or args.date or args.time) else None
-    result = transit(at, natal=natal, node=args.node, calculator=calculator_from_args(args))
+    result = transit(at, natal=natal, node=args.node, calculator=calculator_from(args))
     print(json.dumps(result.to_dict(), indent=2) if args.json else render(result))
     return 0
 
 
 def render(result: Transit) -> str:
     """The transit as readable text."""
-    rows = [f"Transit at {when(result.at)}", "", *side_lines(result.activations), "",
+    rows = [f"Transit at {utc_seconds_text(result.at)}", "", *side_lines(result.activations), "",
             f"  {'Gates':<19} {', '.join(str(g) for g in result.gates)}",
             f"  {'Channels':<19} {channel_lines(result.channels)}"]
     if result.natal is not None:
