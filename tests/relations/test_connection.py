@@ -10,9 +10,8 @@ from hypothesis import given, settings
 
 from bodygraph import calculate, calculate_many, connection, connection_many
 from bodygraph.catalog.tables import tables
-from bodygraph.columnar import AUTHORITIES, DEFINITIONS, TYPES
 from bodygraph.errors import InvalidOptionError
-from bodygraph.model.chart import Chart
+from bodygraph.model.chart import AUTHORITIES, DEFINITIONS, TYPES, Chart
 from bodygraph.relations import ConnectionKind, composite, connection_of_gates
 from bodygraph.relations.connection_table import KINDS
 from bodygraph.testing import chart_pairs, charts, gate_sets

@@ -13,9 +13,8 @@ from hypothesis import given, settings
 from bodygraph import OutOfRangeError, TransitTable, calculate, transit, transit_many
 from bodygraph.calculator import default_calculator
 from bodygraph.catalog.tables import CENTER_NAMES, tables
-from bodygraph.columnar import AUTHORITIES, DEFINITIONS, TYPES
 from bodygraph.errors import InvalidOptionError
-from bodygraph.model.chart import BODIES, Chart
+from bodygraph.model.chart import AUTHORITIES, BODIES, DEFINITIONS, TYPES, Chart
 from bodygraph.testing import birth_instants, charts
 
 from .independent import centers_of, defined
