@@ -77,13 +77,13 @@ class TransitTable:
     def completes(self, channel: Channel | str) -> BoolArray:
         """Whether each transit completes ``channel`` (a Channel or its short name, e.g.
         ``"34-57"``) over the natal chart, shape (N,)."""
-        if self.overlay_mask is None:
+        completed = self.completed_mask
+        if completed is None:
             raise InvalidOptionError("completes() needs a table of transits over a natal chart")
         short = channel if isinstance(channel, str) else channel.short
         bits = [i for i, c in enumerate(tables().channels) if c.short == short]
         if not bits:
             raise InvalidOptionError(f"{short!r} is not a channel (write it like '34-57')")
-        completed = self.overlay_mask & ~np.int64(self.natal_mask)
         out: BoolArray = (completed >> bits[0]) & 1 == 1
         return out
 
