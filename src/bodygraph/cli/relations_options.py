@@ -12,13 +12,23 @@ from bodygraph.errors import InvalidInstantError, InvalidOptionError, OutOfRange
 
 Handler = Callable[[argparse.Namespace], int]
 
+#: What the exit status of ``transit``, ``connection`` and ``penta`` means (issue 12: an
+#: instant outside the kernel is bad input here, status 2).
+EXIT_STATUS = """exit status:
+  0    done
+  1    the work failed: an unknown place, a kernel that cannot be read
+  2    a usage mistake or bad input: an unknown option, a malformed instant or one outside
+       the ephemeris (1800-04-04..2199-12-31), a wrong number of births
+  130  interrupted"""
+
 
 def command_parser(subparsers: Subparsers, name: str, summary: str, description: str,
                    examples: Sequence[str]) -> argparse.ArgumentParser:
     """A subcommand's parser with its examples under the options."""
     return subparsers.add_parser(
         name, help=summary, description=description,
-        epilog="examples:\n" + "\n".join(f"  {example}" for example in examples),
+        epilog="examples:\n" + "\n".join(f"  {example}" for example in examples)
+        + f"\n\n{EXIT_STATUS}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
 
