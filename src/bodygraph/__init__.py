@@ -43,11 +43,27 @@ _LAZY = {
     "calculate_at_place": "bodygraph.geo.local",
     "LocalChart": "bodygraph.geo.local",
     "WallTime": "bodygraph.geo.timezones",
+    **dict.fromkeys(("transit", "transit_many", "connection", "connection_many", "penta",
+                     "Transit", "TransitTable", "Connection", "ConnectionTable", "Penta",
+                     "Composite"), "bodygraph.relations"),
 }
 
 if TYPE_CHECKING:
     from bodygraph.geo.local import LocalChart, calculate_at_place, calculate_local
     from bodygraph.geo.timezones import WallTime
+    from bodygraph.relations import (
+        Composite,
+        Connection,
+        ConnectionTable,
+        Penta,
+        Transit,
+        TransitTable,
+        connection,
+        connection_many,
+        penta,
+        transit,
+        transit_many,
+    )
 
 
 def __getattr__(name: str) -> Any:
@@ -72,6 +88,9 @@ __all__ = [
     "Chart",
     "ChartTable",
     "ChartType",
+    "Composite",
+    "Connection",
+    "ConnectionTable",
     "Definition",
     "EphemerisError",
     "InvalidInstantError",
@@ -79,11 +98,19 @@ __all__ = [
     "LocalChart",
     "NodeKind",
     "OutOfRangeError",
+    "Penta",
     "Side",
+    "Transit",
+    "TransitTable",
     "WallTime",
     "__version__",
     "calculate",
     "calculate_at_place",
     "calculate_local",
     "calculate_many",
+    "connection",
+    "connection_many",
+    "penta",
+    "transit",
+    "transit_many",
 ]

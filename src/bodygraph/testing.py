@@ -59,3 +59,28 @@ def charts(
     calculator = default_calculator(None)
     source = instants or birth_instants()
     return source.map(lambda moment: calculator.calculate(moment, node=node))
+
+
+def chart_pairs(
+    instants: st.SearchStrategy[datetime] | None = None,
+    *,
+    node: NodeKind = "true",
+) -> st.SearchStrategy[tuple[Chart, Chart]]:
+    """Two charts (for connection charts), each of an instant drawn from ``instants``."""
+    return st.tuples(charts(instants, node=node), charts(instants, node=node))
+
+
+def penta_groups(
+    instants: st.SearchStrategy[datetime] | None = None,
+    *,
+    min_size: int = 3,
+    max_size: int = 5,
+    node: NodeKind = "true",
+) -> st.SearchStrategy[list[Chart]]:
+    """Groups of ``min_size`` to ``max_size`` charts (a penta has 3 to 5 members)."""
+    return st.lists(charts(instants, node=node), min_size=min_size, max_size=max_size)
+
+
+def gate_sets(*, max_size: int = 26) -> st.SearchStrategy[frozenset[int]]:
+    """Sets of gates 1..64 (up to 26, as many as a chart's activations)."""
+    return st.frozensets(st.integers(min_value=1, max_value=64), max_size=max_size)

@@ -44,17 +44,7 @@ def add_parser(subparsers: Subparsers) -> None:
         f"\n\n{EXIT_STATUS}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    when = chart.add_argument_group("birth instant")
-    when.add_argument("--utc", metavar="ISO",
-                      help="birth instant with offset, e.g. 1980-01-03T08:30:00Z")
-    when.add_argument("--date", metavar="YYYY-MM-DD", help="local birth date")
-    when.add_argument("--time", metavar="HH:MM", help="local birth time (24-hour)")
-    where = chart.add_argument_group("birth place (with --date/--time)")
-    where.add_argument("--tz", metavar="ZONE", help="IANA time zone, e.g. Europe/Berlin")
-    where.add_argument("--place", metavar="TEXT", help='place name, e.g. "Berlin, Germany"')
-    where.add_argument("--lat", type=float, help="latitude in degrees, north positive")
-    where.add_argument("--lng", type=float, help="longitude in degrees, east positive")
-    add_geocoder_options(where, looked_up="--place")
+    add_birth_options(chart)
     out = chart.add_argument_group("output")
     out.add_argument("--json", action="store_true", help="print the v2 ChartResult JSON")
     out.add_argument("--v1", action="store_true", help="with --json: the legacy v1 object")
@@ -66,11 +56,27 @@ def add_parser(subparsers: Subparsers) -> None:
     chart.set_defaults(handler=run)
 
 
+def add_birth_options(parser: argparse.ArgumentParser) -> None:
+    """The birth instant (``--utc``, or ``--date``/``--time``) and the birth place options;
+    :func:`chart_from_args` reads them (``bodygraph transit`` takes them too)."""
+    when = parser.add_argument_group("birth instant")
+    when.add_argument("--utc", metavar="ISO",
+                      help="birth instant with offset, e.g. 1980-01-03T08:30:00Z")
+    when.add_argument("--date", metavar="YYYY-MM-DD", help="local birth date")
+    when.add_argument("--time", metavar="HH:MM", help="local birth time (24-hour)")
+    where = parser.add_argument_group("birth place (with --date/--time)")
+    where.add_argument("--tz", metavar="ZONE", help="IANA time zone, e.g. Europe/Berlin")
+    where.add_argument("--place", metavar="TEXT", help='place name, e.g. "Berlin, Germany"')
+    where.add_argument("--lat", type=float, help="latitude in degrees, north positive")
+    where.add_argument("--lng", type=float, help="longitude in degrees, east positive")
+    add_geocoder_options(where, looked_up="--place")
+
+
 def run(args: argparse.Namespace) -> int:
     """The handler of ``bodygraph chart``: print the chart (and write the images)."""
     if args.v1 and not args.json:
         raise CliError("--v1 goes with --json")
-    chart = _chart_from_args(args)
+    chart = chart_from_args(args)
     if args.svg or args.png:
         from bodygraph.render import Theme, write  # the renderer: only when drawing
 
@@ -87,23 +93,26 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def parse_utc(text: str) -> datetime:
-    """``--utc``: an ISO 8601 instant with an explicit offset (``Z`` or ``+hh:mm``)."""
+def parse_utc(text: str, option: str = "--utc") -> datetime:
+    """``--utc`` (or ``option``): an ISO 8601 instant with an explicit offset (``Z`` or
+    ``+hh:mm``)."""
     try:
         moment = parse_instant(text)
     except ValueError:
         raise CliError(
-            f"--utc {text!r} is not an ISO 8601 date-time; write it like 1980-01-03T08:30:00Z"
+            f"{option} {text!r} is not an ISO 8601 date-time; write it like 1980-01-03T08:30:00Z"
         ) from None
     if moment.tzinfo is None:
         raise CliError(
-            f"--utc {text!r} has no offset; add Z for UTC (1980-01-03T08:30:00Z) or use "
+            f"{option} {text!r} has no offset; add Z for UTC (1980-01-03T08:30:00Z) or use "
             "--date/--time with --tz, --place or --lat/--lng for a local time"
         )
     return moment
 
 
-def _chart_from_args(args: argparse.Namespace) -> Chart:
+def chart_from_args(args: argparse.Namespace) -> Chart:
+    """The chart of the birth options (:func:`add_birth_options`); local times are
+    resolved and noted on stderr."""
     calculator = calculator_from(args)
     if args.utc:
         if args.date or args.time:

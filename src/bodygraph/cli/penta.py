@@ -1,0 +1,49 @@
+"""``bodygraph penta``: the group chart of 3 to 5 births."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from bodygraph.cli.births import add_births_arguments, charts_of_births
+from bodygraph.cli.options import Subparsers
+from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
+from bodygraph.cli.relations_text import channel_lines
+from bodygraph.cli.report import utc_seconds_text
+from bodygraph.relations import Penta, penta
+from bodygraph.relations.penta import MAX_MEMBERS, MIN_MEMBERS
+
+EXAMPLE = ("bodygraph penta --utc 1980-01-03T08:30:00Z --utc 1983-01-03T08:30:00Z "
+           "--utc 1990-01-03T08:30:00Z")
+
+
+def add_parser(subparsers: Subparsers) -> None:
+    """Register ``bodygraph penta``."""
+    parser = command_parser(
+        subparsers, "penta", "the penta (group chart) of 3 to 5 births",
+        "Which of the 12 penta gates a group of 3 to 5 people has, and which of the 6 penta "
+        "channels it defines.",
+        [EXAMPLE, f"{EXAMPLE} --json"],
+    )
+    add_births_arguments(parser, f"{MIN_MEMBERS} to {MAX_MEMBERS} members")
+    finish_command(parser, "penta", run)
+
+
+@input_errors_exit_2
+def run(args: argparse.Namespace) -> int:
+    """Compute and print the penta."""
+    result = penta(charts_of_births(args))
+    print(json.dumps(result.to_dict(), indent=2) if args.json else render(result))
+    return 0
+
+
+def render(result: Penta) -> str:
+    """The penta as readable text."""
+    members = ", ".join(utc_seconds_text(m) for m in result.members)
+    return "\n".join([
+        f"Penta of {len(result.members)} members ({members})",
+        "",
+        f"  {'Gates':<19} {', '.join(str(g) for g in result.gates) or 'none'}",
+        f"  {'Missing gates':<19} {', '.join(str(g) for g in result.missing_gates) or 'none'}",
+        f"  {'Channels':<19} {channel_lines(result.channels)}",
+    ])

@@ -1,0 +1,53 @@
+"""What ``bodygraph transit``, ``connection`` and ``penta`` share: their parser's frame,
+and the library's bad-input errors reported as user mistakes."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from functools import wraps
+
+from bodygraph.cli.options import CliError, Subparsers, add_calculation_options
+from bodygraph.errors import InvalidInstantError, InvalidOptionError, OutOfRangeError
+
+Handler = Callable[[argparse.Namespace], int]
+
+#: What the exit status of ``transit``, ``connection`` and ``penta`` means (issue 12: an
+#: instant outside the kernel is bad input here, status 2).
+EXIT_STATUS = """exit status:
+  0    done
+  1    the work failed: an unknown place, a kernel that cannot be read
+  2    a usage mistake or bad input: an unknown option, a malformed instant or one outside
+       the ephemeris (1800-04-04..2199-12-31), a wrong number of births
+  130  interrupted"""
+
+
+def command_parser(subparsers: Subparsers, name: str, summary: str, description: str,
+                   examples: Sequence[str]) -> argparse.ArgumentParser:
+    """A subcommand's parser with its examples under the options."""
+    return subparsers.add_parser(
+        name, help=summary, description=description,
+        epilog="examples:\n" + "\n".join(f"  {example}" for example in examples)
+        + f"\n\n{EXIT_STATUS}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+def finish_command(parser: argparse.ArgumentParser, what: str, handler: Handler) -> None:
+    """Add ``--json`` (print ``what`` as JSON), the calculation options and the handler."""
+    parser.add_argument("--json", action="store_true", help=f"print the {what} as JSON")
+    add_calculation_options(parser.add_argument_group("calculation"))
+    parser.set_defaults(handler=handler)
+
+
+def input_errors_exit_2(handler: Handler) -> Handler:
+    """Report the library's bad-input errors (an instant outside the kernel, an option
+    out of bounds) as user mistakes: one line and exit status 2."""
+    @wraps(handler)
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return handler(args)
+        except (OutOfRangeError, InvalidInstantError, InvalidOptionError) as exc:
+            raise CliError(str(exc)) from None
+
+    return run

@@ -1,0 +1,32 @@
+"""Readable text of transits, connections and pentas (``bodygraph transit`` etc.)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bodygraph.catalog.tables import Channel
+from bodygraph.cli.report import _LABELS, _cell
+from bodygraph.model.chart import Side
+from bodygraph.relations import Composite
+
+INDENT = " " * 22
+
+
+def channel_lines(channels: Iterable[Channel]) -> str:
+    """One channel a line (short name and name), or ``none``."""
+    return ("\n" + INDENT).join(f"{c.short:<6} {c.name}" for c in channels) or "none"
+
+
+def side_lines(side: Side) -> list[str]:
+    """The 13 activations, one a line."""
+    return [f"  {_LABELS[a.body.value]:<19} {_cell(a)}" for a in side]
+
+
+def composite_lines(title: str, chart: Composite) -> list[str]:
+    """Type, definition, authority, centers and channels of a composite."""
+    return [
+        f"  {title:<19} {chart.type.value}, {chart.definition.value}, "
+        f"{chart.authority.value} authority",
+        f"  {'Centers':<19} {', '.join(chart.centers) or 'none defined'}",
+        f"  {'Channels':<19} {channel_lines(chart.channels)}",
+    ]

@@ -1,0 +1,56 @@
+"""``bodygraph transit``: the sky at an instant, alone or over a natal chart."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from bodygraph.cli.chart import add_birth_options, chart_from_args, parse_utc
+from bodygraph.cli.options import Subparsers, calculator_from
+from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
+from bodygraph.cli.relations_text import channel_lines, composite_lines, side_lines
+from bodygraph.cli.report import utc_seconds_text
+from bodygraph.relations import Transit, transit
+
+EXAMPLE = "bodygraph transit --at 2024-03-20T03:06:00Z --utc 1980-01-03T08:30:00Z"
+
+
+def add_parser(subparsers: Subparsers) -> None:
+    """Register ``bodygraph transit``."""
+    parser = command_parser(
+        subparsers, "transit", "the 13 bodies at an instant, alone or over a natal chart",
+        "The transit at an instant: the 13 activations, their gates and the channels they "
+        "define; with a natal birth (--utc, or --date/--time with a place) also the channels "
+        "the transit completes, the centers it newly defines and the overlay chart.",
+        [EXAMPLE, "bodygraph transit --at 2024-03-20T03:06:00Z --json",
+         "bodygraph transit --at 2024-03-20T03:06:00Z --date 1990-05-14 --time 08:30 "
+         "--tz Europe/Berlin"],
+    )
+    parser.add_argument("--at", metavar="ISO", required=True,
+                        help="transit instant with offset, e.g. 2024-03-20T03:06:00Z")
+    add_birth_options(parser)
+    finish_command(parser, "transit", run)
+
+
+@input_errors_exit_2
+def run(args: argparse.Namespace) -> int:
+    """Compute and print the transit."""
+    at = parse_utc(args.at, "--at")
+    natal = chart_from_args(args) if (args.utc or args.date or args.time) else None
+    result = transit(at, natal=natal, node=args.node, calculator=calculator_from(args))
+    print(json.dumps(result.to_dict(), indent=2) if args.json else render(result))
+    return 0
+
+
+def render(result: Transit) -> str:
+    """The transit as readable text."""
+    rows = [f"Transit at {utc_seconds_text(result.at)}", "", *side_lines(result.activations), "",
+            f"  {'Gates':<19} {', '.join(str(g) for g in result.gates)}",
+            f"  {'Channels':<19} {channel_lines(result.channels)}"]
+    if result.natal is not None:
+        rows += ["", "Over the natal chart",
+                 f"  {'Completed channels':<19} {channel_lines(result.natal.completed_channels)}",
+                 f"  {'New centers':<19} {', '.join(result.natal.new_centers) or 'none'}",
+                 *composite_lines("Overlay", result.natal.overlay)]
+    rows.append(f"\n  node: {result.node}")
+    return "\n".join(rows)
