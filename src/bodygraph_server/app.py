@@ -9,6 +9,8 @@ The app serves the v2 chart endpoints, the visual-chart endpoints
 ``settings.render_path`` (``/render`` by default; :mod:`bodygraph_server.images.route`),
 ``/openapi.json``, ``/docs`` and ``/health``. ``extra_endpoints`` lets more chart
 endpoints join (same checks, charging, OpenAPI); ``extra_routes`` are mounted as they are.
+The extensions beyond the contract (:mod:`bodygraph_server.http.relations`,
+:mod:`bodygraph_server.http.batch`) are endpoints with a body server of their own.
 
 The lifespan opens the bookkeeping, loads the render signing keys
 (:mod:`bodygraph_server.images.signing_keys`), binds the templates, releases abandoned
@@ -39,12 +41,14 @@ from bodygraph_server.billing.commits import CommitBatcher
 from bodygraph_server.billing.sweep import sweep_forever, sweep_stale
 from bodygraph_server.charting import ChartSource, LibraryCharts
 from bodygraph_server.http import v1, v2
+from bodygraph_server.http.batch import BATCH_ENDPOINT
 from bodygraph_server.http.docs_page import docs_page
 from bodygraph_server.http.endpoint import Endpoint, handler
 from bodygraph_server.http.envelope import error_response, json_response
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import Gate, api_version
 from bodygraph_server.http.openapi import openapi_document
+from bodygraph_server.http.relations import RELATION_ENDPOINTS
 from bodygraph_server.http.visual import VISUAL_ENDPOINTS, visual_handler
 from bodygraph_server.images.route import IMAGE_ROUTE, StyleCache, image_endpoint
 from bodygraph_server.images.signing_keys import signing_keys
@@ -123,7 +127,8 @@ def create_app(
     """
     config = settings if settings is not None else Settings.from_env()
     endpoints: tuple[Endpoint, ...] = (
-        *v2.ENDPOINTS, *VISUAL_ENDPOINTS, *extra_endpoints, *v1.ENDPOINTS
+        *v2.ENDPOINTS, *VISUAL_ENDPOINTS, *RELATION_ENDPOINTS, BATCH_ENDPOINT,
+        *extra_endpoints, *v1.ENDPOINTS
     )
     document = openapi_document(endpoints, render_path=config.render_path)
     page = docs_page(document)

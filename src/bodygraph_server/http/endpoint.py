@@ -66,6 +66,11 @@ Formatter = Callable[[Call, "Chart"], dict[str, Any]]
 """Builds the success body from the chart (in a worker thread if the endpoint says it
 blocks)."""
 
+BodyServer = Callable[["Endpoint", Request, Services, Principal, ExitStack],
+                      Awaitable[Response]]
+"""Serves an admitted request (steps 4 to 8) in place of parse -> chart -> format: the
+extension endpoints (:mod:`bodygraph_server.http.extensions`)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Endpoint:
@@ -87,6 +92,9 @@ class Endpoint:
     geocode_key_missing_status: int | None = None
     description: str = ""
     blocking_format: bool = True
+    body_server: BodyServer | None = None
+    request_schema: str = ""
+    error_codes: tuple[ErrorCode, ...] = ()
 
     @property
     def legacy(self) -> bool:
@@ -188,7 +196,8 @@ async def _serve(endpoint: Endpoint, request: Request) -> Response:
         )
     with ExitStack() as announced:
         announced.enter_context(services.charts.upcoming())
-        return await _validated(endpoint, request, services, principal, announced)
+        serve_body = endpoint.body_server or _validated
+        return await serve_body(endpoint, request, services, principal, announced)
 
 
 async def _validated(

@@ -14,6 +14,7 @@ from typing import Any
 
 from bodygraph_server.http.endpoint import Endpoint
 from bodygraph_server.http.errors import ERROR_TABLE, ErrorCode
+from bodygraph_server.http.extension_schemas import EXTENSION_TYPES, extension_schemas
 from bodygraph_server.http.fields import input_schemas
 from bodygraph_server.policy.plans import Tier, tier_allows
 
@@ -58,6 +59,8 @@ def _embedded(name: str) -> dict[str, Any]:
 
 
 def _codes(endpoint: Endpoint) -> list[ErrorCode]:
+    if endpoint.error_codes:
+        return list(endpoint.error_codes)
     specific = _COORDINATE_CODES if endpoint.kind == "coordinates" else _LOCATION_CODES
     return [*_COMMON_CODES, *specific]
 
@@ -186,8 +189,9 @@ def _operation(endpoint: Endpoint) -> dict[str, Any]:
             "description": "The caller's key of the geocoding service.",
             "schema": {"type": "string", "minLength": 1},
         })
-    input_name = {"location": "ChartInput", "coordinates": "CoordinatesInput",
-                  "v1": "V1Input"}[endpoint.kind]
+    input_name = endpoint.request_schema or {
+        "location": "ChartInput", "coordinates": "CoordinatesInput", "v1": "V1Input"
+    }[endpoint.kind]
     tiers = "Basic, Advanced" if tier_allows(Tier.BASIC, endpoint.path) else "Advanced"
     return {
         "summary": endpoint.summary,
@@ -253,7 +257,8 @@ def openapi_document(
 
     schemas: dict[str, Any] = {name: _embedded(file) for name, file in _RESULT_SCHEMAS.items()}
     schemas.update(input_schemas())
-    schemas.update(_envelope_schemas(["ChartResult", "ChartSimpleResult"]))
+    schemas.update(extension_schemas())
+    schemas.update(_envelope_schemas(["ChartResult", "ChartSimpleResult", *EXTENSION_TYPES]))
     paths: dict[str, Any] = {e.path: {"post": _operation(e)} for e in endpoints}
     if render_path is not None:
         paths[render_path.rstrip("/") + "/{template}.svg"] = {"get": render_operation()}

@@ -1,0 +1,147 @@
+"""The v2 extensions beyond the contract: what they share.
+
+An extension is an :class:`~bodygraph_server.http.endpoint.Endpoint` whose
+``body_server`` serves the request once the endpoint factory has admitted it (steps 1
+to 3 of :mod:`bodygraph_server.http.endpoint`: authentication, tier, rate limit), so the
+envelope, the error codes and their order are those of the chart endpoints:
+
+4. body: size (413), a JSON object (422), the fields (each birth by the contract's rules,
+   :mod:`bodygraph_server.http.births`);
+5. HD-Geocode-Key when a birth is given by place name (GEOCODE_KEY_MISSING, 401);
+6. credits (CREDITS_EXHAUSTED, 402), taken as a reservation;
+7. the charts of the births (geocoding, time zone, chart: their errors) and the result,
+   under the request time-out; the reservation is released on any failure;
+8. success: the reservation is committed (1 credit) and the envelope returned.
+
+The batch endpoint (:mod:`bodygraph_server.http.batch`) shares steps 4 and 5 and charges
+per chart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import anyio.to_thread
+from starlette.requests import Request
+from starlette.responses import Response
+
+from bodygraph_server.billing.accounts import Denied, Principal
+from bodygraph_server.http.births import Birth, needs_geocode_key
+from bodygraph_server.http.endpoint import BodyServer, Endpoint, read_body
+from bodygraph_server.http.envelope import json_response, v2_success
+from bodygraph_server.http.errors import ApiError, ErrorCode
+from bodygraph_server.http.gate import request_id_of
+from bodygraph_server.http.validation import CoordinatesInput, parse_json_object
+from bodygraph_server.services import Services
+
+if TYPE_CHECKING:
+    from bodygraph.model.chart import Chart
+
+Compute = Callable[[Sequence["Chart"]], dict[str, Any]]
+"""Makes the ``data`` object from the charts of the job's births, in order (blocking)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """What a parsed body asks for: the births to chart and what to make of them."""
+
+    births: tuple[Birth, ...]
+    compute: Compute
+
+
+Parser = Callable[[dict[str, Any]], Job]
+"""Reads a body (a JSON object) into a :class:`Job`; raises :class:`ApiError`."""
+
+
+async def read_json_object(request: Request, services: Services) -> dict[str, Any]:
+    """The body as a JSON object (step 4: 413 past the size limit, 422 otherwise)."""
+    settings = services.settings
+    try:
+        with anyio.fail_after(settings.request_timeout):
+            raw = await read_body(request, settings.max_body_bytes)
+    except TimeoutError:
+        raise ApiError(ErrorCode.INVALID_REQUEST_BODY, "Request body too slow") from None
+    return parse_json_object(raw)
+
+
+def geocode_key_for(request: Request, births: Sequence[Birth | None]) -> str:
+    """The HD-Geocode-Key header when a birth needs geocoding (GEOCODE_KEY_MISSING if
+    absent), else the empty string."""
+    if not needs_geocode_key(births):
+        return ""
+    key = request.headers.get("hd-geocode-key", "").strip()
+    if not key:
+        raise ApiError(ErrorCode.GEOCODE_KEY_MISSING)
+    return key
+
+
+async def chart_of(services: Services, birth: Birth, geocode_key: str) -> Chart:
+    """The chart of one birth through the service's chart source."""
+    if isinstance(birth, CoordinatesInput):
+        return await services.charts.from_coordinates(
+            birth.birthdate, birth.birthtime, birth.lat, birth.lng)
+    return await services.charts.from_place(
+        birth.birthdate, birth.birthtime, birth.location, geocode_key)
+
+
+def timed_out(request: Request) -> ApiError:
+    """INTERNAL_ERROR of a request that ran past the time-out."""
+    return ApiError(ErrorCode.INTERNAL_ERROR,
+                    f"Request timed out (request id {request_id_of(request.scope)})")
+
+
+def refusal(denied: Denied) -> ApiError:
+    """The error of a refused reservation (CREDITS_EXHAUSTED, ACCOUNT_INACTIVE)."""
+    return ApiError(ErrorCode(denied.reason.value), denied.message)
+
+
+def single(parse: Parser) -> BodyServer:
+    """The body server of an extension that charges 1 credit for one ``data`` object
+    (its envelope ``type`` and message are the endpoint's)."""
+
+    async def serve_body(endpoint: Endpoint, request: Request, services: Services,
+                         principal: Principal, announced: ExitStack) -> Response:
+        job = parse(await read_json_object(request, services))
+        geocode_key = geocode_key_for(request, job.births)
+        book = services.book
+        reservation = await services.booked(book.reserve, principal, endpoint.path)
+        if isinstance(reservation, Denied):
+            raise refusal(reservation)
+        try:
+            with anyio.fail_after(services.settings.request_timeout):
+                announced.close()
+                charts = [await chart_of(services, birth, geocode_key) for birth in job.births]
+                data = await anyio.to_thread.run_sync(job.compute, charts,
+                                                      abandon_on_cancel=True)
+        except BaseException as exc:
+            with anyio.CancelScope(shield=True):
+                await services.booked(book.release, reservation)
+            if isinstance(exc, TimeoutError):
+                raise timed_out(request) from None
+            raise
+        await services.commits.commit(reservation)
+        return json_response(v2_success(data, type_name=endpoint.success_type,
+                                        message=endpoint.success_message))
+
+    return serve_body
+
+
+def _answered_by_body_server(call: object, chart: object) -> dict[str, Any]:
+    """The ``format`` of an extension spec: never called, its body server answers."""
+    raise AssertionError("an extension's body server makes its answer")
+
+
+def extension(path: str, summary: str, description: str, type_name: str, message: str,
+              body_server: BodyServer, request_schema: str,
+              error_codes: tuple[ErrorCode, ...]) -> Endpoint:
+    """The endpoint spec of an extension (Advanced tier: not among the Basic paths)."""
+
+    return Endpoint(path=path, kind="coordinates", format=_answered_by_body_server, summary=summary,
+                    success_type=type_name, success_message=message,
+                    description=description, body_server=body_server,
+                    request_schema=request_schema, error_codes=error_codes)
+

@@ -1,0 +1,109 @@
+"""The relation extensions: ``POST /v2/transits``, ``/v2/connections`` and ``/v2/pentas``.
+
+Bodies (a *birth* is the contract's coordinates or location input,
+:mod:`bodygraph_server.http.births`):
+
+* ``/v2/transits``: ``{"at": "YYYY-MM-DDTHH:MM:SSZ", "natal": birth}`` (``natal``
+  optional) -> ``TransitResult``;
+* ``/v2/connections``: ``{"people": [birth, birth]}`` -> ``ConnectionResult``;
+* ``/v2/pentas``: ``{"people": [3 to 5 births]}`` -> ``PentaResult``.
+
+Each ``data`` is the JSON of the command line's ``--json`` for the same operation
+(:mod:`bodygraph_server.relations_charting`). Advanced tier, 1 credit per success; the
+checks and charging are those of :mod:`bodygraph_server.http.extensions`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from bodygraph_server.http.births import parse_birth_object, parse_births
+from bodygraph_server.http.errors import ApiError, ErrorCode
+from bodygraph_server.http.extension_fields import CONNECTION_PEOPLE, PENTA_PEOPLE, parse_at
+from bodygraph_server.http.extensions import Compute, Job, extension, single
+from bodygraph_server.relations_charting import connection_data, penta_data, transit_data
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from bodygraph.model.chart import Chart
+
+TRANSIT_RESULT = "TransitResult"
+CONNECTION_RESULT = "ConnectionResult"
+PENTA_RESULT = "PentaResult"
+
+#: What a relation endpoint can answer besides admission and credits: every birth code.
+BIRTH_CODES: tuple[ErrorCode, ...] = (
+    ErrorCode.API_KEY_MISSING, ErrorCode.API_KEY_INVALID, ErrorCode.UNAUTHORIZED,
+    ErrorCode.CREDITS_EXHAUSTED, ErrorCode.ACCESS_DENIED, ErrorCode.ACCOUNT_INACTIVE,
+    ErrorCode.INVALID_BIRTHDATE, ErrorCode.INVALID_BIRTHTIME, ErrorCode.INVALID_LATITUDE,
+    ErrorCode.INVALID_LONGITUDE, ErrorCode.INVALID_LOCATION, ErrorCode.MISSING_REQUIRED_FIELD,
+    ErrorCode.INVALID_REQUEST_BODY, ErrorCode.RATE_LIMIT_EXCEEDED,
+    ErrorCode.GEOCODE_KEY_MISSING, ErrorCode.GEOCODE_FAILED, ErrorCode.GEOCODE_KEY_INVALID,
+    ErrorCode.GEOCODE_LOCATION_NOT_FOUND, ErrorCode.GEOCODE_RATE_LIMITED,
+    ErrorCode.TIMEZONE_LOOKUP_FAILED, ErrorCode.EPHEMERIS_ERROR,
+    ErrorCode.CHART_GENERATION_FAILED, ErrorCode.INTERNAL_ERROR,
+)
+
+
+def _transit_at(at: datetime) -> Compute:
+    def compute(charts: Sequence[Chart]) -> dict[str, Any]:
+        from bodygraph.errors import OutOfRangeError
+
+        try:
+            return transit_data(at, charts[0] if charts else None)
+        except OutOfRangeError as exc:
+            raise ApiError(ErrorCode.INVALID_REQUEST_BODY,
+                           f"at is outside the supported range ({exc.first.year} to "
+                           f"{exc.last.year})") from None
+
+    return compute
+
+
+def parse_transit(body: dict[str, Any]) -> Job:
+    """``{"at", "natal"?}``; ``at`` is checked first."""
+    if body.get("at") is None:
+        raise ApiError(ErrorCode.MISSING_REQUIRED_FIELD, "Missing required field: at")
+    at = parse_at(body["at"])
+    natal = body.get("natal")
+    births = () if natal is None else (parse_birth_object(natal, "natal"),)
+    return Job(births, _transit_at(at))
+
+
+def _connection(charts: Sequence[Chart]) -> dict[str, Any]:
+    return connection_data(charts[0], charts[1])
+
+
+def parse_connection(body: dict[str, Any]) -> Job:
+    """``{"people": [birth, birth]}``."""
+    people = parse_births(body, "people", CONNECTION_PEOPLE, CONNECTION_PEOPLE)
+    return Job(tuple(people), _connection)
+
+
+def parse_penta(body: dict[str, Any]) -> Job:
+    """``{"people": [3 to 5 births]}``."""
+    return Job(tuple(parse_births(body, "people", *PENTA_PEOPLE)), penta_data)
+
+
+_TIER = "Advanced tier. 1 credit. An extension beyond the contract."
+
+RELATION_ENDPOINTS = (
+    extension("/v2/transits", "Transit", "The 13 bodies at the instant `at`, their gates and "
+              "channels; with a natal birth also the channels the transit completes, the "
+              "centers it newly defines and the overlay chart (`bodygraph transit --json`). "
+              + _TIER, TRANSIT_RESULT, "Transit computed",
+              single(parse_transit), "TransitInput",
+              BIRTH_CODES),
+    extension("/v2/connections", "Connection chart", "Each channel between two people "
+              "classified (electromagnetic, companionship, dominance, compromise) and the "
+              "composite chart (`bodygraph connection --json`). " + _TIER, CONNECTION_RESULT,
+              "Connection computed",
+              single(parse_connection),
+              "ConnectionInput", BIRTH_CODES),
+    extension("/v2/pentas", "Penta", "The penta gates and channels of a group of 3 to 5 "
+              "people (`bodygraph penta --json`). " + _TIER, PENTA_RESULT, "Penta computed",
+              single(parse_penta), "PentaInput",
+              BIRTH_CODES),
+)
+"""The relation endpoints (served by :func:`bodygraph_server.http.endpoint.handler`)."""
