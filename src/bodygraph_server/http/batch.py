@@ -8,6 +8,9 @@ order: the ChartResult of the birth, or ``{"errorCode", "message"}`` with the co
 single chart would have got (INVALID_BIRTHDATE, INVALID_LATITUDE, TIMEZONE_LOOKUP_FAILED,
 ...).
 
+The body may be up to 256,000 bytes (``BATCH_BYTES_PER_BIRTH`` per birth), or the
+settings' ``max_body_bytes`` if more (413 INVALID_REQUEST_BODY past it).
+
 Charging: 1 credit per chart returned. The births that pass the field checks are paid
 for together before any work (one reservation each,
 :func:`bodygraph_server.billing.batch_charges.reserve_many`): when the account cannot pay
@@ -34,7 +37,7 @@ from bodygraph_server.http.births import birth_list, parse_birth_object
 from bodygraph_server.http.endpoint import Endpoint
 from bodygraph_server.http.envelope import json_response, v2_success
 from bodygraph_server.http.errors import ApiError, ErrorCode, from_library_error
-from bodygraph_server.http.extension_fields import BATCH_BIRTHS
+from bodygraph_server.http.extension_fields import BATCH_BIRTHS, BATCH_BYTES_PER_BIRTH
 from bodygraph_server.http.extensions import extension, read_json_object, timed_out
 from bodygraph_server.http.validation import CoordinatesInput
 from bodygraph_server.relations_charting import LocalBirth, batch_chart_data
@@ -91,7 +94,8 @@ async def serve_batch(endpoint: Endpoint, request: Request, services: Services,
                       principal: Principal, announced: ExitStack) -> Response:
     """The body server of the batch endpoint (see the module docstring)."""
     announced.close()
-    items = parse_batch(await read_json_object(request, services))
+    limit = max(services.settings.max_body_bytes, BATCH_BIRTHS[1] * BATCH_BYTES_PER_BIRTH)
+    items = parse_batch(await read_json_object(request, services, limit))
     valid = [(i, birth) for i, birth in enumerate(items) if isinstance(birth, CoordinatesInput)]
     reservations = await _reserve(services, principal, endpoint.path, len(valid))
     births: list[LocalBirth] = [(b.birthdate, b.birthtime, b.lat, b.lng) for _, b in valid]

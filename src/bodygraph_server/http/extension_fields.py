@@ -19,6 +19,10 @@ CONNECTION_PEOPLE = 2
 PENTA_PEOPLE = (MIN_MEMBERS, MAX_MEMBERS)
 BATCH_BIRTHS = (1, 1000)
 """The fewest and most births of one batch request."""
+BATCH_BYTES_PER_BIRTH = 256
+"""The body of a batch may hold this many bytes per birth it may hold (256,000 bytes for
+1,000 births; a birth written compactly takes about 70), or the settings'
+``max_body_bytes`` if that is more."""
 
 _AT = re.compile(AT)
 _REF = "#/components/schemas/"

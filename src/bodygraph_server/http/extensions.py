@@ -57,12 +57,14 @@ Parser = Callable[[dict[str, Any]], Job]
 """Reads a body (a JSON object) into a :class:`Job`; raises :class:`ApiError`."""
 
 
-async def read_json_object(request: Request, services: Services) -> dict[str, Any]:
-    """The body as a JSON object (step 4: 413 past the size limit, 422 otherwise)."""
+async def read_json_object(request: Request, services: Services,
+                           limit: int = 0) -> dict[str, Any]:
+    """The body as a JSON object (step 4: 413 past ``limit`` bytes, by default the
+    settings' ``max_body_bytes``; 422 when not a JSON object)."""
     settings = services.settings
     try:
         with anyio.fail_after(settings.request_timeout):
-            raw = await read_body(request, settings.max_body_bytes)
+            raw = await read_body(request, limit or settings.max_body_bytes)
     except TimeoutError:
         raise ApiError(ErrorCode.INVALID_REQUEST_BODY, "Request body too slow") from None
     return parse_json_object(raw)
