@@ -28,13 +28,11 @@ Center = Literal[
 ]
 
 
-class ActivationSide(TypedDict):
-    """One side's 13 activations, each ``"<gate>.<line>"``."""
+class _Planets(TypedDict):
+    """The activations both API versions name alike, each ``"<gate>.<line>"``."""
 
     sun: str
     earth: str
-    northNode: str
-    southNode: str
     moon: str
     mercury: str
     venus: str
@@ -44,6 +42,13 @@ class ActivationSide(TypedDict):
     uranus: str
     neptune: str
     pluto: str
+
+
+class ActivationSide(_Planets):
+    """One side's 13 activations, each ``"<gate>.<line>"``."""
+
+    northNode: str
+    southNode: str
 
 
 class Activations(TypedDict):
@@ -98,22 +103,11 @@ class VisualChart:
     svg_render_url: str
 
 
-class V1ActivationSide(TypedDict):
+class V1ActivationSide(_Planets):
     """One side's activations in the legacy v1 body."""
 
-    sun: str
-    earth: str
     north_node: str
     south_node: str
-    moon: str
-    mercury: str
-    venus: str
-    mars: str
-    jupiter: str
-    saturn: str
-    uranus: str
-    neptune: str
-    pluto: str
 
 
 class V1Activations(TypedDict):

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
+from server.support import LiveServer
 
 from bodygraph_server.billing.accounts import Bookkeeper, IssuedKey
 from bodygraph_server.store import open_store
-from server.support import LiveServer
 
 
 @dataclass
