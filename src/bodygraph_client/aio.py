@@ -12,8 +12,15 @@ import httpx
 
 from bodygraph_client import calls
 from bodygraph_client.calls import Call, DateLike, TimeLike
-from bodygraph_client.core import DEFAULT_BASE_URL, DEFAULT_TIMEOUT, USER_AGENT, Core, unreachable
-from bodygraph_client.limits import RateLimit, RetryPolicy
+from bodygraph_client.core import (
+    DEFAULT_BASE_URL,
+    DEFAULT_TIMEOUT,
+    ClientBase,
+    Core,
+    http_options,
+    unreachable,
+)
+from bodygraph_client.limits import RetryPolicy
 from bodygraph_client.types import (
     ChartResult,
     SimpleChart,
@@ -25,7 +32,7 @@ from bodygraph_client.types import (
 T = TypeVar("T")
 
 
-class AsyncClient:
+class AsyncClient(ClientBase):
     """The async client of the bodygraph service; arguments as for
     :class:`~bodygraph_client.Client` (``sleep`` is awaited, ``transport`` is an async
     transport). Use it as ``async with`` or await :meth:`aclose`."""
@@ -41,15 +48,9 @@ class AsyncClient:
         sleep: Callable[[float], Awaitable[object]] = anyio.sleep,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
-        self._core = Core(api_key, geocode_key, retry or RetryPolicy())
+        self._core = Core(api_key, geocode_key, retry)
         self._sleep = sleep
-        self._http = httpx.AsyncClient(base_url=base_url, timeout=timeout, transport=transport,
-                                       headers={"User-Agent": USER_AGENT})
-
-    @property
-    def rate_limit(self) -> RateLimit:
-        """The rate-limit state as of the last answer."""
-        return self._core.rate_limit
+        self._http = httpx.AsyncClient(transport=transport, **http_options(base_url, timeout))
 
     async def aclose(self) -> None:
         """Close the connection pool."""

@@ -11,8 +11,15 @@ import httpx
 
 from bodygraph_client import calls
 from bodygraph_client.calls import Call, DateLike, TimeLike
-from bodygraph_client.core import DEFAULT_BASE_URL, DEFAULT_TIMEOUT, USER_AGENT, Core, unreachable
-from bodygraph_client.limits import RateLimit, RetryPolicy
+from bodygraph_client.core import (
+    DEFAULT_BASE_URL,
+    DEFAULT_TIMEOUT,
+    ClientBase,
+    Core,
+    http_options,
+    unreachable,
+)
+from bodygraph_client.limits import RetryPolicy
 from bodygraph_client.types import (
     ChartResult,
     SimpleChart,
@@ -24,7 +31,7 @@ from bodygraph_client.types import (
 T = TypeVar("T")
 
 
-class Client:
+class Client(ClientBase):
     """A client of the bodygraph service (one connection pool; use it as a context
     manager or call :meth:`close`).
 
@@ -45,15 +52,9 @@ class Client:
         sleep: Callable[[float], object] = time.sleep,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
-        self._core = Core(api_key, geocode_key, retry or RetryPolicy())
+        self._core = Core(api_key, geocode_key, retry)
         self._sleep = sleep
-        self._http = httpx.Client(base_url=base_url, timeout=timeout, transport=transport,
-                                  headers={"User-Agent": USER_AGENT})
-
-    @property
-    def rate_limit(self) -> RateLimit:
-        """The rate-limit state as of the last answer."""
-        return self._core.rate_limit
+        self._http = httpx.Client(transport=transport, **http_options(base_url, timeout))
 
     def close(self) -> None:
         """Close the connection pool."""

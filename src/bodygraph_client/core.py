@@ -25,12 +25,14 @@ USER_AGENT = "bodygraph-client/0.1.0"
 class Core:
     """The state and rules of one client: keys, retry policy, rate-limit state."""
 
-    def __init__(self, api_key: str, geocode_key: str | None, retry: RetryPolicy) -> None:
+    def __init__(
+        self, api_key: str, geocode_key: str | None, retry: RetryPolicy | None
+    ) -> None:
         if not api_key:
             raise ValueError("an API key is needed (the service's Bearer key)")
         self.api_key = api_key
         self.geocode_key = geocode_key
-        self.retry = retry
+        self.retry = retry or RetryPolicy()
         self.rate_limit = RateLimit()
 
     def request(self, http: httpx.Client | httpx.AsyncClient, call: Call[Any]) -> httpx.Request:
@@ -61,6 +63,22 @@ class Core:
             return call.read(response.json())
         raise api_error(response.status_code, response.content, response.reason_phrase,
                         retry_after(response.headers))
+
+
+class ClientBase:
+    """What both clients expose besides their methods."""
+
+    _core: Core
+
+    @property
+    def rate_limit(self) -> RateLimit:
+        """The rate-limit state as of the last answer."""
+        return self._core.rate_limit
+
+
+def http_options(base_url: str, timeout: float) -> dict[str, Any]:
+    """The httpx client options both clients use."""
+    return {"base_url": base_url, "timeout": timeout, "headers": {"User-Agent": USER_AGENT}}
 
 
 def unreachable(base_url: httpx.URL, exc: httpx.TransportError) -> ServiceUnreachable:

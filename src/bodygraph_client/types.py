@@ -56,6 +56,22 @@ class Activations(TypedDict):
     personality: ActivationSide
 
 
+class _Variables(TypedDict):
+    """The fields both API versions name alike: signature, the variables and their themes,
+    the circuitries."""
+
+    signature: str
+    cognition: str
+    determination: str
+    variables: str
+    motivation: str
+    transference: str
+    perspective: str
+    distraction: str
+    environment: str
+    circuitries: str
+
+
 class SimpleChart(TypedDict):
     """The ``data`` of ``POST /v2/charts/simple``."""
 
@@ -66,7 +82,7 @@ class SimpleChart(TypedDict):
     centers: list[Center]
 
 
-class ChartResult(TypedDict):
+class ChartResult(_Variables):
     """The ``data`` of the v2 full-chart endpoints (contract 2.4)."""
 
     type: ChartType
@@ -77,17 +93,7 @@ class ChartResult(TypedDict):
     authority: Authority
     incarnationCross: str
     definition: Definition
-    signature: str
     notSelfTheme: str
-    cognition: str
-    determination: str
-    variables: str
-    motivation: str
-    transference: str
-    perspective: str
-    distraction: str
-    environment: str
-    circuitries: str
     channelsLong: list[str]
     gates: list[str]
     activations: Activations
@@ -125,7 +131,7 @@ class V1SimpleBodygraph(TypedDict):
     centers: list[Center]
 
 
-class V1Bodygraph(TypedDict):
+class V1Bodygraph(_Variables):
     """The body of ``POST /v1/bodygraphs`` (flat, snake_case)."""
 
     type: ChartType
@@ -136,17 +142,7 @@ class V1Bodygraph(TypedDict):
     authority: Authority
     incarnation_cross: str
     definition: Definition
-    signature: str
     not_self_theme: str
-    cognition: str
-    determination: str
-    variables: str
-    motivation: str
-    transference: str
-    perspective: str
-    distraction: str
-    environment: str
-    circuitries: str
     channels_long: list[str]
     gates: list[str]
     activations: V1Activations
