@@ -8,12 +8,14 @@ what to change; the library's own messages are passed on as they are.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timezone
-from typing import Literal
+from functools import cache
+from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema
 from typing_extensions import TypedDict
 
 from bodygraph.calculator import calculate
@@ -75,6 +77,30 @@ class BirthInput(BaseModel):
         if self.lat is None or self.lng is None:
             raise ToolError(f"the birth place is missing: {HOW}")
         return _from_local(calculate_local(self.date, self.time, lat=self.lat, lng=self.lng))
+
+
+@cache
+def birth_schema() -> dict[str, Any]:
+    """The JSON Schema of a birth object (the tools' input schemas embed it)."""
+    return BirthInput.model_json_schema()
+
+
+def parse_birth(value: Mapping[str, Any], name: str = "birth") -> BirthInput:
+    """A birth object as the tool received it -> :class:`BirthInput`; a
+    :class:`ToolError` naming each field that is wrong otherwise."""
+    try:
+        return BirthInput.model_validate(value)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in (name, *error['loc']))}: {error['msg']}"
+            for error in exc.errors()
+        )
+        raise ToolError(f"{problems} ({HOW})") from None
+
+
+BirthArg = Annotated[dict[str, Any], WithJsonSchema(birth_schema()), Field(description=(
+    "The birth: date and time (local) with place or lat/lng, or utc alone."))]
+"""A tool argument holding one birth (checked by :func:`parse_birth`)."""
 
 
 class BirthInfo(TypedDict):

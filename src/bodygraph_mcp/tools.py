@@ -7,21 +7,17 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 from mcp.types import CallToolResult, EmbeddedResource, TextResourceContents
-from pydantic import Field
 
 from bodygraph.render import svg
-from bodygraph_mcp.birth import BirthInput
+from bodygraph_mcp.birth import BirthArg, parse_birth
 from bodygraph_mcp.results import ChartOutput, SvgOutput, summary, tool_result
-
-BirthArg = Annotated[BirthInput, Field(description=(
-    "The birth: date and time (local) with place or lat/lng, or utc alone."))]
 
 
 def chart(birth: BirthArg) -> Annotated[CallToolResult, ChartOutput]:
     """Compute a Human Design chart (bodygraph) locally: type, strategy, authority, profile,
     definition, incarnation cross, variables, centers, channels, gates and the 26
     activations (the service's v2 ChartResult), with a one-line summary."""
-    found = birth.resolve()
+    found = parse_birth(birth).resolve()
     return tool_result(ChartOutput(summary=summary(found), birth=found.info,
                                    chart=found.chart.to_v2()))
 
@@ -29,7 +25,7 @@ def chart(birth: BirthArg) -> Annotated[CallToolResult, ChartOutput]:
 def render_svg(birth: BirthArg) -> Annotated[CallToolResult, SvgOutput]:
     """Draw the bodygraph of a birth as an SVG document (text, image/svg+xml): the nine
     centers, the channels, the gates and both activation columns."""
-    found = birth.resolve()
+    found = parse_birth(birth).resolve()
     document = svg(found.chart)
     image = EmbeddedResource(type="resource", resource=TextResourceContents(
         uri="bodygraph://bodygraph.svg", mime_type="image/svg+xml", text=document))
