@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 import httpx
 
 from bodygraph_client.calls import Call
-from bodygraph_client.errors import ServiceUnreachable, api_error
+from bodygraph_client.errors import ServerError, ServiceUnreachable, api_error
 from bodygraph_client.limits import RateLimit, RetryPolicy, retry_after
 
 T = TypeVar("T")
@@ -60,7 +60,13 @@ class Core:
     def result(self, call: Call[T], response: httpx.Response) -> T:
         """The typed result of a 2xx answer; the matching error otherwise."""
         if response.is_success:
-            return call.read(response.json())
+            try:
+                return call.read(response.json())
+            except (ValueError, KeyError, TypeError):
+                raise ServerError(
+                    f"the answer of {call.endpoint.path} is not the JSON the contract "
+                    "describes", status=response.status_code,
+                ) from None
         raise api_error(response.status_code, response.content, response.reason_phrase,
                         retry_after(response.headers))
 

@@ -194,6 +194,14 @@ def test_unreadable_error_body(scripted: tuple[str, Script]) -> None:
     assert len(script.seen) == 1  # 502 is not in the contract's retry list
 
 
+def test_malformed_success_answer(scripted: tuple[str, Script]) -> None:
+    url, script = scripted
+    script.play((200, {}, {"success": True}))  # no data
+    with Client("key", base_url=url) as client, pytest.raises(ServerError) as caught:
+        client.chart_at(*COORDS)
+    assert "not the JSON the contract describes" in caught.value.message
+
+
 @pytest.mark.anyio
 async def test_async_500_twice_then_200(scripted: tuple[str, Script]) -> None:
     url, script = scripted
