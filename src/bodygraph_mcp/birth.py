@@ -23,7 +23,6 @@ from bodygraph.errors import BodygraphError
 from bodygraph.geo.birthtime import parse_instant
 from bodygraph.geo.local import LocalChart, calculate_at_place, calculate_local
 from bodygraph.model.chart import Chart
-from bodygraph.model.contract import utc_text
 
 HOW = ("give date and time with a place or with lat and lng, or give utc alone (e.g. "
        "date 1990-07-15, time 14:30, place 'Berlin, Germany')")
@@ -126,9 +125,14 @@ class Birth:
     info: BirthInfo
 
 
+def _utc(chart: Chart) -> str:
+    """The birth instant as the contract writes it (the chart's ``birthDateUtc``)."""
+    return str(chart.to_v2()["birthDateUtc"])
+
+
 def _from_local(found: LocalChart) -> Birth:
     return Birth(found.chart, BirthInfo(
-        utc=utc_text(found.birth_utc),
+        utc=_utc(found.chart),
         local=found.local.replace(tzinfo=timezone(found.utc_offset)).isoformat(),
         zone=found.zone,
         place=found.place.describe() if found.place is not None else None,
@@ -148,5 +152,5 @@ def _at_instant(utc: str) -> Birth:
         raise ToolError(f"utc {utc!r} has no offset; add Z for UTC (1990-07-15T12:30:00Z), or "
                         "give date and time with a place or lat and lng for a local time")
     chart = calculate(moment)
-    return Birth(chart, BirthInfo(utc=utc_text(chart.birth_utc), local=None, zone=None,
+    return Birth(chart, BirthInfo(utc=_utc(chart), local=None, zone=None,
                                   place=None, latitude=None, longitude=None, wallTime=None))
