@@ -14,7 +14,7 @@ from typing_extensions import TypedDict
 from bodygraph.cli.report import utc_seconds_text
 from bodygraph.model.contract import json_schema
 from bodygraph.render import RenderInput
-from bodygraph.render.drawing import summary as headline
+from bodygraph.render.scene import natal_summary
 from bodygraph_mcp.birth import Birth, BirthInfo
 
 
@@ -53,7 +53,8 @@ def summary(birth: Birth) -> str:
         where = info["place"] or f"{info['latitude']}, {info['longitude']}"
         when = f"{info['local']} ({info['zone']}) at {where}, that is {when}"
     chart = birth.chart
-    return f"{headline(RenderInput.from_chart(chart))}; {chart.incarnation_cross}. Born {when}."
+    headline = ", ".join(natal_summary(RenderInput.from_chart(chart)))
+    return f"{headline}; {chart.incarnation_cross}. Born {when}."
 
 
 def tool_result(structured: Mapping[str, Any], *more: ContentBlock) -> CallToolResult:
