@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Newcomer command 2: set everything up and run the whole test suite (plus type and lint
-# checks). Extra arguments go to pytest.
+# checks, and the import layers). Extra arguments go to pytest (`-n 0` runs it serially).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # System packages some tests need: the cairo library (PNG rendering) and wrk (the load
@@ -18,5 +18,7 @@ echo "==> ruff"
 .venv/bin/ruff check src tests scripts examples benchmarks
 echo "==> mypy --strict src"
 .venv/bin/mypy
-echo "==> pytest"
-exec .venv/bin/python -m pytest "$@"
+echo "==> lint-imports (the layers, pyproject.toml [tool.importlinter])"
+.venv/bin/lint-imports
+echo "==> pytest (tests and the doctests in src, one worker per core)"
+exec .venv/bin/python -m pytest -n auto "$@"
