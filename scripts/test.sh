@@ -21,4 +21,4 @@ echo "==> mypy --strict src"
 echo "==> lint-imports (the layers, pyproject.toml [tool.importlinter])"
 .venv/bin/lint-imports
 echo "==> pytest (tests and the doctests in src, one worker per core)"
-exec .venv/bin/python -m pytest -n auto "$@"
+exec .venv/bin/python -m pytest -n auto --dist worksteal "$@"
