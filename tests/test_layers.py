@@ -1,5 +1,6 @@
 """The layers hold: the import-linter contracts in pyproject.toml catch a forbidden import,
-and no module of ``bodygraph`` or ``bodygraph_server`` takes part in an import cycle.
+and no module of the packages they cover (``bodygraph``, ``bodygraph_server``, ...) takes part
+in an import cycle.
 
 ``scripts/test.sh`` runs ``lint-imports`` on the real tree; the test here proves that the
 contracts bite, by adding forbidden imports to a copy of the sources and reading the
@@ -12,13 +13,16 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
 import grimp
 
 REPO = Path(__file__).resolve().parents[1]
-PACKAGES = ("bodygraph", "bodygraph_server")
+#: The packages the contracts cover (``bodygraph``, ``bodygraph_server``, ...).
+PACKAGES: tuple[str, ...] = tuple(
+    tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"]["root_packages"])
 
 
 # -- the contracts bite -----------------------------------------------------------------------
@@ -48,7 +52,7 @@ ALLOWED = (
 
 
 def _copy_sources(target: Path) -> Path:
-    """The Python files of both packages (no data) under ``target/src``."""
+    """The Python files of the packages (no data) under ``target/src``."""
     src = target / "src"
     for package in PACKAGES:
         shutil.copytree(REPO / "src" / package, src / package,
