@@ -7,14 +7,13 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from time_swiss import allowed_seconds, crossing_jd, longitude, nearest_boundary, tt_jd
 
 from bodygraph import calculate
 from bodygraph.errors import BodygraphError, InvalidOptionError, OutOfRangeError
 from bodygraph.model.chart import Body, Chart
 from bodygraph.relations.sensitivity import sensitivity, sensitivity_many
-from bodygraph.testing import birth_instants
+from bodygraph.testing import birth_instants, sensitivity_windows
 
 ONE = timedelta(seconds=1)
 BIRTH = datetime(1980, 1, 3, 8, 30, tzinfo=UTC)
@@ -27,11 +26,10 @@ def _line(chart: Chart, side: str, body: Body) -> str:
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(birth_instants(datetime(1850, 1, 1, tzinfo=UTC), datetime(2150, 1, 1, tzinfo=UTC)),
-       st.integers(min_value=20, max_value=180))
-def test_segments_and_changes_agree_with_calculate(birth: datetime, minutes: int) -> None:
-    result = sensitivity(birth, timedelta(minutes=minutes))
-    assert result.start == birth - timedelta(minutes=minutes)
-    assert result.end == birth + timedelta(minutes=minutes)
+       sensitivity_windows(max_hours=3))
+def test_segments_and_changes_agree_with_calculate(birth: datetime, window: timedelta) -> None:
+    result = sensitivity(birth, window)
+    assert (result.start, result.end) == (birth - window, birth + window)
     instants = [c.at for c in result.changes]
     assert instants == sorted(instants)
     assert all(result.start < t <= result.end for t in instants)
