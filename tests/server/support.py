@@ -103,7 +103,10 @@ def google_stand_in() -> Iterator[tuple[str, list[dict[str, list[str]]]]]:
     ``http://127.0.0.1:port`` address and the list of queries it received."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), _GoogleHandler)
     server.seen = []  # type: ignore[attr-defined]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # shutdown() returns only when serve_forever next looks at its flag: with the default
+    # poll interval (0.5 s) every test using the stand-in waited half a second at teardown.
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01},
+                              daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}", server.seen  # type: ignore[attr-defined]
@@ -151,7 +154,7 @@ class LiveServer:
                     return
             except httpx.HTTPError:
                 pass
-            time.sleep(0.1)
+            time.sleep(0.02)
         raise TimeoutError("server did not start")
 
     def stop(self) -> None:

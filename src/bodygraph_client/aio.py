@@ -1,0 +1,121 @@
+"""The asyncio (and trio) client: the same methods as :class:`~bodygraph_client.Client`,
+awaited."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from types import TracebackType
+from typing import TypeVar
+
+import anyio
+import httpx
+
+from bodygraph_client import calls
+from bodygraph_client.calls import Call, DateLike, TimeLike
+from bodygraph_client.core import (
+    DEFAULT_BASE_URL,
+    DEFAULT_TIMEOUT,
+    ClientBase,
+    Core,
+    http_options,
+    unreachable,
+)
+from bodygraph_client.limits import RetryPolicy
+from bodygraph_client.types import (
+    ChartResult,
+    SimpleChart,
+    V1Bodygraph,
+    V1SimpleBodygraph,
+    VisualChart,
+)
+
+T = TypeVar("T")
+
+
+class AsyncClient(ClientBase):
+    """The async client of the bodygraph service; arguments as for
+    :class:`~bodygraph_client.Client` (``sleep`` is awaited, ``transport`` is an async
+    transport). Use it as ``async with`` or await :meth:`aclose`."""
+
+    def __init__(
+        self,
+        api_key: str,
+        *,
+        base_url: str = DEFAULT_BASE_URL,
+        geocode_key: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        retry: RetryPolicy | None = None,
+        sleep: Callable[[float], Awaitable[object]] = anyio.sleep,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self._core = Core(api_key, geocode_key, retry)
+        self._sleep = sleep
+        self._http = httpx.AsyncClient(transport=transport, **http_options(base_url, timeout))
+
+    async def aclose(self) -> None:
+        """Close the connection pool."""
+        await self._http.aclose()
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def send(self, call: Call[T]) -> T:
+        """Send ``call``, retrying as the retry rules allow; its result or its error."""
+        request = self._core.request(self._http, call)
+        retries = 0
+        while True:
+            try:
+                response = await self._http.send(request)
+            except httpx.TransportError as exc:
+                raise unreachable(self._http.base_url, exc) from exc
+            delay = self._core.retry_delay(response, retries)
+            if delay is None:
+                return self._core.result(call, response)
+            await self._sleep(delay)
+            retries += 1
+
+    async def chart(self, birthdate: DateLike, birthtime: TimeLike, location: str) -> ChartResult:
+        """See :meth:`bodygraph_client.Client.chart`."""
+        return await self.send(calls.chart(birthdate, birthtime, location))
+
+    async def chart_at(
+        self, lat: float, lng: float, birthdate: DateLike, birthtime: TimeLike
+    ) -> ChartResult:
+        """See :meth:`bodygraph_client.Client.chart_at`."""
+        return await self.send(calls.chart_at(lat, lng, birthdate, birthtime))
+
+    async def simple_chart(
+        self, birthdate: DateLike, birthtime: TimeLike, location: str
+    ) -> SimpleChart:
+        """See :meth:`bodygraph_client.Client.simple_chart`."""
+        return await self.send(calls.simple_chart(birthdate, birthtime, location))
+
+    async def visual_chart(
+        self, birthdate: DateLike, birthtime: TimeLike, location: str
+    ) -> VisualChart:
+        """See :meth:`bodygraph_client.Client.visual_chart`."""
+        return await self.send(calls.visual_chart(birthdate, birthtime, location))
+
+    async def visual_chart_at(
+        self, lat: float, lng: float, birthdate: DateLike, birthtime: TimeLike
+    ) -> VisualChart:
+        """See :meth:`bodygraph_client.Client.visual_chart_at`."""
+        return await self.send(calls.visual_chart_at(lat, lng, birthdate, birthtime))
+
+    async def v1_bodygraph(
+        self, birthdate: DateLike, birthtime: TimeLike, location: str
+    ) -> V1Bodygraph:
+        """See :meth:`bodygraph_client.Client.v1_bodygraph`."""
+        return await self.send(calls.v1_bodygraph(birthdate, birthtime, location))
+
+    async def v1_simple_bodygraph(
+        self, birthdate: DateLike, birthtime: TimeLike, location: str
+    ) -> V1SimpleBodygraph:
+        """See :meth:`bodygraph_client.Client.v1_simple_bodygraph`."""
+        return await self.send(calls.v1_simple_bodygraph(birthdate, birthtime, location))

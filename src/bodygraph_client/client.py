@@ -1,0 +1,119 @@
+"""The blocking client."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from types import TracebackType
+from typing import TypeVar
+
+import httpx
+
+from bodygraph_client import calls
+from bodygraph_client.calls import Call, DateLike, TimeLike
+from bodygraph_client.core import (
+    DEFAULT_BASE_URL,
+    DEFAULT_TIMEOUT,
+    ClientBase,
+    Core,
+    http_options,
+    unreachable,
+)
+from bodygraph_client.limits import RetryPolicy
+from bodygraph_client.types import (
+    ChartResult,
+    SimpleChart,
+    V1Bodygraph,
+    V1SimpleBodygraph,
+    VisualChart,
+)
+
+T = TypeVar("T")
+
+
+class Client(ClientBase):
+    """A client of the bodygraph service (one connection pool; use it as a context
+    manager or call :meth:`close`).
+
+    ``api_key`` is the account's key; ``geocode_key`` the caller's geocoding key, sent on
+    the location endpoints; ``timeout`` in seconds; ``retry`` the retry rules (the
+    contract's by default); ``sleep`` how to wait between attempts; ``transport`` an
+    httpx transport to send through (default: the network).
+    """
+
+    def __init__(
+        self,
+        api_key: str,
+        *,
+        base_url: str = DEFAULT_BASE_URL,
+        geocode_key: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        retry: RetryPolicy | None = None,
+        sleep: Callable[[float], object] = time.sleep,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self._core = Core(api_key, geocode_key, retry)
+        self._sleep = sleep
+        self._http = httpx.Client(transport=transport, **http_options(base_url, timeout))
+
+    def close(self) -> None:
+        """Close the connection pool."""
+        self._http.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def send(self, call: Call[T]) -> T:
+        """Send ``call``, retrying as the retry rules allow; its result or its error."""
+        request = self._core.request(self._http, call)
+        retries = 0
+        while True:
+            try:
+                response = self._http.send(request)
+            except httpx.TransportError as exc:
+                raise unreachable(self._http.base_url, exc) from exc
+            delay = self._core.retry_delay(response, retries)
+            if delay is None:
+                return self._core.result(call, response)
+            self._sleep(delay)
+            retries += 1
+
+    def chart(self, birthdate: DateLike, birthtime: TimeLike, location: str) -> ChartResult:
+        """Full chart of a birth at a place: POST /v2/charts (needs ``geocode_key``)."""
+        return self.send(calls.chart(birthdate, birthtime, location))
+
+    def chart_at(
+        self, lat: float, lng: float, birthdate: DateLike, birthtime: TimeLike
+    ) -> ChartResult:
+        """Full chart of a birth at coordinates: POST /v2/charts/coordinates."""
+        return self.send(calls.chart_at(lat, lng, birthdate, birthtime))
+
+    def simple_chart(self, birthdate: DateLike, birthtime: TimeLike, location: str) -> SimpleChart:
+        """Simplified chart: POST /v2/charts/simple (needs ``geocode_key``)."""
+        return self.send(calls.simple_chart(birthdate, birthtime, location))
+
+    def visual_chart(self, birthdate: DateLike, birthtime: TimeLike, location: str) -> VisualChart:
+        """Full chart and its SVG link: POST /v2/visual-charts (needs ``geocode_key``)."""
+        return self.send(calls.visual_chart(birthdate, birthtime, location))
+
+    def visual_chart_at(
+        self, lat: float, lng: float, birthdate: DateLike, birthtime: TimeLike
+    ) -> VisualChart:
+        """Full chart and its SVG link from coordinates: POST /v2/visual-charts/coordinates."""
+        return self.send(calls.visual_chart_at(lat, lng, birthdate, birthtime))
+
+    def v1_bodygraph(self, birthdate: DateLike, birthtime: TimeLike, location: str) -> V1Bodygraph:
+        """Legacy full bodygraph: POST /v1/bodygraphs (date DD-MMM-YY; ``geocode_key``)."""
+        return self.send(calls.v1_bodygraph(birthdate, birthtime, location))
+
+    def v1_simple_bodygraph(
+        self, birthdate: DateLike, birthtime: TimeLike, location: str
+    ) -> V1SimpleBodygraph:
+        """Legacy simple bodygraph: POST /v1/bodygraphs/simple (needs ``geocode_key``)."""
+        return self.send(calls.v1_simple_bodygraph(birthdate, birthtime, location))

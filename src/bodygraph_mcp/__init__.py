@@ -1,0 +1,13 @@
+"""bodygraph_mcp: an MCP server (Model Context Protocol) offering the library's charts to
+AI assistants, computed locally: no API key, place names from the offline gazetteer.
+
+Tools: ``chart`` (the chart's properties and activations) and ``render_svg`` (the
+bodygraph as SVG). Start it with ``bodygraph-mcp`` (stdio) or
+``bodygraph-mcp --transport streamable-http``; see ``docs/mcp.md``.
+"""
+
+from __future__ import annotations
+
+from bodygraph_mcp.server import create_server
+
+__all__ = ["create_server"]

@@ -1,0 +1,156 @@
+"""A birth as the tools take it: a local date and time with a place name (offline
+gazetteer) or coordinates, or a UTC instant. One definition of that input (and so of its
+JSON Schema) and of turning it into a chart, shared by every tool.
+
+Every refusal is a :class:`~mcp.server.mcpserver.exceptions.ToolError` whose text says
+what to change; the library's own messages are passed on as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import timezone
+from functools import cache
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema
+from typing_extensions import TypedDict
+
+from bodygraph.calculator import calculate
+from bodygraph.errors import BodygraphError
+from bodygraph.geo.birthtime import parse_instant
+from bodygraph.geo.local import LocalChart, calculate_at_place, calculate_local
+from bodygraph.model.chart import Chart
+
+HOW = ("give date and time with a place or with lat and lng, or give utc alone (e.g. "
+       "date 1990-07-15, time 14:30, place 'Berlin, Germany')")
+
+WallTimeName = Literal["unique", "fold", "gap"]
+
+
+class BirthInput(BaseModel):
+    """A birth: ``date`` and ``time`` (local wall time) with ``place`` or ``lat``/``lng``;
+    or ``utc`` alone."""
+
+    model_config = ConfigDict(extra="forbid", title="Birth")
+
+    date: str | None = Field(None, description=(
+        "Local birth date at the place, YYYY-MM-DD (e.g. 1990-07-15); with `time` and "
+        "either `place` or `lat`/`lng`."), examples=["1990-07-15"])
+    time: str | None = Field(None, description=(
+        "Local birth time at the place, 24-hour HH:MM (or HH:MM:SS), e.g. 14:30."),
+        examples=["14:30"])
+    place: str | None = Field(None, description=(
+        "Birth place name, e.g. 'Berlin, Germany', looked up offline among the GeoNames "
+        "cities (add the country or region when the name is common)."),
+        examples=["Berlin, Germany"])
+    lat: float | None = Field(None, description=(
+        "Latitude of the birth place in degrees, -90 to 90, north positive (with `lng`)."))
+    lng: float | None = Field(None, description=(
+        "Longitude of the birth place in degrees, -180 to 180, east positive (with `lat`)."))
+    utc: str | None = Field(None, description=(
+        "Instead of date, time and place: the birth instant in ISO 8601 with Z or an offset, "
+        "e.g. 1990-07-15T12:30:00Z."), examples=["1990-07-15T12:30:00Z"])
+
+    def resolve(self) -> Birth:
+        """The chart of this birth; :class:`ToolError` with what to change otherwise."""
+        try:
+            return self._resolve()
+        except BodygraphError as exc:
+            raise ToolError(str(exc)) from exc
+
+    def _resolve(self) -> Birth:
+        if self.utc is not None:
+            if any(v is not None for v in (self.date, self.time, self.place, self.lat,
+                                           self.lng)):
+                raise ToolError(f"utc goes alone: {HOW}")
+            return _at_instant(self.utc)
+        if self.date is None or self.time is None:
+            raise ToolError(f"the birth date or time is missing: {HOW}")
+        if self.place is not None:
+            if self.lat is not None or self.lng is not None:
+                raise ToolError(f"give a place or lat and lng, not both: {HOW}")
+            return _from_local(calculate_at_place(self.date, self.time, self.place))
+        if self.lat is None or self.lng is None:
+            raise ToolError(f"the birth place is missing: {HOW}")
+        return _from_local(calculate_local(self.date, self.time, lat=self.lat, lng=self.lng))
+
+
+@cache
+def birth_schema() -> dict[str, Any]:
+    """The JSON Schema of a birth object (the tools' input schemas embed it)."""
+    return BirthInput.model_json_schema()
+
+
+def parse_birth(value: Mapping[str, Any], name: str = "birth") -> BirthInput:
+    """A birth object as the tool received it -> :class:`BirthInput`; a
+    :class:`ToolError` naming each field that is wrong otherwise."""
+    try:
+        return BirthInput.model_validate(value)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in (name, *error['loc']))}: {error['msg']}"
+            for error in exc.errors()
+        )
+        raise ToolError(f"{problems} ({HOW})") from None
+
+
+BirthArg = Annotated[dict[str, Any], WithJsonSchema(birth_schema()), Field(description=(
+    "The birth: date and time (local) with place or lat/lng, or utc alone."))]
+"""A tool argument holding one birth (checked by :func:`parse_birth`)."""
+
+
+class BirthInfo(TypedDict):
+    """What the chart was computed from: the UTC instant (``utc``) and, for a local time,
+    the wall time with its UTC offset (``local``, ISO 8601), the IANA time zone, the place
+    found, the coordinates used and whether the wall time was unique, repeated (``fold``:
+    the first occurrence was used) or skipped (``gap``: the offset before the jump)."""
+
+    utc: str
+    local: str | None
+    zone: str | None
+    place: str | None
+    latitude: float | None
+    longitude: float | None
+    wallTime: WallTimeName | None
+
+
+@dataclass(frozen=True, slots=True)
+class Birth:
+    """A resolved birth: its chart and what it was computed from."""
+
+    chart: Chart
+    info: BirthInfo
+
+
+def _utc(chart: Chart) -> str:
+    """The birth instant as the contract writes it (the chart's ``birthDateUtc``)."""
+    return str(chart.to_v2()["birthDateUtc"])
+
+
+def _from_local(found: LocalChart) -> Birth:
+    return Birth(found.chart, BirthInfo(
+        utc=_utc(found.chart),
+        local=found.local.replace(tzinfo=timezone(found.utc_offset)).isoformat(),
+        zone=found.zone,
+        place=found.place.describe() if found.place is not None else None,
+        latitude=found.latitude,
+        longitude=found.longitude,
+        wallTime=found.wall_time.value,
+    ))
+
+
+def _at_instant(utc: str) -> Birth:
+    try:
+        moment = parse_instant(utc)
+    except ValueError:
+        raise ToolError(f"utc {utc!r} is not an ISO 8601 date-time; write it like "
+                        "1990-07-15T12:30:00Z") from None
+    if moment.tzinfo is None:
+        raise ToolError(f"utc {utc!r} has no offset; add Z for UTC (1990-07-15T12:30:00Z), or "
+                        "give date and time with a place or lat and lng for a local time")
+    chart = calculate(moment)
+    return Birth(chart, BirthInfo(utc=_utc(chart), local=None, zone=None,
+                                  place=None, latitude=None, longitude=None, wallTime=None))

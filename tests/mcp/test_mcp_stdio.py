@@ -1,0 +1,164 @@
+"""The MCP server as an assistant uses it: started as a subprocess
+(``python -m bodygraph_mcp``, what the ``bodygraph-mcp`` command runs) and driven over
+stdio by the official SDK's client. One server process for the whole module; every bad
+input is a tool error with a clear message, and the server keeps answering."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import AsyncIterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import jsonschema
+import pytest
+from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp.types import CallToolResult, EmbeddedResource, TextContent, TextResourceContents
+
+import bodygraph
+from bodygraph.model.contract import json_schema
+from bodygraph.render import svg
+
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+BERLIN = {"date": "1990-07-15", "time": "14:30", "place": "Berlin, Germany"}
+
+
+def expected() -> bodygraph.Chart:
+    return bodygraph.calculate(datetime(1990, 7, 15, 14, 30, tzinfo=ZoneInfo("Europe/Berlin")))
+
+
+@pytest.fixture(scope="module")
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
+async def session(anyio_backend: str) -> AsyncIterator[ClientSession]:
+    path = os.pathsep.join(p for p in (str(SRC), os.environ.get("PYTHONPATH")) if p)
+    params = StdioServerParameters(command=sys.executable, args=["-m", "bodygraph_mcp"],
+                                   env={"PYTHONPATH": path})
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+        await client.initialize()
+        yield client
+
+
+async def call(session: ClientSession, tool: str, birth: dict[str, Any]) -> CallToolResult:
+    return await session.call_tool(tool, {"birth": birth})
+
+
+def summary_of(result: CallToolResult) -> str:
+    first = result.content[0]
+    assert isinstance(first, TextContent)
+    return first.text
+
+
+async def test_lists_the_tools_with_schemas(session: ClientSession) -> None:
+    tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+    assert set(tools) == {"chart", "render_svg"}
+    for tool in tools.values():
+        assert tool.description
+        assert tool.input_schema["required"] == ["birth"]
+        birth = tool.input_schema["properties"]["birth"]
+        assert set(birth["properties"]) == {"date", "time", "place", "lat", "lng", "utc"}
+        assert birth["additionalProperties"] is False
+        assert tool.output_schema is not None
+        assert tool.annotations is not None and tool.annotations.read_only_hint
+    chart_schema = tools["chart"].output_schema
+    assert chart_schema is not None
+    assert chart_schema["properties"]["chart"]["title"] == "ChartResult"
+
+
+async def test_chart_at_a_place(session: ClientSession) -> None:
+    result = await call(session, "chart", BERLIN)
+    assert not result.is_error
+    data = result.structured_content
+    assert data is not None
+    assert data["chart"] == expected().to_v2()
+    jsonschema.validate(data["chart"], json_schema("chart-result"))
+    assert data["birth"] == {
+        "utc": "1990-07-15T12:30:00.000Z", "local": "1990-07-15T14:30:00+02:00",
+        "zone": "Europe/Berlin", "place": "Berlin, Germany (52.5244° N, 13.4105° E)",
+        "latitude": 52.52437, "longitude": 13.41053, "wallTime": "unique",
+    }
+    text = summary_of(result)
+    assert text == data["summary"]
+    chart = expected()
+    for part in (chart.type.value, f"Profile {chart.profile}", chart.incarnation_cross,
+                 "Europe/Berlin", "1990-07-15 12:30:00 UTC"):
+        assert part in text
+
+
+async def test_chart_at_coordinates_and_at_an_instant(session: ClientSession) -> None:
+    at = await call(session, "chart", {"date": "1990-07-15", "time": "14:30", "lat": 52.52,
+                                       "lng": 13.405})
+    utc = await call(session, "chart", {"utc": "1990-07-15T12:30:00Z"})
+    for result in (at, utc):
+        assert not result.is_error and result.structured_content is not None
+        assert result.structured_content["chart"] == expected().to_v2()
+    assert at.structured_content is not None and utc.structured_content is not None
+    assert at.structured_content["birth"]["place"] is None
+    assert at.structured_content["birth"]["zone"] == "Europe/Berlin"
+    assert utc.structured_content["birth"]["local"] is None
+
+
+async def test_render_svg(session: ClientSession) -> None:
+    result = await call(session, "render_svg", BERLIN)
+    assert not result.is_error and result.structured_content is not None
+    document = svg(expected())
+    assert result.structured_content["svg"] == document
+    assert result.structured_content["mimeType"] == "image/svg+xml"
+    image = result.content[1]
+    assert isinstance(image, EmbeddedResource)
+    assert isinstance(image.resource, TextResourceContents)
+    assert (image.resource.mime_type, image.resource.text) == ("image/svg+xml", document)
+    assert "Profile" in summary_of(result)
+
+
+BAD = [
+    ({"date": "1990-07-15", "time": "14:30", "place": "Qqqxzv Wwwjjk"},
+     "no place found for 'Qqqxzv Wwwjjk'"),
+    ({"date": "2500-01-01", "time": "12:00", "place": "Berlin, Germany"},
+     "outside the supported range"),
+    ({"utc": "1700-01-01T00:00:00Z"}, "outside the supported range"),
+    ({"date": "1990-07-15", "time": "25:61", "place": "Berlin"}, "there is no time '25:61'"),
+    ({"date": "1990-07-15", "time": "2:30 pm", "place": "Berlin"}, "a birth time must be"),
+    ({"date": "15.07.1990", "time": "14:30", "place": "Berlin"}, "a birth date must be"),
+    ({"date": "1990-02-30", "time": "14:30", "place": "Berlin"}, "there is no day"),
+    ({"date": "1990-07-15", "time": "14:30", "lat": 95.0, "lng": 0.0},
+     "latitude 95.0 is outside -90 to 90"),
+    ({"date": "1990-07-15", "time": "14:30", "lat": 52.5}, "the birth place is missing"),
+    ({"date": "1990-07-15", "time": "14:30"}, "the birth place is missing"),
+    ({"date": "1990-07-15", "place": "Berlin"}, "the birth date or time is missing"),
+    ({"utc": "1990-07-15T12:30:00Z", "place": "Berlin"}, "utc goes alone"),
+    ({"utc": "1990-07-15T12:30"}, "has no offset"),
+    ({"utc": "yesterday"}, "is not an ISO 8601 date-time"),
+    ({"date": "1990-07-15", "time": "14:30", "lat": "north", "lng": 0.0},
+     "birth.lat: Input should be a valid number"),
+    ({"date": "1990-07-15", "time": "14:30", "city": "Berlin"},
+     "birth.city: Extra inputs are not permitted"),
+]
+
+
+@pytest.mark.parametrize("tool", ["chart", "render_svg"])
+@pytest.mark.parametrize(("birth", "message"), BAD, ids=[m for _, m in BAD])
+async def test_bad_input_is_a_tool_error(session: ClientSession, tool: str,
+                                         birth: dict[str, Any], message: str) -> None:
+    result = await call(session, tool, birth)
+    assert result.is_error
+    assert result.structured_content is None
+    text = summary_of(result)
+    assert text.startswith(f"Error executing tool {tool}: ")
+    assert message in text
+    assert "Traceback" not in text
+
+
+async def test_still_answers_after_errors(session: ClientSession) -> None:
+    assert (await call(session, "chart", {"utc": "yesterday"})).is_error
+    missing = await session.call_tool("chart", {})
+    assert missing.is_error and "birth" in summary_of(missing)
+    assert not (await call(session, "chart", BERLIN)).is_error
