@@ -49,6 +49,7 @@ from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import Gate, api_version
 from bodygraph_server.http.openapi import openapi_document
 from bodygraph_server.http.relations import RELATION_ENDPOINTS
+from bodygraph_server.http.time_searches import TIME_ENDPOINTS
 from bodygraph_server.http.visual import VISUAL_ENDPOINTS, visual_handler
 from bodygraph_server.images.route import IMAGE_ROUTE, StyleCache, image_endpoint
 from bodygraph_server.images.signing_keys import signing_keys
@@ -127,7 +128,7 @@ def create_app(
     """
     config = settings if settings is not None else Settings.from_env()
     endpoints: tuple[Endpoint, ...] = (
-        *v2.ENDPOINTS, *VISUAL_ENDPOINTS, *RELATION_ENDPOINTS, BATCH_ENDPOINT,
+        *v2.ENDPOINTS, *VISUAL_ENDPOINTS, *RELATION_ENDPOINTS, *TIME_ENDPOINTS, BATCH_ENDPOINT,
         *extra_endpoints, *v1.ENDPOINTS
     )
     document = openapi_document(endpoints, render_path=config.render_path)

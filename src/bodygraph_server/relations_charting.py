@@ -1,22 +1,23 @@
 """The one place where the service calls the library beyond one chart: transits,
-connections, pentas (``bodygraph.relations``) and batches of charts
-(``bodygraph.calculate_many``).
+connections, pentas, birth-time sensitivity, cycles and the ingress calendar
+(``bodygraph.relations``) and batches of charts (``bodygraph.calculate_many``).
 
 Every ``data`` object is the library result's ``to_dict()`` (the JSON of the command
-line's ``--json``) or ``Chart.to_v2()`` (the contract's ChartResult): one definition
-each. The functions are blocking (run them in a worker thread) and raise, or return for
-each batch item, the library's typed errors.
+line's ``--json``; for cycles the command's own builder), or ``Chart.to_v2()`` (the
+contract's ChartResult): one definition each. The functions are blocking (run them in
+a worker thread) and raise, or return for each batch item, the library's typed errors.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date, datetime, time
+from datetime import UTC, date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from bodygraph.errors import BodygraphError
     from bodygraph.model.chart import Chart
+    from bodygraph.relations.calendar import Level
 
 LocalBirth = tuple[date, time, float, float]
 """A local birth date and time at a point (latitude, longitude)."""
@@ -41,6 +42,31 @@ def penta_data(members: Sequence[Chart]) -> dict[str, Any]:
     from bodygraph.relations import penta
 
     return penta(members).to_dict()
+
+
+def sensitivity_data(birth: Chart, minutes: int) -> dict[str, Any]:
+    """``bodygraph sensitivity --window <minutes>m --json`` of the chart's birth."""
+    from bodygraph.relations import sensitivity
+
+    return sensitivity(birth.birth_utc, timedelta(minutes=minutes)).to_dict()
+
+
+def cycles_data(birth: Chart, year: int) -> dict[str, Any]:
+    """``bodygraph cycles --year <year> --json`` of the chart's birth."""
+    from bodygraph.cli.cycles import cycles_dict
+
+    return cycles_dict(birth.birth_utc, year)
+
+
+def calendar_data(first_day: date, last_day: date, bodies: Sequence[str],
+                  level: Level) -> dict[str, Any]:
+    """``{"ingresses": [...]}``: the list of ``bodygraph calendar --json`` from the start of
+    ``first_day`` to the end of ``last_day`` (UTC)."""
+    from bodygraph.relations import calendar
+
+    start = datetime.combine(first_day, time(), tzinfo=UTC)
+    end = datetime.combine(last_day, time(), tzinfo=UTC) + timedelta(days=1)
+    return {"ingresses": [i.to_dict() for i in calendar(start, end, bodies, level)]}
 
 
 def _utc(birth: LocalBirth) -> datetime:

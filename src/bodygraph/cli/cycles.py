@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 from bodygraph.cli.chart import add_birth_options, chart_from_args
 from bodygraph.cli.options import Subparsers, calculator_from
@@ -13,6 +14,9 @@ from bodygraph.cli.relations_options import command_parser, finish_command, inpu
 from bodygraph.cli.report import utc_seconds_text
 from bodygraph.relations.common import instant_text, to_second
 from bodygraph.relations.cycles import saturn_returns, solar_return, uranus_oppositions
+
+if TYPE_CHECKING:
+    from bodygraph.calculator import Calculator
 
 EXAMPLE = "bodygraph cycles --utc 1980-01-03T08:30:00Z --year 2026"
 
@@ -34,20 +38,29 @@ def add_parser(subparsers: Subparsers) -> None:
     finish_command(parser, "instants", run)
 
 
+def cycles_dict(birth: datetime, year: int,
+                calculator: Calculator | None = None) -> dict[str, Any]:
+    """The JSON object of ``bodygraph cycles --json`` (also the service's CyclesResult):
+    the solar return of ``year``, the Saturn returns and the Uranus oppositions."""
+    return {"solarReturn": instant_text(solar_return(birth, year, calculator=calculator)),
+            "saturnReturn": [instant_text(t) for t in saturn_returns(
+                birth, calculator=calculator)],
+            "uranusOpposition": [instant_text(t) for t in uranus_oppositions(
+                birth, calculator=calculator)]}
+
+
 @input_errors_exit_2
 def run(args: argparse.Namespace) -> int:
     """Compute and print the cycles of the birth."""
     calculator = calculator_from(args)
     birth = chart_from_args(args).birth_utc
     year = args.year if args.year is not None else max(datetime.now(UTC).year, birth.year + 1)
+    if args.json:
+        print(json.dumps(cycles_dict(birth, year, calculator), indent=2))
+        return 0
     solar = solar_return(birth, year, calculator=calculator)
     saturn = saturn_returns(birth, calculator=calculator)
     uranus = uranus_oppositions(birth, calculator=calculator)
-    if args.json:
-        print(json.dumps({"solarReturn": instant_text(solar),
-                          "saturnReturn": [instant_text(t) for t in saturn],
-                          "uranusOpposition": [instant_text(t) for t in uranus]}, indent=2))
-        return 0
 
     def when(instants: list[datetime]) -> str:
         return ", ".join(utc_seconds_text(to_second(t)) for t in instants)

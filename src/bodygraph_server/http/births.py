@@ -37,17 +37,18 @@ def located(where: str, error: ApiError) -> ApiError:
                     headers=error.headers)
 
 
-def parse_birth_object(value: object, where: str, *, places: bool = True) -> Birth:
-    """The birth at ``where`` (a JSON pointer-like name for messages); ``places`` False
-    reads every birth as coordinates (a ``location`` is then ignored)."""
+def parse_birth_object(value: object, where: str = "", *, places: bool = True) -> Birth:
+    """The birth at ``where`` (a JSON pointer-like name for messages; empty for the body
+    itself); ``places`` False reads every birth as coordinates (a ``location`` is then
+    ignored)."""
     if not isinstance(value, dict):
-        raise shape_error(f"{where} must be a JSON object")
+        raise shape_error(f"{where or 'The body'} must be a JSON object")
     try:
         if places and value.get("location") is not None:
             return parse_location_input(value)
         return parse_coordinates_input(value)
     except ApiError as error:
-        raise located(where, error) from None
+        raise (located(where, error) if where else error) from None
 
 
 def birth_list(body: Mapping[str, Any], name: str, fewest: int, most: int) -> list[Any]:

@@ -17,7 +17,8 @@ from typing import Any
 from bodygraph_server.http.extension_fields import BATCH_BIRTHS, PENTA_PEOPLE, request_schemas
 
 EXTENSION_TYPES: tuple[str, ...] = (
-    "TransitResult", "ConnectionResult", "PentaResult", "ChartBatchResult",
+    "TransitResult", "ConnectionResult", "PentaResult", "SensitivityResult", "CyclesResult",
+    "CalendarResult", "ChartBatchResult",
 )
 """The envelope ``type`` of each extension (each has an ``...Envelope`` schema)."""
 
@@ -47,7 +48,10 @@ def _chart_values() -> dict[str, Any]:
         "side": chart["activations"]["properties"]["personality"],
         "instant": chart["birthDateUtc"],
         "type": chart["type"], "definition": chart["definition"],
-        "authority": chart["authority"],
+        "authority": chart["authority"], "profile": chart["profile"],
+        "cross": chart["incarnationCross"],
+        "gateLine": chart["activations"]["properties"]["personality"]["properties"]["sun"],
+        "gate": chart["gates"]["items"],
     }
 
 
@@ -62,6 +66,32 @@ def composite_schema() -> dict[str, Any]:
 def _held() -> dict[str, Any]:
     return _array(_object({"channel": _chart_values()["channel"],
                            "person": {"type": "integer", "enum": [1, 2]}}))
+
+
+def _time_schemas() -> dict[str, Any]:
+    """``SensitivityResult``, ``CyclesResult`` and ``CalendarResult``."""
+    from bodygraph.model.chart import BODIES
+
+    v = _chart_values()
+    body = {"type": "string", "enum": [b.value for b in BODIES]}
+    instants = {"type": "array", "items": v["instant"]}
+    change = _object({"at": v["instant"], "side": {"enum": ["personality", "design"]},
+                      "body": body, "from": v["gateLine"], "to": v["gateLine"]})
+    segment = _object({"from": v["instant"], "to": v["instant"], "type": v["type"],
+                       "profile": v["profile"], "authority": v["authority"],
+                       "definition": v["definition"], "incarnationCross": v["cross"]})
+    ingress = _object({"at": v["instant"], "body": body, "gate": v["gate"],
+                       "line": {"type": "string", "pattern": "^[1-6]$"}})
+    return {
+        "SensitivityResult": _object({
+            "from": v["instant"], "to": v["instant"],
+            "changes": {"type": "array", "items": change},
+            "segments": {"type": "array", "items": segment, "minItems": 1},
+        }),
+        "CyclesResult": _object({"solarReturn": v["instant"], "saturnReturn": instants,
+                                 "uranusOpposition": instants}),
+        "CalendarResult": _object({"ingresses": {"type": "array", "items": ingress}}),
+    }
 
 
 def extension_schemas() -> dict[str, Any]:
@@ -97,6 +127,7 @@ def extension_schemas() -> dict[str, Any]:
             "gates": _array({"type": "string", "enum": [str(g) for g in PENTA_GATES]}),
             "channels": _array({"type": "string", "enum": penta_channels}),
         }),
+        **_time_schemas(),
         "BatchSlotError": slot_error,
         "ChartBatchResult": _object({
             "results": {"type": "array", "minItems": BATCH_BIRTHS[0],

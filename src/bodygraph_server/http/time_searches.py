@@ -1,0 +1,125 @@
+"""The time-search extensions: ``POST /v2/sensitivity``, ``/v2/cycles`` and
+``/v2/calendar``.
+
+Bodies (a *birth* is the contract's coordinates or location input, given at the top
+level of the body, :mod:`bodygraph_server.http.births`):
+
+* ``/v2/sensitivity``: ``{...birth, "windowMinutes": 1..2880}`` (default 120) ->
+  ``SensitivityResult`` (``bodygraph sensitivity --json``);
+* ``/v2/cycles``: ``{...birth, "year": YYYY}`` -> ``CyclesResult``
+  (``bodygraph cycles --json``);
+* ``/v2/calendar``: ``{"from": "YYYY-MM-DD", "to": "YYYY-MM-DD", "bodies": [...],
+  "level": "gate" | "line"}`` (at most 366 days; ``bodies`` default all 13, ``level``
+  ``gate``) -> ``CalendarResult``: ``{"ingresses": [...]}``, the list
+  ``bodygraph calendar --json`` prints.
+
+A search that reaches outside the ephemeris, or a solar-return year not after the birth,
+is INVALID_REQUEST_BODY (422). Advanced tier, 1 credit per success, the checks and
+charging of :mod:`bodygraph_server.http.extensions`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, cast
+
+from bodygraph_server.http.births import parse_birth_object, shape_error
+from bodygraph_server.http.extension_fields import (
+    BODY_NAMES,
+    DEFAULT_WINDOW_MINUTES,
+    WINDOW_MINUTES,
+    YEARS,
+    parse_body_names,
+    parse_choice,
+    parse_span,
+    required,
+    whole_number,
+)
+from bodygraph_server.http.extensions import Job, extension, single
+from bodygraph_server.http.relations import BIRTH_CODES
+from bodygraph_server.relations_charting import calendar_data, cycles_data, sensitivity_data
+
+if TYPE_CHECKING:
+    from bodygraph.model.chart import Chart
+    from bodygraph.relations.calendar import Level
+
+
+@contextmanager
+def _searchable(what: str) -> Iterator[None]:
+    """A search the library refuses (outside the ephemeris, an option it rejects) is
+    INVALID_REQUEST_BODY, worded here (the library's text may hold the birth)."""
+    from bodygraph.errors import InvalidOptionError, OutOfRangeError
+
+    try:
+        yield
+    except OutOfRangeError as exc:
+        raise shape_error(f"{what} reaches outside the supported range of dates "
+                          f"({exc.first.year} to {exc.last.year})") from None
+    except InvalidOptionError:
+        raise shape_error(f"{what} cannot be computed for this input") from None
+
+
+def _searched(what: str, search: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    with _searchable(what):
+        return search()
+
+
+def parse_sensitivity(body: dict[str, Any]) -> Job:
+    """``{...birth, "windowMinutes"?}``."""
+    birth = parse_birth_object(body)
+    raw = body.get("windowMinutes")
+    minutes = DEFAULT_WINDOW_MINUTES if raw is None else whole_number(
+        raw, "windowMinutes", WINDOW_MINUTES)
+
+    def compute(charts: Sequence[Chart]) -> dict[str, Any]:
+        return _searched("The window", lambda: sensitivity_data(charts[0], minutes))
+
+    return Job((birth,), compute)
+
+
+def parse_cycles(body: dict[str, Any]) -> Job:
+    """``{...birth, "year"}``; the year must come after the year of birth."""
+    birth = parse_birth_object(body)
+    year = whole_number(required(body, "year"), "year", YEARS)
+
+    def compute(charts: Sequence[Chart]) -> dict[str, Any]:
+        if year <= charts[0].birth_utc.year:
+            raise shape_error("year must come after the year of birth (UTC)")
+        return _searched("A cycle", lambda: cycles_data(charts[0], year))
+
+    return Job((birth,), compute)
+
+
+def parse_calendar(body: dict[str, Any]) -> Job:
+    """``{"from", "to", "bodies"?, "level"?}``."""
+    first, last = parse_span(body)
+    raw_bodies = body.get("bodies")
+    bodies = BODY_NAMES if raw_bodies is None else parse_body_names(raw_bodies)
+    level = cast("Level", parse_choice(body.get("level", "gate"), "level", ("gate", "line")))
+
+    def compute(charts: Sequence[Chart]) -> dict[str, Any]:
+        return _searched("The calendar", lambda: calendar_data(first, last, bodies, level))
+
+    return Job((), compute)
+
+
+_TIER = "Advanced tier. 1 credit. An extension beyond the contract."
+
+TIME_ENDPOINTS = (
+    extension("/v2/sensitivity", "Birth-time sensitivity", "Every instant within "
+              "windowMinutes either side of the birth at which one of the 26 activations "
+              "changes line, and the segments between them (`bodygraph sensitivity --json`). "
+              + _TIER, "SensitivityResult", "Sensitivity computed", single(parse_sensitivity),
+              "SensitivityInput", BIRTH_CODES),
+    extension("/v2/cycles", "Cycles", "The solar return of `year`, the Saturn returns and "
+              "the Uranus oppositions of the birth (`bodygraph cycles --json`). " + _TIER,
+              "CyclesResult", "Cycles computed", single(parse_cycles), "CyclesInput",
+              BIRTH_CODES),
+    extension("/v2/calendar", "Ingress calendar", "Every instant from the start of `from` "
+              "to the end of `to` (UTC, at most 366 days) at which one of `bodies` enters a "
+              "new gate or line (`bodygraph calendar --json`, as `ingresses`). " + _TIER,
+              "CalendarResult", "Calendar computed", single(parse_calendar), "CalendarInput",
+              BIRTH_CODES),
+)
+"""The time-search endpoints (served by :func:`bodygraph_server.http.endpoint.handler`)."""
