@@ -166,7 +166,12 @@ def request_schemas() -> dict[str, Any]:
         },
         "ChartBatchInput": {
             "type": "object", "required": ["births"],
-            "properties": {"births": _births(*BATCH_BIRTHS, "CoordinatesInput",
-                                             "1 to 1000 births given by coordinates.")},
+            "properties": {"births": {
+                "type": "array", "minItems": BATCH_BIRTHS[0], "maxItems": BATCH_BIRTHS[1],
+                "items": {"anyOf": [{"$ref": _REF + "CoordinatesInput"}, {
+                    "description": "Any other item is refused in its own result slot "
+                    "(its errorCode and message); the rest of the batch goes on."}]},
+                "description": "1 to 1000 births given by coordinates.",
+            }},
         },
     }
