@@ -12,9 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, date, datetime, time, timedelta
-from typing import TYPE_CHECKING, Any
+from functools import cache
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
+    from bodygraph.columnar import ChartTable
     from bodygraph.errors import BodygraphError
     from bodygraph.model.chart import Chart
     from bodygraph.relations.calendar import Level
@@ -80,7 +83,8 @@ def batch_chart_data(births: Sequence[LocalBirth]) -> list[dict[str, Any] | Body
     """The ChartResult of every birth, or the library's error for it, in order.
 
     Each local time is placed in the zone of its point; the instants the ephemeris
-    serves are computed together by one ``calculate_many`` call (columnar); an instant
+    serves are computed together by one ``calculate_many`` call and written from its
+    columns (:func:`chart_results`); an instant
     outside the ephemeris gets the :class:`~bodygraph.errors.OutOfRangeError` a single
     chart would raise."""
     from bodygraph.calculator import calculate_many
@@ -103,6 +107,62 @@ def batch_chart_data(births: Sequence[LocalBirth]) -> list[dict[str, Any] | Body
                 outcomes[i] = OutOfRangeError(utc, exc.first, exc.last)
                 del instants[i]
         table = calculate_many(list(instants.values()))
-    for i, chart in zip(instants, table, strict=True):
-        outcomes[i] = chart.to_v2()
+    for i, result in zip(instants, chart_results(table), strict=True):
+        outcomes[i] = result
     return outcomes
+
+
+@cache
+def _long_names() -> dict[str, str]:
+    """``channelsLong`` text of every channel by short name, written by the contract's
+    own function."""
+    from bodygraph.catalog.tables import tables
+    from bodygraph.model.contract import channels_long_v2
+
+    channels = tables().channels
+    texts = channels_long_v2(cast("Chart", SimpleNamespace(channels=channels)))
+    return {c.short: text for c, text in zip(channels, texts, strict=True)}
+
+
+def _listed(text: str) -> list[str]:
+    return text.split(";") if text else []
+
+
+def chart_results(table: ChartTable) -> list[dict[str, Any]]:
+    """``chart.to_v2()`` of every chart of the table, written from its columns (about ten
+    times faster than making each :class:`Chart`): the fields and their order are the
+    contract's (``bodygraph.model.contract.FULL_FIELDS``); every text is the table's own
+    column (``ChartTable.columns``: the chart's phrases, looked up); ``channelsLong`` is
+    the contract's wording; ``gates`` lists the gates in order of first appearance,
+    personality then design, in ``GATE_ORDER`` (``rules.properties.gate_list``). The tests
+    hold the result equal to ``to_v2()`` of the same charts."""
+    import numpy as np
+
+    from bodygraph.columnar import SIDES
+    from bodygraph.model.chart import BODIES, GATE_ORDER
+    from bodygraph.model.contract import FULL_FIELDS
+
+    columns = {name: values.tolist() for name, values in table.columns().items()}
+    order = [BODIES.index(body) for body in GATE_ORDER]
+    gate_rows = np.concatenate([table.gate[0][order], table.gate[1][order]]).T.tolist()
+    births = [t + "Z" for t in np.datetime_as_string(table.birth_utc, unit="ms").tolist()]
+    sides = {side: [(body.value, columns[f"{side}_{body.v1_key}"]) for body in BODIES]
+             for side in SIDES}
+    longs = _long_names()
+    plain = [(v2, columns[v1]) for v2, v1, *_ in FULL_FIELDS if v1 in columns]
+    results = []
+    for i in range(len(table)):
+        shorts = _listed(columns["channels"][i])
+        special = {
+            "channelsShort": shorts,
+            "centers": _listed(columns["centers"][i]),
+            "channelsLong": [longs[short] for short in shorts],
+            "gates": [str(g) for g in dict.fromkeys(gate_rows[i])],
+            "activations": {side: {body: values[i] for body, values in sides[side]}
+                            for side in ("design", "personality")},
+            "birthDateUtc": births[i],
+        }
+        known = {v2: values[i] for v2, values in plain}
+        results.append({v2: special[v2] if v2 in special else known[v2]
+                        for v2, *_ in FULL_FIELDS})
+    return results

@@ -5,6 +5,7 @@ one request against the rate limit."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 
@@ -190,3 +191,20 @@ def test_reserve_and_release_many(book: Bookkeeper, bulk: bool) -> None:
     assert book.account(issued.account.id).balance == 2
     assert book.usage(issued.account.id)[-1].calls == 1
     assert book.audit(issued.account.id).balanced
+
+
+def test_results_written_from_columns_equal_every_chart() -> None:
+    """The batch's ChartResults (from the table's columns) are ``to_v2()`` of the same
+    charts, over 400 random births 1800-2199 (every type, both signs of epoch time)."""
+    import numpy as np
+
+    from bodygraph_server.relations_charting import chart_results
+
+    rng = np.random.default_rng(13)
+    first, last = np.datetime64("1800-04-05", "us"), np.datetime64("2199-12-30", "us")
+    span = int((last - first).astype(np.int64))
+    instants = first + rng.integers(0, span, 400).astype("timedelta64[us]")
+    table = bodygraph.calculate_many(instants)
+    written, expected = chart_results(table), [chart.to_v2() for chart in table]
+    assert json.dumps(written) == json.dumps(expected)  # same values, same member order
+    assert {chart.type for chart in table} == set(bodygraph.ChartType)
