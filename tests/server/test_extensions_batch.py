@@ -15,7 +15,7 @@ import pytest
 import bodygraph
 from bodygraph.geo.timezones import local_to_utc
 from bodygraph_server.billing.accounts import Bookkeeper, Principal, Reservation
-from bodygraph_server.billing.batch_charges import release_many, reserve_many
+from bodygraph_server.billing.batch_charges import commit_all, release_many, reserve_many
 from bodygraph_server.store import ChargeRefusal
 
 from .conftest import new_key, v2_headers
@@ -172,6 +172,7 @@ class _SingleCalls:
         self.clock = book.clock
         self.reserve = book.reserve
         self.release = book.release
+        self.commit_many = book.commit_many
 
 
 @pytest.mark.parametrize("bulk", [True, False])
@@ -186,10 +187,10 @@ def test_reserve_and_release_many(book: Bookkeeper, bulk: bool) -> None:
     taken = reserve_many(keeper, principal, PATH, 3)
     assert isinstance(taken, list) and len(taken) == 3
     assert all(isinstance(r, Reservation) and r.credits == 1 for r in taken)
-    book.commit(taken[0])
-    release_many(keeper, principal, taken)  # the committed one stays committed
-    assert book.account(issued.account.id).balance == 2
-    assert book.usage(issued.account.id)[-1].calls == 1
+    commit_all(keeper, principal, taken[:2])
+    release_many(keeper, principal, taken)  # the committed ones stay committed
+    assert book.account(issued.account.id).balance == 1
+    assert book.usage(issued.account.id)[-1].calls == 2
     assert book.audit(issued.account.id).balanced
 
 

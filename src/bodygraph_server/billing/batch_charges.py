@@ -1,6 +1,6 @@
 """Charging a request that costs more than one credit (the batch endpoint): take all its
-reservations before any work, then commit those of the results it returns and release
-the rest.
+reservations before any work (:func:`reserve_many`), then commit those of the results it
+returns (:func:`commit_all`) and release the rest (:func:`release_many`).
 
 The SQL stores do it in one transaction each way
 (:class:`~bodygraph_server.store.batch_charges.BatchChargeRepository`); any other
@@ -34,6 +34,17 @@ def reserve_many(
             return ChargeRefusal(outcome.reason.value)
         taken.append(outcome)
     return taken
+
+
+def commit_all(
+    book: Bookkeeper, principal: Principal, reservations: Sequence[Reservation]
+) -> None:
+    """Commit the reservations still pending (the calls they paid for succeeded)."""
+    store = book.store
+    if isinstance(store, BatchChargeRepository):
+        store.commit_all(principal.account_id, [r.id for r in reservations], book.clock.now())
+        return
+    book.commit_many(reservations)
 
 
 def release_many(

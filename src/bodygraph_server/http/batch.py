@@ -32,7 +32,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from bodygraph_server.billing.accounts import Principal, Reservation
-from bodygraph_server.billing.batch_charges import release_many, reserve_many
+from bodygraph_server.billing.batch_charges import commit_all, release_many, reserve_many
 from bodygraph_server.http.births import birth_list, parse_birth_object
 from bodygraph_server.http.endpoint import Endpoint
 from bodygraph_server.http.envelope import json_response, v2_success
@@ -85,7 +85,7 @@ async def _settle(services: Services, principal: Principal, reservations: list[R
     book = services.book
     with anyio.CancelScope(shield=True):
         if used:
-            await services.booked(book.commit_many, reservations[:used])
+            await services.booked(commit_all, book, principal, reservations[:used])
         if used < len(reservations):
             await services.booked(release_many, book, principal, reservations[used:])
 

@@ -3,7 +3,8 @@ transaction each.
 
 A batch request (``POST /v2/charts/batch``) costs 1 credit per chart it returns. It takes
 a reservation per chart before any work (:meth:`BatchChargeRepository.reserve_many`),
-commits those of the charts it returns (``commit_many``) and releases the rest
+commits those of the charts it returns (:meth:`BatchChargeRepository.commit_all`) and
+releases the rest
 (:meth:`BatchChargeRepository.release_many`). Each reservation is one ``usage_log`` row,
 exactly what :meth:`~bodygraph_server.store.charges.ChargeRepository.reserve` would
 have written for the same number of single calls, so the usage report, the ledger audit
@@ -87,6 +88,21 @@ class BatchChargeRepository(ChargeRepository):
             for reservation_id in unpaid
         ]
         return reservations
+
+    def commit_all(self, account_id: int, reservation_ids: Sequence[int],
+                   now: datetime) -> int:
+        """Commit the pending reservations among ``reservation_ids`` (all of account
+        ``account_id``) with one statement: :meth:`commit_many` without a statement per
+        reservation. The number committed."""
+        if not reservation_ids:
+            return 0
+        marks = ", ".join("?" * len(reservation_ids))
+        with self.write_transaction() as tx:
+            return tx.execute(
+                "UPDATE usage_log SET status = ?, settled_us = ? WHERE account_id = ? "
+                f"AND status = ? AND id IN ({marks})",
+                (UsageStatus.COMMITTED.value, to_micros(now), account_id,
+                 UsageStatus.RESERVED.value, *reservation_ids))
 
     def release_many(self, account_id: int, reservation_ids: Sequence[int],
                      now: datetime) -> int:
