@@ -7,7 +7,9 @@ SQLite in a temporary folder, offline geocoder; the helpers of ``load_test.py``)
 ``--concurrency`` keep-alive httpx connections for ``--duration`` seconds (closed loop).
 Bodies are serialized before the run; answers are checked (status 200, success true, and
 every 10th parsed in full: every slot a chart), not all parsed, so the generator spends
-its CPU on little else than the transport.
+its CPU on little else than the transport. Besides charts per second it prints the CPU
+seconds the service's processes used (``/proc``) and charts per service CPU-second,
+a figure that depends much less on what else the machine runs.
 
 Bounded: at most 120 s, loopback only. Example::
 
@@ -32,6 +34,23 @@ import httpx
 from load_test import MAX_DURATION, free_port, random_body, start_server, wait_ready
 
 PATH = "/v2/charts/batch"
+
+
+def service_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by process ``pid`` and its children
+    (the uvicorn workers), from ``/proc``."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if entry.name == str(pid) or fields[1] == str(pid):  # fields[1]: the parent's pid
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
 
 
 def make_keys(database_url: str, count: int, credits: int) -> list[str]:
@@ -107,19 +126,24 @@ def main(argv: list[str] | None = None) -> int:
             payloads = bodies(20, args.size, seed=7)
             asyncio.run(load(url, keys, payloads[:2], args.size, args.concurrency, 3.0))
             load_before = os.getloadavg()[0]
+            cpu_before = service_cpu(server.pid)
             started = time.perf_counter()
             charts, failed, latencies = asyncio.run(
                 load(url, keys, payloads, args.size, args.concurrency, duration))
             elapsed = time.perf_counter() - started
+            cpu = service_cpu(server.pid) - cpu_before
         finally:
             server.terminate()
             server.wait(30)
     latencies.sort()
     p50 = statistics.median(latencies) * 1000
     p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] * 1000
+    print("| workers | births per request | connections | requests | failed | charts/s | "
+          "p50 ms | p99 ms | service CPU s | charts per service CPU s | load average |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     print(f"| {args.workers} | {args.size} | {args.concurrency} | {len(latencies)} | {failed} | "
-          f"**{charts / elapsed:,.0f}** | {p50:.0f} | {p99:.0f} | "
-          f"{load_before:.1f} -> {os.getloadavg()[0]:.1f} |")
+          f"**{charts / elapsed:,.0f}** | {p50:.0f} | {p99:.0f} | {cpu:.1f} | "
+          f"{charts / max(cpu, 1e-9):,.0f} | {load_before:.1f} -> {os.getloadavg()[0]:.1f} |")
     return 0 if failed == 0 else 1
 
 
