@@ -157,11 +157,10 @@ BAD_BODIES = [
 ]
 
 
-@pytest.mark.parametrize(("path", "body", "status", "code", "words"), BAD_BODIES)
-async def test_bad_bodies_get_the_contract_codes_and_cost_nothing(
-    client: httpx.AsyncClient, book: Bookkeeper, path: str, body: Any, status: int,
-    code: str, words: str,
-) -> None:
+async def assert_refused(client: httpx.AsyncClient, book: Bookkeeper, path: str, body: Any,
+                         status: int, code: str, words: str) -> None:
+    """``body`` at ``path`` is refused with ``status`` and ``code``, a message holding
+    ``words``, the error envelope, and no credit taken."""
     key = new_key(book)
     before = balance(book, key)
     response = await post(client, key, path, body, geocode="geo-key")
@@ -171,6 +170,14 @@ async def test_bad_bodies_get_the_contract_codes_and_cost_nothing(
     assert answer["errorCode"] == code
     assert words in answer["message"]
     assert balance(book, key) == before
+
+
+@pytest.mark.parametrize(("path", "body", "status", "code", "words"), BAD_BODIES)
+async def test_bad_bodies_get_the_contract_codes_and_cost_nothing(
+    client: httpx.AsyncClient, book: Bookkeeper, path: str, body: Any, status: int,
+    code: str, words: str,
+) -> None:
+    await assert_refused(client, book, path, body, status, code, words)
 
 
 async def test_not_json_is_invalid_request_body(

@@ -13,7 +13,15 @@ from bodygraph_server.billing.accounts import Bookkeeper
 
 from .conftest import new_key
 from .test_endpoints import balance, check_envelope
-from .test_extensions import ONE, PLACE, check_schema, cli_args, cli_json, post
+from .test_extensions import (
+    ONE,
+    PLACE,
+    assert_refused,
+    check_schema,
+    cli_args,
+    cli_json,
+    post,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -122,14 +130,7 @@ async def test_bad_bodies_get_the_contract_codes_and_cost_nothing(
     client: httpx.AsyncClient, book: Bookkeeper, path: str, body: Any, status: int,
     code: str, words: str,
 ) -> None:
-    key = new_key(book)
-    before = balance(book, key)
-    response = await post(client, key, path, body)
-    assert response.status_code == status, response.text
-    answer = response.json()
-    assert answer["errorCode"] == code
-    assert words in answer["message"]
-    assert balance(book, key) == before
+    await assert_refused(client, book, path, body, status, code, words)
 
 
 @pytest.mark.parametrize("path", ["/v2/sensitivity", "/v2/cycles", "/v2/calendar"])

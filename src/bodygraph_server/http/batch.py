@@ -38,7 +38,7 @@ from bodygraph_server.http.endpoint import Endpoint
 from bodygraph_server.http.envelope import json_response, v2_success
 from bodygraph_server.http.errors import ApiError, ErrorCode, from_library_error
 from bodygraph_server.http.extension_fields import BATCH_BIRTHS, BATCH_BYTES_PER_BIRTH
-from bodygraph_server.http.extensions import extension, read_json_object, timed_out
+from bodygraph_server.http.extensions import BODY_CODES, extension, read_json_object, timed_out
 from bodygraph_server.http.validation import CoordinatesInput
 from bodygraph_server.relations_charting import LocalBirth, batch_chart_data
 from bodygraph_server.services import Services
@@ -130,10 +130,5 @@ BATCH_ENDPOINT = extension(
     "1 credit per chart returned, paid for before any work (402 CREDITS_EXHAUSTED and "
     "nothing charged when the account cannot pay for every valid birth). One request "
     "against the rate limit. An extension beyond the contract.",
-    CHART_BATCH_RESULT, "Charts generated", serve_batch, "ChartBatchInput",
-    (ErrorCode.API_KEY_MISSING, ErrorCode.API_KEY_INVALID, ErrorCode.UNAUTHORIZED,
-     ErrorCode.CREDITS_EXHAUSTED, ErrorCode.ACCESS_DENIED, ErrorCode.ACCOUNT_INACTIVE,
-     ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_REQUEST_BODY,
-     ErrorCode.RATE_LIMIT_EXCEEDED, ErrorCode.EPHEMERIS_ERROR,
-     ErrorCode.CHART_GENERATION_FAILED, ErrorCode.INTERNAL_ERROR),
+    CHART_BATCH_RESULT, "Charts generated", serve_batch, "ChartBatchInput", BODY_CODES,
 )

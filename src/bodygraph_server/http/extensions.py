@@ -41,6 +41,24 @@ from bodygraph_server.services import Services
 if TYPE_CHECKING:
     from bodygraph.model.chart import Chart
 
+#: What every extension can answer: admission, credits, the body's shape, the computation.
+BODY_CODES: tuple[ErrorCode, ...] = (
+    ErrorCode.API_KEY_MISSING, ErrorCode.API_KEY_INVALID, ErrorCode.UNAUTHORIZED,
+    ErrorCode.CREDITS_EXHAUSTED, ErrorCode.ACCESS_DENIED, ErrorCode.ACCOUNT_INACTIVE,
+    ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_REQUEST_BODY,
+    ErrorCode.RATE_LIMIT_EXCEEDED, ErrorCode.EPHEMERIS_ERROR,
+    ErrorCode.CHART_GENERATION_FAILED, ErrorCode.INTERNAL_ERROR,
+)
+#: An extension that takes births may also answer every code of a birth (its fields, the
+#: geocoding of a place name, the time zone).
+BIRTH_CODES: tuple[ErrorCode, ...] = (
+    *BODY_CODES, ErrorCode.INVALID_BIRTHDATE, ErrorCode.INVALID_BIRTHTIME,
+    ErrorCode.INVALID_LATITUDE, ErrorCode.INVALID_LONGITUDE, ErrorCode.INVALID_LOCATION,
+    ErrorCode.GEOCODE_KEY_MISSING, ErrorCode.GEOCODE_FAILED, ErrorCode.GEOCODE_KEY_INVALID,
+    ErrorCode.GEOCODE_LOCATION_NOT_FOUND, ErrorCode.GEOCODE_RATE_LIMITED,
+    ErrorCode.TIMEZONE_LOOKUP_FAILED,
+)
+
 Compute = Callable[[Sequence["Chart"]], dict[str, Any]]
 """Makes the ``data`` object from the charts of the job's births, in order (blocking)."""
 

@@ -181,13 +181,16 @@ def _operation(endpoint: Endpoint) -> dict[str, Any]:
             "content": {"application/json": {"schema": error_ref}},
         }
     parameters = []
-    if endpoint.needs_geocode_key:
+    optional = (not endpoint.needs_geocode_key
+                and ErrorCode.GEOCODE_KEY_MISSING in endpoint.error_codes)
+    if endpoint.needs_geocode_key or optional:
         parameters.append({
             "name": "HD-Geocode-Key",
             "in": "header",
-            "required": True,
-            "description": "The caller's key of the geocoding service.",
-            "schema": {"type": "string", "minLength": 1},
+            "required": not optional,
+            "description": "The caller's key of the geocoding service."
+            + (" Needed when a birth is given by location." if optional else ""),
+            "schema": {"type": "string", "minLength": 0 if optional else 1},
         })
     input_name = endpoint.request_schema or {
         "location": "ChartInput", "coordinates": "CoordinatesInput", "v1": "V1Input"

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from bodygraph_server.http.births import parse_birth_object, parse_births
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.extension_fields import CONNECTION_PEOPLE, PENTA_PEOPLE, parse_at
-from bodygraph_server.http.extensions import Compute, Job, extension, single
+from bodygraph_server.http.extensions import BIRTH_CODES, Compute, Job, extension, single
 from bodygraph_server.relations_charting import connection_data, penta_data, transit_data
 
 if TYPE_CHECKING:
@@ -32,20 +32,6 @@ if TYPE_CHECKING:
 TRANSIT_RESULT = "TransitResult"
 CONNECTION_RESULT = "ConnectionResult"
 PENTA_RESULT = "PentaResult"
-
-#: What a relation endpoint can answer besides admission and credits: every birth code.
-BIRTH_CODES: tuple[ErrorCode, ...] = (
-    ErrorCode.API_KEY_MISSING, ErrorCode.API_KEY_INVALID, ErrorCode.UNAUTHORIZED,
-    ErrorCode.CREDITS_EXHAUSTED, ErrorCode.ACCESS_DENIED, ErrorCode.ACCOUNT_INACTIVE,
-    ErrorCode.INVALID_BIRTHDATE, ErrorCode.INVALID_BIRTHTIME, ErrorCode.INVALID_LATITUDE,
-    ErrorCode.INVALID_LONGITUDE, ErrorCode.INVALID_LOCATION, ErrorCode.MISSING_REQUIRED_FIELD,
-    ErrorCode.INVALID_REQUEST_BODY, ErrorCode.RATE_LIMIT_EXCEEDED,
-    ErrorCode.GEOCODE_KEY_MISSING, ErrorCode.GEOCODE_FAILED, ErrorCode.GEOCODE_KEY_INVALID,
-    ErrorCode.GEOCODE_LOCATION_NOT_FOUND, ErrorCode.GEOCODE_RATE_LIMITED,
-    ErrorCode.TIMEZONE_LOOKUP_FAILED, ErrorCode.EPHEMERIS_ERROR,
-    ErrorCode.CHART_GENERATION_FAILED, ErrorCode.INTERNAL_ERROR,
-)
-
 
 def _transit_at(at: datetime) -> Compute:
     def compute(charts: Sequence[Chart]) -> dict[str, Any]:

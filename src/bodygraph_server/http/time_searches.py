@@ -36,8 +36,7 @@ from bodygraph_server.http.extension_fields import (
     required,
     whole_number,
 )
-from bodygraph_server.http.extensions import Job, extension, single
-from bodygraph_server.http.relations import BIRTH_CODES
+from bodygraph_server.http.extensions import BIRTH_CODES, BODY_CODES, Job, extension, single
 from bodygraph_server.relations_charting import calendar_data, cycles_data, sensitivity_data
 
 if TYPE_CHECKING:
@@ -120,6 +119,6 @@ TIME_ENDPOINTS = (
               "to the end of `to` (UTC, at most 366 days) at which one of `bodies` enters a "
               "new gate or line (`bodygraph calendar --json`, as `ingresses`). " + _TIER,
               "CalendarResult", "Calendar computed", single(parse_calendar), "CalendarInput",
-              BIRTH_CODES),
+              BODY_CODES),
 )
 """The time-search endpoints (served by :func:`bodygraph_server.http.endpoint.handler`)."""
