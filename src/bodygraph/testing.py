@@ -84,3 +84,10 @@ def penta_groups(
 def gate_sets(*, max_size: int = 26) -> st.SearchStrategy[frozenset[int]]:
     """Sets of gates 1..64 (up to 26, as many as a chart's activations)."""
     return st.frozensets(st.integers(min_value=1, max_value=64), max_size=max_size)
+
+
+def sensitivity_windows(*, max_hours: float = 48.0) -> st.SearchStrategy[timedelta]:
+    """Windows :func:`bodygraph.sensitivity` accepts: whole seconds, more than zero and
+    at most ``max_hours`` (48, the most it takes) either side of the birth."""
+    most = int(min(max_hours, 48.0) * 3600)
+    return st.integers(min_value=1, max_value=most).map(lambda s: timedelta(seconds=s))

@@ -11,12 +11,12 @@ import sys
 from collections.abc import Sequence
 
 from bodygraph import __version__
-from bodygraph.cli import batch, chart, connection, penta, transit
+from bodygraph.cli import batch, calendar, chart, connection, cycles, penta, sensitivity, transit
 from bodygraph.cli.options import EXIT_STATUS, CliError
 from bodygraph.errors import BodygraphError
 
 #: The subcommand modules, in the order ``bodygraph --help`` lists them.
-SUBCOMMANDS = (chart, batch, transit, connection, penta)
+SUBCOMMANDS = (chart, batch, transit, connection, penta, sensitivity, cycles, calendar)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,11 +1,14 @@
-"""Beyond one natal chart: transits, connection charts and pentas.
+"""Beyond one natal chart: transits, connection charts and pentas; birth-time
+sensitivity, cycles and the ingress calendar.
 
 Everything here is built from charts and the engine (``calculator``, ``rules``), never
-the reverse. See ``docs/relations.md``.
+the reverse. See ``docs/relations.md`` and
+``docs/cycles-and-calendar.md``.
 """
 
 from __future__ import annotations
 
+from bodygraph.relations.calendar import Ingress, calendar
 from bodygraph.relations.composite import Composite, composite
 from bodygraph.relations.connection import (
     ChannelLink,
@@ -16,13 +19,20 @@ from bodygraph.relations.connection import (
     connection_of_gates,
 )
 from bodygraph.relations.connection_table import ConnectionTable, connection_many
+from bodygraph.relations.cycles import (
+    saturn_returns,
+    saturn_returns_many,
+    solar_return,
+    solar_returns,
+    uranus_oppositions,
+    uranus_oppositions_many,
+)
 from bodygraph.relations.penta import PENTA_CHANNEL_GATES, PENTA_GATES, Penta, penta
+from bodygraph.relations.segments import GateLine, LineChange, Segment, Sensitivity
+from bodygraph.relations.sensitivity import SensitivityTable, sensitivity, sensitivity_many
 from bodygraph.relations.transit import transit, transit_many
 from bodygraph.relations.transit_model import NatalTransit, Transit, natal_transit
 from bodygraph.relations.transit_table import TransitTable
-
-# Birth-time sensitivity, cycles and the ingress calendar (relations/sensitivity.py,
-# cycles.py, calendar.py) are built on another branch: export them here when merged.
 
 __all__ = [
     "PENTA_CHANNEL_GATES",
@@ -32,10 +42,17 @@ __all__ = [
     "Connection",
     "ConnectionKind",
     "ConnectionTable",
+    "GateLine",
+    "Ingress",
+    "LineChange",
     "NatalTransit",
     "Penta",
+    "Segment",
+    "Sensitivity",
+    "SensitivityTable",
     "Transit",
     "TransitTable",
+    "calendar",
     "classify",
     "composite",
     "connection",
@@ -43,6 +60,14 @@ __all__ = [
     "connection_of_gates",
     "natal_transit",
     "penta",
+    "saturn_returns",
+    "saturn_returns_many",
+    "sensitivity",
+    "sensitivity_many",
+    "solar_return",
+    "solar_returns",
     "transit",
     "transit_many",
+    "uranus_oppositions",
+    "uranus_oppositions_many",
 ]

@@ -1,0 +1,64 @@
+"""``bodygraph calendar``: every instant a body enters a new gate (or line) in a range of
+dates."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import UTC, date, datetime, time, timedelta
+
+from bodygraph.cli.options import CliError, Subparsers, calculator_from
+from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
+from bodygraph.cli.report import utc_seconds_text
+from bodygraph.model.chart import BODIES
+from bodygraph.relations.calendar import LEVELS, calendar, parse_bodies
+from bodygraph.relations.common import to_second
+
+EXAMPLE = "bodygraph calendar --from 2026-01-01 --to 2026-12-31 --body sun"
+
+
+def add_parser(subparsers: Subparsers) -> None:
+    """Register ``bodygraph calendar``."""
+    parser = command_parser(
+        subparsers, "calendar", "gate (or line) ingresses of the bodies over a range of dates",
+        "Every instant (UTC) from the start of --from to the end of --to at which a body "
+        "enters a new gate (or line), retrograde re-entries included, in time order, exact "
+        "to a second. The Sun entering gate 41 is the Rave New Year.",
+        [EXAMPLE, "bodygraph calendar --from 2026-03-01 --to 2026-03-31 --body moon "
+         "--level line --json"],
+    )
+    parser.add_argument("--from", dest="start", required=True, metavar="YYYY-MM-DD",
+                        help="first day (UTC)")
+    parser.add_argument("--to", dest="end", required=True, metavar="YYYY-MM-DD",
+                        help="last day (UTC), included")
+    parser.add_argument("--body", default=",".join(b.value for b in BODIES),
+                        metavar="NAMES", help="comma-separated bodies (default: all 13): "
+                        + ", ".join(b.value for b in BODIES))
+    parser.add_argument("--level", choices=tuple(LEVELS), default="gate",
+                        help="gate ingresses (default) or every line")
+    finish_command(parser, "ingresses", run)
+
+
+def _day(text: str, option: str) -> datetime:
+    try:
+        return datetime.combine(date.fromisoformat(text.strip()), time(), tzinfo=UTC)
+    except ValueError:
+        raise CliError(f"{option} {text!r} is not a date; write it like 2026-01-01") from None
+
+
+@input_errors_exit_2
+def run(args: argparse.Namespace) -> int:
+    """Compute and print the ingresses."""
+    start, last_day = _day(args.start, "--from"), _day(args.end, "--to")
+    if last_day < start:
+        raise CliError("--to comes before --from")
+    bodies = parse_bodies(name for name in args.body.split(",") if name.strip())
+    found = calendar(start, last_day + timedelta(days=1), bodies, args.level, node=args.node,
+                     calculator=calculator_from(args))
+    if args.json:
+        print(json.dumps([ingress.to_dict() for ingress in found], indent=2))
+        return 0
+    for ingress in found:
+        print(f"{utc_seconds_text(to_second(ingress.at))}  {ingress.body.value:<9} enters "
+              f"{ingress.gate}.{ingress.line}")
+    return 0
