@@ -1,8 +1,10 @@
 """bodygraph_mcp: an MCP server (Model Context Protocol) offering the library's charts to
 AI assistants, computed locally: no API key, place names from the offline gazetteer.
 
-Tools: ``chart`` (the chart's properties and activations) and ``render_svg`` (the
-bodygraph as SVG). Start it with ``bodygraph-mcp`` (stdio) or
+Tools: ``chart`` (the chart's properties and activations), ``render_svg`` (the
+bodygraph as SVG, optionally with a transit or a second person), and the relations
+``transit``, ``connection``, ``penta``, ``sensitivity``, ``cycles`` and ``calendar``
+(the JSON of the matching ``bodygraph`` command). Start it with ``bodygraph-mcp`` (stdio) or
 ``bodygraph-mcp --transport streamable-http``; see ``docs/mcp.md``.
 """
 

@@ -8,9 +8,10 @@ what to change; the library's own messages are passed on as they are.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import timezone
+from datetime import datetime, timezone
 from functools import cache
 from typing import Annotated, Any, Literal
 
@@ -19,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSche
 from typing_extensions import TypedDict
 
 from bodygraph.calculator import calculate
+from bodygraph.cli.options import CliError
 from bodygraph.errors import BodygraphError
 from bodygraph.geo.birthtime import parse_instant
 from bodygraph.geo.local import LocalChart, calculate_at_place, calculate_local
@@ -56,10 +58,8 @@ class BirthInput(BaseModel):
 
     def resolve(self) -> Birth:
         """The chart of this birth; :class:`ToolError` with what to change otherwise."""
-        try:
+        with library_errors():
             return self._resolve()
-        except BodygraphError as exc:
-            raise ToolError(str(exc)) from exc
 
     def _resolve(self) -> Birth:
         if self.utc is not None:
@@ -142,15 +142,33 @@ def _from_local(found: LocalChart) -> Birth:
     ))
 
 
-def _at_instant(utc: str) -> Birth:
+@contextmanager
+def library_errors() -> Iterator[None]:
+    """The library's refusals (an instant outside the ephemeris, a group of the wrong
+    size, a malformed span) as tool errors carrying the library's own message."""
     try:
-        moment = parse_instant(utc)
+        yield
+    except (BodygraphError, CliError) as exc:
+        raise ToolError(str(exc)) from exc
+
+
+def instant(text: str, name: str, local: str = "") -> datetime:
+    """An ISO 8601 instant with an offset (argument ``name``); ``local`` ends the message
+    of a missing offset."""
+    try:
+        moment = parse_instant(text)
     except ValueError:
-        raise ToolError(f"utc {utc!r} is not an ISO 8601 date-time; write it like "
+        raise ToolError(f"{name} {text!r} is not an ISO 8601 date-time; write it like "
                         "1990-07-15T12:30:00Z") from None
     if moment.tzinfo is None:
-        raise ToolError(f"utc {utc!r} has no offset; add Z for UTC (1990-07-15T12:30:00Z), or "
-                        "give date and time with a place or lat and lng for a local time")
+        raise ToolError(f"{name} {text!r} has no offset; add Z for UTC "
+                        f"(1990-07-15T12:30:00Z){local}")
+    return moment
+
+
+def _at_instant(utc: str) -> Birth:
+    moment = instant(utc, "utc", ", or give date and time with a place or lat and lng for a "
+                     "local time")
     chart = calculate(moment)
     return Birth(chart, BirthInfo(utc=_utc(chart), local=None, zone=None,
                                   place=None, latitude=None, longitude=None, wallTime=None))

@@ -1,16 +1,39 @@
 """The tools: each one small function of a birth (and what else it needs) that returns
-structured content and a summary. :data:`TOOLS` lists them for the server."""
+structured content and a summary. :data:`TOOLS` lists them for the server.
+
+The relation tools (``transit`` ... ``calendar``) return exactly the JSON of the matching
+``bodygraph`` command with ``--json`` (:mod:`bodygraph_mcp.relation_results`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, EmbeddedResource, TextResourceContents
+from pydantic import Field
 
+from bodygraph import relations
+from bodygraph.cli.calendar import ingresses
+from bodygraph.cli.cycles import cycles_of
+from bodygraph.cli.images import connection_input, transit_input
+from bodygraph.cli.sensitivity import parse_window
+from bodygraph.model.chart import BODIES
+from bodygraph.relations.penta import MAX_MEMBERS, MIN_MEMBERS
+from bodygraph.relations.sensitivity import sensitivity as sensitivity_of
+from bodygraph.render import render_svg as draw
 from bodygraph.render import svg
-from bodygraph_mcp.birth import BirthArg, parse_birth
+from bodygraph_mcp import relation_results as out
+from bodygraph_mcp import summaries
+from bodygraph_mcp.birth import BirthArg, instant, library_errors, parse_birth
 from bodygraph_mcp.results import ChartOutput, SvgOutput, summary, tool_result
+
+Instant = Annotated[str, Field(description=(
+    "An instant in ISO 8601 with Z or an offset, e.g. 2024-03-20T03:06:00Z (1800-04-04 to "
+    "2199-12-31)."))]
+ALL_BODIES = tuple(body.value for body in BODIES)
+Day = Annotated[str, Field(description="A day (UTC), YYYY-MM-DD, e.g. 2026-03-01.")]
 
 
 def chart(birth: BirthArg) -> Annotated[CallToolResult, ChartOutput]:
@@ -22,16 +45,125 @@ def chart(birth: BirthArg) -> Annotated[CallToolResult, ChartOutput]:
                                    chart=found.chart.to_v2()))
 
 
-def render_svg(birth: BirthArg) -> Annotated[CallToolResult, SvgOutput]:
+def render_svg(
+    birth: BirthArg,
+    transit_at: Annotated[Instant | None, Field(description=(
+        "Optional: draw the transit at this instant over the chart (third colour, own "
+        "column), e.g. 2024-03-20T03:06:00Z."))] = None,
+    other: Annotated[BirthArg | None, Field(description=(
+        "Optional: a second person; draws the connection of the two (each person in their "
+        "own colour, electromagnetic channels two-coloured)."))] = None,
+) -> Annotated[CallToolResult, SvgOutput]:
     """Draw the bodygraph of a birth as an SVG document (text, image/svg+xml): the nine
-    centers, the channels, the gates and both activation columns."""
+    centers, the channels, the gates and both activation columns; optionally with a
+    transit over it (transit_at) or as the connection with another person (other)."""
+    if transit_at is not None and other is not None:
+        raise ToolError("give transit_at or other, not both: one overlay per picture")
     found = parse_birth(birth).resolve()
-    document = svg(found.chart)
+    text = summary(found)
+    with library_errors():
+        if transit_at is not None:
+            moment = relations.transit(instant(transit_at, "transit_at"), natal=found.chart)
+            document = draw(transit_input(found.chart, moment))
+            text += f" With the transit at {summaries.when(moment.at)}."
+        elif other is not None:
+            second = parse_birth(other, "other").resolve()
+            document = draw(connection_input(found.chart, second.chart))
+            text += f" Connection with person 2 born {summaries.when(second.chart.birth_utc)}."
+        else:
+            document = svg(found.chart)
     image = EmbeddedResource(type="resource", resource=TextResourceContents(
         uri="bodygraph://bodygraph.svg", mime_type="image/svg+xml", text=document))
-    return tool_result(SvgOutput(summary=summary(found), birth=found.info,
+    return tool_result(SvgOutput(summary=text, birth=found.info,
                                  mimeType="image/svg+xml", svg=document), image)
 
 
-TOOLS: tuple[Callable[..., Any], ...] = (chart, render_svg)
+def transit(
+    at: Instant,
+    birth: Annotated[BirthArg | None, Field(description=(
+        "Optional natal birth: also what the transit completes in that chart."))] = None,
+) -> Annotated[CallToolResult, out.TransitOutput]:
+    """The transit at an instant: the 13 bodies' gate.line, their gates and channels; over a
+    natal birth also the channels the transit completes, the centers it newly defines and
+    the overlay chart (as `bodygraph transit --json`)."""
+    natal = parse_birth(birth).resolve().chart if birth is not None else None
+    with library_errors():
+        result = relations.transit(instant(at, "at"), natal=natal)
+    return out.relation_result(result.to_dict(), summaries.transit_summary(result))
+
+
+def connection(person1: BirthArg, person2: BirthArg) -> Annotated[CallToolResult,
+                                                                 out.ConnectionOutput]:
+    """The connection chart of two people: each of the 36 channels that is electromagnetic,
+    companionship, dominance or compromise between them, and the composite chart (as
+    `bodygraph connection --json`; `person` is the one who has the whole channel)."""
+    one = parse_birth(person1, "person1").resolve().chart
+    two = parse_birth(person2, "person2").resolve().chart
+    result = relations.connection(one, two)
+    return out.relation_result(result.to_dict(), summaries.connection_summary(result))
+
+
+def penta(members: Annotated[list[BirthArg], Field(
+        description=f"The group: {MIN_MEMBERS} to {MAX_MEMBERS} births.",
+        json_schema_extra={"minItems": MIN_MEMBERS, "maxItems": MAX_MEMBERS})],
+          ) -> Annotated[CallToolResult, out.PentaOutput]:
+    """The penta (group chart) of 3 to 5 people: which of the 12 penta gates the group has
+    and which of the 6 penta channels it defines (as `bodygraph penta --json`)."""
+    charts = [parse_birth(m, f"members[{i}]").resolve().chart for i, m in enumerate(members)]
+    with library_errors():
+        result = relations.penta(charts)
+    return out.relation_result(result.to_dict(), summaries.penta_summary(result))
+
+
+def sensitivity(
+    birth: BirthArg,
+    window: Annotated[str, Field(description=(
+        "How far either side of the birth: 2h (default), 90m, 1h30m; at most 48h."))] = "2h",
+) -> Annotated[CallToolResult, out.SensitivityOutput]:
+    """Birth-time sensitivity: every instant within the window around the birth at which
+    one of the 26 activations changes line, exact to a second, and the segments between
+    them with type, profile, authority, definition and cross (as
+    `bodygraph sensitivity --json`)."""
+    found = parse_birth(birth).resolve()
+    with library_errors():
+        result = sensitivity_of(found.chart.birth_utc, parse_window(window))
+    return out.relation_result(result.to_dict(), summaries.sensitivity_summary(result))
+
+
+def cycles(
+    birth: BirthArg,
+    year: Annotated[int | None, Field(description=(
+        "Year of the solar return (default: this year, or the year after the birth)."))] = None,
+) -> Annotated[CallToolResult, out.CyclesOutput]:
+    """The solar return of a year, the Saturn return (every pass between ages 26 and 33)
+    and the Uranus opposition (every pass between ages 35 and 48), exact to a second (as
+    `bodygraph cycles --json`)."""
+    found = parse_birth(birth).resolve()
+    with library_errors():
+        result = cycles_of(found.chart.birth_utc, year)
+    return out.relation_result(result.to_dict(), summaries.cycles_summary(result))
+
+
+def calendar(
+    start: Day,
+    end: Day,
+    bodies: Annotated[list[str] | None, Field(description=(
+        "Bodies to follow (default: all 13): sun, earth, northNode, southNode, moon, "
+        "mercury, venus, mars, jupiter, saturn, uranus, neptune, pluto."))] = None,
+    level: Annotated[Literal["gate", "line"], Field(description=(
+        "gate (default): gate ingresses; line: every line change."))] = "gate",
+) -> Annotated[CallToolResult, out.CalendarOutput]:
+    """The ingress calendar: every instant from the start of day `start` to the end of day
+    `end` (UTC) at which a body enters a new gate (or line), retrograde re-entries
+    included, in time order (`bodygraph calendar --json`, under `ingresses`). The Sun
+    entering gate 41 is the Rave New Year."""
+    with library_errors():
+        found = ingresses(start, end, ",".join(bodies or ALL_BODIES), level,
+                          names=("start", "end"))
+    return out.relation_result({"ingresses": [i.to_dict() for i in found]},
+                               summaries.calendar_summary(found, start, end))
+
+
+TOOLS: tuple[Callable[..., Any], ...] = (chart, render_svg, transit, connection, penta,
+                                         sensitivity, cycles, calendar)
 """Every tool the server offers, named after its function."""

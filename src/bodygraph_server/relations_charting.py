@@ -3,7 +3,7 @@ connections, pentas, birth-time sensitivity, cycles and the ingress calendar
 (``bodygraph.relations``) and batches of charts (``bodygraph.calculate_many``).
 
 Every ``data`` object is the library result's ``to_dict()`` (the JSON of the command
-line's ``--json``; for cycles the command's own builder), or ``Chart.to_v2()`` (the
+line's ``--json``; for cycles ``bodygraph.cli.cycles.cycles_of``), or ``Chart.to_v2()`` (the
 contract's ChartResult): one definition each. The functions are blocking (run them in
 a worker thread) and raise, or return for each batch item, the library's typed errors.
 """
@@ -11,7 +11,7 @@ a worker thread) and raise, or return for each batch item, the library's typed e
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from functools import cache
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, cast
@@ -56,20 +56,19 @@ def sensitivity_data(birth: Chart, minutes: int) -> dict[str, Any]:
 
 def cycles_data(birth: Chart, year: int) -> dict[str, Any]:
     """``bodygraph cycles --year <year> --json`` of the chart's birth."""
-    from bodygraph.cli.cycles import cycles_dict
+    from bodygraph.cli.cycles import cycles_of
 
-    return cycles_dict(birth.birth_utc, year)
+    return cycles_of(birth.birth_utc, year).to_dict()
 
 
 def calendar_data(first_day: date, last_day: date, bodies: Sequence[str],
                   level: Level) -> dict[str, Any]:
     """``{"ingresses": [...]}``: the list of ``bodygraph calendar --json`` from the start of
-    ``first_day`` to the end of ``last_day`` (UTC)."""
-    from bodygraph.relations import calendar
+    ``first_day`` to the end of ``last_day`` (UTC), by the command's own function."""
+    from bodygraph.cli.calendar import ingresses
 
-    start = datetime.combine(first_day, time(), tzinfo=UTC)
-    end = datetime.combine(last_day, time(), tzinfo=UTC) + timedelta(days=1)
-    return {"ingresses": [i.to_dict() for i in calendar(start, end, bodies, level)]}
+    found = ingresses(first_day.isoformat(), last_day.isoformat(), ",".join(bodies), level)
+    return {"ingresses": [ingress.to_dict() for ingress in found]}
 
 
 def _utc(birth: LocalBirth) -> datetime:

@@ -7,11 +7,12 @@ import argparse
 import json
 from datetime import UTC, date, datetime, time, timedelta
 
+from bodygraph.calculator import Calculator
 from bodygraph.cli.options import CliError, Subparsers, calculator_from
 from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
 from bodygraph.cli.report import utc_seconds_text
-from bodygraph.model.chart import BODIES
-from bodygraph.relations.calendar import LEVELS, calendar, parse_bodies
+from bodygraph.model.chart import BODIES, NodeKind
+from bodygraph.relations.calendar import LEVELS, Ingress, Level, calendar, parse_bodies
 from bodygraph.relations.common import to_second
 
 EXAMPLE = "bodygraph calendar --from 2026-01-01 --to 2026-12-31 --body sun"
@@ -46,15 +47,25 @@ def _day(text: str, option: str) -> datetime:
         raise CliError(f"{option} {text!r} is not a date; write it like 2026-01-01") from None
 
 
+def ingresses(first: str, last: str, bodies: str, level: Level, *, node: NodeKind = "true",
+              calculator: Calculator | None = None,
+              names: tuple[str, str] = ("--from", "--to")) -> list[Ingress]:
+    """The ingresses from the start of day ``first`` to the end of day ``last`` (UTC,
+    ``YYYY-MM-DD``) of the comma-separated ``bodies``; ``names`` name the two days in
+    messages."""
+    start, last_day = _day(first, names[0]), _day(last, names[1])
+    if last_day < start:
+        raise CliError(f"{names[1]} comes before {names[0]}")
+    chosen = parse_bodies(name for name in bodies.split(",") if name.strip())
+    return calendar(start, last_day + timedelta(days=1), chosen, level, node=node,
+                    calculator=calculator)
+
+
 @input_errors_exit_2
 def run(args: argparse.Namespace) -> int:
     """Compute and print the ingresses."""
-    start, last_day = _day(args.start, "--from"), _day(args.end, "--to")
-    if last_day < start:
-        raise CliError("--to comes before --from")
-    bodies = parse_bodies(name for name in args.body.split(",") if name.strip())
-    found = calendar(start, last_day + timedelta(days=1), bodies, args.level, node=args.node,
-                     calculator=calculator_from(args))
+    found = ingresses(args.start, args.end, args.body, args.level, node=args.node,
+                      calculator=calculator_from(args))
     if args.json:
         print(json.dumps([ingress.to_dict() for ingress in found], indent=2))
         return 0

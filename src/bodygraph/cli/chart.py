@@ -9,6 +9,7 @@ import sys
 from datetime import datetime, timedelta
 
 from bodygraph.calculator import Calculator
+from bodygraph.cli.images import add_image_options, write_images
 from bodygraph.cli.options import (
     EXIT_STATUS,
     CliError,
@@ -48,10 +49,7 @@ def add_parser(subparsers: Subparsers) -> None:
     out = chart.add_argument_group("output")
     out.add_argument("--json", action="store_true", help="print the v2 ChartResult JSON")
     out.add_argument("--v1", action="store_true", help="with --json: the legacy v1 object")
-    out.add_argument("--svg", metavar="PATH", help="also write the bodygraph as SVG")
-    out.add_argument("--png", metavar="PATH", help="also write a PNG (needs the png extra)")
-    out.add_argument("--theme", metavar="NAME", default="light",
-                     help="theme of --svg/--png: light (default), dark, print, high-contrast")
+    add_image_options(out)
     add_calculation_options(chart.add_argument_group("calculation"))
     chart.set_defaults(handler=run)
 
@@ -77,14 +75,7 @@ def run(args: argparse.Namespace) -> int:
     if args.v1 and not args.json:
         raise CliError("--v1 goes with --json")
     chart = chart_from_args(args)
-    if args.svg or args.png:
-        from bodygraph.render import Theme, write  # the renderer: only when drawing
-
-        theme = Theme.preset(args.theme)
-        if args.svg:
-            write(chart, args.svg, theme, format="svg")
-        if args.png:
-            write(chart, args.png, theme, format="png")
+    write_images(args, chart)
     if args.json:
         print(json.dumps(chart.to_v1() if args.v1 else chart.to_v2(), indent=2,
                          ensure_ascii=False))

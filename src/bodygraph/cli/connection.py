@@ -6,6 +6,7 @@ import argparse
 import json
 
 from bodygraph.cli.births import add_births_arguments, charts_of_births
+from bodygraph.cli.images import add_image_options, connection_input, write_images
 from bodygraph.cli.options import CliError, Subparsers
 from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
 from bodygraph.cli.relations_text import INDENT, channel_lines, composite_lines
@@ -21,9 +22,11 @@ def add_parser(subparsers: Subparsers) -> None:
         subparsers, "connection", "the connection chart of two births",
         "Classify each of the 36 channels between two people (electromagnetic, "
         "companionship, dominance, compromise) and give the composite chart.",
-        [EXAMPLE, f"{EXAMPLE} --json"],
+        [EXAMPLE, f"{EXAMPLE} --json", f"{EXAMPLE} --svg connection.svg --png connection.png"],
     )
     add_births_arguments(parser, "person 1, then person 2")
+    add_image_options(parser.add_argument_group("image"),
+                      "connection (each person in their own colour)")
     finish_command(parser, "connection", run)
 
 
@@ -34,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"a connection is of two births, not {len(args.births)} (try: {EXAMPLE})")
     one, two = charts_of_births(args)
     result = connection(one, two)
+    write_images(args, connection_input(one, two))
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:

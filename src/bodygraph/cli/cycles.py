@@ -5,18 +5,17 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from bodygraph.calculator import Calculator
 from bodygraph.cli.chart import add_birth_options, chart_from_args
 from bodygraph.cli.options import Subparsers, calculator_from
 from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
 from bodygraph.cli.report import utc_seconds_text
 from bodygraph.relations.common import instant_text, to_second
 from bodygraph.relations.cycles import saturn_returns, solar_return, uranus_oppositions
-
-if TYPE_CHECKING:
-    from bodygraph.calculator import Calculator
 
 EXAMPLE = "bodygraph cycles --utc 1980-01-03T08:30:00Z --year 2026"
 
@@ -38,35 +37,47 @@ def add_parser(subparsers: Subparsers) -> None:
     finish_command(parser, "instants", run)
 
 
-def cycles_dict(birth: datetime, year: int,
-                calculator: Calculator | None = None) -> dict[str, Any]:
-    """The JSON object of ``bodygraph cycles --json`` (also the service's CyclesResult):
-    the solar return of ``year``, the Saturn returns and the Uranus oppositions."""
-    return {"solarReturn": instant_text(solar_return(birth, year, calculator=calculator)),
-            "saturnReturn": [instant_text(t) for t in saturn_returns(
-                birth, calculator=calculator)],
-            "uranusOpposition": [instant_text(t) for t in uranus_oppositions(
-                birth, calculator=calculator)]}
+@dataclass(frozen=True, slots=True)
+class Cycles:
+    """The cycles of a birth: the solar return of ``year`` and every Saturn return and
+    Uranus opposition pass."""
+
+    year: int
+    solar: datetime
+    saturn: list[datetime]
+    uranus: list[datetime]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of ``bodygraph cycles --json``."""
+        return {"solarReturn": instant_text(self.solar),
+                "saturnReturn": [instant_text(t) for t in self.saturn],
+                "uranusOpposition": [instant_text(t) for t in self.uranus]}
+
+
+def cycles_of(birth: datetime, year: int | None,
+              calculator: Calculator | None = None) -> Cycles:
+    """The cycles of a birth; the solar return of ``year`` (default: this year, or the
+    year after the birth)."""
+    year = year if year is not None else max(datetime.now(UTC).year, birth.year + 1)
+    return Cycles(year, solar_return(birth, year, calculator=calculator),
+                  saturn_returns(birth, calculator=calculator),
+                  uranus_oppositions(birth, calculator=calculator))
 
 
 @input_errors_exit_2
 def run(args: argparse.Namespace) -> int:
     """Compute and print the cycles of the birth."""
-    calculator = calculator_from(args)
     birth = chart_from_args(args).birth_utc
-    year = args.year if args.year is not None else max(datetime.now(UTC).year, birth.year + 1)
+    found = cycles_of(birth, args.year, calculator_from(args))
     if args.json:
-        print(json.dumps(cycles_dict(birth, year, calculator), indent=2))
+        print(json.dumps(found.to_dict(), indent=2))
         return 0
-    solar = solar_return(birth, year, calculator=calculator)
-    saturn = saturn_returns(birth, calculator=calculator)
-    uranus = uranus_oppositions(birth, calculator=calculator)
 
     def when(instants: list[datetime]) -> str:
         return ", ".join(utc_seconds_text(to_second(t)) for t in instants)
 
     print(f"Birth:             {when([birth])}")
-    print(f"Solar return {year}: {when([solar])}")
-    print(f"Saturn return:     {when(saturn)}")
-    print(f"Uranus opposition: {when(uranus)}")
+    print(f"Solar return {found.year}: {when([found.solar])}")
+    print(f"Saturn return:     {when(found.saturn)}")
+    print(f"Uranus opposition: {when(found.uranus)}")
     return 0

@@ -16,7 +16,8 @@ Handler = Callable[[argparse.Namespace], int]
 #: instant outside the kernel is bad input here, status 2).
 EXIT_STATUS = """exit status:
   0    done
-  1    the work failed: an unknown place, a kernel that cannot be read
+  1    the work failed: an unknown place, a kernel that cannot be read, an image that
+       cannot be drawn or written (an unknown --theme, --png without cairo)
   2    a usage mistake or bad input: an unknown option, a malformed instant or one outside
        the ephemeris (1800-04-04..2199-12-31), a wrong number of births
   130  interrupted"""

@@ -22,11 +22,15 @@ def side_lines(side: Side) -> list[str]:
     return [f"  {_LABELS[a.body.value]:<19} {_cell(a)}" for a in side]
 
 
+def composite_text(chart: Composite) -> str:
+    """``"Generator, Split Definition, Emotional authority"``."""
+    return f"{chart.type.value}, {chart.definition.value}, {chart.authority.value} authority"
+
+
 def composite_lines(title: str, chart: Composite) -> list[str]:
     """Type, definition, authority, centers and channels of a composite."""
     return [
-        f"  {title:<19} {chart.type.value}, {chart.definition.value}, "
-        f"{chart.authority.value} authority",
+        f"  {title:<19} {composite_text(chart)}",
         f"  {'Centers':<19} {', '.join(chart.centers) or 'none defined'}",
         f"  {'Channels':<19} {channel_lines(chart.channels)}",
     ]

@@ -6,13 +6,18 @@ import argparse
 import json
 
 from bodygraph.cli.chart import add_birth_options, chart_from_args, parse_utc
-from bodygraph.cli.options import Subparsers, calculator_from
+from bodygraph.cli.images import add_image_options, transit_input, wants_image, write_images
+from bodygraph.cli.options import CliError, Subparsers, calculator_from
 from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
 from bodygraph.cli.relations_text import channel_lines, composite_lines, side_lines
 from bodygraph.cli.report import utc_seconds_text
 from bodygraph.relations import Transit, transit
 
 EXAMPLE = "bodygraph transit --at 2024-03-20T03:06:00Z --utc 1980-01-03T08:30:00Z"
+#: Why ``--svg``/``--png`` need a natal birth: the image is a bodygraph, and a transit alone
+#: has no design side (no profile, cross or authority of its own to draw).
+NO_NATAL_IMAGE = ("--svg and --png draw the transit over a natal chart: give the natal birth "
+                  f"too (--utc, or --date/--time with a place), e.g. {EXAMPLE} --svg transit.svg")
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -24,11 +29,14 @@ def add_parser(subparsers: Subparsers) -> None:
         "the transit completes, the centers it newly defines and the overlay chart.",
         [EXAMPLE, "bodygraph transit --at 2024-03-20T03:06:00Z --json",
          "bodygraph transit --at 2024-03-20T03:06:00Z --date 1990-05-14 --time 08:30 "
-         "--tz Europe/Berlin"],
+         "--tz Europe/Berlin",
+         f"{EXAMPLE} --svg transit.svg --theme dark"],
     )
     parser.add_argument("--at", metavar="ISO", required=True,
                         help="transit instant with offset, e.g. 2024-03-20T03:06:00Z")
     add_birth_options(parser)
+    add_image_options(parser.add_argument_group("image (with a natal birth)"),
+                      "natal chart with the transit over it")
     finish_command(parser, "transit", run)
 
 
@@ -37,7 +45,11 @@ def run(args: argparse.Namespace) -> int:
     """Compute and print the transit."""
     at = parse_utc(args.at, "--at")
     natal = chart_from_args(args) if (args.utc or args.date or args.time) else None
+    if wants_image(args) and natal is None:
+        raise CliError(NO_NATAL_IMAGE)
     result = transit(at, natal=natal, node=args.node, calculator=calculator_from(args))
+    if natal is not None:
+        write_images(args, transit_input(natal, result))
     print(json.dumps(result.to_dict(), indent=2) if args.json else render(result))
     return 0
 

@@ -1,0 +1,74 @@
+"""The bodygraph images of the command line: ``--svg``, ``--png`` and ``--theme`` (one
+definition for ``bodygraph chart``, ``transit`` and ``connection``), and the one adapter
+from the library's results to what the renderer draws.
+
+The renderer is imported only when an image is asked for (it is not needed otherwise).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from bodygraph.cli.options import Options
+
+if TYPE_CHECKING:
+    from bodygraph.model.chart import Chart
+    from bodygraph.relations import Transit
+    from bodygraph.render import ConnectionInput, RenderInput, Theme, TransitInput
+
+#: The labels of the two persons of a connection image (as the text and JSON say them).
+PERSON_LABELS = ("Person 1", "Person 2")
+
+
+def add_image_options(options: Options, what: str = "bodygraph") -> None:
+    """``--svg PATH``, ``--png PATH`` and ``--theme NAME``; ``what`` names the picture."""
+    options.add_argument("--svg", metavar="PATH", help=f"also write the {what} as SVG")
+    options.add_argument("--png", metavar="PATH",
+                         help=f"also write the {what} as PNG (needs the png extra)")
+    options.add_argument("--theme", metavar="NAME", default="light",
+                         help="theme of --svg/--png: light (default), dark, print, high-contrast")
+
+
+def wants_image(args: argparse.Namespace) -> bool:
+    """Whether ``--svg`` or ``--png`` was given."""
+    return bool(args.svg or args.png)
+
+
+def theme_of(args: argparse.Namespace) -> Theme:
+    """The shipped theme ``--theme`` names (a one-line error for an unknown name)."""
+    from bodygraph.render import Theme  # the renderer: only when drawing
+
+    return Theme.preset(args.theme)
+
+
+def write_images(args: argparse.Namespace,
+                 data: Chart | RenderInput | TransitInput | ConnectionInput) -> None:
+    """Write ``data`` to the ``--svg`` and ``--png`` paths given, in the ``--theme``."""
+    if not wants_image(args):
+        return
+    from bodygraph.render import write
+
+    theme = theme_of(args)
+    if args.svg:
+        write(data, args.svg, theme, format="svg")
+    if args.png:
+        write(data, args.png, theme, format="png")
+
+
+def transit_input(natal: Chart, result: Transit) -> TransitInput:
+    """The renderer's picture of a transit over its natal chart: the natal placements
+    and the transit's 13 activations, labelled with the transit's date."""
+    from bodygraph.render import RenderInput, TransitInput
+    from bodygraph.render.model import placements
+
+    return TransitInput(RenderInput.from_chart(natal), placements(result.activations),
+                        label=f"Transit {result.at:%Y-%m-%d}")
+
+
+def connection_input(first: Chart, second: Chart) -> ConnectionInput:
+    """The renderer's picture of two persons' connection, person 1 and person 2."""
+    from bodygraph.render import ConnectionInput, RenderInput
+
+    return ConnectionInput(RenderInput.from_chart(first), RenderInput.from_chart(second),
+                           *PERSON_LABELS)

@@ -1,0 +1,30 @@
+"""The MCP server as an assistant starts it: a subprocess (``python -m bodygraph_mcp``, what
+the ``bodygraph-mcp`` command runs) driven over stdio by the official SDK's client, one
+server process per test module."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+@pytest.fixture(scope="module")
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
+async def session(anyio_backend: str) -> AsyncIterator[ClientSession]:
+    path = os.pathsep.join(p for p in (str(SRC), os.environ.get("PYTHONPATH")) if p)
+    params = StdioServerParameters(command=sys.executable, args=["-m", "bodygraph_mcp"],
+                                   env={"PYTHONPATH": path})
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+        await client.initialize()
+        yield client

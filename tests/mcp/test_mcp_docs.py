@@ -1,0 +1,39 @@
+"""docs/mcp.md lists every tool the server offers, and its example calls work."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from bodygraph_mcp.server import create_server
+from bodygraph_mcp.tools import TOOLS
+
+pytestmark = [pytest.mark.anyio]
+
+DOC = (Path(__file__).parents[2] / "docs" / "mcp.md").read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def test_every_tool_is_in_the_table() -> None:
+    listed = re.findall(r"^\| `(\w+)` \| ", DOC.split("## Tools", 1)[1], re.M)
+    assert set(listed) >= {tool.__name__ for tool in TOOLS}
+    for tool in TOOLS:
+        assert f"`{tool.__name__}`" in DOC
+
+
+async def test_example_calls_work() -> None:
+    calls = [json.loads(line) for line in re.findall(r'^(\{"name": .*\})$', DOC, re.M)]
+    assert {call["name"] for call in calls} >= {tool.__name__ for tool in TOOLS} - {
+        "render_svg"}
+    server = create_server()
+    for call in calls:
+        result = await server.call_tool(call["name"], call["arguments"])
+        assert not result.is_error, call
+        assert result.structured_content
