@@ -86,7 +86,7 @@ async def test_calendar_defaults_to_every_body_by_gate(
     client: httpx.AsyncClient, book: Bookkeeper, capsys: pytest.CaptureFixture[str]
 ) -> None:
     response = await post(client, new_key(book), "/v2/calendar",
-                          {"from": "2024-01-22", "to": "2024-01-22"})
+                          {"from": "2024-01-22", "to": "2024-01-22", "level": None})
     expected = cli_json(capsys, "calendar", "--from", "2024-01-22", "--to", "2024-01-22")
     assert response.json()["data"] == {"ingresses": expected}
 

@@ -95,7 +95,9 @@ def parse_calendar(body: dict[str, Any]) -> Job:
     first, last = parse_span(body)
     raw_bodies = body.get("bodies")
     bodies = BODY_NAMES if raw_bodies is None else parse_body_names(raw_bodies)
-    level = cast("Level", parse_choice(body.get("level", "gate"), "level", ("gate", "line")))
+    raw_level = body.get("level")
+    level = cast("Level", "gate" if raw_level is None
+                 else parse_choice(raw_level, "level", ("gate", "line")))
 
     def compute(charts: Sequence[Chart]) -> dict[str, Any]:
         return _searched("The calendar", lambda: calendar_data(first, last, bodies, level))
