@@ -31,7 +31,7 @@ def main() -> None:
     table = country_table()
     args.countries.write_text(dumps(table), encoding="utf-8")
     print(f"wrote {args.countries} ({len(table.countries)} countries, "
-          f"{len(table.us_states)} US states)")
+          f"{len(table.us_states)} US state names, DC among them)")
     bundle = build()
     pack(args.output, bundle)
     print(f"wrote {args.output} ({args.output.stat().st_size / 1e6:.1f} MB, "
