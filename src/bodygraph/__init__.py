@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from bodygraph.calculator import Calculator, calculate, calculate_many
@@ -32,11 +32,6 @@ from bodygraph.model.chart import (
     Side,
 )
 
-try:
-    __version__ = version("bodygraph")
-except PackageNotFoundError:  # run from a source tree that was never installed
-    __version__ = "0+unknown"
-
 # Heavier parts (places, time zones) load on first use, so that `import bodygraph` stays fast.
 _LAZY = {
     "calculate_local": "bodygraph.geo.local",
@@ -46,11 +41,25 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:
+    __version__: str
     from bodygraph.geo.local import LocalChart, calculate_at_place, calculate_local
     from bodygraph.geo.timezones import WallTime
 
 
+@cache
+def _version() -> str:
+    """The installed version (importlib.metadata: tens of milliseconds, so on first use)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("bodygraph")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "0+unknown"
+
+
 def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        return _version()
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'bodygraph' has no attribute {name!r}")

@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from bodygraph import __version__
+import bodygraph
 from bodygraph.cli import batch, chart
 from bodygraph.cli.options import CliError
 from bodygraph.errors import BodygraphError
@@ -26,11 +26,21 @@ def build_parser() -> argparse.ArgumentParser:
         description="Exact Human Design charts (bodygraphs) from JPL ephemerides.",
         epilog=f"example: {chart.EXAMPLE}",
     )
-    parser.add_argument("--version", action="version", version=f"bodygraph {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="show the version and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for command in SUBCOMMANDS:
         command.add_parser(subparsers)
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``, looking the version up only when asked (it costs tens of ms)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(f"bodygraph {bodygraph.__version__}")
+        parser.exit()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

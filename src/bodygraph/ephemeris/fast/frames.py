@@ -20,13 +20,14 @@ nutation in longitude, and the nutation in obliquity is never needed.
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from importlib import resources
 
 import numpy as np
 
 from bodygraph._typing import FloatArray
-from bodygraph.ephemeris.fast.jit import jit
+from bodygraph.ephemeris.fast.jit import compiled, kernel
 
 J2000 = 2451545.0
 DAYS_PER_CENTURY = 36525.0
@@ -110,7 +111,7 @@ _PRECESSION_HORNER = _horner_table(_PRECESSION)
 _FUNDAMENTAL_HORNER = _horner_table(_FUNDAMENTAL)
 
 
-@jit
+@kernel
 def _polynomial(row: FloatArray, t: float) -> float:
     """A polynomial with coefficients ``row`` (highest power first) at ``t``, Horner."""
     out: float = row[0]
@@ -119,17 +120,17 @@ def _polynomial(row: FloatArray, t: float) -> float:
     return out
 
 
-@jit
+@kernel
 def tdb_minus_tt(whole: float, fraction: float) -> float:
     """TDB - TT in days (USNO Circular 179, eq. 2.6; TT may stand in for TDB)."""
     t = ((whole - J2000) + fraction) / DAYS_PER_CENTURY
     out = 0.0
     for amplitude, rate, frequency, phase in _TDB_TERMS:
-        out += (amplitude + rate * t) * np.sin(frequency * t + phase)
+        out += (amplitude + rate * t) * math.sin(frequency * t + phase)
     return out / SECONDS_PER_DAY
 
 
-@jit
+@kernel
 def mean_ecliptic_rows(t: float, out: FloatArray) -> None:
     """The first two rows of ``R1(eps_A) R3(chi_A) R1(-omega_A) R3(-psi_A) R1(eps_0) B``,
     ICRS -> mean ecliptic and equinox of date, into ``out`` (6,), row-major. ``t`` is TDB
@@ -138,10 +139,10 @@ def mean_ecliptic_rows(t: float, out: FloatArray) -> None:
     omega = _polynomial(_PRECESSION_HORNER[1], t) * ARCSEC
     chi = _polynomial(_PRECESSION_HORNER[2], t) * ARCSEC
     eps = _polynomial(_PRECESSION_HORNER[3], t) * ARCSEC
-    cp, sp = np.cos(psi), -np.sin(psi)  # psi and omega enter with a minus sign
-    co, so = np.cos(omega), -np.sin(omega)
-    cx, sx = np.cos(chi), np.sin(chi)
-    ce, se = np.cos(eps), np.sin(eps)
+    cp, sp = math.cos(psi), -math.sin(psi)  # psi and omega enter with a minus sign
+    co, so = math.cos(omega), -math.sin(omega)
+    cx, sx = math.cos(chi), math.sin(chi)
+    ce, se = math.cos(eps), math.sin(eps)
     # A = R1(-omega) R3(-psi); B = R3(chi) A; M = R1(eps) B (rows 0 and 1).
     a10, a11 = -co * sp, co * cp
     m00, m01, m02 = cx * cp + sx * a10, cx * sp + sx * a11, sx * so
@@ -177,7 +178,7 @@ def nutation_table() -> FloatArray:
 _LOWEST_POWER, _HIGHEST_POWER = -2, 4
 
 
-@jit
+@kernel
 def nutation(t: float, table: FloatArray) -> float:
     """IAU 2000B nutation in longitude, radians, ``t`` in TT centuries since J2000
     (``table``: :func:`nutation_table`).
@@ -192,7 +193,7 @@ def nutation(t: float, table: FloatArray) -> float:
     for k in range(5):
         angle = np.fmod(_polynomial(_FUNDAMENTAL_HORNER[k], t), TURN_ARCSEC) * ARCSEC
         re[k, zero], im[k, zero] = 1.0, 0.0
-        c, s = np.cos(angle), np.sin(angle)
+        c, s = math.cos(angle), math.sin(angle)
         for m in range(1, _HIGHEST_POWER + 1):
             re[k, zero + m] = re[k, zero + m - 1] * c - im[k, zero + m - 1] * s
             im[k, zero + m] = re[k, zero + m - 1] * s + im[k, zero + m - 1] * c
@@ -208,7 +209,7 @@ def nutation(t: float, table: FloatArray) -> float:
     return (dpsi + B_OFFSET_PSI_ARCSEC) * ARCSEC
 
 
-@jit
+@kernel
 def _nutations(t: FloatArray, table: FloatArray, out: FloatArray) -> None:
     for i in range(t.shape[0]):
         out[i] = nutation(t[i], table)
@@ -218,5 +219,5 @@ def nutation_longitude(t: FloatArray) -> FloatArray:
     """IAU 2000B nutation in longitude, radians, for TT centuries ``t`` (shape (N,))."""
     times = np.ascontiguousarray(t, dtype=np.float64)
     out = np.empty(times.shape[0])
-    _nutations(times, nutation_table(), out)
+    compiled(_nutations)(times, nutation_table(), out)
     return out
