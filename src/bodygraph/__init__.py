@@ -13,7 +13,6 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from bodygraph.calculator import Calculator, calculate, calculate_many
-from bodygraph.columnar import ChartTable
 from bodygraph.errors import (
     BodygraphError,
     EphemerisError,
@@ -32,8 +31,10 @@ from bodygraph.model.chart import (
     Side,
 )
 
-# Heavier parts (places, time zones) load on first use, so that `import bodygraph` stays fast.
+# Heavier parts (tables of many charts, places, time zones) load on first use, so that
+# `import bodygraph` and one chart stay fast.
 _LAZY = {
+    "ChartTable": "bodygraph.columnar",
     "calculate_local": "bodygraph.geo.local",
     "calculate_at_place": "bodygraph.geo.local",
     "LocalChart": "bodygraph.geo.local",
@@ -42,6 +43,7 @@ _LAZY = {
 
 if TYPE_CHECKING:
     __version__: str
+    from bodygraph.columnar import ChartTable
     from bodygraph.geo.local import LocalChart, calculate_at_place, calculate_local
     from bodygraph.geo.timezones import WallTime
 

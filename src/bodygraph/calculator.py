@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
@@ -25,7 +25,6 @@ from bodygraph._time import (
     utc64_to_tt,
 )
 from bodygraph._typing import FloatArray, Micros
-from bodygraph.columnar import ChartTable, build_table
 from bodygraph.ephemeris.design import solve_design
 from bodygraph.ephemeris.engine import ENGINE_BODIES, PositionEngine
 from bodygraph.ephemeris.kernel import kernel_info, resolve_kernel_path
@@ -33,6 +32,9 @@ from bodygraph.errors import InvalidOptionError, OutOfRangeError
 from bodygraph.model.chart import BODIES, Body, Chart, NodeKind
 from bodygraph.rules.activations import side_pairs
 from bodygraph.rules.properties import build_chart
+
+if TYPE_CHECKING:  # the columnar tables load with the first calculate_many
+    from bodygraph.columnar import ChartTable
 
 #: Instants per call of an engine's ``epochs`` (the fast engine sorts each call's births
 #: by time, so that neighbours share the kernel's records in cache).
@@ -204,6 +206,8 @@ class Calculator:
         time) from aware datetimes, or datetime64 read as UTC. ``workers`` > 1 computes
         the blocks on that many threads (the compiled engine runs without the GIL); the
         table is the same, bit for bit and in the same order."""
+        from bodygraph.columnar import ChartTable, build_table
+
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise InvalidOptionError(f"workers must be a whole number >= 1, not {workers!r}")
         utc = as_micros(instants)
