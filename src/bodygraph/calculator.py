@@ -266,6 +266,15 @@ def _calculator_for(ephemeris: str | os.PathLike[str] | None) -> Calculator:
     return default_calculator(key)
 
 
+def warm_up(ephemeris: str | os.PathLike[str] | None = None) -> None:
+    """Load what makes later calls fast (the compiled engine, the whole kernel) now: for
+    long-running processes (a service's workers). Without it the first few hundred
+    charts of a process run as plain Python (about a millisecond each, with the same
+    numbers), which spares a short script or one CLI call from loading the compiled
+    code."""
+    _calculator_for(ephemeris).warm_up()
+
+
 def calculate(
     birth_utc: datetime,
     *,
