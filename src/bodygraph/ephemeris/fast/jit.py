@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import types
 from collections.abc import Callable
+from threading import Lock
 from typing import Any, TypeVar, cast
 
 Function = TypeVar("Function", bound=Callable[..., Any])
@@ -32,6 +33,7 @@ Function = TypeVar("Function", bound=Callable[..., Any])
 _KERNELS: dict[int, Callable[..., Any]] = {}
 #: The compiled twins, by the plain function's identity; filled on first use.
 _COMPILED: dict[int, Any] = {}
+_BUILDING = Lock()
 
 
 def kernel(function: Function) -> Function:
@@ -48,16 +50,20 @@ def is_compiled() -> bool:
 def compiled(function: Function) -> Function:
     """The numba-compiled twin of a kernel (compiled, or loaded from the cache, when
     first called)."""
-    if not _COMPILED:
-        _compile_all()
+    with _BUILDING:
+        if id(function) not in _COMPILED:
+            _compile_all()
     return cast(Function, _COMPILED[id(function)])
 
 
 def _compile_all() -> None:
     import numba
 
+    twins: dict[int, Any] = {}
     namespaces: list[dict[str, Any]] = []
     for key, function in _KERNELS.items():
+        if key in _COMPILED:  # built before (kernels defined later come on their own)
+            continue
         # The same code over a copy of its module's namespace, in which the kernels
         # will be swapped for their twins (numba reads globals when it compiles).
         namespace = dict(function.__globals__)
@@ -65,8 +71,9 @@ def _compile_all() -> None:
         twin = types.FunctionType(function.__code__, namespace, function.__name__,
                                   function.__defaults__, function.__closure__)
         twin.__qualname__ = function.__qualname__
-        _COMPILED[key] = numba.njit(cache=True, nogil=True, error_model="numpy")(twin)
+        twins[key] = numba.njit(cache=True, nogil=True, error_model="numpy")(twin)
     for namespace in namespaces:
         for name, value in namespace.items():
-            if callable(value) and id(value) in _COMPILED and _KERNELS.get(id(value)) is value:
-                namespace[name] = _COMPILED[id(value)]
+            if callable(value) and _KERNELS.get(id(value)) is value:
+                namespace[name] = twins.get(id(value)) or _COMPILED[id(value)]
+    _COMPILED.update(twins)  # only now, complete: is_compiled() reads it without the lock
