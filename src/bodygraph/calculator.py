@@ -212,8 +212,10 @@ class Calculator:
             raise InvalidOptionError(f"workers must be a whole number >= 1, not {workers!r}")
         utc = as_micros(instants)
         size = utc.shape[0]
-        # With several workers, blocks small enough that every worker gets some.
-        block = TABLE_CHUNK if workers == 1 else max(1, min(TABLE_CHUNK, -(-size // workers)))
+        block = TABLE_CHUNK
+        if workers > 1 and size:  # equal blocks, as many for every worker
+            count = workers * -(-size // (workers * TABLE_CHUNK))
+            block = max(1, -(-size // count))
 
         def table(start: int) -> ChartTable:
             part = utc[start:start + block]
