@@ -1,8 +1,9 @@
-"""The apparent place of the bodies at one instant, compiled: the physics of the fast engine
-(see :mod:`bodygraph.ephemeris.fast.engine` for what each step does and the interface).
+"""The apparent place of the bodies at one instant, as kernels (plain Python, and compiled:
+:mod:`bodygraph.ephemeris.fast.jit`): the physics of the fast engine (see
+:mod:`bodygraph.ephemeris.fast.engine` for what each step does and the interface).
 
-Every function takes the packed kernel tables
-(:func:`bodygraph.ephemeris.fast.chebyshev.pack_segments`), the segment chains of
+Every function takes the kernel's coefficients (``coefficients[row]``, see
+:mod:`bodygraph.ephemeris.fast.chebyshev`), its segment table, the segment chains of
 :data:`bodygraph.ephemeris.fast.engine.CHAINS` as indices into them, and the frames of the
 instant (:func:`frames`), and writes into arrays that the caller allocates. Each instant's
 numbers come from that instant alone, in a fixed order of operations, so a chart is the
