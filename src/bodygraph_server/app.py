@@ -33,6 +33,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 
+from bodygraph.calculator import warm_up as warm_calculator
 from bodygraph.errors import BodygraphError
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.billing.commits import CommitBatcher
@@ -81,6 +82,7 @@ async def warm_up(charts: ChartSource, settings: Settings) -> None:
     (``gc.freeze``): those ~10^5 long-lived objects (numba's among them) would otherwise
     be scanned by every full collection, a pause of ~60 ms in the middle of requests."""
     try:
+        warm_calculator()  # the compiled engine: one chart alone would run as plain Python
         await charts.from_coordinates(date(2000, 1, 1), time(12, 0), 51.5, 0.0)
         if settings.geocoder == "offline":
             await charts.from_place(date(2000, 1, 1), time(12, 0), "London, United Kingdom",
