@@ -1,0 +1,163 @@
+"""The service's pages as a person uses them, in a real browser (Debian's chromium through
+Playwright, :mod:`chromium`) against a real uvicorn with a fresh SQLite database.
+
+/playground: a key, a birth, coordinates or a place -> the chart's type, its activations
+and the rendered bodygraph; a wrong key shows the contract's message. /docs: Swagger UI
+from this service's own files, Authorize with the key, one "Try it out". Every request
+either page makes goes to the service's own origin.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from chromium import chromium
+
+from bodygraph_server.billing.accounts import Bookkeeper
+from bodygraph_server.http.errors import ERROR_TABLE, ErrorCode
+from bodygraph_server.store import open_store
+
+from .support import LiveServer
+
+BIRTH = {"birthdate": "1990-07-15", "birthtime": "14:30"}
+WAIT_MS = 20_000
+
+
+class Site:
+    """A running service, its bookkeeping, and every URL the browser asked for."""
+
+    def __init__(self, server: LiveServer, book: Bookkeeper) -> None:
+        self.server = server
+        self.book = book
+        self.requested: list[str] = []
+
+    @property
+    def url(self) -> str:
+        return self.server.base_url
+
+    def foreign(self) -> list[str]:
+        """The requests that left the service's origin."""
+        return [u for u in self.requested
+                if not (u.startswith(self.url + "/") or u.startswith("data:"))]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    tmp = tmp_path_factory.mktemp("docs-browser")
+    db_url = f"sqlite:///{tmp / 'service.sqlite3'}"
+    book = Bookkeeper(open_store(db_url))  # migrates before the server starts
+    server = LiveServer({"BODYGRAPH_DATABASE_URL": db_url, "BODYGRAPH_GEOCODER": "offline",
+                         "BODYGRAPH_WARM_UP": "0", "BODYGRAPH_RENDER_URL": "",
+                         "BODYGRAPH_PUBLIC_URL": "", "BODYGRAPH_RENDER_KEYS": ""},
+                        log=tmp / "server.log")
+    try:
+        server.wait_ready()
+        yield Site(server, book)
+    finally:
+        server.stop()
+        book.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as instance:
+        yield instance
+
+
+@pytest.fixture
+def page(browser: Any, site: Site) -> Iterator[Any]:
+    one = browser.new_page(viewport={"width": 1280, "height": 900})
+    one.set_default_timeout(WAIT_MS)
+    one.on("request", lambda request: site.requested.append(request.url))
+    violations: list[str] = []
+    one.on("console", lambda m: violations.append(m.text)
+           if "Content Security Policy" in m.text else None)
+    yield one
+    one.close()
+    assert violations == [], violations
+    assert site.foreign() == [], f"requests left the service: {site.foreign()}"
+
+
+def test_pages_carry_a_self_only_policy(site: Site) -> None:
+    for path in ("/docs", "/playground"):
+        response = httpx.get(site.url + path)
+        assert response.status_code == 200
+        policy = response.headers["content-security-policy"]
+        assert "default-src 'self'" in policy and "http" not in policy
+        assert "<script>" not in response.text  # no inline script (and no inline secret)
+    style = httpx.get(site.url + "/docs/swagger-ui/swagger-ui-bundle.js")
+    assert style.status_code == 200 and "javascript" in style.headers["content-type"]
+
+
+def test_playground_shows_the_chart_and_its_image(page: Any, site: Site) -> None:
+    key = site.book.create_account("developer").api_key
+    page.goto(site.url + "/playground")
+    page.fill("#api-key", key)
+    page.fill("#birthdate", BIRTH["birthdate"])
+    page.fill("#birthtime", BIRTH["birthtime"])
+    page.fill("#lat", "52.52")
+    page.fill("#lng", "13.405")
+    page.click("#submit")
+    page.wait_for_selector("#result:not([hidden])")
+    expected = httpx.post(site.url + "/v2/charts/coordinates",
+                          json={**BIRTH, "lat": 52.52, "lng": 13.405},
+                          headers={"Authorization": f"Bearer {key}"}).json()["data"]
+    properties = page.inner_text("#properties")
+    assert f"Type\t{expected['type']}" in properties
+    assert f"Profile\t{expected['profile']}" in properties
+    activations = page.inner_text("#activations")
+    sun = expected["activations"]
+    assert f"sun\t{sun['design']['sun']}\t{sun['personality']['sun']}" in activations
+    image = page.locator("#bodygraph")
+    assert re.search(r"/render/default\.svg\?t=", image.get_attribute("src"))
+    page.wait_for_function("document.getElementById('bodygraph').naturalWidth > 0")
+    assert "requests left this minute" in page.inner_text("#status")
+
+    # A place name (the offline gazetteer; the geocoding key is any text there).
+    page.fill("#lat", "")
+    page.fill("#lng", "")
+    page.fill("#location", "Berlin, Germany")
+    page.fill("#geocode-key", "any")
+    page.click("#submit")
+    page.wait_for_selector("#result:not([hidden])")
+    assert f"Type\t{expected['type']}" in page.inner_text("#properties")
+
+
+def test_playground_shows_the_services_message(page: Any, site: Site) -> None:
+    page.goto(site.url + "/playground")
+    page.fill("#api-key", "not-a-key")
+    page.fill("#birthdate", BIRTH["birthdate"])
+    page.fill("#birthtime", BIRTH["birthtime"])
+    page.fill("#lat", "52.52")
+    page.fill("#lng", "13.405")
+    page.click("#submit")
+    page.wait_for_selector("#error:not([hidden])")
+    message = ERROR_TABLE[ErrorCode.API_KEY_INVALID].message
+    assert page.inner_text("#error") == f"{message} (API_KEY_INVALID)"
+    assert page.is_hidden("#result")
+
+
+def test_docs_try_it_out_with_a_key(page: Any, site: Site, tmp_path: Path) -> None:
+    key = site.book.create_account("developer").api_key
+    page.goto(site.url + "/docs")
+    page.click("button.authorize")
+    page.fill(".modal-ux input[type=text]", key)
+    page.click(".modal-ux button.authorize")
+    page.click(".modal-ux button.btn-done")
+    operation = page.locator("#operations-v2-v2_charts_coordinates")
+    operation.locator(".opblock-summary").click()
+    operation.locator("button.try-out__btn").click()
+    operation.locator("textarea.body-param__text").fill(
+        '{"birthdate": "1990-07-15", "birthtime": "14:30", "lat": 52.52, "lng": 13.405}')
+    operation.locator("button.execute").click()
+    status = operation.locator(".live-responses-table .response .response-col_status")
+    status.first.wait_for()
+    assert status.first.inner_text().strip() == "200"
+    body = operation.locator(".live-responses-table .response-col_description pre").first
+    assert '"type": "ChartResult"' in body.inner_text()
+    assert "Error codes" in page.inner_text("main.rules")
