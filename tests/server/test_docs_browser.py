@@ -9,9 +9,10 @@ either page makes goes to the service's own origin.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from collections.abc import Iterator
-from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import httpx
@@ -22,10 +23,24 @@ from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.http.errors import ERROR_TABLE, ErrorCode
 from bodygraph_server.store import open_store
 
-from .support import LiveServer
+from .support import REPO, LiveServer
 
-BIRTH = {"birthdate": "1990-07-15", "birthtime": "14:30"}
 WAIT_MS = 20_000
+
+
+def _steps() -> ModuleType:
+    """``scripts/screenshots.py``: the steps a person takes on the pages, shared with the
+    screenshots of the docs."""
+    spec = importlib.util.spec_from_file_location("bodygraph_screenshots",
+                                                  REPO / "scripts" / "screenshots.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+STEPS = _steps()
+BIRTH = STEPS.BIRTH
 
 
 class Site:
@@ -96,68 +111,43 @@ def test_pages_carry_a_self_only_policy(site: Site) -> None:
 
 def test_playground_shows_the_chart_and_its_image(page: Any, site: Site) -> None:
     key = site.book.create_account("developer").api_key
-    page.goto(site.url + "/playground")
-    page.fill("#api-key", key)
-    page.fill("#birthdate", BIRTH["birthdate"])
-    page.fill("#birthtime", BIRTH["birthtime"])
-    page.fill("#lat", "52.52")
-    page.fill("#lng", "13.405")
-    page.click("#submit")
-    page.wait_for_selector("#result:not([hidden])")
+    STEPS.compute_chart(page, site.url, key)
+    assert page.is_hidden("#error")
     expected = httpx.post(site.url + "/v2/charts/coordinates",
                           json={**BIRTH, "lat": 52.52, "lng": 13.405},
                           headers={"Authorization": f"Bearer {key}"}).json()["data"]
     properties = page.inner_text("#properties")
     assert f"Type\t{expected['type']}" in properties
     assert f"Profile\t{expected['profile']}" in properties
+    assert f"Authority\t{expected['authority']}" in properties
     activations = page.inner_text("#activations")
     sun = expected["activations"]
     assert f"sun\t{sun['design']['sun']}\t{sun['personality']['sun']}" in activations
-    image = page.locator("#bodygraph")
-    assert re.search(r"/render/default\.svg\?t=", image.get_attribute("src"))
+    assert re.search(r"/render/default\.svg\?t=", page.get_attribute("#bodygraph", "src"))
     page.wait_for_function("document.getElementById('bodygraph').naturalWidth > 0")
     assert "requests left this minute" in page.inner_text("#status")
 
-    # A place name (the offline gazetteer; the geocoding key is any text there).
-    page.fill("#lat", "")
-    page.fill("#lng", "")
-    page.fill("#location", "Berlin, Germany")
-    page.fill("#geocode-key", "any")
-    page.click("#submit")
-    page.wait_for_selector("#result:not([hidden])")
+    # A place name (the offline gazetteer; any geocoding key will do there).
+    STEPS.compute_chart(page, site.url, key, location="Berlin, Germany", geocode_key="any")
     assert f"Type\t{expected['type']}" in page.inner_text("#properties")
 
 
 def test_playground_shows_the_services_message(page: Any, site: Site) -> None:
-    page.goto(site.url + "/playground")
-    page.fill("#api-key", "not-a-key")
-    page.fill("#birthdate", BIRTH["birthdate"])
-    page.fill("#birthtime", BIRTH["birthtime"])
-    page.fill("#lat", "52.52")
-    page.fill("#lng", "13.405")
-    page.click("#submit")
-    page.wait_for_selector("#error:not([hidden])")
+    STEPS.compute_chart(page, site.url, "not-a-key")
     message = ERROR_TABLE[ErrorCode.API_KEY_INVALID].message
     assert page.inner_text("#error") == f"{message} (API_KEY_INVALID)"
     assert page.is_hidden("#result")
-
-
-def test_docs_try_it_out_with_a_key(page: Any, site: Site, tmp_path: Path) -> None:
     key = site.book.create_account("developer").api_key
-    page.goto(site.url + "/docs")
-    page.click("button.authorize")
-    page.fill(".modal-ux input[type=text]", key)
-    page.click(".modal-ux button.authorize")
-    page.click(".modal-ux button.btn-done")
-    operation = page.locator("#operations-v2-v2_charts_coordinates")
-    operation.locator(".opblock-summary").click()
-    operation.locator("button.try-out__btn").click()
-    operation.locator("textarea.body-param__text").fill(
-        '{"birthdate": "1990-07-15", "birthtime": "14:30", "lat": 52.52, "lng": 13.405}')
-    operation.locator("button.execute").click()
-    status = operation.locator(".live-responses-table .response .response-col_status")
-    status.first.wait_for()
-    assert status.first.inner_text().strip() == "200"
+    STEPS.compute_chart(page, site.url, key, location="Berlin, Germany")
+    message = ERROR_TABLE[ErrorCode.GEOCODE_KEY_MISSING].message
+    assert page.inner_text("#error") == f"{message} (GEOCODE_KEY_MISSING)"
+
+
+def test_docs_try_it_out_with_a_key(page: Any, site: Site) -> None:
+    key = site.book.create_account("developer").api_key
+    operation = STEPS.try_it_out(page, site.url, key)
+    status = operation.locator(".live-responses-table .response .response-col_status").first
+    assert status.inner_text().strip() == "200"
     body = operation.locator(".live-responses-table .response-col_description pre").first
     assert '"type": "ChartResult"' in body.inner_text()
     assert "Error codes" in page.inner_text("main.rules")
