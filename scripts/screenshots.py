@@ -13,7 +13,6 @@ chromium (``/usr/bin/chromium``) through Playwright. The steps a person takes on
 from __future__ import annotations
 
 import argparse
-import socket
 import tempfile
 import threading
 import time
@@ -64,13 +63,6 @@ def try_it_out(page: Any, base_url: str, key: str) -> Any:
     return operation
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @contextmanager
 def _service(folder: Path) -> Iterator[tuple[str, str]]:
     """The service on 127.0.0.1 and the key of a new developer account."""
@@ -83,10 +75,9 @@ def _service(folder: Path) -> Iterator[tuple[str, str]]:
     db_url = f"sqlite:///{folder / 'service.sqlite3'}"
     book = Bookkeeper(open_store(db_url))
     key = book.create_account("developer").api_key
-    port = _free_port()
     settings = Settings(database_url=db_url, geocoder="offline", warm_up=False)
     server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1",
-                                           port=port, log_level="warning"))
+                                           port=0, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
@@ -94,6 +85,7 @@ def _service(folder: Path) -> Iterator[tuple[str, str]]:
             if not thread.is_alive():
                 raise RuntimeError("the service did not start")
             time.sleep(0.05)
+        port = server.servers[0].sockets[0].getsockname()[1]
         yield f"http://127.0.0.1:{port}", key
     finally:
         server.should_exit = True

@@ -21,9 +21,8 @@ from chromium import chromium
 
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.http.errors import ERROR_TABLE, ErrorCode
-from bodygraph_server.store import open_store
 
-from .support import REPO, LiveServer
+from .support import REPO, LiveServer, served
 
 WAIT_MS = 20_000
 
@@ -63,19 +62,8 @@ class Site:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    tmp = tmp_path_factory.mktemp("docs-browser")
-    db_url = f"sqlite:///{tmp / 'service.sqlite3'}"
-    book = Bookkeeper(open_store(db_url))  # migrates before the server starts
-    server = LiveServer({"BODYGRAPH_DATABASE_URL": db_url, "BODYGRAPH_GEOCODER": "offline",
-                         "BODYGRAPH_WARM_UP": "0", "BODYGRAPH_RENDER_URL": "",
-                         "BODYGRAPH_PUBLIC_URL": "", "BODYGRAPH_RENDER_KEYS": ""},
-                        log=tmp / "server.log")
-    try:
-        server.wait_ready()
+    with served(tmp_path_factory.mktemp("docs-browser")) as (server, book):
         yield Site(server, book)
-    finally:
-        server.stop()
-        book.close()
 
 
 @pytest.fixture(scope="module")
