@@ -21,6 +21,7 @@ from chromium import chromium
 
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.http.errors import ERROR_TABLE, ErrorCode
+from bodygraph_server.http.pages import content_security_policy
 
 from .support import REPO, LiveServer, served
 
@@ -139,3 +140,11 @@ def test_docs_try_it_out_with_a_key(page: Any, site: Site) -> None:
     body = operation.locator(".live-responses-table .response-col_description pre").first
     assert '"type": "ChartResult"' in body.inner_text()
     assert "Error codes" in page.inner_text("main.rules")
+
+
+def test_a_separate_render_host_is_allowed_for_images_only() -> None:
+    policy = content_security_policy("https://img.example.com/render")
+    directives = dict(d.strip().split(" ", 1) for d in policy.split(";"))
+    assert directives["img-src"] == "'self' data: https://img.example.com"
+    assert directives["default-src"] == "'self'"
+    assert "img.example.com" not in policy.replace(directives["img-src"], "")
