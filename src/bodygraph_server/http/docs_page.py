@@ -32,13 +32,11 @@ def _endpoints(document: dict[str, Any]) -> str:
     rows = []
     for path, item in document["paths"].items():
         for method, op in item.items():
-            tiers = op["description"].partition("Access tiers: ")[2].rstrip(".") or "-"
             rows.append(
                 f"<tr><td>{method.upper()}</td><td><code>{html.escape(path)}</code></td>"
-                f"<td>{html.escape(op['summary'])}</td>"
-                f"<td>{html.escape(tiers)}</td></tr>"
+                f"<td>{html.escape(op['summary'])}</td></tr>"
             )
-    return ("<table><tr><th>method</th><th>path</th><th>what</th><th>tiers</th></tr>"
+    return ("<table><tr><th>method</th><th>path</th><th>what</th></tr>"
             + "".join(rows) + "</table>")
 
 
