@@ -126,6 +126,7 @@ def test_playground_shows_the_services_message(page: Any, site: Site) -> None:
     message = ERROR_TABLE[ErrorCode.API_KEY_INVALID].message
     assert page.inner_text("#error") == f"{message} (API_KEY_INVALID)"
     assert page.is_hidden("#result")
+    assert page.inner_text("#status") == ""
     key = site.book.create_account("developer").api_key
     STEPS.compute_chart(page, site.url, key, location="Berlin, Germany")
     message = ERROR_TABLE[ErrorCode.GEOCODE_KEY_MISSING].message

@@ -90,8 +90,10 @@
       } else {
         showError("The service answered " + response.status + " without a message.");
       }
+      // The key's own window (a refused key is counted in an anonymous one: not shown).
       const state = /r=(\d+)/.exec(response.headers.get("ratelimit") || "");
-      $("status").textContent = state ? state[1] + " requests left this minute" : "";
+      $("status").textContent =
+        response.ok && state ? state[1] + " requests left this minute" : "";
     } catch (_) {
       $("status").textContent = "";
       showError("The service could not be reached.");
