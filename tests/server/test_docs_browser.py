@@ -25,7 +25,7 @@ from bodygraph_server.http.pages import content_security_policy
 
 from .support import REPO, LiveServer, served
 
-WAIT_MS = 20_000
+WAIT_MS = 40_000  # a loaded machine: the first place name loads the gazetteer
 
 
 def _steps() -> ModuleType:
