@@ -316,7 +316,7 @@ def calculate_many(
 
     >>> import numpy as np
     >>> table = calculate_many(np.array(["1980-01-03T08:30"], dtype="datetime64[us]"))
-    >>> len(table), table.columns()["profile"][0]
+    >>> len(table), table.chart(0).profile
     (1, '3/5')
     """
     return _calculator_for(ephemeris).calculate_many(instants, node=node, workers=workers)

@@ -7,7 +7,8 @@
 The app serves the v2 chart endpoints, the visual-chart endpoints
 (:mod:`bodygraph_server.http.visual`), the v1 endpoints, the image route under
 ``settings.render_path`` (``/render`` by default; :mod:`bodygraph_server.images.route`),
-``/openapi.json``, ``/docs`` and ``/health``. ``extra_endpoints`` lets more chart
+``/openapi.json``, ``/docs``, ``/playground`` (:mod:`bodygraph_server.http.pages`) and
+``/health``. ``extra_endpoints`` lets more chart
 endpoints join (same checks, charging, OpenAPI); ``extra_routes`` are mounted as they are.
 
 The lifespan opens the bookkeeping, loads the render signing keys
@@ -30,7 +31,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route
 
 from bodygraph.calculator import warm_up as warm_calculator
@@ -40,12 +41,12 @@ from bodygraph_server.billing.commits import CommitBatcher
 from bodygraph_server.billing.sweep import sweep_forever, sweep_stale
 from bodygraph_server.charting import ChartSource, LibraryCharts
 from bodygraph_server.http import v1, v2
-from bodygraph_server.http.docs_page import docs_page
 from bodygraph_server.http.endpoint import Endpoint, handler
 from bodygraph_server.http.envelope import error_response, json_response
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import Gate, api_version
 from bodygraph_server.http.openapi import openapi_document
+from bodygraph_server.http.pages import page_routes
 from bodygraph_server.http.visual import VISUAL_ENDPOINTS, visual_handler
 from bodygraph_server.images.route import IMAGE_ROUTE, StyleCache, image_endpoint
 from bodygraph_server.images.signing_keys import signing_keys
@@ -128,13 +129,9 @@ def create_app(
         *v2.ENDPOINTS, *VISUAL_ENDPOINTS, *extra_endpoints, *v1.ENDPOINTS
     )
     document = openapi_document(endpoints, render_path=config.render_path)
-    page = docs_page(document)
 
     async def openapi_json(request: Request) -> Response:
         return json_response(document)
-
-    async def docs(request: Request) -> Response:
-        return HTMLResponse(page)
 
     async def health(request: Request) -> Response:
         return json_response({"status": "ok"})
@@ -147,7 +144,7 @@ def create_app(
     image = image_endpoint(lambda request: services_of(request.scope).render_context())
     routes += [
         Route("/openapi.json", openapi_json, methods=["GET"]),
-        Route("/docs", docs, methods=["GET"]),
+        *page_routes(document, config.render_url),
         Route("/health", health, methods=["GET"]),
         Mount(config.render_path,
               routes=[Route(IMAGE_ROUTE, image, methods=["GET"], name="render_image")]),
