@@ -3,27 +3,74 @@
 One worker: the app object is built here and served in this process. Several workers:
 the settings travel to the worker processes through ``BODYGRAPH_*`` environment
 variables and each worker builds its app with the import-string factory
-``bodygraph_server.serve:app_from_env``.
+``bodygraph_server.serve:app_from_env``; each worker watches its supervisor and exits when
+the supervisor is gone (killed with ``kill -9``, say), so that no orphaned worker keeps
+the port.
+
+Either way uvicorn runs with :class:`~bodygraph_server.http.limits.LimitedHttpToolsProtocol`
+(header size, count and read time, body read time), the path-only access log of
+:mod:`bodygraph_server.http.access_log` (never a query string: a render link's query is
+its token) and no ``server`` header.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
-from typing import TextIO
+import threading
+import time
+from typing import Any, TextIO
 
 import uvicorn
 from starlette.applications import Starlette
 
 from bodygraph_server.app import create_app
+from bodygraph_server.http.access_log import log_config
+from bodygraph_server.http.limits import LimitedHttpToolsProtocol
 from bodygraph_server.settings import Settings
 
 FACTORY = "bodygraph_server.serve:app_from_env"
+PARENT_POLL_SECONDS = 0.5
+"""How often a worker checks that its supervisor is still there."""
+ORPHAN_GRACE_SECONDS = 10.0
+"""How long an orphaned worker may take to shut down gracefully before it exits hard."""
+
+
+def _orphaned(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os.kill(os.getpid(), signal.SIGTERM)  # uvicorn's graceful shutdown
+    time.sleep(ORPHAN_GRACE_SECONDS)
+    os._exit(1)
+
+
+def watch_parent() -> threading.Thread:
+    """Start a daemon thread that shuts this process down once its parent is gone (the
+    process is then re-parented, so ``os.getppid()`` changes): SIGTERM first, a hard exit
+    :data:`ORPHAN_GRACE_SECONDS` later."""
+    watcher = threading.Thread(target=_orphaned, args=(os.getppid(),),
+                               name="bodygraph-parent-watch", daemon=True)
+    watcher.start()
+    return watcher
 
 
 def app_from_env() -> Starlette:
-    """The app configured from the environment (the factory each worker process calls)."""
+    """The app configured from the environment (the factory each worker process calls;
+    it also starts :func:`watch_parent`)."""
+    watch_parent()
     return create_app(Settings.from_env())
+
+
+def uvicorn_options(settings: Settings, log_level: str) -> dict[str, Any]:
+    """The options every uvicorn start of the service uses."""
+    return {
+        "log_level": log_level,
+        "access_log": settings.access_log,
+        "log_config": log_config(),
+        "http": LimitedHttpToolsProtocol,
+        "server_header": False,
+    }
 
 
 def first_key_hint(settings: Settings, host: str, port: int) -> str:
@@ -54,12 +101,10 @@ def run(
     count = workers if workers is not None else settings.workers
     print(first_key_hint(settings, host, port), file=out or sys.stderr, flush=True)
     if count == 1:
-        uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
-                    access_log=settings.access_log)
+        uvicorn.run(create_app(settings), host=host, port=port,
+                    **uvicorn_options(settings, log_level))
         return
     # Worker processes are started fresh and read their settings from the environment.
     os.environ.update(settings.with_changes(workers=count).to_env())
-    uvicorn.run(
-        FACTORY, factory=True, host=host, port=port, workers=count, log_level=log_level,
-        access_log=settings.access_log,
-    )
+    uvicorn.run(FACTORY, factory=True, host=host, port=port, workers=count,
+                **uvicorn_options(settings, log_level))
