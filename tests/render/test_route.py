@@ -15,18 +15,23 @@ import httpx
 import pytest
 import uvicorn
 from starlette.applications import Starlette
-from starlette.routing import Mount
+from starlette.routing import Mount, Route
 from starlette.testclient import TestClient
 
 from bodygraph.render import RenderInput, Theme, render_svg
 from bodygraph_server.images.route import (
+    IMAGE_ROUTE,
     IMMUTABLE,
+    RenderContext,
     StyleCache,
     TemplateLookupError,
+    cached,
+    image_endpoint,
     parse_template,
     render_app,
     render_link,
 )
+from bodygraph_server.images.throttle import Throttle
 from bodygraph_server.images.tokens import KeyRing, SigningKey, issue
 
 from .charts import named_chart
@@ -231,3 +236,38 @@ def test_served_by_real_uvicorn_without_any_headers(monkeypatch: pytest.MonkeyPa
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def test_one_client_cannot_take_the_worker() -> None:
+    clock = Clock()
+    throttle = Throttle(rate=2, burst=3, clock=clock)
+    context = RenderContext(RING, cached(None))
+    app = Starlette(routes=[Route(IMAGE_ROUTE, image_endpoint(lambda r: context, throttle))])
+    with TestClient(app) as c:
+        for _ in range(3):
+            assert c.get(f"/default.svg?t={TOKEN}").status_code == 200
+        refused = c.get(f"/default.svg?t={TOKEN}")
+        assert refused.status_code == 429
+        assert refused.json()["errorCode"] == "RATE_LIMIT_EXCEEDED"
+        assert refused.headers["retry-after"] == "1"
+        assert refused.headers["cache-control"] == "no-store"
+        assert c.get("/default.svg?t=junk").status_code == 429  # refusals count too
+        clock.now += 0.5  # one image back at 2 per second
+        assert c.get(f"/default.svg?t={TOKEN}").status_code == 200
+        assert c.get(f"/default.svg?t={TOKEN}").status_code == 429
+
+
+def test_throttle_buckets_are_per_client_and_bounded() -> None:
+    clock = Clock()
+    throttle = Throttle(rate=1, burst=1, max_clients=3, clock=clock)
+    assert throttle.take("a") == 0 and throttle.take("a") == 1
+    assert throttle.take("b") == 0  # another client is not affected
+    for name in "cdef":
+        throttle.take(name)
+    assert len(throttle) == 3
+    assert throttle.take("a") == 0  # "a" was dropped (least recently seen): a full bucket
+    slow = Throttle(rate=0.25, burst=1, clock=clock)
+    slow.take("x")
+    assert slow.take("x") == 4
+    with pytest.raises(ValueError):
+        Throttle(rate=0)
