@@ -4,6 +4,7 @@ style cache, refusals that are never cached; in-process (TestClient) and over re
 from __future__ import annotations
 
 import base64
+import re
 import socket
 import threading
 import time
@@ -14,11 +15,14 @@ from uuid import UUID
 import httpx
 import pytest
 import uvicorn
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from starlette.applications import Starlette
 from starlette.routing import Mount, Route
 from starlette.testclient import TestClient
 
 from bodygraph.render import RenderInput, Theme, render_svg
+from bodygraph_server.http.openapi import render_operation
 from bodygraph_server.images.route import (
     IMAGE_ROUTE,
     IMMUTABLE,
@@ -32,7 +36,15 @@ from bodygraph_server.images.route import (
     render_link,
 )
 from bodygraph_server.images.throttle import Throttle
-from bodygraph_server.images.tokens import KeyRing, SigningKey, issue
+from bodygraph_server.images.tokens import (
+    TOKEN_PATTERN,
+    InvalidSignatureError,
+    KeyRing,
+    MalformedTokenError,
+    SigningKey,
+    issue,
+    verify,
+)
 
 from .charts import named_chart
 
@@ -271,3 +283,37 @@ def test_throttle_buckets_are_per_client_and_bounded() -> None:
     assert slow.take("x") == 4
     with pytest.raises(ValueError):
         Throttle(rate=0)
+
+
+B64_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+near_tokens = st.builds(
+    "{}.{}".format,
+    st.text(st.sampled_from(B64_CHARS + "!"), min_size=0, max_size=17),
+    st.sampled_from([94, 95, 96, 115, 116, 117]).flatmap(
+        lambda n: st.text(st.sampled_from(B64_CHARS + "="), min_size=n, max_size=n)),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.one_of(near_tokens, st.text(st.sampled_from("AZaz09_-.k1!%"), max_size=130)))
+def test_the_t_pattern_is_what_verify_enforces(text: str) -> None:
+    shaped = re.fullmatch(TOKEN_PATTERN, text) is not None
+    try:
+        verify(text, RING)
+    except MalformedTokenError:
+        # a well-shaped text is refused as malformed only for non-canonical base64url
+        if shaped:
+            body = text.split(".", 1)[1]
+            assert base64.urlsafe_b64encode(base64.urlsafe_b64decode(
+                body + "=" * (-len(body) % 4))).rstrip(b"=").decode() != body
+    except InvalidSignatureError:
+        assert shaped
+    for token in (TOKEN, KNOWN_TOKEN):
+        assert re.fullmatch(TOKEN_PATTERN, token)
+
+
+def test_the_documented_t_parameter() -> None:
+    operation = render_operation()
+    [t] = [p for p in operation["parameters"] if p["name"] == "t"]
+    assert t["schema"]["pattern"] == TOKEN_PATTERN
+    assert "429" in operation["responses"]
