@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 import re
 import statistics
+import threading
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -16,8 +18,10 @@ from hypothesis import strategies as st
 
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.http.fields import DATE_PATTERN, SUPPORTED_RANGE, input_schemas
+from bodygraph_server.store import open_store
 
 from .conftest import new_key, v1_headers, v2_headers
+from .support import LiveServer
 from .test_endpoints import balance
 from .test_no_5xx import Harness, harness  # noqa: F401 (the module fixture)
 
@@ -212,3 +216,61 @@ def test_documented_range_agrees() -> None:
     description = input_schemas()["ChartInput"]["properties"]["birthdate"]["description"]
     assert SUPPORTED_RANGE in description
     assert SUPPORTED_RANGE == "births from 1800-04-04 00:00 UTC to 2199-12-31 00:00 UTC"
+
+
+JUNK = [("qzx" * 70)[:200], "a, " * 66, "".join(chr(0x4E00 + i) for i in range(200)),
+        ("ab cd ef " * 30)[:200], "x" * 200, "ab, ab", "zq" * 100]
+
+
+def test_junk_clients_do_not_slow_down_others(tmp_path: Path) -> None:
+    """Four clients sending junk location text as fast as they can, against a real
+    uvicorn worker: other callers' median stays in the milliseconds (it was 561 ms)."""
+    db_url = f"sqlite:///{tmp_path / 'junk.sqlite3'}"
+    book = Bookkeeper(open_store(db_url))
+    keys = [book.create_account("developer").api_key for _ in range(24)]
+    server = LiveServer({"BODYGRAPH_DATABASE_URL": db_url, "BODYGRAPH_GEOCODER": "offline",
+                         "BODYGRAPH_WARM_UP": "1"})
+    coords = {"birthdate": "1990-07-15", "birthtime": "14:30", "lat": 52.52, "lng": 13.405}
+
+    def timed(http: httpx.Client, key: str, count: int) -> list[float]:
+        out = []
+        for _ in range(count):
+            started = time.perf_counter()
+            r = http.post("/v2/charts/coordinates", json=coords, headers=v2_headers(key, None))
+            out.append(time.perf_counter() - started)
+            assert r.status_code == 200, r.text
+        return out
+
+    stop = threading.Event()
+    junk_answers: list[int] = []
+
+    def junk_client(n: int) -> None:
+        with httpx.Client(base_url=server.base_url, timeout=30) as http:
+            i = 0
+            while not stop.is_set():
+                key = keys[4 + (n * 5 + i) % 20]
+                r = http.post("/v2/charts", headers=v2_headers(key),
+                              json={**coords, "location": JUNK[i % len(JUNK)]})
+                junk_answers.append(r.status_code)
+                i += 1
+
+    try:
+        server.wait_ready()
+        with httpx.Client(base_url=server.base_url, timeout=30) as http:
+            timed(http, keys[0], 5)  # warm the connection
+            alone = statistics.median(timed(http, keys[1], 25))
+            clients = [threading.Thread(target=junk_client, args=(n,)) for n in range(4)]
+            for thread in clients:
+                thread.start()
+            try:
+                time.sleep(0.5)
+                loaded = statistics.median(timed(http, keys[2], 25))
+            finally:
+                stop.set()
+                for thread in clients:
+                    thread.join(30)
+    finally:
+        server.stop()
+        book.close()
+    assert len(junk_answers) > 20 and set(junk_answers) == {400}
+    assert loaded < max(0.1, 10 * alone), (alone, loaded)
