@@ -35,6 +35,9 @@ PARENT_POLL_SECONDS = 0.5
 """How often a worker checks that its supervisor is still there."""
 ORPHAN_GRACE_SECONDS = 10.0
 """How long an orphaned worker may take to shut down gracefully before it exits hard."""
+SUPERVISOR_VARIABLE = "BODYGRAPH_SUPERVISOR_PID"
+"""The supervisor's process id, handed to the workers (a worker that starts after its
+supervisor died must not take the new parent for its supervisor)."""
 
 
 def _orphaned(parent: int) -> None:
@@ -45,11 +48,15 @@ def _orphaned(parent: int) -> None:
     os._exit(1)
 
 
-def watch_parent() -> threading.Thread:
-    """Start a daemon thread that shuts this process down once its parent is gone (the
-    process is then re-parented, so ``os.getppid()`` changes): SIGTERM first, a hard exit
+def watch_parent(parent: int | None = None) -> threading.Thread:
+    """Start a daemon thread that shuts this process down once its parent ``parent``
+    (default: :data:`SUPERVISOR_VARIABLE`, else the current parent) is gone -- the process
+    is then re-parented, so ``os.getppid()`` differs: SIGTERM first, a hard exit
     :data:`ORPHAN_GRACE_SECONDS` later."""
-    watcher = threading.Thread(target=_orphaned, args=(os.getppid(),),
+    if parent is None:
+        given = os.environ.get(SUPERVISOR_VARIABLE, "")
+        parent = int(given) if given.isdigit() else os.getppid()
+    watcher = threading.Thread(target=_orphaned, args=(parent,),
                                name="bodygraph-parent-watch", daemon=True)
     watcher.start()
     return watcher
@@ -106,5 +113,6 @@ def run(
         return
     # Worker processes are started fresh and read their settings from the environment.
     os.environ.update(settings.with_changes(workers=count).to_env())
+    os.environ[SUPERVISOR_VARIABLE] = str(os.getpid())
     uvicorn.run(FACTORY, factory=True, host=host, port=port, workers=count,
                 **uvicorn_options(settings, log_level))
