@@ -95,7 +95,7 @@ class SharedClient:
                                     max_keepalive_connections=KEEPALIVE_CONNECTIONS,
                                     keepalive_expiry=KEEPALIVE_SECONDS),
                 follow_redirects=False,
-                trust_env=False,
+                trust_env=True,  # proxies and CA files from the environment, as urllib
             )
         return self._client
 
