@@ -179,11 +179,13 @@ class LibraryCharts:
     async def _google_to_utc(
         self, birthdate: date, birthtime: time, place: str, geocode_key: str
     ) -> datetime:
-        where = {}
         if self.geocoder_url:
             parts = urlsplit(self.geocoder_url)
-            where = {"domain": parts.netloc, "scheme": parts.scheme}
-        found = await self.http.geocoder(geocode_key, **where).geocode_async(place)
+            geocoder = self.http.geocoder(geocode_key, domain=parts.netloc,
+                                          scheme=parts.scheme)
+        else:
+            geocoder = self.http.geocoder(geocode_key)
+        found = await geocoder.geocode_async(place)
         return _local_to_utc(birthdate, birthtime, found.latitude, found.longitude)
 
     def _geocoder(self, geocode_key: str) -> Geocoder:

@@ -23,6 +23,7 @@ import httpx
 from geopy.adapters import AdapterHTTPError, BaseAsyncAdapter
 from geopy.exc import GeocoderParseError, GeocoderTimedOut, GeocoderUnavailable
 
+from bodygraph.geo.places.base import DEFAULT_TIMEOUT
 from bodygraph.geo.places.google import GoogleGeocoder, check_denied
 from bodygraph.geo.places.transport import with_key
 
@@ -105,10 +106,12 @@ class SharedClient:
         return self._client is not None
 
     def geocoder(self, key: str, *, domain: str = "maps.googleapis.com",
-                 scheme: str = "https") -> GoogleGeocoder:
-        """A Google geocoder for one caller's key that sends through the shared client."""
+                 scheme: str = "https", timeout: float = DEFAULT_TIMEOUT) -> GoogleGeocoder:
+        """A Google geocoder for one caller's key that sends through the shared client
+        (``timeout``: seconds per request, the library's default)."""
         factory = partial(HttpxAdapter, client=self.client, key=key.strip())
-        return GoogleGeocoder(key, domain=domain, scheme=scheme, adapter_factory=factory)
+        return GoogleGeocoder(key, domain=domain, scheme=scheme, timeout=timeout,
+                              adapter_factory=factory)
 
     async def aclose(self) -> None:
         """Close the client and its connections (a later use makes a new one)."""

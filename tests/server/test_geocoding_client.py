@@ -4,6 +4,7 @@ kept-alive connection to the geocoding service, and the client is closed at shut
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from http.server import ThreadingHTTPServer
 
@@ -31,6 +32,14 @@ class KeepAliveGoogle(_GoogleHandler):
 
     def do_GET(self) -> None:
         self.server.peers.append(self.client_address)  # type: ignore[attr-defined]
+        if "slow" in self.path:
+            time.sleep(1.0)
+        if "garbage" in self.path:
+            self.send_response(200)
+            self.send_header("Content-Length", "8")
+            self.end_headers()
+            self.wfile.write(b"<html>!!")
+            return
         super().do_GET()
 
 
@@ -108,3 +117,22 @@ async def test_an_unreachable_service_is_geocode_failed_without_the_key() -> Non
     await shared.aclose()  # closing twice is fine
 
 
+
+
+@pytest.mark.parametrize(("place", "message"), [
+    ("slow town", "did not answer within 0.2 s"),
+    ("garbage town", "geocoding failed"),
+])
+async def test_slow_and_garbled_replies_are_geocode_failed(
+    google: tuple[str, ThreadingHTTPServer], place: str, message: str
+) -> None:
+    url, _server = google
+    shared = SharedClient()
+    geocoder = shared.geocoder("caller-key", domain=url.split("//", 1)[1], scheme="http",
+                               timeout=0.2)
+    try:
+        with pytest.raises(GeocodeFailedError, match=message) as caught:
+            await geocoder.geocode_async(place)
+        assert "caller-key" not in str(caught.value)
+    finally:
+        await shared.aclose()
