@@ -73,14 +73,14 @@ PLAIN_BODY_BYTES = 1 + PAYLOAD_BYTES + TAG_BYTES
 BODY_BYTES = sealed_size(1, PAYLOAD_BYTES)
 BODY_CHARS = (BODY_BYTES * 8 + 5) // 6
 PLAIN_BODY_CHARS = (PLAIN_BODY_BYTES * 8 + 5) // 6
+_B64 = re.compile(r"[A-Za-z0-9_-]+")
 TOKEN_PATTERN = (
-    f"^[A-Za-z0-9_-]{{1,16}}\\.([A-Za-z0-9_-]{{{PLAIN_BODY_CHARS}}}"
-    f"|[A-Za-z0-9_-]{{{BODY_CHARS}}})$"
+    f"^{KEY_ID.pattern}\\.({_B64.pattern[:-1]}{{{PLAIN_BODY_CHARS}}}"
+    f"|{_B64.pattern[:-1]}{{{BODY_CHARS}}})$"
 )
 """What the ``t`` parameter of a link looks like (key id, dot, a body of either version)."""
 KEYS_VARIABLE = "BODYGRAPH_RENDER_KEYS"
 
-_B64 = re.compile(r"[A-Za-z0-9_-]+")
 
 RenderPayload = RenderInput
 """What a token carries; the renderer draws it directly (:func:`bodygraph.render.render_svg`)."""
