@@ -5,6 +5,7 @@ the edges of the supported range, and the headers every API answer carries."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import statistics
 import threading
@@ -222,12 +223,21 @@ JUNK = [("qzx" * 70)[:200], "a, " * 66, "".join(chr(0x4E00 + i) for i in range(2
         ("ab cd ef " * 30)[:200], "x" * 200, "ab, ab", "zq" * 100]
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a process so far (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 def test_junk_clients_do_not_slow_down_others(tmp_path: Path) -> None:
-    """Four clients sending junk location text as fast as they can, against a real
-    uvicorn worker: other callers' median stays in the milliseconds (it was 561 ms)."""
+    """Four clients sending junk location text at once against a real uvicorn worker:
+    each junk request costs the worker milliseconds of CPU (it was about 1 s), and other
+    callers' median stays in the same range as without them (it went from 4 to 561 ms).
+    The CPU bound is the robust one on a busy machine; the latency bound is loose."""
     db_url = f"sqlite:///{tmp_path / 'junk.sqlite3'}"
     book = Bookkeeper(open_store(db_url))
-    keys = [book.create_account("developer").api_key for _ in range(24)]
+    keys = [book.create_account("developer").api_key for _ in range(8)]
     server = LiveServer({"BODYGRAPH_DATABASE_URL": db_url, "BODYGRAPH_GEOCODER": "offline",
                          "BODYGRAPH_WARM_UP": "1"})
     coords = {"birthdate": "1990-07-15", "birthtime": "14:30", "lat": 52.52, "lng": 13.405}
@@ -241,36 +251,31 @@ def test_junk_clients_do_not_slow_down_others(tmp_path: Path) -> None:
             assert r.status_code == 200, r.text
         return out
 
-    stop = threading.Event()
     junk_answers: list[int] = []
 
     def junk_client(n: int) -> None:
-        with httpx.Client(base_url=server.base_url, timeout=30) as http:
-            i = 0
-            while not stop.is_set():
-                key = keys[4 + (n * 5 + i) % 20]
-                r = http.post("/v2/charts", headers=v2_headers(key),
+        with httpx.Client(base_url=server.base_url, timeout=60) as http:
+            for i in range(len(JUNK) * 3):
+                r = http.post("/v2/charts", headers=v2_headers(keys[4 + n]),
                               json={**coords, "location": JUNK[i % len(JUNK)]})
                 junk_answers.append(r.status_code)
-                i += 1
 
     try:
         server.wait_ready()
-        with httpx.Client(base_url=server.base_url, timeout=30) as http:
+        with httpx.Client(base_url=server.base_url, timeout=60) as http:
             timed(http, keys[0], 5)  # warm the connection
             alone = statistics.median(timed(http, keys[1], 25))
             clients = [threading.Thread(target=junk_client, args=(n,)) for n in range(4)]
+            cpu_before = cpu_seconds(server.process.pid)
             for thread in clients:
                 thread.start()
-            try:
-                time.sleep(0.5)
-                loaded = statistics.median(timed(http, keys[2], 25))
-            finally:
-                stop.set()
-                for thread in clients:
-                    thread.join(30)
+            loaded = statistics.median(timed(http, keys[2], 25))
+            for thread in clients:
+                thread.join(120)
+            cpu = cpu_seconds(server.process.pid) - cpu_before
     finally:
         server.stop()
         book.close()
-    assert len(junk_answers) > 20 and set(junk_answers) == {400}
-    assert loaded < max(0.1, 10 * alone), (alone, loaded)
+    assert junk_answers == [400] * (4 * 3 * len(JUNK))
+    assert cpu / len(junk_answers) < 0.05, (cpu, len(junk_answers))
+    assert loaded < max(0.5, 10 * alone), (alone, loaded)  # loose: the machine may be busy
