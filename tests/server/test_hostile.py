@@ -118,18 +118,18 @@ async def test_junk_location_text_is_cheap(client: httpx.AsyncClient, book: Book
     key = new_key(book)
     junk = [("qzx" * 70)[:200], "a, " * 66, "".join(chr(0x4E00 + i) for i in range(200)),
             ("ab cd ef " * 30)[:200], "x" * 200]
-    timings = []
-    for text in junk * 2:
+    costs = []  # CPU seconds of this process (client and app), not wall time: robust on
+    for text in junk * 2:  # a busy machine
         for path in ("/v2/charts", "/v1/bodygraphs"):
-            started = time.perf_counter()
+            started = time.process_time()
             r = await client.post(path, content=location_body(path, json.dumps(text)),
                                   headers=headers_for(path, key))
-            timings.append(time.perf_counter() - started)
+            costs.append(time.process_time() - started)
             assert r.status_code == 400, r.text
     # the library bounds its close-match search to a few ms; the request as a whole,
     # with its bookkeeping, stays far below the ~1 s junk cost once seen
-    assert statistics.median(timings) < 0.1, timings
-    assert max(timings) < 0.5, timings
+    assert statistics.median(costs) < 0.05, costs
+    assert max(costs) < 0.3, costs
 
 
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-32", "utf-8-sig"])

@@ -134,7 +134,7 @@ def test_slowloris_head_is_cut_off_with_408(quick_server: int) -> None:
             pass
         answer = read_all(sock)
     assert answer.startswith(b"HTTP/1.1 408 ")
-    assert time.monotonic() - started < 3
+    assert time.monotonic() - started < 5  # the clock is 0.6 s; room for a busy machine
 
 
 def test_a_silent_connection_is_closed(quick_server: int) -> None:
@@ -146,7 +146,7 @@ def test_a_silent_connection_is_closed(quick_server: int) -> None:
         for sock in socks:
             sock.close()
     assert all(a.startswith(b"HTTP/1.1 408 ") for a in answers)
-    assert time.monotonic() - started < 3
+    assert time.monotonic() - started < 5  # the clock is 0.6 s; room for a busy machine
 
 
 def test_a_slow_body_is_cut_off(quick_server: int) -> None:
@@ -161,7 +161,7 @@ def test_a_slow_body_is_cut_off(quick_server: int) -> None:
             pass
         answer = read_all(sock)
     assert b" 200 " not in answer
-    assert time.monotonic() - started < 3
+    assert time.monotonic() - started < 5  # the clock is 0.6 s; room for a busy machine
 
 
 def test_keep_alive_requests_each_get_their_own_clock(quick_server: int) -> None:
