@@ -176,6 +176,9 @@ def create_app(
                 background.cancel_scope.cancel()
         finally:
             threads.close()
+            if isinstance(source, LibraryCharts):  # its geocoding HTTP client
+                with anyio.CancelScope(shield=True):
+                    await source.aclose()
             if owned:
                 bookkeeper.close()
 
