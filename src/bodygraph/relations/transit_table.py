@@ -8,7 +8,7 @@ of charts. Indexing a table yields the :class:`Transit` that :func:`transit` ret
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,7 +18,7 @@ from bodygraph._typing import BoolArray, FloatArray, IntArray, Micros, SmallIntA
 from bodygraph.catalog.tables import CENTER_NAMES, Channel, tables
 from bodygraph.errors import InvalidOptionError
 from bodygraph.model.chart import BODIES, Activation, Chart, NodeKind, Side
-from bodygraph.relations.columns import concat_blocks
+from bodygraph.relations.columns import Rows, concat_blocks
 from bodygraph.relations.transit_model import Transit, transit_of_side
 from bodygraph.rules.activations import body_positions
 from bodygraph.rules.vectorized import (
@@ -29,7 +29,7 @@ from bodygraph.rules.vectorized import (
 
 
 @dataclass(frozen=True, slots=True)
-class TransitTable:
+class TransitTable(Rows[Transit]):
     """N transits (over one natal chart, or none) as columns.
 
     ``longitude`` and the wheel columns are (13, N) in the order of
@@ -57,13 +57,8 @@ class TransitTable:
     def __len__(self) -> int:
         return int(self.at.shape[0])
 
-    def __iter__(self) -> Iterator[Transit]:
-        for i in range(len(self)):
-            yield self[i]
-
-    def __getitem__(self, i: int) -> Transit:
-        if not -len(self) <= i < len(self):
-            raise IndexError(i)
+    def row(self, i: int) -> Transit:
+        """The transit at index ``i``."""
         return transit_of_side(to_aware(self.at[i]), self.node, self.side(i), self.natal)
 
     @property
