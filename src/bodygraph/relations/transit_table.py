@@ -16,8 +16,9 @@ import numpy as np
 from bodygraph._time import to_aware
 from bodygraph._typing import BoolArray, FloatArray, IntArray, Micros, SmallIntArray
 from bodygraph.catalog.tables import CENTER_NAMES, Channel, tables
+from bodygraph.columnar import side_at
 from bodygraph.errors import InvalidOptionError
-from bodygraph.model.chart import BODIES, Activation, Chart, NodeKind, Side
+from bodygraph.model.chart import Chart, NodeKind, Side
 from bodygraph.relations.columns import Rows, concat_blocks
 from bodygraph.relations.transit_model import Transit, transit_of_side
 from bodygraph.rules.activations import body_positions
@@ -89,12 +90,7 @@ class TransitTable(Rows[Transit]):
 
     def side(self, i: int) -> Side:
         """The 13 activations of the i-th transit."""
-        return Side(*(
-            Activation(body, float(self.longitude[b, i]), int(self.gate[b, i]),
-                       int(self.line[b, i]), int(self.color[b, i]), int(self.tone[b, i]),
-                       int(self.base[b, i]))
-            for b, body in enumerate(BODIES)
-        ))
+        return side_at(self, (slice(None), i))
 
 
 def _center_bits(names: tuple[str, ...]) -> int:
