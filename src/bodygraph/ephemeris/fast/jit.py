@@ -9,7 +9,7 @@ from the same code with every kernel it calls replaced by its compiled twin.
 Both forms do the same IEEE 754 operations in the same order: numba compiles without
 ``fastmath`` (no reassociation, no fused multiply-add), and the kernels call the
 ``math`` functions, which numba and Python both take from the C library. So the two
-give the same numbers bit for bit (tests/fast/test_pure.py proves it over random
+give the same numbers bit for bit (tests/fast/test_plain.py proves it over random
 instants). Kernels use ``*`` rather than ``**`` (Python's ``x ** 2`` calls ``pow``,
 numba multiplies) and avoid division by zero (numba, with numpy's error model, returns
 inf where Python raises).
