@@ -5,7 +5,8 @@
 
 Rows:
 
-* ``calculate`` - one chart at a time through ``bodygraph.calculate`` (fast engine, warm):
+* ``calculate`` - one chart at a time through ``bodygraph.calculate`` (fast engine, warm,
+  compiled: ``Calculator.warm_up()`` first):
   the median of single calls;
 * ``calculate_many`` - 1,000 and 100,000 random births (1800-2200) in one call;
 * ``Skyfield per body`` - the reference engine (one Skyfield call per body per instant,
@@ -84,8 +85,10 @@ def aware(values: np.ndarray) -> list[datetime]:
 def single_calls(count: int) -> Row:
     """``bodygraph.calculate`` one chart per call; the median call."""
     import bodygraph
+    from bodygraph.calculator import default_calculator
 
     moments = aware(births(count, seed=3))
+    default_calculator(None).warm_up()  # compiled, as in a long-running process
     bodygraph.calculate(moments[0])
     walls, cpus = [], []
     for moment in moments:

@@ -9,11 +9,10 @@
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from bodygraph.calculator import Calculator, calculate, calculate_many
-from bodygraph.columnar import ChartTable
 from bodygraph.errors import (
     BodygraphError,
     EphemerisError,
@@ -32,13 +31,10 @@ from bodygraph.model.chart import (
     Side,
 )
 
-try:
-    __version__ = version("bodygraph")
-except PackageNotFoundError:  # run from a source tree that was never installed
-    __version__ = "0+unknown"
-
-# Heavier parts (places, time zones) load on first use, so that `import bodygraph` stays fast.
+# Heavier parts (tables of many charts, places, time zones) load on first use, so that
+# `import bodygraph` and one chart stay fast.
 _LAZY = {
+    "ChartTable": "bodygraph.columnar",
     "calculate_local": "bodygraph.geo.local",
     "calculate_at_place": "bodygraph.geo.local",
     "LocalChart": "bodygraph.geo.local",
@@ -52,6 +48,8 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:
+    __version__: str
+    from bodygraph.columnar import ChartTable
     from bodygraph.geo.local import LocalChart, calculate_at_place, calculate_local
     from bodygraph.geo.timezones import WallTime
     from bodygraph.relations import (
@@ -81,7 +79,20 @@ if TYPE_CHECKING:
     )
 
 
+@cache
+def _version() -> str:
+    """The installed version (importlib.metadata: tens of milliseconds, so on first use)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("bodygraph")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "0+unknown"
+
+
 def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        return _version()
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'bodygraph' has no attribute {name!r}")

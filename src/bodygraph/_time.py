@@ -36,10 +36,17 @@ _TT_MINUS_TAI_S = 32.184
 
 @cache
 def timescale() -> Timescale:
-    """Skyfield's timescale from its built-in tables (no download, ever)."""
-    from skyfield.api import load
+    """Skyfield's timescale from its built-in tables (no download, ever): what
+    ``skyfield.api.load.timescale(builtin=True)`` builds, without importing
+    ``skyfield.api`` (its downloader, satellites and planets: a sixth of a one-chart
+    command's time)."""
+    from skyfield.functions import load_bundled_npy
+    from skyfield.timelib import Timescale
 
-    return load.timescale(builtin=True)
+    arrays = load_bundled_npy("iers.npz")
+    daily_tt = arrays["tt_jd_minus_arange"] + np.arange(len(arrays["tt_jd_minus_arange"]))
+    daily_delta_t = (arrays["delta_t_1e7"] / 1e7).round(7)
+    return Timescale((daily_tt, daily_delta_t), arrays["leap_dates"], arrays["leap_offsets"])
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
@@ -24,7 +25,6 @@ from bodygraph._time import (
     utc64_to_tt,
 )
 from bodygraph._typing import FloatArray, Micros
-from bodygraph.columnar import ChartTable, build_table
 from bodygraph.ephemeris.design import solve_design
 from bodygraph.ephemeris.engine import ENGINE_BODIES, PositionEngine
 from bodygraph.ephemeris.kernel import kernel_info, resolve_kernel_path
@@ -32,6 +32,9 @@ from bodygraph.errors import InvalidOptionError, OutOfRangeError
 from bodygraph.model.chart import BODIES, Body, Chart, NodeKind
 from bodygraph.rules.activations import side_pairs
 from bodygraph.rules.properties import build_chart
+
+if TYPE_CHECKING:  # the columnar tables load with the first calculate_many
+    from bodygraph.columnar import ChartTable
 
 #: Instants per call of an engine's ``epochs`` (the fast engine sorts each call's births
 #: by time, so that neighbours share the kernel's records in cache).
@@ -187,19 +190,46 @@ class Calculator:
         """The chart of one birth instant."""
         return self.calculate_list([birth_utc], node)[0]
 
+    def warm_up(self) -> None:
+        """Load what large batches use (the compiled engine and the whole kernel), so
+        that no later call pays for it; a long-running process calls it at start."""
+        prepare = getattr(self.engine, "prepare", None)
+        if prepare is not None:
+            prepare()
+
     def calculate_many(
-        self, instants: Sequence[datetime] | Micros, *, node: NodeKind = "true"
+        self, instants: Sequence[datetime] | Micros, *, node: NodeKind = "true",
+        workers: int = 1,
     ) -> ChartTable:
         """Charts of many births as a :class:`~bodygraph.columnar.ChartTable`, computed in
-        blocks of ``TABLE_CHUNK`` births (the engine works on ``CHUNK`` at a time) from
-        aware datetimes, or datetime64 read as UTC."""
+        blocks of at most ``TABLE_CHUNK`` births (the engine works on ``CHUNK`` at a
+        time) from aware datetimes, or datetime64 read as UTC. ``workers`` > 1 computes
+        the blocks on that many threads (the compiled engine runs without the GIL); the
+        table is the same, bit for bit and in the same order."""
+        from bodygraph.columnar import ChartTable, build_table
+
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise InvalidOptionError(f"workers must be a whole number >= 1, not {workers!r}")
         utc = as_micros(instants)
-        parts = []
-        for start in range(0, utc.shape[0], TABLE_CHUNK):
-            part = utc[start:start + TABLE_CHUNK]
+        size = utc.shape[0]
+        block = TABLE_CHUNK
+        if workers > 1 and size:  # equal blocks, as many for every worker
+            count = workers * -(-size // (workers * TABLE_CHUNK))
+            block = max(1, -(-size // count))
+
+        def table(start: int) -> ChartTable:
+            part = utc[start:start + block]
             e = self.epochs_micros(part, node)
-            parts.append(build_table(part, tt_to_utc64(e.design), e.personality,
-                                     e.design_longitudes, node))
+            return build_table(part, tt_to_utc64(e.design), e.personality,
+                               e.design_longitudes, node)
+
+        starts = range(0, size, block)
+        if workers == 1 or len(starts) < 2:
+            parts = [table(start) for start in starts]
+        else:
+            self.warm_up()  # once, here, rather than in every thread
+            with ThreadPoolExecutor(min(workers, len(starts))) as pool:
+                parts = list(pool.map(table, starts))  # in input order
         return ChartTable.concat(parts) if parts else ChartTable.empty(node)
 
 
@@ -238,6 +268,15 @@ def _calculator_for(ephemeris: str | os.PathLike[str] | None) -> Calculator:
     return default_calculator(key)
 
 
+def warm_up(ephemeris: str | os.PathLike[str] | None = None) -> None:
+    """Load what makes later calls fast (the compiled engine, the whole kernel) now: for
+    long-running processes (a service's workers). Without it the first few hundred
+    charts of a process run as plain Python (about a millisecond each, with the same
+    numbers), which spares a short script or one CLI call from loading the compiled
+    code."""
+    _calculator_for(ephemeris).warm_up()
+
+
 def calculate(
     birth_utc: datetime,
     *,
@@ -264,16 +303,20 @@ def calculate_many(
     *,
     node: NodeKind = "true",
     ephemeris: str | os.PathLike[str] | None = None,
+    workers: int = 1,
 ) -> ChartTable:
     """Calculate the bodygraphs of many births at once, as a columnar
     :class:`~bodygraph.columnar.ChartTable`.
 
     ``instants`` is a sequence of aware datetimes or a numpy ``datetime64`` array (read
     as UTC). Iterating the table yields the charts ``calculate`` would return, in order.
+    ``workers`` is the number of threads that compute it (1 by default; give
+    ``len(os.sched_getaffinity(0))`` to use every core): the table is the same, bit for
+    bit, whatever the number.
 
     >>> import numpy as np
     >>> table = calculate_many(np.array(["1980-01-03T08:30"], dtype="datetime64[us]"))
-    >>> len(table), table.columns()["profile"][0]
+    >>> len(table), table.chart(0).profile
     (1, '3/5')
     """
-    return _calculator_for(ephemeris).calculate_many(instants, node=node)
+    return _calculator_for(ephemeris).calculate_many(instants, node=node, workers=workers)

@@ -107,20 +107,13 @@ class ChartTable:
             index = _selection(index, len(self))
         return ChartTable(self.node, *(getattr(self, name)[..., index] for name in _ARRAYS))
 
-    def _side(self, s: int, n: int) -> Side:
-        return Side(*(
-            Activation(body, float(self.longitude[s, b, n]), int(self.gate[s, b, n]),
-                        int(self.line[s, b, n]), int(self.color[s, b, n]),
-                        int(self.tone[s, b, n]), int(self.base[s, b, n]))
-            for b, body in enumerate(BODIES)
-        ))
-
     def chart(self, i: int) -> Chart:
         """The i-th chart as a :class:`Chart` (exactly what ``calculate`` returns)."""
         if not -len(self) <= i < len(self):
             raise IndexError(f"chart {i} is out of range for a table of {len(self)} charts")
         return build_chart(to_aware(self.birth_utc[i]), to_aware(self.design_utc[i]),
-                           self.node, self._side(0, i), self._side(1, i))
+                           self.node, side_at(self, (0, slice(None), i)),
+                           side_at(self, (1, slice(None), i)))
 
     def slice(self, start: int, stop: int) -> ChartTable:
         """Charts ``start:stop`` as a new table (views, no copies): ``table[start:stop]``."""
@@ -171,6 +164,16 @@ class ChartTable:
 
 
 #: The per-chart arrays of a table (every field but ``node``), chart index last.
+_WHEEL = ("longitude", "gate", "line", "color", "tone", "base")
+
+
+def side_at(columns: object, key: tuple[int | slice, ...]) -> Side:
+    """The 13 activations in the wheel columns of ``columns`` (:data:`_WHEEL`) at ``key``,
+    an index with ``slice(None)`` on the body axis (the ``BODIES`` order)."""
+    values = (getattr(columns, name)[key].tolist() for name in _WHEEL)
+    return Side(*(Activation(body, *row) for body, *row in zip(BODIES, *values, strict=True)))
+
+
 _ARRAYS: tuple[str, ...] = tuple(f.name for f in fields(ChartTable) if f.name != "node")
 
 

@@ -10,29 +10,15 @@ from typing import TypeVar
 import anyio
 import httpx
 
-from bodygraph_client import calls
+from bodygraph_client import calls, core
+from bodygraph_client import types as api
 from bodygraph_client.calls import Call, DateLike, TimeLike
-from bodygraph_client.core import (
-    DEFAULT_BASE_URL,
-    DEFAULT_TIMEOUT,
-    ClientBase,
-    Core,
-    http_options,
-    unreachable,
-)
 from bodygraph_client.limits import RetryPolicy
-from bodygraph_client.types import (
-    ChartResult,
-    SimpleChart,
-    V1Bodygraph,
-    V1SimpleBodygraph,
-    VisualChart,
-)
 
 T = TypeVar("T")
 
 
-class AsyncClient(ClientBase):
+class AsyncClient(core.ClientBase):
     """The async client of the bodygraph service; arguments as for
     :class:`~bodygraph_client.Client` (``sleep`` is awaited, ``transport`` is an async
     transport). Use it as ``async with`` or await :meth:`aclose`."""
@@ -41,16 +27,16 @@ class AsyncClient(ClientBase):
         self,
         api_key: str,
         *,
-        base_url: str = DEFAULT_BASE_URL,
+        base_url: str = core.DEFAULT_BASE_URL,
         geocode_key: str | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
+        timeout: float = core.DEFAULT_TIMEOUT,
         retry: RetryPolicy | None = None,
         sleep: Callable[[float], Awaitable[object]] = anyio.sleep,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
-        self._core = Core(api_key, geocode_key, retry)
+        self._core = core.Core(api_key, geocode_key, retry)
         self._sleep = sleep
-        self._http = httpx.AsyncClient(transport=transport, **http_options(base_url, timeout))
+        self._http = httpx.AsyncClient(transport=transport, **core.http_options(base_url, timeout))
 
     async def aclose(self) -> None:
         """Close the connection pool."""
@@ -73,49 +59,51 @@ class AsyncClient(ClientBase):
             try:
                 response = await self._http.send(request)
             except httpx.TransportError as exc:
-                raise unreachable(self._http.base_url, exc) from exc
+                raise core.unreachable(self._http.base_url, exc) from exc
             delay = self._core.retry_delay(response, retries)
             if delay is None:
                 return self._core.result(call, response)
             await self._sleep(delay)
             retries += 1
 
-    async def chart(self, birthdate: DateLike, birthtime: TimeLike, location: str) -> ChartResult:
+    async def chart(
+        self, birthdate: DateLike, birthtime: TimeLike, location: str
+    ) -> api.ChartResult:
         """See :meth:`bodygraph_client.Client.chart`."""
         return await self.send(calls.chart(birthdate, birthtime, location))
 
     async def chart_at(
         self, lat: float, lng: float, birthdate: DateLike, birthtime: TimeLike
-    ) -> ChartResult:
+    ) -> api.ChartResult:
         """See :meth:`bodygraph_client.Client.chart_at`."""
         return await self.send(calls.chart_at(lat, lng, birthdate, birthtime))
 
     async def simple_chart(
         self, birthdate: DateLike, birthtime: TimeLike, location: str
-    ) -> SimpleChart:
+    ) -> api.SimpleChart:
         """See :meth:`bodygraph_client.Client.simple_chart`."""
         return await self.send(calls.simple_chart(birthdate, birthtime, location))
 
     async def visual_chart(
         self, birthdate: DateLike, birthtime: TimeLike, location: str
-    ) -> VisualChart:
+    ) -> api.VisualChart:
         """See :meth:`bodygraph_client.Client.visual_chart`."""
         return await self.send(calls.visual_chart(birthdate, birthtime, location))
 
     async def visual_chart_at(
         self, lat: float, lng: float, birthdate: DateLike, birthtime: TimeLike
-    ) -> VisualChart:
+    ) -> api.VisualChart:
         """See :meth:`bodygraph_client.Client.visual_chart_at`."""
         return await self.send(calls.visual_chart_at(lat, lng, birthdate, birthtime))
 
     async def v1_bodygraph(
         self, birthdate: DateLike, birthtime: TimeLike, location: str
-    ) -> V1Bodygraph:
+    ) -> api.V1Bodygraph:
         """See :meth:`bodygraph_client.Client.v1_bodygraph`."""
         return await self.send(calls.v1_bodygraph(birthdate, birthtime, location))
 
     async def v1_simple_bodygraph(
         self, birthdate: DateLike, birthtime: TimeLike, location: str
-    ) -> V1SimpleBodygraph:
+    ) -> api.V1SimpleBodygraph:
         """See :meth:`bodygraph_client.Client.v1_simple_bodygraph`."""
         return await self.send(calls.v1_simple_bodygraph(birthdate, birthtime, location))

@@ -9,29 +9,15 @@ from typing import TypeVar
 
 import httpx
 
-from bodygraph_client import calls
+from bodygraph_client import calls, core
+from bodygraph_client import types as api
 from bodygraph_client.calls import Call, DateLike, TimeLike
-from bodygraph_client.core import (
-    DEFAULT_BASE_URL,
-    DEFAULT_TIMEOUT,
-    ClientBase,
-    Core,
-    http_options,
-    unreachable,
-)
 from bodygraph_client.limits import RetryPolicy
-from bodygraph_client.types import (
-    ChartResult,
-    SimpleChart,
-    V1Bodygraph,
-    V1SimpleBodygraph,
-    VisualChart,
-)
 
 T = TypeVar("T")
 
 
-class Client(ClientBase):
+class Client(core.ClientBase):
     """A client of the bodygraph service (one connection pool; use it as a context
     manager or call :meth:`close`).
 
@@ -45,16 +31,16 @@ class Client(ClientBase):
         self,
         api_key: str,
         *,
-        base_url: str = DEFAULT_BASE_URL,
+        base_url: str = core.DEFAULT_BASE_URL,
         geocode_key: str | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
+        timeout: float = core.DEFAULT_TIMEOUT,
         retry: RetryPolicy | None = None,
         sleep: Callable[[float], object] = time.sleep,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
-        self._core = Core(api_key, geocode_key, retry)
+        self._core = core.Core(api_key, geocode_key, retry)
         self._sleep = sleep
-        self._http = httpx.Client(transport=transport, **http_options(base_url, timeout))
+        self._http = httpx.Client(transport=transport, **core.http_options(base_url, timeout))
 
     def close(self) -> None:
         """Close the connection pool."""
@@ -77,43 +63,49 @@ class Client(ClientBase):
             try:
                 response = self._http.send(request)
             except httpx.TransportError as exc:
-                raise unreachable(self._http.base_url, exc) from exc
+                raise core.unreachable(self._http.base_url, exc) from exc
             delay = self._core.retry_delay(response, retries)
             if delay is None:
                 return self._core.result(call, response)
             self._sleep(delay)
             retries += 1
 
-    def chart(self, birthdate: DateLike, birthtime: TimeLike, location: str) -> ChartResult:
+    def chart(self, birthdate: DateLike, birthtime: TimeLike, location: str) -> api.ChartResult:
         """Full chart of a birth at a place: POST /v2/charts (needs ``geocode_key``)."""
         return self.send(calls.chart(birthdate, birthtime, location))
 
     def chart_at(
         self, lat: float, lng: float, birthdate: DateLike, birthtime: TimeLike
-    ) -> ChartResult:
+    ) -> api.ChartResult:
         """Full chart of a birth at coordinates: POST /v2/charts/coordinates."""
         return self.send(calls.chart_at(lat, lng, birthdate, birthtime))
 
-    def simple_chart(self, birthdate: DateLike, birthtime: TimeLike, location: str) -> SimpleChart:
+    def simple_chart(
+        self, birthdate: DateLike, birthtime: TimeLike, location: str
+    ) -> api.SimpleChart:
         """Simplified chart: POST /v2/charts/simple (needs ``geocode_key``)."""
         return self.send(calls.simple_chart(birthdate, birthtime, location))
 
-    def visual_chart(self, birthdate: DateLike, birthtime: TimeLike, location: str) -> VisualChart:
+    def visual_chart(
+        self, birthdate: DateLike, birthtime: TimeLike, location: str
+    ) -> api.VisualChart:
         """Full chart and its SVG link: POST /v2/visual-charts (needs ``geocode_key``)."""
         return self.send(calls.visual_chart(birthdate, birthtime, location))
 
     def visual_chart_at(
         self, lat: float, lng: float, birthdate: DateLike, birthtime: TimeLike
-    ) -> VisualChart:
+    ) -> api.VisualChart:
         """Full chart and its SVG link from coordinates: POST /v2/visual-charts/coordinates."""
         return self.send(calls.visual_chart_at(lat, lng, birthdate, birthtime))
 
-    def v1_bodygraph(self, birthdate: DateLike, birthtime: TimeLike, location: str) -> V1Bodygraph:
+    def v1_bodygraph(
+        self, birthdate: DateLike, birthtime: TimeLike, location: str
+    ) -> api.V1Bodygraph:
         """Legacy full bodygraph: POST /v1/bodygraphs (date DD-MMM-YY; ``geocode_key``)."""
         return self.send(calls.v1_bodygraph(birthdate, birthtime, location))
 
     def v1_simple_bodygraph(
         self, birthdate: DateLike, birthtime: TimeLike, location: str
-    ) -> V1SimpleBodygraph:
+    ) -> api.V1SimpleBodygraph:
         """Legacy simple bodygraph: POST /v1/bodygraphs/simple (needs ``geocode_key``)."""
         return self.send(calls.v1_simple_bodygraph(birthdate, birthtime, location))

@@ -7,7 +7,8 @@
 The app serves the v2 chart endpoints, the visual-chart endpoints
 (:mod:`bodygraph_server.http.visual`), the v1 endpoints, the image route under
 ``settings.render_path`` (``/render`` by default; :mod:`bodygraph_server.images.route`),
-``/openapi.json``, ``/docs`` and ``/health``. ``extra_endpoints`` lets more chart
+``/openapi.json``, ``/docs``, ``/playground`` (:mod:`bodygraph_server.http.pages`) and
+``/health``. ``extra_endpoints`` lets more chart
 endpoints join (same checks, charging, OpenAPI); ``extra_routes`` are mounted as they are.
 The extensions beyond the contract (:mod:`bodygraph_server.http.relations`,
 :mod:`bodygraph_server.http.batch`) are endpoints with a body server of their own.
@@ -32,9 +33,10 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route
 
+from bodygraph.calculator import warm_up as warm_calculator
 from bodygraph.errors import BodygraphError
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.billing.commits import CommitBatcher
@@ -42,12 +44,12 @@ from bodygraph_server.billing.sweep import sweep_forever, sweep_stale
 from bodygraph_server.charting import ChartSource, LibraryCharts
 from bodygraph_server.http import v1, v2
 from bodygraph_server.http.batch import BATCH_ENDPOINT
-from bodygraph_server.http.docs_page import docs_page
 from bodygraph_server.http.endpoint import Endpoint, handler
 from bodygraph_server.http.envelope import error_response, json_response
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import Gate, api_version
 from bodygraph_server.http.openapi import openapi_document
+from bodygraph_server.http.pages import page_routes
 from bodygraph_server.http.relations import RELATION_ENDPOINTS
 from bodygraph_server.http.time_searches import TIME_ENDPOINTS
 from bodygraph_server.http.visual import VISUAL_ENDPOINTS, visual_handler
@@ -86,6 +88,7 @@ async def warm_up(charts: ChartSource, settings: Settings) -> None:
     (``gc.freeze``): those ~10^5 long-lived objects (numba's among them) would otherwise
     be scanned by every full collection, a pause of ~60 ms in the middle of requests."""
     try:
+        warm_calculator()  # the compiled engine: one chart alone would run as plain Python
         await charts.from_coordinates(date(2000, 1, 1), time(12, 0), 51.5, 0.0)
         if settings.geocoder == "offline":
             await charts.from_place(date(2000, 1, 1), time(12, 0), "London, United Kingdom",
@@ -132,13 +135,9 @@ def create_app(
         *extra_endpoints, *v1.ENDPOINTS
     )
     document = openapi_document(endpoints, render_path=config.render_path)
-    page = docs_page(document)
 
     async def openapi_json(request: Request) -> Response:
         return json_response(document)
-
-    async def docs(request: Request) -> Response:
-        return HTMLResponse(page)
 
     async def health(request: Request) -> Response:
         return json_response({"status": "ok"})
@@ -151,7 +150,7 @@ def create_app(
     image = image_endpoint(lambda request: services_of(request.scope).render_context())
     routes += [
         Route("/openapi.json", openapi_json, methods=["GET"]),
-        Route("/docs", docs, methods=["GET"]),
+        *page_routes(document, config.render_url),
         Route("/health", health, methods=["GET"]),
         Mount(config.render_path,
               routes=[Route(IMAGE_ROUTE, image, methods=["GET"], name="render_image")]),
@@ -183,6 +182,9 @@ def create_app(
                 background.cancel_scope.cancel()
         finally:
             threads.close()
+            if isinstance(source, LibraryCharts):  # its geocoding HTTP client
+                with anyio.CancelScope(shield=True):
+                    await source.aclose()
             if owned:
                 bookkeeper.close()
 

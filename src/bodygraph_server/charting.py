@@ -1,7 +1,9 @@
 """The one place where the service calls the library to make a chart.
 
 The endpoints see an async :class:`ChartSource`; :class:`LibraryCharts` is the real one:
-geocoding (with the caller's key) runs in a worker thread, the time zone of a coordinate
+Google geocoding (with the caller's key) runs on the event loop over the worker's one
+keep-alive HTTP client (:mod:`bodygraph_server.geocoding`), the offline gazetteer in a
+worker thread, the time zone of a coordinate
 pair is found on the event loop (tens of microseconds, less than a hand-off to a thread),
 then the UTC instant joins a :class:`ChartBatcher`, which computes the charts of
 concurrent requests together with one ``bodygraph.calculate_many`` call on the event
@@ -25,6 +27,7 @@ import anyio
 import anyio.to_thread
 
 from bodygraph_server.batching import Batcher
+from bodygraph_server.geocoding import SharedClient
 
 if TYPE_CHECKING:
     from bodygraph.geo.places.base import Geocoder
@@ -156,7 +159,9 @@ class LibraryCharts:
     ``bodygraph.calculate_many`` (the same charts as ``bodygraph.geo.local``).
 
     ``geocoder_url`` (``scheme://host:port``) points the Google geocoder at another
-    server speaking the Google Geocoding API (tests use a local one).
+    server speaking the Google Geocoding API (tests use a local one). The Google
+    geocoder's HTTP client is made on first use; :meth:`aclose` closes it (the app's
+    lifespan does at shutdown).
     """
 
     def __init__(
@@ -165,13 +170,25 @@ class LibraryCharts:
         self.geocoder = geocoder
         self.geocoder_url = geocoder_url
         self.batcher = ChartBatcher(max_batch)
+        self.http = SharedClient()
+
+    async def aclose(self) -> None:
+        """Close the geocoding HTTP client (a later request opens a new one)."""
+        await self.http.aclose()
+
+    async def _google_to_utc(
+        self, birthdate: date, birthtime: time, place: str, geocode_key: str
+    ) -> datetime:
+        if self.geocoder_url:
+            parts = urlsplit(self.geocoder_url)
+            geocoder = self.http.geocoder(geocode_key, domain=parts.netloc,
+                                          scheme=parts.scheme)
+        else:
+            geocoder = self.http.geocoder(geocode_key)
+        found = await geocoder.geocode_async(place)
+        return _local_to_utc(birthdate, birthtime, found.latitude, found.longitude)
 
     def _geocoder(self, geocode_key: str) -> Geocoder:
-        if self.geocoder == "google" and self.geocoder_url:
-            from bodygraph.geo.places.google import GoogleGeocoder
-
-            parts = urlsplit(self.geocoder_url)
-            return GoogleGeocoder(geocode_key, domain=parts.netloc, scheme=parts.scheme)
         from bodygraph.geo.places import geocoder_for
 
         return geocoder_for(self.geocoder, geocode_key)
@@ -197,8 +214,11 @@ class LibraryCharts:
     ) -> Chart:
         """See :class:`ChartSource`."""
         with self.batcher.upcoming():
-            utc = await anyio.to_thread.run_sync(
-                self._place_to_utc, birthdate, birthtime, place, geocode_key,
-                abandon_on_cancel=True,
-            )
+            if self.geocoder == "google":
+                utc = await self._google_to_utc(birthdate, birthtime, place, geocode_key)
+            else:
+                utc = await anyio.to_thread.run_sync(
+                    self._place_to_utc, birthdate, birthtime, place, geocode_key,
+                    abandon_on_cancel=True,
+                )
         return await self.batcher.chart(utc)

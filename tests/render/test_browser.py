@@ -10,11 +10,11 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from chromium import chromium
 from PIL import Image
 
 from bodygraph.render import (
@@ -29,25 +29,13 @@ from bodygraph.render.raster import svg_to_png
 
 from .charts import connection_input, named_chart, transit_input
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
 MAX_MEAN_DIFFERENCE = 4.0  # of 255, per channel, averaged over the image
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).is_file():
-        pytest.fail(f"{CHROMIUM} is missing: scripts/test.sh installs Debian's chromium "
-                    "(apt-get install -y chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:  # pragma: no cover - the test extra brings it
-        pytest.fail("playwright is missing: pip install 'bodygraph[test]'")
-    with sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium() as instance:
         yield instance
-        instance.close()
 
 
 def size(document: str) -> tuple[int, int]:

@@ -27,7 +27,11 @@ from bodygraph_server.images.route import (
     render_app,
     render_link,
 )
-from bodygraph_server.images.tokens import KeyRing, SigningKey, issue
+from bodygraph_server.images.tokens import (
+    KeyRing,
+    SigningKey,
+    issue,
+)
 
 from .charts import named_chart
 
@@ -36,6 +40,7 @@ DATA = RenderInput.from_chart(named_chart("generator"))
 TOKEN = issue(DATA, RING)
 KNOWN = UUID("6f1c1b0e-5d4a-4c47-9a55-2f8e3c7b9d10")
 UNKNOWN = UUID("00000000-0000-4000-8000-000000000000")
+KNOWN_TOKEN = issue(DATA, RING, str(KNOWN))
 BLUE = Theme.from_dict({"name": "blue", "design_color": "#1565c0"})
 
 
@@ -82,16 +87,33 @@ def test_default_image(client: TestClient) -> None:
 
 def test_template_style_and_unknown_template(client: TestClient,
                                              templates: Templates) -> None:
-    themed = client.get(f"/{KNOWN}.svg", params={"t": TOKEN})
+    themed = client.get(f"/{KNOWN}.svg", params={"t": KNOWN_TOKEN})
     assert themed.status_code == 200
     assert themed.text == render_svg(DATA, BLUE)
     assert "#1565c0" in themed.text
-    unknown = client.get(f"/{UNKNOWN}.svg", params={"t": TOKEN})
+    unknown = client.get(f"/{UNKNOWN}.svg", params={"t": issue(DATA, RING, str(UNKNOWN))})
     assert unknown.status_code == 200
     assert unknown.text == render_svg(DATA)
     assert unknown.headers["cache-control"] == IMMUTABLE
-    assert client.get(f"/{str(KNOWN).upper()}.svg", params={"t": TOKEN}).text == themed.text
-    assert templates.calls == [KNOWN, UNKNOWN]  # the upper-case form hit the cache
+    again = client.get(f"/{KNOWN}.svg", params={"t": KNOWN_TOKEN})
+    assert again.text == themed.text
+    assert templates.calls == [KNOWN, UNKNOWN]  # the second fetch hit the cache
+    # Only the canonical lower-case UUID names the template.
+    assert client.get(f"/{str(KNOWN).upper()}.svg", params={"t": KNOWN_TOKEN}).status_code == 404
+
+
+def test_a_token_is_refused_under_another_template(client: TestClient,
+                                                   templates: Templates) -> None:
+    for path, token in ((f"/{KNOWN}.svg", TOKEN), ("/default.svg", KNOWN_TOKEN),
+                        (f"/{UNKNOWN}.svg", KNOWN_TOKEN)):
+        r = client.get(path, params={"t": token})
+        assert r.status_code == 403 and r.json()["errorCode"] == "RENDER_TOKEN_INVALID"
+    assert templates.calls == []
+
+
+def test_t_given_twice_is_malformed(client: TestClient) -> None:
+    r = client.get("/default.svg", params=[("t", TOKEN), ("t", TOKEN)])
+    assert r.status_code == 400 and r.json()["errorCode"] == "RENDER_TOKEN_MALFORMED"
 
 
 @pytest.mark.parametrize(
@@ -143,7 +165,7 @@ def test_template_source_failure_is_503_and_not_cached() -> None:
             raise TemplateLookupError("database unavailable")
 
     with TestClient(render_app(RING, Broken())) as c:
-        r = c.get(f"/{KNOWN}.svg?t={TOKEN}")
+        r = c.get(f"/{KNOWN}.svg?t={KNOWN_TOKEN}")
         assert r.status_code == 503 and r.headers["cache-control"] == "no-store"
         assert c.get(f"/default.svg?t={TOKEN}").status_code == 200  # no lookup needed
 
@@ -168,8 +190,8 @@ def test_style_cache_keeps_answers_24_hours_and_is_bounded(templates: Templates)
 
 def test_mounted_under_render_and_links_resolve(templates: Templates) -> None:
     parent = Starlette(routes=[Mount("/render", app=render_app(RING, templates))])
-    link = render_link("https://api.example.com/render/", KNOWN, TOKEN)
-    assert link == f"https://api.example.com/render/{KNOWN}.svg?t={TOKEN}"
+    link = render_link("https://api.example.com/render/", KNOWN, KNOWN_TOKEN)
+    assert link == f"https://api.example.com/render/{KNOWN}.svg?t={KNOWN_TOKEN}"
     assert render_link("https://img.example.com", None, TOKEN).startswith(
         "https://img.example.com/default.svg?t=k1.")
     parts = urlsplit(link)
@@ -181,7 +203,8 @@ def test_mounted_under_render_and_links_resolve(templates: Templates) -> None:
 def test_parse_template() -> None:
     assert parse_template("default") is None
     assert parse_template(str(KNOWN)) == KNOWN
-    for bad in ("Default", "", "urn:uuid:" + str(KNOWN), str(KNOWN).replace("-", "")):
+    for bad in ("Default", "", "urn:uuid:" + str(KNOWN), str(KNOWN).replace("-", ""),
+                str(KNOWN).upper()):
         with pytest.raises(ValueError):
             parse_template(bad)
 

@@ -6,16 +6,21 @@ from __future__ import annotations
 import base64
 import dataclasses
 import hmac
+import itertools
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from cryptography.hazmat.primitives.hashes import SHA256
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bodygraph
 from bodygraph.catalog.tables import CENTER_NAMES
 from bodygraph.render import RenderInput
-from bodygraph_server.images import tokens
+from bodygraph_server.images import sealing, tokens
 from bodygraph_server.images.tokens import (
     BODY_BYTES,
     InvalidSignatureError,
@@ -131,16 +136,43 @@ def test_key_rotation() -> None:
     assert verify(new_token, retired) == SAMPLE
 
 
-def test_a_valid_signature_over_a_bad_payload_is_still_refused() -> None:
-    signed = bytes([tokens.FORMAT_VERSION]) + bytes([0] * 26) + bytes(12)  # gate 0
+def plain_token(payload: bytes, version: int = tokens.PLAIN_VERSION) -> str:
+    """A version-1 token made by hand from the documented layout."""
+    signed = bytes([version]) + payload
     tag = hmac.new(K1.secret, b"k1." + signed, "sha256").digest()
-    forged = "k1." + base64.urlsafe_b64encode(signed + tag).rstrip(b"=").decode()
+    return "k1." + base64.urlsafe_b64encode(signed + tag).rstrip(b"=").decode()
+
+
+def test_a_valid_signature_over_a_bad_payload_is_still_refused() -> None:
     with pytest.raises(MalformedTokenError):
-        verify(forged, RING)
-    good = bytes([tokens.FORMAT_VERSION + 1]) + tokens.encode_payload(SAMPLE)
-    tag = hmac.new(K1.secret, b"k1." + good, "sha256").digest()
+        verify(plain_token(bytes([0] * 26) + bytes(12)), RING)  # gate 0
     with pytest.raises(MalformedTokenError, match="version"):
-        verify("k1." + base64.urlsafe_b64encode(good + tag).rstrip(b"=").decode(), RING)
+        verify(plain_token(tokens.encode_payload(SAMPLE), version=7), RING)
+    sealed = body_bytes(issue(SAMPLE, RING))
+    keys = sealing.derive(K1.secret)
+    resealed = bytes([9]) + sealed[1:-32]
+    tag = hmac.new(keys.mac_key, b"k1.default." + resealed, "sha256").digest()
+    with pytest.raises(MalformedTokenError, match="version"):
+        verify("k1." + base64.urlsafe_b64encode(resealed + tag).rstrip(b"=").decode(), RING)
+
+
+def test_version_1_links_still_verify_for_any_template() -> None:
+    token = plain_token(tokens.encode_payload(SAMPLE))
+    assert len(token) == 3 + tokens.PLAIN_BODY_CHARS == 98
+    assert verify(token, RING) == SAMPLE
+    assert verify(token, RING, "6f1c1b0e-5d4a-4c47-9a55-2f8e3c7b9d10") == SAMPLE
+    assert re.fullmatch(tokens.TOKEN_PATTERN, token)
+
+
+def open_by_hand(token: str, secret: bytes) -> bytes:
+    """Decrypt a version-2 token from the documented construction (HKDF-SHA256, then
+    AES-256-CTR with the 16-byte IV), independently of the module."""
+    raw = body_bytes(token)
+    okm = HKDF(algorithm=SHA256(), length=96, salt=b"bodygraph render token",
+               info=b"v2: iv, enc, mac").derive(secret)
+    iv, ciphertext = raw[1:17], raw[17:-32]
+    decryptor = Cipher(algorithms.AES(okm[32:64]), modes.CTR(iv)).decryptor()
+    return decryptor.update(ciphertext) + decryptor.finalize()
 
 
 def test_token_holds_only_activations_and_centers() -> None:
@@ -148,9 +180,10 @@ def test_token_holds_only_activations_and_centers() -> None:
     data = RenderInput.from_chart(chart)
     token = issue(data, RING)
     raw = body_bytes(token)
-    assert len(raw) == BODY_BYTES == 1 + 38 + 32
-    version, payload = raw[0], raw[1:39]
-    assert version == tokens.FORMAT_VERSION
+    assert len(raw) == BODY_BYTES == 1 + 16 + 38 + 32
+    assert raw[0] == tokens.FORMAT_VERSION == 2
+    assert re.fullmatch(tokens.TOKEN_PATTERN, token)
+    payload = open_by_hand(token, K1.secret)
     # Decode the payload by hand, from the documented layout, and compare it with the
     # contract's activations: 26 gates, 26 lines, 9 center bits, and nothing left over.
     v2 = chart.to_v2()
@@ -169,6 +202,41 @@ def test_token_holds_only_activations_and_centers() -> None:
     other = dataclasses.replace(chart, birth_utc=chart.birth_utc + timedelta(days=3650),
                                 design_utc=chart.design_utc - timedelta(days=1))
     assert issue(RenderInput.from_chart(other), RING) == token
+
+
+def test_a_token_reveals_nothing_of_the_chart() -> None:
+    base = [(1, 1)] * 13
+    charts = [RenderInput.from_gate_lines(base, [*base[:12], (g, 1)]) for g in range(1, 65)]
+    tokens_of = [issue(chart, RING) for chart in charts]
+    bodies = [body_bytes(t)[1:] for t in tokens_of]  # after the version byte
+    assert len(set(tokens_of)) == 64
+    for chart, body in zip(charts, bodies, strict=True):
+        plain = tokens.encode_payload(chart)
+        assert plain[:26] not in body and plain[:8] not in body  # no gate numbers in clear
+    # Charts that differ in one activation: unrelated bodies, byte for byte about as
+    # equal as random strings (1/256 of the positions).
+    for a, b in itertools.combinations(bodies[:16], 2):
+        same = sum(x == y for x, y in zip(a, b, strict=True))
+        assert same <= 8
+    # Across all tokens every body byte position takes many values, as random bytes do
+    # (a plaintext byte would stay constant where the charts agree).
+    for position in range(len(bodies[0])):
+        assert len({body[position] for body in bodies}) >= 30
+    # Another key gives unrelated tokens for the same chart.
+    other = issue(SAMPLE, KeyRing([K2])).split(".", 1)[1]
+    mine = issue(SAMPLE, RING).split(".", 1)[1]
+    assert sum(x == y for x, y in zip(body_bytes("k." + other)[1:],
+                                       body_bytes("k." + mine)[1:], strict=True)) <= 8
+
+
+def test_a_token_is_bound_to_its_template() -> None:
+    template = "6f1c1b0e-5d4a-4c47-9a55-2f8e3c7b9d10"
+    token = issue(SAMPLE, RING, template)
+    assert verify(token, RING, template) == SAMPLE
+    for other in ("default", "00000000-0000-4000-8000-000000000000", template.upper()):
+        with pytest.raises(InvalidSignatureError):
+            verify(token, RING, other)
+    assert issue(SAMPLE, RING) != token
 
 
 def test_verification_uses_compare_digest(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -153,7 +153,7 @@ async def test_location_visual_chart_and_active_template(
     url = body["svgRenderUrl"]
     assert url.startswith(f"{RENDER_URL}/{template.id}.svg?t=")
     image = await fetch_image(client, url)
-    payload = verify(parse_qs(urlsplit(url).query)["t"][0], KEYS)
+    payload = verify(parse_qs(urlsplit(url).query)["t"][0], KEYS, str(template.id))
     assert image.text == render_svg(payload, theme)
     assert payload == RenderInput.from_gate_lines(
         *[tuple((int(g), int(ln)) for g, ln in (x.split(".") for x in half))

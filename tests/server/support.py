@@ -22,6 +22,9 @@ import httpx
 from starlette.applications import Starlette
 from starlette.types import Receive, Scope, Send
 
+from bodygraph_server.billing.accounts import Bookkeeper
+from bodygraph_server.store import open_store
+
 REPO = Path(__file__).resolve().parents[2]
 
 POLICY_RE = re.compile(r'^"100-in-1min"; q=100; w=60; pk=:[A-Za-z0-9+/]+={0,2}:$')
@@ -172,4 +175,23 @@ class LiveServer:
     def log_text(self) -> str:
         """Everything the server printed."""
         return self.log_path.read_text(errors="replace") if self.log_path else ""
+
+
+@contextmanager
+def served(folder: Path) -> Iterator[tuple[LiveServer, Bookkeeper]]:
+    """The service under uvicorn on a fresh SQLite database in ``folder`` (offline
+    gazetteer, no warm-up, links to this server's own /render), and that database's
+    bookkeeping for making accounts."""
+    db_url = f"sqlite:///{folder / 'service.sqlite3'}"
+    book = Bookkeeper(open_store(db_url))  # migrates before the server starts
+    server = LiveServer({"BODYGRAPH_DATABASE_URL": db_url, "BODYGRAPH_GEOCODER": "offline",
+                         "BODYGRAPH_WARM_UP": "0", "BODYGRAPH_RENDER_URL": "",
+                         "BODYGRAPH_PUBLIC_URL": "", "BODYGRAPH_RENDER_KEYS": ""},
+                        log=folder / "server.log")
+    try:
+        server.wait_ready()
+        yield server, book
+    finally:
+        server.stop()
+        book.close()
 

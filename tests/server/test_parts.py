@@ -176,7 +176,7 @@ def test_openapi_patterns_agree_with_the_parsers(text: str) -> None:
                 parse(text)
 
 
-@pytest.mark.parametrize("text", ["1990-07-15", "2199-12-31", "1800-01-01"])
+@pytest.mark.parametrize("text", ["1990-07-15", "2199-12-31", "1800-04-03"])
 def test_date_pattern_accepts(text: str) -> None:
     assert re.search(DATE_PATTERN, text)
     assert re.search(V1_DATE_PATTERN, "5-jUl-90")

@@ -194,9 +194,12 @@ def test_unknown_members_are_ignored() -> None:
 
 def test_v1_input() -> None:
     parsed = parse_v1_input({"birthdate": "15-Jul-90", "birthtime": "14:30",
-                             "location": "Berlin" * 100}, date(2026, 1, 1))
+                             "location": "Berlin" * 33}, date(2026, 1, 1))
     assert parsed.birthdate == date(1990, 7, 15)
-    assert len(parsed.location) == 600  # v1 has no maximum
+    assert len(parsed.location) == 198
+    assert code_of(parse_v1_input, {"birthdate": "15-Jul-90", "birthtime": "14:30",
+                                    "location": "Berlin" * 34}, date(2026, 1, 1)
+                   ) is ErrorCode.INVALID_LOCATION  # v1 takes v2's maximum
     assert code_of(parse_v1_input, {"birthdate": "15-Jul-90", "birthtime": "14:30",
                                     "location": "Rom"}, date(2026, 1, 1)) is (
         ErrorCode.INVALID_LOCATION

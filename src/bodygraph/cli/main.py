@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from bodygraph import __version__
+import bodygraph
 from bodygraph.cli import batch, calendar, chart, connection, cycles, penta, sensitivity, transit
 from bodygraph.cli.options import EXIT_STATUS, CliError
 from bodygraph.errors import BodygraphError
@@ -27,11 +27,21 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=f"example: {chart.EXAMPLE}\n\n{EXIT_STATUS}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"bodygraph {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="show the version and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for command in SUBCOMMANDS:
         command.add_parser(subparsers)
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``, looking the version up only when asked (it costs tens of ms)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(f"bodygraph {bodygraph.__version__}")
+        parser.exit()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

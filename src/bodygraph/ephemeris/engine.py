@@ -16,8 +16,11 @@ def mean_node_of_mean_equinox(t: Time) -> Time:
     """Mean ascending node of the Moon (Meeus 47.7), degrees on the mean equinox of date
     (not reduced to [0, 360)), ``t`` in Julian centuries of TT since J2000. Both engines
     add their nutation in longitude; the fast engine compiles this same function."""
-    omega: Time = (125.0445479 - 1934.1362891 * t + 0.0020754 * t**2 + t**3 / 467441.0
-                   - t**4 / 60616000.0)
+    # Powers as products (numba compiles ``t**3`` to ``t * (t * t)``; Python would call
+    # ``pow``), so that the compiled and the plain-Python fast engine agree bit for bit.
+    t2 = t * t
+    omega: Time = (125.0445479 - 1934.1362891 * t + 0.0020754 * t2 + (t * t2) / 467441.0
+                   - (t2 * t2) / 60616000.0)
     return omega
 
 

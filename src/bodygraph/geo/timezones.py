@@ -132,10 +132,13 @@ _FINDER_LOCK: Final = threading.Lock()
 
 @cache
 def _finder() -> TimezoneFinder:
-    from timezonefinder import TimezoneFinder  # 0.3 s to import: on first use
+    from timezonefinder import TimezoneFinder  # 0.2 s to import: on first use
 
-    # In memory (about 35 MB): no files stay open. TimezoneFinder instances must not be
-    # used by two threads at once, so every lookup holds _FINDER_LOCK.
+    # In memory: no files stay open. Where numba is installed (it is, for the engine), the
+    # first instance also imports numba and loads timezonefinder's compiled helpers: about
+    # 1.5 s and 190 MB of resident memory, mostly numba's (docs/performance.md, "Install
+    # size"). TimezoneFinder instances must not be used by two threads at once, so every
+    # lookup holds _FINDER_LOCK.
     return TimezoneFinder(in_memory=True)
 
 

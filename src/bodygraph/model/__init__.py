@@ -1,1 +1,2 @@
-"""bodygraph.model."""
+"""The chart model (:class:`Activation`, :class:`Side`, :class:`Chart` and the enums) and its
+JSON objects of the HTTP contract."""

@@ -1,16 +1,42 @@
-"""Joining tables computed block by block (blocks sized for the processor's cache)."""
+"""What the tables of many results share: rows read by index, and joining tables
+computed block by block (blocks sized for the processor's cache)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import fields, is_dataclass, replace
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
 from bodygraph.errors import InvalidOptionError
 
 Table = TypeVar("Table")
+Row = TypeVar("Row")
+
+
+class Rows(Generic[Row]):
+    """A table read as a sequence of its rows: ``len``, iteration and ``table[i]``
+    (negative ``i`` from the end, ``IndexError`` outside). A table states its length
+    and how to build the row at an index in ``range(len(table))``."""
+
+    __slots__ = ()
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+    def row(self, i: int) -> Row:
+        """The row at index ``i``, ``0 <= i < len(self)``."""
+        raise NotImplementedError
+
+    def __iter__(self) -> Iterator[Row]:
+        for i in range(len(self)):
+            yield self.row(i)
+
+    def __getitem__(self, i: int) -> Row:
+        if not -len(self) <= i < len(self):
+            raise IndexError(i)
+        return self.row(i % len(self))
 
 
 def concat_blocks(parts: Sequence[Table]) -> Table:

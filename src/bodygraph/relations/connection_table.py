@@ -9,7 +9,6 @@ rules of the table of charts. Indexing a table yields the :class:`Connection` th
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 
@@ -22,7 +21,7 @@ from bodygraph.catalog.tables import tables
 from bodygraph.columnar import ChartTable
 from bodygraph.errors import InvalidOptionError
 from bodygraph.model.chart import Chart
-from bodygraph.relations.columns import concat_blocks
+from bodygraph.relations.columns import Rows, concat_blocks
 from bodygraph.relations.connection import Connection, ConnectionKind, connection_of_gates
 from bodygraph.rules.vectorized import ChannelSetProperties, channel_set_properties
 
@@ -32,7 +31,7 @@ KINDS: tuple[ConnectionKind, ...] = tuple(ConnectionKind)
 
 
 @dataclass(frozen=True, slots=True)
-class ConnectionTable:
+class ConnectionTable(Rows[Connection]):
     """N connections as columns. ``kind`` and ``person`` are (36, N), rows in the order
     of the tables' channels (bit i of a channel mask); ``kind`` is 0 (no class) or 1 +
     the index in :data:`KINDS`, ``person`` 1 or 2 for dominance and compromise, else 0.
@@ -49,13 +48,8 @@ class ConnectionTable:
     def __len__(self) -> int:
         return int(self.gates_a.shape[0])
 
-    def __iter__(self) -> Iterator[Connection]:
-        for i in range(len(self)):
-            yield self[i]
-
-    def __getitem__(self, i: int) -> Connection:
-        if not -len(self) <= i < len(self):
-            raise IndexError(i)
+    def row(self, i: int) -> Connection:
+        """The connection at index ``i``."""
         return connection_of_gates(_gates(int(self.gates_a[i])), _gates(int(self.gates_b[i])))
 
     def count(self, kind: ConnectionKind) -> IntArray:

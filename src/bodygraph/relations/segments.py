@@ -4,7 +4,6 @@ them, for one birth (:class:`Sensitivity`) and as columns for many
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, NamedTuple
@@ -13,6 +12,7 @@ import numpy as np
 
 from bodygraph._typing import IntArray, Micros, ObjectArray, SmallIntArray
 from bodygraph.model.chart import BODIES, Authority, Body, ChartType, Definition, NodeKind
+from bodygraph.relations.columns import Rows
 from bodygraph.relations.common import instant_text, to_datetimes
 
 SideName = Literal["personality", "design"]
@@ -88,7 +88,7 @@ class Sensitivity:
 
 
 @dataclass(frozen=True, slots=True)
-class SensitivityTable:
+class SensitivityTable(Rows[Sensitivity]):
     """The sensitivity of N births as columns (time last). Changes: ``change_birth``
     (index of the birth), ``change_at`` (UTC), ``change_side`` (0 personality,
     1 design), ``change_body`` (index in ``BODIES``), gate and line before and after, in
@@ -115,14 +115,8 @@ class SensitivityTable:
     def __len__(self) -> int:
         return int(self.birth.shape[0])
 
-    def __iter__(self) -> Iterator[Sensitivity]:
-        for i in range(len(self)):
-            yield self[i]
-
-    def __getitem__(self, i: int) -> Sensitivity:
-        if not -len(self) <= i < len(self):
-            raise IndexError(i)
-        i %= len(self)
+    def row(self, i: int) -> Sensitivity:
+        """The birth's sensitivity at index ``i``."""
         c0, c1 = np.searchsorted(self.change_birth, [i, i + 1])
         s0, s1 = np.searchsorted(self.segment_birth, [i, i + 1])
         columns = {name: values[s0:s1].tolist() for name, values in

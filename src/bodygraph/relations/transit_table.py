@@ -8,7 +8,7 @@ of charts. Indexing a table yields the :class:`Transit` that :func:`transit` ret
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,9 +16,10 @@ import numpy as np
 from bodygraph._time import to_aware
 from bodygraph._typing import BoolArray, FloatArray, IntArray, Micros, SmallIntArray
 from bodygraph.catalog.tables import CENTER_NAMES, Channel, tables
+from bodygraph.columnar import side_at
 from bodygraph.errors import InvalidOptionError
-from bodygraph.model.chart import BODIES, Activation, Chart, NodeKind, Side
-from bodygraph.relations.columns import concat_blocks
+from bodygraph.model.chart import Chart, NodeKind, Side
+from bodygraph.relations.columns import Rows, concat_blocks
 from bodygraph.relations.transit_model import Transit, transit_of_side
 from bodygraph.rules.activations import body_positions
 from bodygraph.rules.vectorized import (
@@ -29,7 +30,7 @@ from bodygraph.rules.vectorized import (
 
 
 @dataclass(frozen=True, slots=True)
-class TransitTable:
+class TransitTable(Rows[Transit]):
     """N transits (over one natal chart, or none) as columns.
 
     ``longitude`` and the wheel columns are (13, N) in the order of
@@ -57,13 +58,8 @@ class TransitTable:
     def __len__(self) -> int:
         return int(self.at.shape[0])
 
-    def __iter__(self) -> Iterator[Transit]:
-        for i in range(len(self)):
-            yield self[i]
-
-    def __getitem__(self, i: int) -> Transit:
-        if not -len(self) <= i < len(self):
-            raise IndexError(i)
+    def row(self, i: int) -> Transit:
+        """The transit at index ``i``."""
         return transit_of_side(to_aware(self.at[i]), self.node, self.side(i), self.natal)
 
     @property
@@ -94,12 +90,7 @@ class TransitTable:
 
     def side(self, i: int) -> Side:
         """The 13 activations of the i-th transit."""
-        return Side(*(
-            Activation(body, float(self.longitude[b, i]), int(self.gate[b, i]),
-                       int(self.line[b, i]), int(self.color[b, i]), int(self.tone[b, i]),
-                       int(self.base[b, i]))
-            for b, body in enumerate(BODIES)
-        ))
+        return side_at(self, (slice(None), i))
 
 
 def _center_bits(names: tuple[str, ...]) -> int:

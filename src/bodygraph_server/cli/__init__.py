@@ -1,1 +1,1 @@
-"""bodygraph_server.cli."""
+"""The ``bodygraph-server`` admin command: accounts, keys, templates, render keys, ``serve``."""

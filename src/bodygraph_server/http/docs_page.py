@@ -1,6 +1,12 @@
-"""The service's ``/docs`` page: a self-contained HTML page made from the OpenAPI
-document (:mod:`bodygraph_server.http.openapi`), every endpoint, field rule and error
-code."""
+"""The service's ``/docs`` page: Swagger UI over the OpenAPI document
+(:mod:`bodygraph_server.http.openapi`), with the rules Swagger UI does not show (how to
+authenticate, every error code) below it.
+
+Swagger UI comes from the ``swagger-ui-py`` package, which bundles its assets; the page
+loads them from this service (:mod:`bodygraph_server.http.pages` mounts them), so nothing
+is fetched from elsewhere. The page has no inline script or style: it runs under the
+Content-Security-Policy of :mod:`bodygraph_server.http.pages`.
+"""
 
 from __future__ import annotations
 
@@ -9,69 +15,63 @@ from typing import Any
 
 from bodygraph_server.http.errors import ERROR_TABLE
 
+#: Where the pages' own scripts and styles are served, and Swagger UI's bundled assets
+#: (relative to the service root; the pages link them relatively).
+STATIC_PATH = "/docs/static"
+SWAGGER_PATH = "/docs/swagger-ui"
 
-def _fields(schema: dict[str, Any]) -> str:
-    required = set(schema.get("required", ()))
+
+def nav_bar(title: str) -> str:
+    """The links at the top of every page (relative: the service may sit under a path)."""
+    return (f"<nav class='bar'><strong>{html.escape(title)}</strong> "
+            "<a href='docs'>API docs</a> <a href='playground'>Playground</a> "
+            "<a href='openapi.json'>openapi.json</a></nav>")
+
+
+def _endpoints(document: dict[str, Any]) -> str:
     rows = []
-    for name, spec in schema.get("properties", {}).items():
-        bounds = [f"{k} {spec[k]}" for k in ("pattern", "minLength", "maxLength", "minimum",
-                                              "maximum") if k in spec]
-        rows.append(
-            f"<tr><td><code>{html.escape(name)}</code></td>"
-            f"<td>{html.escape(str(spec.get('type', '')))}</td>"
-            f"<td>{'yes' if name in required else 'no'}</td>"
-            f"<td>{html.escape('; '.join(bounds))} {html.escape(spec.get('description', ''))}"
-            "</td></tr>"
-        )
-    return ("<table><tr><th>field</th><th>type</th><th>required</th><th>rule</th></tr>"
+    for path, item in document["paths"].items():
+        for method, op in item.items():
+            rows.append(
+                f"<tr><td>{method.upper()}</td><td><code>{html.escape(path)}</code></td>"
+                f"<td>{html.escape(op['summary'])}</td></tr>"
+            )
+    return ("<table><tr><th>method</th><th>path</th><th>what</th></tr>"
             + "".join(rows) + "</table>")
 
 
 def docs_page(document: dict[str, Any]) -> str:
-    """A self-contained HTML page describing every endpoint and error code."""
-    schemas = document["components"]["schemas"]
-    parts = [
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
-        f"<title>{html.escape(document['info']['title'])}</title>",
-        "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}"
-        "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;"
-        "padding:.2em .5em;text-align:left}code{background:#f4f4f4}</style></head><body>",
-        f"<h1>{html.escape(document['info']['title'])} {document['info']['version']}</h1>",
-        f"<p>{html.escape(document['info']['description'])}</p>",
-        "<p>Machine-readable description: <a href='/openapi.json'>/openapi.json</a> "
-        "(OpenAPI 3.1).</p>",
-        "<h2>Authentication</h2><p>v2: <code>Authorization: Bearer &lt;API_KEY&gt;</code>; "
-        "v1: <code>HD-Api-Key: &lt;API_KEY&gt;</code>. Location endpoints also need "
-        "<code>HD-Geocode-Key</code>. Limit: 100 requests per minute per key "
-        "(headers <code>ratelimit-policy</code>, <code>ratelimit</code>, "
-        "<code>Retry-After</code> on 429).</p>",
-    ]
-    for path, item in document["paths"].items():
-        method, op = next(iter(item.items()))
-        parts.append(f"<h2>{method.upper()} <code>{html.escape(path)}</code>: "
-                     f"{html.escape(op['summary'])}</h2>")
-        parts.append(f"<p>{html.escape(op['description'])}</p>")
-        if "requestBody" in op:
-            input_ref = op["requestBody"]["content"]["application/json"]["schema"]["$ref"]
-            input_schema = schemas[input_ref.rsplit("/", 1)[1]]
-            parts.append("<h3>Request body</h3>" + _fields(input_schema))
-        else:
-            params = {"properties": {p["name"]: {**p["schema"], "description":
-                                                  p["description"]}
-                                     for p in op["parameters"]},
-                      "required": [p["name"] for p in op["parameters"]]}
-            parts.append("<h3>Parameters</h3>" + _fields(params))
-        rows = "".join(
-            f"<tr><td>{status}</td><td>{html.escape(resp['description'])}</td></tr>"
-            for status, resp in op["responses"].items()
-        )
-        parts.append("<h3>Responses</h3><table><tr><th>status</th><th>meaning</th></tr>"
-                     + rows + "</table>")
-    rows = "".join(
+    """The HTML of ``/docs``: Swagger UI over ``/openapi.json`` (drawn by the browser), then
+    authentication, the endpoints and every error code as plain HTML."""
+    title = html.escape(document["info"]["title"])
+    codes = "".join(
         f"<tr><td><code>{code.value}</code></td><td>{spec.status}</td>"
         f"<td>{html.escape(spec.message)}</td></tr>"
         for code, spec in ERROR_TABLE.items()
     )
-    parts.append("<h2>Error codes</h2><table><tr><th>errorCode</th><th>HTTP</th>"
-                 "<th>default message</th></tr>" + rows + "</table></body></html>")
-    return "".join(parts)
+    return "".join([
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>",
+        f"<title>{title} {html.escape(document['info']['version'])}: API docs</title>",
+        f"<link rel='stylesheet' href='{SWAGGER_PATH[1:]}/swagger-ui.css'>",
+        f"<link rel='stylesheet' href='{STATIC_PATH[1:]}/pages.css'>",
+        f"<link rel='icon' href='{SWAGGER_PATH[1:]}/favicon-32x32.png'>",
+        "</head><body>",
+        nav_bar(document["info"]["title"]),
+        "<div id='swagger-ui'><noscript>The interactive reference needs JavaScript; the "
+        "rules below and <a href='openapi.json'>/openapi.json</a> (OpenAPI 3.1) do not."
+        "</noscript></div>",
+        "<main class='rules'>",
+        "<h2>Authentication</h2><p>v2: <code>Authorization: Bearer &lt;API_KEY&gt;</code> "
+        "(the <em>Authorize</em> button above, scheme <code>bearerAuth</code>); v1: "
+        "<code>HD-Api-Key: &lt;API_KEY&gt;</code>. Location endpoints also need "
+        "<code>HD-Geocode-Key</code>. Limit: 100 requests per minute per key (headers "
+        "<code>ratelimit-policy</code>, <code>ratelimit</code>, <code>Retry-After</code> "
+        "on 429). Every successful chart costs 1 credit, also from this page.</p>",
+        "<h2>Endpoints</h2>", _endpoints(document),
+        "<h2>Error codes</h2><table><tr><th>errorCode</th><th>HTTP</th>"
+        "<th>default message</th></tr>", codes, "</table></main>",
+        f"<script src='{SWAGGER_PATH[1:]}/swagger-ui-bundle.js'></script>",
+        f"<script src='{STATIC_PATH[1:]}/docs.js'></script>",
+        "</body></html>",
+    ])

@@ -144,8 +144,8 @@ def from_library_error(exc: BaseException) -> ApiError:
     if isinstance(exc, OutOfRangeError):
         return ApiError(
             ErrorCode.INVALID_BIRTHDATE,
-            "birthdate is outside the supported range of dates "
-            f"({exc.first.year} to {exc.last.year})",
+            "birthdate is outside the supported range: births from "
+            f"{exc.first:%Y-%m-%d %H:%M} UTC to {exc.last:%Y-%m-%d %H:%M} UTC",
         )
     code = getattr(exc, "code", None)
     if isinstance(code, str) and code in ErrorCode.__members__:

@@ -5,8 +5,11 @@
 Patterns are written without anchors for ``re.fullmatch``; the document's patterns
 (:func:`anchored`) add ``^...$``. The one deliberate difference: the documented
 ``birthdate`` pattern also states the years the shipped ephemeris covers (1800-2199),
-where the parser leaves the year range to the library (whose refusal names the range of
-the ephemeris actually loaded).
+where the parser leaves the range to the library (whose refusal names the range of the
+ephemeris actually loaded). With the shipped ephemeris the range is births from
+1800-04-04 00:00 UTC to 2199-12-31 00:00 UTC; a local date can lie one day either side
+of its UTC date, so the documented pattern admits the local dates 1800-04-03 to
+2199-12-31 and the library decides the edge days by the UTC instant.
 """
 
 from __future__ import annotations
@@ -19,12 +22,18 @@ MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "o
 
 _MONTH = "(0[1-9]|1[0-2])"
 _DAY = "(0[1-9]|[12][0-9]|3[01])"
-_SHIPPED_YEARS = "(1[89]|2[01])[0-9]{2}"
+_MONTH_DAY = f"{_MONTH}-{_DAY}"
 
-BIRTHDATE = f"([0-9]{{4}})-{_MONTH}-{_DAY}"
+BIRTHDATE = f"([0-9]{{4}})-{_MONTH_DAY}"
 """``YYYY-MM-DD`` with months 01-12 and days 01-31 (the calendar decides the rest)."""
-BIRTHDATE_DOCUMENTED = f"{_SHIPPED_YEARS}-{_MONTH}-{_DAY}"
-""":data:`BIRTHDATE` within the years of the shipped ephemeris, 1800-2199."""
+BIRTHDATE_DOCUMENTED = (
+    "(1800-(04-(0[3-9]|[12][0-9]|30)|(0[5-9]|1[0-2])-" + _DAY + ")"
+    f"|(180[1-9]|18[1-9][0-9]|19[0-9]{{2}}|2[01][0-9]{{2}})-{_MONTH_DAY})"
+)
+""":data:`BIRTHDATE` within the local dates of the shipped ephemeris, 1800-04-03 to
+2199-12-31 (see the module docstring)."""
+SUPPORTED_RANGE = "births from 1800-04-04 00:00 UTC to 2199-12-31 00:00 UTC"
+"""The range of the shipped ephemeris, in words (OpenAPI, docs)."""
 BIRTHTIME = "([01][0-9]|2[0-3]):([0-5][0-9])"
 """``HH:MM``, 00:00 to 23:59 (``24:00`` is refused)."""
 V1_BIRTHDATE = (
@@ -37,7 +46,8 @@ V1_BIRTHDATE = (
 LOCATION_MIN = 4
 """Fewest characters of a location, also once surrounding white space is trimmed."""
 LOCATION_MAX = 200
-"""Most characters of a v2 location (v1 has no maximum)."""
+"""Most characters of a location (v2 by the contract; v1 the same, so that junk text
+cannot cost more on the legacy path)."""
 LAT_RANGE = (-90, 90)
 LNG_RANGE = (-180, 180)
 
@@ -57,7 +67,8 @@ def input_schemas() -> dict[str, Any]:
     """The JSON Schemas of the three request bodies (``components.schemas``)."""
     birthdate = {"type": "string", "pattern": DATE_PATTERN, "examples": ["1990-07-15"],
                  "description": "Local birth date YYYY-MM-DD; must exist in the calendar "
-                 "and lie in the ephemeris range (1800-04 to 2199-12 with the shipped one)."}
+                 f"and lie in the ephemeris range ({SUPPORTED_RANGE} with the shipped one; "
+                 "the UTC instant decides the edge days)."}
     birthtime = {"type": "string", "pattern": TIME_PATTERN, "examples": ["14:30"],
                  "description": "Local birth time HH:MM, 24-hour, 00:00 to 23:59."}
     return {
@@ -95,8 +106,9 @@ def input_schemas() -> dict[str, Any]:
                               "the current year, else 19YY."},
                 "birthtime": birthtime,
                 "location": {"type": "string", "minLength": LOCATION_MIN,
-                             "examples": ["Berlin, Germany"],
-                             "description": "At least 4 characters, also once trimmed."},
+                             "maxLength": LOCATION_MAX, "examples": ["Berlin, Germany"],
+                             "description": "4 to 200 characters, at least 4 once "
+                             "trimmed (the contract's minimum, and v2's maximum)."},
             },
         },
     }

@@ -8,8 +8,12 @@ For every HTTP request:
   and authenticated, and a request with a valid key of an active account is counted
   against that key's rate-limit window. The outcome is left in the scope for the
   endpoint, which refuses in the documented order (see :mod:`bodygraph_server.http.endpoint`);
-* every response under ``/v1`` and ``/v2`` gets ``ratelimit-policy`` and ``ratelimit``;
-  ``Retry-After`` only on 429;
+* every response under ``/v1`` and ``/v2`` gets ``ratelimit-policy`` and ``ratelimit``
+  (``Retry-After`` only on 429) and ``Cache-Control: no-store`` (a chart is birth data:
+  no shared or browser cache may keep it); every response gets
+  ``X-Content-Type-Options: nosniff``;
+* a request with the key header given twice (two ``Authorization`` or two ``HD-Api-Key``
+  lines) is refused with 401 UNAUTHORIZED rather than served with one of them;
 * an exception nothing else handled becomes INTERNAL_ERROR (500) in the body format of
   the path, with the request id in the message; the log line holds the request id, the
   exception type and the stack, never the exception text (it may hold birth data).
@@ -50,6 +54,13 @@ class Credential(Enum):
 
     MISSING = "missing"
     MALFORMED = "malformed"
+    DUPLICATE = "duplicate"
+
+
+KEY_HEADERS = {"v1": "hd-api-key", "v2": "authorization"}
+"""The header that carries the API key, per version."""
+NO_STORE = {"Cache-Control": "no-store"}
+NOSNIFF = {"X-Content-Type-Options": "nosniff"}
 
 
 def api_version(path: str) -> str | None:
@@ -63,12 +74,16 @@ def api_version(path: str) -> str | None:
 def read_credential(headers: Headers, version: str) -> str | Credential:
     """The API key of the request: v2 ``Authorization: Bearer <key>``, v1 ``HD-Api-Key``.
 
-    Absent or blank -> MISSING; a v2 Authorization header of another form -> MALFORMED.
+    Absent or blank -> MISSING; the header given more than once -> DUPLICATE; a v2
+    Authorization header of another form -> MALFORMED.
     """
+    name = KEY_HEADERS[version]
+    values = headers.getlist(name)
+    if len(values) > 1:
+        return Credential.DUPLICATE
+    raw = values[0].strip() if values else ""
     if version == "v1":
-        key = headers.get("hd-api-key", "").strip()
-        return key or Credential.MISSING
-    raw = headers.get("authorization", "").strip()
+        return raw or Credential.MISSING
     if not raw:
         return Credential.MISSING
     scheme, _, token = raw.partition(" ")
@@ -91,6 +106,10 @@ class Admission:
         """The authentication refusal, if any (first in the order of checks)."""
         if self.credential is Credential.MISSING:
             return ApiError(ErrorCode.API_KEY_MISSING)
+        if self.credential is Credential.DUPLICATE:
+            return ApiError(
+                ErrorCode.UNAUTHORIZED, "Send the API key in exactly one header line"
+            )
         if self.credential is Credential.MALFORMED:
             return ApiError(
                 ErrorCode.UNAUTHORIZED, "Authorization header must be 'Bearer <API_KEY>'"
@@ -185,6 +204,9 @@ class Gate:
                 started = True
                 headers = MutableHeaders(scope=message)
                 headers[REQUEST_ID_HEADER] = request_id
+                headers.update(NOSNIFF)
+                if version is not None:
+                    headers.update(NO_STORE)
                 for name, value in extra.items():
                     if name.lower() == "retry-after" and message["status"] != 429:
                         continue

@@ -16,6 +16,8 @@ from bodygraph_server.http.endpoint import Endpoint
 from bodygraph_server.http.errors import ERROR_TABLE, ErrorCode
 from bodygraph_server.http.extension_schemas import EXTENSION_TYPES, extension_schemas
 from bodygraph_server.http.fields import input_schemas
+from bodygraph_server.images.throttle import RENDER_BURST, RENDER_RATE
+from bodygraph_server.images.tokens import TOKEN_PATTERN
 from bodygraph_server.policy.plans import Tier, tier_allows
 
 _REF = "#/components/schemas/"
@@ -231,11 +233,14 @@ def render_operation() -> dict[str, Any]:
         "security": [],
         "parameters": [
             {"name": "template", "in": "path", "required": True,
-             "description": "the template's UUID, or default",
+             "description": "the template's UUID (canonical: lower case, hyphenated), or "
+             "default",
              "schema": {"type": "string", "pattern": TEMPLATE_PATTERN}},
             {"name": "t", "in": "query", "required": True,
-             "description": "the signed render token",
-             "schema": {"type": "string", "minLength": 1}},
+             "description": "the sealed, signed render token (key id, a dot, a body of "
+             "95 or 116 base64url characters), given once; bound to the template of the "
+             "path",
+             "schema": {"type": "string", "pattern": TOKEN_PATTERN}},
         ],
         "responses": {
             "200": {
@@ -244,8 +249,12 @@ def render_operation() -> dict[str, Any]:
                 "content": {"image/svg+xml": {"schema": {"type": "string"}}},
             },
             "400": _refused("RENDER_TOKEN_MALFORMED: no t, or text that cannot be a token"),
-            "403": _refused("RENDER_TOKEN_INVALID: the signature does not verify"),
+            "403": _refused("RENDER_TOKEN_INVALID: the signature does not verify (or the "
+                            "token was issued for another template)"),
             "404": _refused("NOT_FOUND: neither default nor a template UUID"),
+            "429": _refused(f"RATE_LIMIT_EXCEEDED: more than {RENDER_BURST} images at once "
+                            f"or {RENDER_RATE:g} per second from one client address (per "
+                            "worker); Retry-After says when to retry"),
             "503": _refused("TEMPLATE_STORE_UNAVAILABLE: the templates cannot be read"),
         },
     }

@@ -14,9 +14,12 @@ Rules (also in ``docs/api.md``):
   calendar; otherwise (the empty string included) INVALID_BIRTHDATE.
 * birthtime: ``HH:MM``, hours 00-23, minutes 00-59 (``24:00`` is refused);
   otherwise INVALID_BIRTHTIME.
-* location (v2): 4 to 200 characters, and still at least 4 once surrounding white
-  space is trimmed (the trimmed text is geocoded); location (v1): the same without the
-  maximum; otherwise INVALID_LOCATION.
+* location (v1 and v2): 4 to 200 characters, and still at least 4 once surrounding
+  white space is trimmed (the trimmed text is geocoded), with no control character and
+  no lone surrogate (a ``\\ud800`` escape is valid JSON but not text; the library's
+  :func:`bodygraph.geo.places.base.check_location` decides); otherwise INVALID_LOCATION.
+* The body is UTF-8 (no byte-order mark); UTF-16 or UTF-32 bodies, which Python's JSON
+  parser would guess, are INVALID_REQUEST_BODY (422).
 * lat -90..90, lng -180..180, inclusive, finite.
 * v1 birthdate ``DD-MMM-YY``: day of one or two digits, English month abbreviation in
   any letter case, two-digit year. Century rule: the year is ``20YY`` unless that lies
@@ -34,6 +37,7 @@ from dataclasses import dataclass
 from datetime import date, time
 from typing import Any
 
+from bodygraph.geo.places.base import InvalidLocationError, check_location
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.fields import (
     BIRTHDATE,
@@ -79,8 +83,8 @@ def parse_json_object(raw: bytes) -> dict[str, Any]:
     if not raw.strip():
         raise ApiError(ErrorCode.INVALID_REQUEST_BODY, "Request body is empty")
     try:
-        value = json.loads(raw, parse_constant=_reject_constant)
-    except (ValueError, UnicodeDecodeError, RecursionError):
+        value = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         raise ApiError(ErrorCode.INVALID_REQUEST_BODY, "Request body is not valid JSON") from None
     if not isinstance(value, dict):
         raise ApiError(ErrorCode.INVALID_REQUEST_BODY, "Request body must be a JSON object")
@@ -141,14 +145,16 @@ def parse_v1_birthdate(text: str, today: date) -> date:
         raise ApiError(ErrorCode.INVALID_BIRTHDATE, "birthdate is not a calendar date") from None
 
 
-def _location(body: Mapping[str, Any], *, maximum: int | None) -> str:
+def _location(body: Mapping[str, Any]) -> str:
     raw = _text(body, "location")
     text = raw.strip()
-    too_long = maximum is not None and len(raw) > maximum
-    if len(raw) < LOCATION_MIN or len(text) < LOCATION_MIN or too_long:
-        bounds = f"{LOCATION_MIN} to {maximum}" if maximum else f"at least {LOCATION_MIN}"
-        raise ApiError(ErrorCode.INVALID_LOCATION, f"location must be {bounds} characters")
-    return text
+    if not LOCATION_MIN <= len(raw) <= LOCATION_MAX or len(text) < LOCATION_MIN:
+        raise ApiError(ErrorCode.INVALID_LOCATION,
+                       f"location must be {LOCATION_MIN} to {LOCATION_MAX} characters")
+    try:
+        return check_location(text)
+    except InvalidLocationError as exc:
+        raise ApiError(ErrorCode.INVALID_LOCATION, str(exc)) from None
 
 
 def _coordinate(
@@ -170,7 +176,7 @@ def parse_location_input(body: Mapping[str, Any]) -> LocationInput:
     """Contract 2.2."""
     birthdate = parse_birthdate(_text(body, "birthdate"))
     birthtime = parse_birthtime(_text(body, "birthtime"))
-    return LocationInput(birthdate, birthtime, _location(body, maximum=LOCATION_MAX))
+    return LocationInput(birthdate, birthtime, _location(body))
 
 
 def parse_coordinates_input(body: Mapping[str, Any]) -> CoordinatesInput:
@@ -183,7 +189,7 @@ def parse_coordinates_input(body: Mapping[str, Any]) -> CoordinatesInput:
 
 
 def parse_v1_input(body: Mapping[str, Any], today: date) -> LocationInput:
-    """The legacy body: birthdate ``DD-MMM-YY``, birthtime ``HH:MM``, location >= 4."""
+    """The legacy body: birthdate ``DD-MMM-YY``, birthtime ``HH:MM``, location as v2."""
     birthdate = parse_v1_birthdate(_text(body, "birthdate"), today)
     birthtime = parse_birthtime(_text(body, "birthtime"))
-    return LocationInput(birthdate, birthtime, _location(body, maximum=None))
+    return LocationInput(birthdate, birthtime, _location(body))

@@ -26,7 +26,7 @@ from bodygraph.render import RenderInput
 from bodygraph_server.http.endpoint import Call, Endpoint, Formatter, InputKind, handler
 from bodygraph_server.http.envelope import v2_success
 from bodygraph_server.http.v2 import CHART_RESULT, GENERATED, GENERATED_FROM_COORDINATES
-from bodygraph_server.images.route import render_link
+from bodygraph_server.images.route import render_link, template_name
 from bodygraph_server.images.templates import TemplateHub
 from bodygraph_server.images.tokens import KeyRing, issue
 from bodygraph_server.services import services_of
@@ -44,7 +44,7 @@ def svg_render_url(chart: Chart, account_id: int, keys: KeyRing, hub: TemplateHu
                    render_base: str) -> str:
     """The image link of ``chart`` for an account: its active template, the newest key."""
     template_id = hub.active_id(account_id)
-    token = issue(RenderInput.from_chart(chart), keys)
+    token = issue(RenderInput.from_chart(chart), keys, template_name(template_id))
     return render_link(render_base, template_id, token)
 
 

@@ -8,9 +8,14 @@ an unknown template renders with the default theme.
 Responses:
 
 ``200``  ``image/svg+xml``, ``Cache-Control: public, max-age=31536000, immutable``
-``400``  ``RENDER_TOKEN_MALFORMED``: no ``t`` parameter, or text that cannot be a token
-``403``  ``RENDER_TOKEN_INVALID``: the signature does not verify (changed token, unknown key)
-``404``  ``NOT_FOUND``: the path is not ``<uuid>.svg`` or ``default.svg``
+``400``  ``RENDER_TOKEN_MALFORMED``: no ``t`` parameter, ``t`` given twice, or text that
+         cannot be a token (:data:`~bodygraph_server.images.tokens.TOKEN_PATTERN`)
+``403``  ``RENDER_TOKEN_INVALID``: the signature does not verify (changed token, unknown key,
+         a version-2 token under another template than the one it was issued for)
+``404``  ``NOT_FOUND``: the path is not ``<uuid>.svg`` (canonical lower-case UUID) or
+         ``default.svg``
+``429``  ``RATE_LIMIT_EXCEEDED``: the client fetched too many images
+         (:mod:`bodygraph_server.images.throttle`), with ``Retry-After``
 ``503``  ``TEMPLATE_STORE_UNAVAILABLE``: the template source failed (:class:`TemplateLookupError`)
 
 Every refusal is a small JSON body with ``Cache-Control: no-store``.
@@ -41,7 +46,9 @@ from starlette.routing import Route
 
 from bodygraph.render import Theme, render_svg
 from bodygraph_server.images.templates import TemplateLookupError
+from bodygraph_server.images.throttle import Throttle
 from bodygraph_server.images.tokens import (
+    DEFAULT_TEMPLATE,
     InvalidSignatureError,
     KeyRing,
     MalformedTokenError,
@@ -53,7 +60,6 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 NO_STORE = "no-store"
 STYLE_TTL_SECONDS = 24 * 3600.0
 STYLE_CACHE_ENTRIES = 10_000
-DEFAULT_TEMPLATE = "default"
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
@@ -132,26 +138,34 @@ class StyleCache:
 
 
 def parse_template(name: str) -> UUID | None:
-    """``None`` for ``default``; the UUID for a canonical UUID text; else ``ValueError``."""
+    """``None`` for ``default``; the UUID for a canonical (lower-case, hyphenated) UUID
+    text; else ``ValueError``."""
     if name == DEFAULT_TEMPLATE:
         return None
     value = UUID(name)
-    if str(value) != name.lower():
+    if str(value) != name:
         raise ValueError(f"{name!r} is not a canonical UUID")
     return value
 
 
+def template_name(template_id: UUID | None) -> str:
+    """The name of a template in a link's path (and in its token): ``default`` or the
+    canonical UUID."""
+    return DEFAULT_TEMPLATE if template_id is None else str(template_id)
+
+
 def render_link(render_url: str, template_id: UUID | None, token: str) -> str:
     """The ``svgRenderUrl`` of a token: ``{render_url}/<uuid|default>.svg?t=<token>``."""
-    name = DEFAULT_TEMPLATE if template_id is None else str(template_id)
+    name = template_name(template_id)
     return f"{render_url.rstrip('/')}/{name}.svg?t={quote(token, safe='')}"
 
 
-def _refusal(status: int, code: str, message: str) -> Response:
+def _refusal(status: int, code: str, message: str,
+             headers: dict[str, str] | None = None) -> Response:
     body = json.dumps({"success": False, "errorCode": code, "message": message},
                       separators=(",", ":"))
     return Response(body, status_code=status, media_type="application/json",
-                    headers={"Cache-Control": NO_STORE, **SECURITY_HEADERS})
+                    headers={"Cache-Control": NO_STORE, **SECURITY_HEADERS, **(headers or {})})
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,21 +182,32 @@ Resolver = Callable[[Request], RenderContext]
 IMAGE_ROUTE = "/{template}.svg"
 
 
-def image_endpoint(resolve: Resolver) -> Callable[[Request], Awaitable[Response]]:
-    """The Starlette endpoint of ``GET /<template>.svg?t=<token>``."""
+def image_endpoint(
+    resolve: Resolver, throttle: Throttle | None = None
+) -> Callable[[Request], Awaitable[Response]]:
+    """The Starlette endpoint of ``GET /<template>.svg?t=<token>``; ``throttle`` (default:
+    a fresh :class:`Throttle`) limits the images per client address."""
+    limiter = throttle if throttle is not None else Throttle()
 
     async def image(request: Request) -> Response:
+        name = request.path_params["template"]
         try:
-            template_id = parse_template(request.path_params["template"])
+            template_id = parse_template(name)
         except ValueError:
             return _refusal(404, "NOT_FOUND", "no such image; use <template-uuid>.svg or "
                                               "default.svg")
-        token = request.query_params.get("t")
-        if not token:
+        wait = limiter.take(request.client.host if request.client else "")
+        if wait:
+            return _refusal(429, "RATE_LIMIT_EXCEEDED", "too many images; retry later",
+                            {"Retry-After": str(wait)})
+        given = request.query_params.getlist("t")
+        if not given or not given[0]:
             return _refusal(400, "RENDER_TOKEN_MALFORMED", "the t parameter is missing")
+        if len(given) > 1:
+            return _refusal(400, "RENDER_TOKEN_MALFORMED", "give the t parameter once")
         context = resolve(request)
         try:
-            payload = verify(token, context.keys)
+            payload = verify(given[0], context.keys, name)
         except MalformedTokenError as exc:
             return _refusal(400, "RENDER_TOKEN_MALFORMED", str(exc))
         except InvalidSignatureError as exc:

@@ -1,27 +1,37 @@
-"""Render tokens: the signed, self-contained payload of a rendered-image link.
+"""Render tokens: the sealed, self-contained payload of a rendered-image link.
 
 A token carries exactly what the image shows: the 13 design and 13 personality
 placements (gate and line) and the defined centers, nothing else (no name, birth
-date, time, place, coordinates or account id). It is signed with HMAC-SHA256 under
-a key id, so keys can rotate: links are issued with the newest key, and every key
-still in the ring verifies.
+date, time, place, coordinates or account id), and since version 2 it carries them
+encrypted: a link reveals nothing of the chart without the signing key. It is signed
+with HMAC-SHA256 under a key id, so keys can rotate: links are issued with the newest
+key, and every key still in the ring verifies.
 
-Text form (URL-safe, no padding)::
+Text form (URL-safe base64, no padding; :data:`TOKEN_PATTERN`)::
 
-    <kid>.<base64url(version(1) || payload(38) || tag(32))>
+    <kid>.<base64url(body)>
+
+version 2 (issued now; 87 bytes, 116 characters)
+    ``0x02 || iv(16) || AES-256-CTR(payload)(38) || tag(32)``, sealed as
+    :mod:`bodygraph_server.images.sealing` describes (keys derived with HKDF from the
+    signing secret, encrypt-then-MAC, the tag covers the key id and the template of the
+    link's path as well).
+version 1 (still verified, no longer issued; 71 bytes, 95 characters)
+    ``0x01 || payload(38) || tag(32)``, tag = HMAC-SHA256 over ``kid || "." || 0x01 ||
+    payload`` with the signing secret. Such links keep working for whichever template
+    their path names (version 1 did not bind the template).
 
 payload (38 bytes)
     26 gate bytes (design sun..pluto, then personality sun..pluto, 1..64);
     10 bytes of lines, 26 x 3 bits big-endian (line - 1), then 2 zero bits;
     2 bytes center mask, bit ``i`` set when ``CENTER_NAMES[i]`` is defined (9 bits).
-tag
-    HMAC-SHA256 over ``kid || "." || version || payload`` with the key of ``kid``.
 
 Verification (:func:`verify`) checks the shape, then the tag in constant time
-(``hmac.compare_digest``), and only then reads the payload. Any change to a token
-(one flipped bit, a truncation, an extension, another key id) is refused:
-:class:`MalformedTokenError` (HTTP 400) when it cannot be a token at all,
-:class:`InvalidSignatureError` (HTTP 403) when the signature does not verify.
+(``hmac.compare_digest``), and only then decrypts and reads the payload. Any change to
+a token (one flipped bit, a truncation, an extension, another key id, another template
+in the path) is refused: :class:`MalformedTokenError` (HTTP 400) when it cannot be a
+token at all, :class:`InvalidSignatureError` (HTTP 403) when the signature does not
+verify.
 """
 
 from __future__ import annotations
@@ -38,6 +48,7 @@ from dataclasses import dataclass, field
 from bodygraph.catalog.tables import CENTER_NAMES
 from bodygraph.model.chart import BODIES
 from bodygraph.render import RenderInput, RenderInputError
+from bodygraph_server.images.sealing import seal, sealed_size, tag_matches, unseal
 from bodygraph_server.settings import (
     KEY_ID,
     MIN_SECRET_BYTES,
@@ -47,17 +58,29 @@ from bodygraph_server.settings import (
     parse_render_keys,
 )
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""The version of the tokens issued now."""
+PLAIN_VERSION = 1
+"""The first, unencrypted version: verified, no longer issued."""
+DEFAULT_TEMPLATE = "default"
+"""The template name of links without a template (``default.svg``)."""
 GATE_BYTES = 2 * len(BODIES)
 LINE_BYTES = 10
 MASK_BYTES = 2
 PAYLOAD_BYTES = GATE_BYTES + LINE_BYTES + MASK_BYTES
 TAG_BYTES = 32
-BODY_BYTES = 1 + PAYLOAD_BYTES + TAG_BYTES
+PLAIN_BODY_BYTES = 1 + PAYLOAD_BYTES + TAG_BYTES
+BODY_BYTES = sealed_size(1, PAYLOAD_BYTES)
 BODY_CHARS = (BODY_BYTES * 8 + 5) // 6
+PLAIN_BODY_CHARS = (PLAIN_BODY_BYTES * 8 + 5) // 6
+_B64 = re.compile(r"[A-Za-z0-9_-]+")
+TOKEN_PATTERN = (
+    f"^{KEY_ID.pattern}\\.({_B64.pattern[:-1]}{{{PLAIN_BODY_CHARS}}}"
+    f"|{_B64.pattern[:-1]}{{{BODY_CHARS}}})$"
+)
+"""What the ``t`` parameter of a link looks like (key id, dot, a body of either version)."""
 KEYS_VARIABLE = "BODYGRAPH_RENDER_KEYS"
 
-_B64 = re.compile(r"[A-Za-z0-9_-]+")
 
 RenderPayload = RenderInput
 """What a token carries; the renderer draws it directly (:func:`bodygraph.render.render_svg`)."""
@@ -174,38 +197,56 @@ def decode_payload(payload: bytes) -> RenderPayload:
         raise MalformedTokenError(f"payload is not a bodygraph: {exc}") from exc
 
 
-def _tag(key: SigningKey, signed: bytes) -> bytes:
+def _plain_tag(key: SigningKey, signed: bytes) -> bytes:
     return hmac.new(key.secret, key.kid.encode("ascii") + b"." + signed, hashlib.sha256).digest()
 
 
-def issue(data: RenderPayload, keys: KeyRing) -> str:
-    """A token for ``data``, signed with the newest key of ``keys``."""
+def _bound(key: SigningKey, template: str) -> bytes:
+    return f"{key.kid}.{template}".encode("ascii")
+
+
+def issue(data: RenderPayload, keys: KeyRing, template: str = DEFAULT_TEMPLATE) -> str:
+    """A version-2 token for ``data`` shown with ``template`` (the name in the link's path:
+    ``default`` or the canonical template UUID), sealed with the newest key of ``keys``."""
     key = keys.current
-    signed = bytes([FORMAT_VERSION]) + encode_payload(data)
-    return f"{key.kid}.{_b64encode(signed + _tag(key, signed))}"
+    body = seal(key.secret, _bound(key, template), bytes([FORMAT_VERSION]),
+                     encode_payload(data))
+    return f"{key.kid}.{_b64encode(body)}"
 
 
-def verify(token: str, keys: KeyRing) -> RenderPayload:
-    """Check a token and return its payload; nothing is read before the tag verifies.
-
-    Raises :class:`MalformedTokenError` or :class:`InvalidSignatureError`.
-    """
+def _body(token: str) -> tuple[str, bytes]:
     if not isinstance(token, str) or len(token) > 17 + BODY_CHARS or not token.isascii():
         raise MalformedTokenError("not a render token")
     kid, sep, body = token.partition(".")
     if not sep or not KEY_ID.fullmatch(kid):
         raise MalformedTokenError("render token has no valid key id")
-    if len(body) != BODY_CHARS or not _B64.fullmatch(body):
+    if len(body) not in (BODY_CHARS, PLAIN_BODY_CHARS) or not _B64.fullmatch(body):
         raise MalformedTokenError("render token body has the wrong length or alphabet")
     raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
     if _b64encode(raw) != body:  # unused low bits of the last character must be zero
         raise MalformedTokenError("render token body is not canonical base64url")
+    return kid, raw
+
+
+def verify(token: str, keys: KeyRing, template: str = DEFAULT_TEMPLATE) -> RenderPayload:
+    """Check a token for a link to ``template`` and return its payload; nothing is
+    decrypted or read before the tag verifies.
+
+    Raises :class:`MalformedTokenError` or :class:`InvalidSignatureError`.
+    """
+    kid, raw = _body(token)
     key = keys.get(kid)
     if key is None:
         raise InvalidSignatureError("render token signed with an unknown key")
-    signed, tag = raw[:-TAG_BYTES], raw[-TAG_BYTES:]
-    if not hmac.compare_digest(_tag(key, signed), tag):
+    if len(raw) == PLAIN_BODY_BYTES:
+        signed, tag = raw[:-TAG_BYTES], raw[-TAG_BYTES:]
+        if not hmac.compare_digest(_plain_tag(key, signed), tag):
+            raise InvalidSignatureError("render token signature does not verify")
+        if signed[0] != PLAIN_VERSION:
+            raise MalformedTokenError(f"render token version {signed[0]} is not supported")
+        return decode_payload(signed[1:])
+    if not template.isascii() or not tag_matches(key.secret, _bound(key, template), raw):
         raise InvalidSignatureError("render token signature does not verify")
-    if signed[0] != FORMAT_VERSION:
-        raise MalformedTokenError(f"render token version {signed[0]} is not supported")
-    return decode_payload(signed[1:])
+    if raw[0] != FORMAT_VERSION:
+        raise MalformedTokenError(f"render token version {raw[0]} is not supported")
+    return decode_payload(unseal(key.secret, 1, raw))

@@ -1,1 +1,1 @@
-"""bodygraph_server.policy."""
+"""The business rules with no I/O: the plan table, credit periods and rollover, the clock."""

@@ -1,8 +1,9 @@
-"""The apparent place of the bodies at one instant, compiled: the physics of the fast engine
-(see :mod:`bodygraph.ephemeris.fast.engine` for what each step does and the interface).
+"""The apparent place of the bodies at one instant, as kernels (plain Python, and compiled:
+:mod:`bodygraph.ephemeris.fast.jit`): the physics of the fast engine (see
+:mod:`bodygraph.ephemeris.fast.engine` for what each step does and the interface).
 
-Every function takes the packed kernel tables
-(:func:`bodygraph.ephemeris.fast.chebyshev.pack_segments`), the segment chains of
+Every function takes the kernel's coefficients (``coefficients[row]``, see
+:mod:`bodygraph.ephemeris.fast.chebyshev`), its segment table, the segment chains of
 :data:`bodygraph.ephemeris.fast.engine.CHAINS` as indices into them, and the frames of the
 instant (:func:`frames`), and writes into arrays that the caller allocates. Each instant's
 numbers come from that instant alone, in a fixed order of operations, so a chart is the
@@ -10,6 +11,8 @@ same bit for bit whatever else is computed with it.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -23,7 +26,7 @@ from bodygraph.ephemeris.fast.frames import (
     nutation,
     tdb_minus_tt,
 )
-from bodygraph.ephemeris.fast.jit import jit
+from bodygraph.ephemeris.fast.jit import kernel
 
 C_KM_PER_S = 299792.458
 C_KM_PER_DAY = C_KM_PER_S * 86400.0
@@ -40,7 +43,7 @@ RECIPROCAL_MASSES = np.array([1.0, 1047.3486, 3497.898])
 #: Cosine beyond which a deflector and the target are taken as one line (as in NOVAS).
 COLLINEAR = 0.99999999999
 
-_mean_node = jit(mean_node_of_mean_equinox)
+_mean_node = kernel(mean_node_of_mean_equinox)
 
 #: Node kinds as the kernels take them.
 NO_NODE, TRUE_NODE, MEAN_NODE = 0, 1, 2
@@ -51,26 +54,26 @@ OK, OUTSIDE, NO_DESIGN = 0, 1, 2
 FRAME_SIZE = 8
 
 
-@jit
+@kernel
 def _dot(a: FloatArray, b: FloatArray) -> float:
     out: float = (a[0] * b[0] + a[1] * b[1]) + a[2] * b[2]
     return out
 
 
-@jit
+@kernel
 def _wrap360(degrees: float) -> float:
     """Degrees -> [0, 360) (a tiny negative angle would otherwise round to 360)."""
     out: float = degrees % 360.0
     return out - 360.0 if out >= 360.0 else out
 
 
-@jit
+@kernel
 def _degrees360(radians: float) -> float:
     """Radians -> degrees in [0, 360)."""
-    return _wrap360(np.degrees(radians))
+    return _wrap360(math.degrees(radians))
 
 
-@jit
+@kernel
 def frames(whole: float, fraction: float, table: FloatArray, out: FloatArray) -> None:
     """What every position at a TT instant shares, into ``out`` (FRAME_SIZE,)."""
     delta = tdb_minus_tt(whole, fraction)
@@ -79,7 +82,7 @@ def frames(whole: float, fraction: float, table: FloatArray, out: FloatArray) ->
     mean_ecliptic_rows(((whole - J2000) + (fraction + delta)) / DAYS_PER_CENTURY, out[2:])
 
 
-@jit
+@kernel
 def covered(span: FloatArray, whole: float, tdb: float) -> bool:
     """Whether a TDB instant lies in the kernel with a day's margin for light time."""
     days = (whole - span[0]) + tdb
@@ -87,7 +90,7 @@ def covered(span: FloatArray, whole: float, tdb: float) -> bool:
     return inside
 
 
-@jit
+@kernel
 def _chain(state: FloatArray, chain: IntArray, out: FloatArray) -> None:
     """The state (6,) of a chain of one or two segments (``-1``: none)."""
     for j in range(6):
@@ -97,15 +100,15 @@ def _chain(state: FloatArray, chain: IntArray, out: FloatArray) -> None:
             out[j] += state[chain[1], j]
 
 
-@jit
+@kernel
 def _bend(p: FloatArray, p_mag: float, e0: float, e1: float, e2: float,
           reciprocal_mass: float, out: FloatArray) -> None:
     """Add to ``out`` the change that gravitational deflection makes to ``p`` (observer ->
     target, km; ``p_mag`` its length) by a mass at ``e`` (deflector -> observer, km): the
     post-Newtonian formula of the IERS Conventions."""
     q0, q1, q2 = p[0] + e0, p[1] + e1, p[2] + e2
-    q_mag = np.sqrt((q0 * q0 + q1 * q1) + q2 * q2)
-    e_mag = np.sqrt((e0 * e0 + e1 * e1) + e2 * e2)
+    q_mag = math.sqrt((q0 * q0 + q1 * q1) + q2 * q2)
+    e_mag = math.sqrt((e0 * e0 + e1 * e1) + e2 * e2)
     p_dot_q = ((p[0] * q0 + p[1] * q1) + p[2] * q2) / (p_mag * q_mag)
     q_dot_e = ((q0 * e0 + q1 * e1) + q2 * e2) / (q_mag * e_mag)
     e_dot_p = ((e0 * p[0] + e1 * p[1]) + e2 * p[2]) / (e_mag * p_mag)
@@ -118,23 +121,23 @@ def _bend(p: FloatArray, p_mag: float, e0: float, e1: float, e2: float,
     out[2] += factor * (a * e2 - b * q2)
 
 
-@jit
+@kernel
 def _aberrate(p: FloatArray, velocity: FloatArray, light_time: float,
               out: FloatArray) -> None:
     """Annual aberration (relativistic formula): ``p`` seen by an observer moving at
     ``velocity`` (km/day), the light having travelled ``light_time`` days."""
     distance = light_time * C_KM_PER_DAY
-    speed = np.sqrt(_dot(velocity, velocity))
+    speed = math.sqrt(_dot(velocity, velocity))
     beta = speed / C_KM_PER_DAY
     cos_d = _dot(p, velocity) / (distance * speed)
-    inverse_gamma = np.sqrt(1.0 - beta * beta)
+    inverse_gamma = math.sqrt(1.0 - beta * beta)
     b = beta * cos_d
     q = (1.0 + b / (1.0 + inverse_gamma)) * light_time
     for j in range(3):
         out[j] = (inverse_gamma * p[j] + q * velocity[j]) / (1.0 + b)
 
 
-@jit
+@kernel
 def apparent(coefficients: FloatArray, segments: FloatArray, chains: IntArray, body: int,
              whole: float, tdb: float, state: FloatArray, earth: FloatArray,
              scratch: FloatArray, out: FloatArray) -> None:
@@ -148,9 +151,9 @@ def apparent(coefficients: FloatArray, segments: FloatArray, chains: IntArray, b
     o0, o1, o2 = target[0] - earth[0], target[1] - earth[1], target[2] - earth[2]
     v0, v1, v2 = target[3], target[4], target[5]
     d_dot_v = (o0 * v0 + o1 * v1) + o2 * v2
-    speed = C_KM_PER_DAY**2 - ((v0 * v0 + v1 * v1) + v2 * v2)
+    speed = C_KM_PER_DAY * C_KM_PER_DAY - ((v0 * v0 + v1 * v1) + v2 * v2)
     d_dot_d = (o0 * o0 + o1 * o1) + o2 * o2
-    light_time = (np.sqrt(d_dot_v * d_dot_v + speed * d_dot_d) - d_dot_v) / speed
+    light_time = (math.sqrt(d_dot_v * d_dot_v + speed * d_dot_d) - d_dot_v) / speed
     segment_state(coefficients, segments, chains[body, 0], whole, tdb - light_time,
                   retarded, False)
     if chains[body, 1] >= 0:
@@ -160,7 +163,7 @@ def apparent(coefficients: FloatArray, segments: FloatArray, chains: IntArray, b
             retarded[j] += scratch[3, j]
     for j in range(3):
         geometric[j] = retarded[j] - earth[j]
-    distance = np.sqrt(_dot(geometric, geometric))
+    distance = math.sqrt(_dot(geometric, geometric))
     light_time = distance / C_KM_PER_DAY
     bent = retarded  # reused: the deflected vector
     for j in range(3):
@@ -180,22 +183,22 @@ def apparent(coefficients: FloatArray, segments: FloatArray, chains: IntArray, b
     _aberrate(bent, earth[3:], light_time, out)
 
 
-@jit
+@kernel
 def longitude(vector: FloatArray, frame: FloatArray) -> float:
     """Ecliptic longitude of date (degrees in [0, 360)) of a GCRS vector."""
     x = (frame[2] * vector[0] + frame[3] * vector[1]) + frame[4] * vector[2]
     y = (frame[5] * vector[0] + frame[6] * vector[1]) + frame[7] * vector[2]
-    return _degrees360(np.arctan2(y, x) + frame[1])
+    return _degrees360(math.atan2(y, x) + frame[1])
 
 
-@jit
+@kernel
 def node_longitude(kind: int, chains: IntArray, state: FloatArray, whole: float,
                    fraction: float, frame: FloatArray) -> float:
     """The lunar node at TT ``whole + fraction``: the true (osculating) node from the
     Moon's geometric geocentric state, or the mean node (Meeus 47.7) plus the nutation."""
     if kind == MEAN_NODE:
         omega = _mean_node(((whole - J2000) + fraction) / DAYS_PER_CENTURY)
-        return _wrap360(omega + np.degrees(frame[1]))
+        return _wrap360(omega + math.degrees(frame[1]))
     m, e = state[chains[MOON_STATE, 0]], state[chains[MOON_STATE, 1]]
     s0, s1, s2 = m[0] - e[0], m[1] - e[1], m[2] - e[2]
     s3, s4, s5 = m[3] - e[3], m[4] - e[4], m[5] - e[5]
@@ -203,10 +206,10 @@ def node_longitude(kind: int, chains: IntArray, state: FloatArray, whole: float,
     p0, p1, p2 = s1 * s5 - s2 * s4, s2 * s3 - s0 * s5, s0 * s4 - s1 * s3
     x = (frame[2] * p0 + frame[3] * p1) + frame[4] * p2
     y = (frame[5] * p0 + frame[6] * p1) + frame[7] * p2
-    return _degrees360(np.arctan2(x, -y) + frame[1])
+    return _degrees360(math.atan2(x, -y) + frame[1])
 
 
-@jit
+@kernel
 def epoch(coefficients: FloatArray, segments: FloatArray, chains: IntArray,
            needed: IntArray, whole: float, fraction: float, frame: FloatArray, bodies: int,
            node: int, work: FloatArray, longitudes: FloatArray, vectors: FloatArray,

@@ -1,9 +1,14 @@
-"""JPL SPK type 2 (Chebyshev position) segments, read once and evaluated by compiled code.
+"""JPL SPK type 2 (Chebyshev position) segments, mapped from the kernel file and evaluated by
+the kernels of the fast engine.
 
-:func:`load_segments` reads the segments of a kernel into memory (through jplephem) and
-:func:`pack_segments` stacks them into two arrays that the compiled kernels take:
-``coefficients`` (record, component, coefficient), zero-padded to one coefficient count,
-and ``segments`` (segment, ``FIRST``/``INTERVAL``/``RECORDS``/``OFFSET``/``COUNT``).
+:func:`load_segments` maps the segments of a kernel (through jplephem, without reading
+them: the operating system reads the records that are used) and :func:`segment_table`
+describes them in the array that the kernels take: ``segments`` (segment,
+``FIRST``/``INTERVAL``/``RECORDS``/``OFFSET``/``COUNT``). The coefficients reach the kernels
+as ``coefficients[row]``, the (component, coefficient) array of one record: either every
+record stacked in one array (:func:`pack_coefficients`, for the compiled kernels), or
+:class:`MappedRecords`, which reads a record from the file when it is asked for (for the
+plain-Python kernels, which compute a few charts). Both hold the same numbers.
 :func:`segment_state` evaluates one segment at one instant: the Chebyshev series and its
 derivative by their three-term recurrences, for the position (km) and the velocity
 (km/day).
@@ -11,6 +16,7 @@ derivative by their three-term recurrences, for the position (km) and the veloci
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -19,7 +25,7 @@ import numpy as np
 from jplephem.spk import SPK
 
 from bodygraph._typing import FloatArray
-from bodygraph.ephemeris.fast.jit import jit
+from bodygraph.ephemeris.fast.jit import kernel
 from bodygraph.errors import EphemerisError
 
 
@@ -31,18 +37,23 @@ class ChebyshevSegment:
     target: int
     first_jd: float  # TDB Julian date where the first record starts
     interval: float  # days per record
-    table: FloatArray  # (n_coefficients, 3, n_records), km
+    table: FloatArray  # (n_records, 3, n_coefficients), km: a view of the mapped file
 
     @property
     def records(self) -> int:
         """Number of records."""
-        return int(self.table.shape[2])
+        return int(self.table.shape[0])
+
+    def is_zero(self) -> bool:
+        """Whether every coefficient is zero (Mercury and Venus inside their
+        barycenters); a non-zero first record settles it without reading the rest."""
+        return not np.any(self.table[0]) and not np.any(self.table)
 
 
 def load_segments(path: Path, pairs: tuple[tuple[int, int], ...]) -> dict[
     tuple[int, int], ChebyshevSegment
 ]:
-    """Read the type 2 segments ``pairs`` of a kernel into memory (one per pair)."""
+    """Map the type 2 segments ``pairs`` of a kernel (one per pair)."""
     try:
         spk = SPK.open(str(path))
     except (OSError, ValueError) as exc:
@@ -58,15 +69,15 @@ def load_segments(path: Path, pairs: tuple[tuple[int, int], ...]) -> dict[
                     f"segment {key[0]}->{key[1]} of {path} is SPK type {segment.data_type}; "
                     "the fast engine reads type 2 (use engine='skyfield' for this kernel)"
                 )
-            first, interval, coefficients = segment.load_array()
-            table = np.ascontiguousarray(
-                np.asarray(coefficients, dtype=np.float64).transpose(2, 0, 1)
-            )
+            first, interval, coefficients = segment.load_array()  # (3, records, K) view
+            table = np.asarray(coefficients).transpose(1, 0, 2)
+            if table.dtype != np.float64:  # a kernel of the other byte order
+                table = table.astype(np.float64)
             parts.setdefault(key, []).append(
                 ChebyshevSegment(key[0], key[1], float(first), float(interval), table)
             )
     finally:
-        spk.close()
+        spk.close()  # the views keep the file's memory map
     found = {key: _join(path, sorted(p, key=lambda s: s.first_jd)) for key, p in parts.items()}
     missing = [pair for pair in pairs if pair not in found]
     if missing:
@@ -80,7 +91,7 @@ def _join(path: Path, pieces: list[ChebyshevSegment]) -> ChebyshevSegment:
     head = pieces[0]
     for before, after in pairwise(pieces):
         end = before.first_jd + before.records * before.interval
-        if (after.interval != head.interval or after.table.shape[:2] != head.table.shape[:2]
+        if (after.interval != head.interval or after.table.shape[1:] != head.table.shape[1:]
                 or abs(after.first_jd - end) > 1e-9):
             raise EphemerisError(
                 f"segments {head.center}->{head.target} of {path} do not join end to end; "
@@ -88,35 +99,57 @@ def _join(path: Path, pieces: list[ChebyshevSegment]) -> ChebyshevSegment:
             )
     if len(pieces) == 1:
         return head
-    table = np.concatenate([p.table for p in pieces], axis=2)
+    table = np.concatenate([p.table for p in pieces], axis=0)
     return ChebyshevSegment(head.center, head.target, head.first_jd, head.interval, table)
 
 
-#: Columns of the ``segments`` array of :func:`pack_segments`.
+#: Columns of the ``segments`` array of :func:`segment_table`.
 FIRST, INTERVAL, RECORDS, OFFSET, COUNT = range(5)
 
 
-def pack_segments(segments: list[ChebyshevSegment]) -> tuple[FloatArray, FloatArray]:
-    """Stack segments for the compiled kernels: ``coefficients`` (R, 3, K), every
-    segment's records one after the other, padded with zero coefficients to the largest
-    K; and ``segments`` (S, 5): first Julian date (TDB), days per record, number of
-    records, the index of the segment's first record in ``coefficients`` and its own
-    number of coefficients (the padding is never read)."""
-    k = max(s.table.shape[0] for s in segments)
-    padded = [np.pad(s.table, ((0, k - s.table.shape[0]), (0, 0), (0, 0))) for s in segments]
-    coefficients = np.ascontiguousarray(np.concatenate(padded, axis=2).transpose(2, 1, 0))
+def segment_table(segments: list[ChebyshevSegment]) -> FloatArray:
+    """``segments`` (S, 5): first Julian date (TDB), days per record, number of records,
+    the row of the segment's first record among all the segments' records one after the
+    other, and its number of coefficients."""
     table = np.zeros((len(segments), 5))
     table[:, FIRST] = [s.first_jd for s in segments]
     table[:, INTERVAL] = [s.interval for s in segments]
     table[:, RECORDS] = [s.records for s in segments]
     table[1:, OFFSET] = np.cumsum([s.records for s in segments[:-1]])
-    table[:, COUNT] = [s.table.shape[0] for s in segments]
-    for array in (coefficients, table):
-        array.flags.writeable = False
-    return coefficients, table
+    table[:, COUNT] = [s.table.shape[2] for s in segments]
+    table.flags.writeable = False
+    return table
 
 
-@jit
+def pack_coefficients(segments: list[ChebyshevSegment]) -> FloatArray:
+    """Every record of the segments in one array (R, 3, K), in the rows of
+    :func:`segment_table`, padded with zero coefficients to the largest K (the padding is
+    never read). Reads the whole of the segments."""
+    k = max(s.table.shape[2] for s in segments)
+    out = np.zeros((sum(s.records for s in segments), 3, k))
+    row = 0
+    for s in segments:
+        out[row:row + s.records, :, :s.table.shape[2]] = s.table
+        row += s.records
+    out.flags.writeable = False
+    return out
+
+
+class MappedRecords:
+    """``coefficients[row]`` read from the mapped segments on demand: the same numbers as
+    :func:`pack_coefficients` without reading the file."""
+
+    def __init__(self, segments: list[ChebyshevSegment]) -> None:
+        self._tables = [s.table for s in segments]
+        self._starts = [int(start) for start in segment_table(segments)[:, OFFSET]]
+
+    def __getitem__(self, row: int) -> FloatArray:
+        index = bisect_right(self._starts, row) - 1
+        out: FloatArray = self._tables[index][row - self._starts[index]]
+        return out
+
+
+@kernel
 def segment_state(coefficients: FloatArray, segments: FloatArray, s: int, whole: float,
                   fraction: float, out: FloatArray, rates: bool) -> None:
     """Position (km) and, if ``rates``, velocity (km/day) of segment ``s`` at TDB

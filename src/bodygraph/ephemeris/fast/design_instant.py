@@ -6,6 +6,8 @@ design instant that did not converge (``NO_DESIGN``); the caller raises.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from bodygraph._typing import FloatArray, IntArray, StatusArray
@@ -21,7 +23,7 @@ from bodygraph.ephemeris.fast.apparent import (
     frames,
 )
 from bodygraph.ephemeris.fast.frames import J2000
-from bodygraph.ephemeris.fast.jit import jit
+from bodygraph.ephemeris.fast.jit import kernel
 
 #: The design instant is interpolated from the Sun at these offsets (days) from the
 #: low-precision guess, which is within 0.022 day of it over 1800-2200; the parabola
@@ -39,19 +41,19 @@ LAGRANGE = 1.0 / np.array([
     np.prod([a - b for b in SAMPLE_NODES if b != a]) for a in SAMPLE_NODES])
 
 
-@jit
+@kernel
 def _low_precision_sun(days: float) -> tuple[float, float]:
     """The Sun's apparent longitude by the Astronomical Almanac's low-precision formula
     (about 0.01 degree) and its rate, degrees and degrees per day, ``days`` from J2000."""
-    anomaly = np.radians(357.528 + 0.9856003 * days)
-    sine, cosine = np.sin(anomaly), np.cos(anomaly)
+    anomaly = math.radians(357.528 + 0.9856003 * days)
+    sine, cosine = math.sin(anomaly), math.cos(anomaly)
     longitude = 280.460 + 0.9856474 * days + (1.915 + 0.040 * cosine) * sine
-    rate = 0.9856474 + np.radians(0.9856003) * (
+    rate = 0.9856474 + math.radians(0.9856003) * (
         1.915 * cosine + 0.040 * (2.0 * cosine * cosine - 1.0))
     return longitude, rate
 
 
-@jit
+@kernel
 def design_guess(whole: float, fraction: float) -> float:
     """Offset (days, negative) to the design instant by the low-precision solar theory:
     where its longitude is ``SOLAR_ARC_DEG`` behind its own birth value (one Newton step
@@ -64,7 +66,7 @@ def design_guess(whole: float, fraction: float) -> float:
     return offset - (longitude - birth_longitude + SOLAR_ARC_DEG) / rate
 
 
-@jit
+@kernel
 def design_offset(coefficients: FloatArray, segments: FloatArray, chains: IntArray,
                   table: FloatArray, span: FloatArray, needed: IntArray, whole: float,
                   fraction: float, birth_sun: float, samples: FloatArray, work: FloatArray,
@@ -108,7 +110,7 @@ def design_offset(coefficients: FloatArray, segments: FloatArray, chains: IntArr
     return (guess + DESIGN_SAMPLES[1]) + u * SAMPLE_SPACING, OK
 
 
-@jit
+@kernel
 def design_offsets(coefficients: FloatArray, segments: FloatArray, chains: IntArray,
                    table: FloatArray, span: FloatArray, needed: IntArray,
                    whole: FloatArray, fraction: FloatArray, birth_sun: FloatArray,

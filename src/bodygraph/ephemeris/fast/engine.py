@@ -23,17 +23,23 @@ instants around a low-precision guess of the design instant (the parabola throug
 longitudes gives the design instant, with no iteration), then the bodies at design, with
 the frames of date interpolated on the same parabola.
 
-The numbers are computed by compiled loops over the instants (``loops``, over the
-apparent places of ``apparent`` and the design instant of ``design_instant``), one instant
-at a time in a fixed order of operations: a chart's numbers are bit for bit the
-same whatever else is computed with it, and one code path serves one chart and a
-million. Inputs and outputs are arrays with time last. The engine holds only immutable
-arrays, so one instance may serve many threads (the kernels release the GIL).
+The numbers are computed by loops over the instants (``loops``, over the apparent places
+of ``apparent`` and the design instant of ``design_instant``), one instant at a time in a
+fixed order of operations: a chart's numbers are bit for bit the same whatever else is
+computed with it, and one code serves one chart and a million. The loops run compiled
+(numba) or, for a few instants while the compiled code is not loaded yet in the process,
+as plain Python over the same code, with the same numbers (see
+:mod:`bodygraph.ephemeris.fast.jit`). Inputs and outputs are arrays with time last. The
+engine holds only immutable arrays, so one instance may serve many threads (the compiled
+kernels release the GIL).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from threading import Lock
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -41,9 +47,15 @@ import numpy.typing as npt
 from bodygraph._time import TT
 from bodygraph._typing import FloatArray
 from bodygraph.ephemeris.fast import apparent, loops
-from bodygraph.ephemeris.fast.chebyshev import load_segments, pack_segments
+from bodygraph.ephemeris.fast.chebyshev import (
+    MappedRecords,
+    load_segments,
+    pack_coefficients,
+    segment_table,
+)
 from bodygraph.ephemeris.fast.design_instant import design_offsets
 from bodygraph.ephemeris.fast.frames import nutation_table
+from bodygraph.ephemeris.fast.jit import compiled, is_compiled
 from bodygraph.errors import EphemerisError, InvalidOptionError
 from bodygraph.model.chart import NodeKind
 
@@ -69,6 +81,15 @@ _PAIRS: tuple[tuple[int, int], ...] = tuple(
     sorted({pair for chain in (EARTH, MOON_STATE, *CHAINS.values()) for pair in chain})
 )
 _NODES: dict[str, int] = {"true": apparent.TRUE_NODE, "mean": apparent.MEAN_NODE}
+#: How the engine runs its loops: ``"auto"`` (plain Python for up to ``PLAIN_CALL``
+#: instants in a call until ``PLAIN_TOTAL`` instants have been computed that way, while
+#: the compiled code is not loaded in the process; compiled otherwise), ``"compiled"``
+#: or ``"plain"``. The numbers are the same.
+Mode = Literal["auto", "compiled", "plain"]
+#: Plain Python takes about a millisecond per instant; loading the compiled code about
+#: half a second once per process (a few seconds the first time on a machine).
+PLAIN_CALL = 16
+PLAIN_TOTAL = 256
 
 
 def _node_code(node: NodeKind | None) -> int:
@@ -93,8 +114,11 @@ class FastEngine:
     """Compiled :class:`~bodygraph.ephemeris.engine.PositionEngine` over a JPL type 2
     kernel: arrays of N instants in, arrays out."""
 
-    def __init__(self, kernel_path: Path) -> None:
+    def __init__(self, kernel_path: Path, *, mode: Mode = "auto") -> None:
+        if mode not in ("auto", "compiled", "plain"):
+            raise InvalidOptionError(f"mode must be 'auto', 'compiled' or 'plain', not {mode!r}")
         self.kernel_path = Path(kernel_path)
+        self.mode: Mode = mode
         segments = load_segments(self.kernel_path, _PAIRS)
         starts = [s.first_jd for s in segments.values()]
         ends = [s.first_jd + s.records * s.interval for s in segments.values()]
@@ -102,8 +126,14 @@ class FastEngine:
         self.last_jd = min(ends)
         # Segments that are identically zero (Mercury and Venus inside their barycenters)
         # cost time and add nothing.
-        kept = [pair for pair in _PAIRS if np.any(segments[pair].table)]
-        self.coefficients, self.segments = pack_segments([segments[p] for p in kept])
+        kept = [pair for pair in _PAIRS if not segments[pair].is_zero()]
+        self._kept = [segments[p] for p in kept]
+        self.segments = segment_table(self._kept)
+        self._mapped = MappedRecords(self._kept)
+        self._packed: FloatArray | None = None
+        self._lock = Lock()
+        self._plain_instants = 0
+        self._prepared = False
         index = {pair: i for i, pair in enumerate(kept)}
 
         def chain(pairs: _Chain) -> list[int]:
@@ -120,8 +150,37 @@ class FastEngine:
         for array in (self.chains, self.every, self.sun, self.span):
             array.flags.writeable = False
 
+    @property
+    def coefficients(self) -> FloatArray:
+        """Every record of the kernel's segments in one array (read on first use)."""
+        with self._lock:
+            if self._packed is None:
+                self._packed = pack_coefficients(self._kept)
+            return self._packed
+
+    def prepare(self) -> None:
+        """Load the compiled kernels (from numba's cache, or compile them) and read the
+        whole kernel, so that no later call pays for it: run each loop, compiled, once."""
+        self._prepared = True
+        middle = TT(np.array([np.floor((self.first_jd + self.last_jd) / 2.0)]),
+                    np.array([0.5]))
+        _, _, _ = self.epochs(middle, "true")
+        self.solve_design(middle, self.sun_longitude(middle))
+
+    def _loop(self, function: Callable[..., None], size: int) -> tuple[Callable[..., None], Any]:
+        """The form of a loop to run over ``size`` instants, and the coefficients it takes."""
+        if self.mode == "auto":
+            plain = (not self._prepared and not is_compiled() and size <= PLAIN_CALL
+                     and self._plain_instants + size <= PLAIN_TOTAL)
+        else:
+            plain = self.mode == "plain"
+        if plain:
+            self._plain_instants += size
+            return function, self._mapped
+        return compiled(function), self.coefficients
+
     def close(self) -> None:
-        """Nothing to release: the coefficients were copied into memory."""
+        """Nothing to release: the file's memory map goes with the engine."""
 
     def _raise(self, status: npt.NDArray[np.uint8]) -> None:
         if not status.any():
@@ -143,9 +202,9 @@ class FastEngine:
         vector_out = np.zeros((3, 10, n if vectors else 0))
         status = np.zeros(n, dtype=np.uint8)
         needed = self.sun if bodies <= 1 and code != apparent.TRUE_NODE else self.every
-        loops.positions(self.coefficients, self.segments, self.chains, self.nutation,
-                         self.span, needed, whole, fraction, bodies, code, longitudes,
-                         vector_out, status)
+        run, coefficients = self._loop(loops.positions, n)
+        run(coefficients, self.segments, self.chains, self.nutation, self.span, needed, whole,
+            fraction, bodies, code, longitudes, vector_out, status)
         self._raise(status)
         return longitudes, vector_out
 
@@ -169,8 +228,9 @@ class FastEngine:
             np.asarray(birth_sun, dtype=np.float64), whole.shape))
         offsets = np.zeros(whole.shape[0])
         status = np.zeros(whole.shape[0], dtype=np.uint8)
-        design_offsets(self.coefficients, self.segments, self.chains, self.nutation,
-                              self.span, self.sun, whole, fraction, sun, offsets, status)
+        run, coefficients = self._loop(design_offsets, whole.shape[0])
+        run(coefficients, self.segments, self.chains, self.nutation, self.span, self.sun, whole,
+            fraction, sun, offsets, status)
         self._raise(status)
         return TT(whole, fraction + offsets)
 
@@ -190,9 +250,9 @@ class FastEngine:
         rows = np.zeros((2, 11, n))
         design = np.zeros(n)
         status = np.zeros(n, dtype=np.uint8)
-        loops.epochs(self.coefficients, self.segments, self.chains, self.nutation,
-                      self.span, self.every, self.sun, whole, fraction, code, rows[0],
-                      design, rows[1], status)
+        run, coefficients = self._loop(loops.epochs, n)
+        run(coefficients, self.segments, self.chains, self.nutation, self.span, self.every,
+            self.sun, whole, fraction, code, rows[0], design, rows[1], status)
         self._raise(status)
         if order is None:
             return rows[0], TT(whole, design), rows[1]

@@ -20,13 +20,14 @@ nutation in longitude, and the nutation in obliquity is never needed.
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from importlib import resources
 
 import numpy as np
 
 from bodygraph._typing import FloatArray
-from bodygraph.ephemeris.fast.jit import jit
+from bodygraph.ephemeris.fast.jit import compiled, kernel
 
 J2000 = 2451545.0
 DAYS_PER_CENTURY = 36525.0
@@ -110,7 +111,7 @@ _PRECESSION_HORNER = _horner_table(_PRECESSION)
 _FUNDAMENTAL_HORNER = _horner_table(_FUNDAMENTAL)
 
 
-@jit
+@kernel
 def _polynomial(row: FloatArray, t: float) -> float:
     """A polynomial with coefficients ``row`` (highest power first) at ``t``, Horner."""
     out: float = row[0]
@@ -119,17 +120,17 @@ def _polynomial(row: FloatArray, t: float) -> float:
     return out
 
 
-@jit
+@kernel
 def tdb_minus_tt(whole: float, fraction: float) -> float:
     """TDB - TT in days (USNO Circular 179, eq. 2.6; TT may stand in for TDB)."""
     t = ((whole - J2000) + fraction) / DAYS_PER_CENTURY
     out = 0.0
     for amplitude, rate, frequency, phase in _TDB_TERMS:
-        out += (amplitude + rate * t) * np.sin(frequency * t + phase)
+        out += (amplitude + rate * t) * math.sin(frequency * t + phase)
     return out / SECONDS_PER_DAY
 
 
-@jit
+@kernel
 def mean_ecliptic_rows(t: float, out: FloatArray) -> None:
     """The first two rows of ``R1(eps_A) R3(chi_A) R1(-omega_A) R3(-psi_A) R1(eps_0) B``,
     ICRS -> mean ecliptic and equinox of date, into ``out`` (6,), row-major. ``t`` is TDB
@@ -138,10 +139,10 @@ def mean_ecliptic_rows(t: float, out: FloatArray) -> None:
     omega = _polynomial(_PRECESSION_HORNER[1], t) * ARCSEC
     chi = _polynomial(_PRECESSION_HORNER[2], t) * ARCSEC
     eps = _polynomial(_PRECESSION_HORNER[3], t) * ARCSEC
-    cp, sp = np.cos(psi), -np.sin(psi)  # psi and omega enter with a minus sign
-    co, so = np.cos(omega), -np.sin(omega)
-    cx, sx = np.cos(chi), np.sin(chi)
-    ce, se = np.cos(eps), np.sin(eps)
+    cp, sp = math.cos(psi), -math.sin(psi)  # psi and omega enter with a minus sign
+    co, so = math.cos(omega), -math.sin(omega)
+    cx, sx = math.cos(chi), math.sin(chi)
+    ce, se = math.cos(eps), math.sin(eps)
     # A = R1(-omega) R3(-psi); B = R3(chi) A; M = R1(eps) B (rows 0 and 1).
     a10, a11 = -co * sp, co * cp
     m00, m01, m02 = cx * cp + sx * a10, cx * sp + sx * a11, sx * so
@@ -154,61 +155,73 @@ def mean_ecliptic_rows(t: float, out: FloatArray) -> None:
         out[3 + c] = m10 * j[0, c] + m11 * j[1, c] + m12 * j[2, c]
 
 
+#: Powers -2 .. 4 of the unit complex numbers of the fundamental arguments cover every
+#: multiplier of the 77 terms.
+_LOWEST_POWER, _HIGHEST_POWER = -2, 4
+_POWERS = _HIGHEST_POWER - _LOWEST_POWER + 1
+#: Columns of :func:`nutation_table`: the longitude coefficients in arcseconds (sin,
+#: t*sin, cos), the number of the term's non-zero multipliers, then for each of them
+#: (in the order l, l', F, D, Omega) its power's place in the table of powers.
+SIN, T_SIN, COS, FACTORS, FIRST_FACTOR = range(5)
+
+
 @cache
 def nutation_table() -> FloatArray:
-    """The IAU 2000B luni-solar terms as rows of (77, 8): the five multipliers of l, l',
-    F, D, Omega, then the longitude coefficients in arcseconds (sin, t*sin, cos), read
+    """The IAU 2000B luni-solar terms as rows of (77, 10) (see ``FIRST_FACTOR``), read
     from the IAU 2000A table that Skyfield bundles (its first 77 rows are 2000B)."""
     path = resources.files("skyfield").joinpath("data", "nutation.npz")
     with resources.as_file(path) as real, np.load(real) as data:
-        multipliers = np.asarray(data["nals_t"][:B_TERMS], dtype=np.float64)
+        multipliers = np.asarray(data["nals_t"][:B_TERMS], dtype=np.int64)
         longitude = np.asarray(
             data["lunisolar_longitude_coefficients"][:B_TERMS], dtype=np.float64
         ) * 1e-7  # tenths of a microarcsecond -> arcseconds
     if multipliers.min() < _LOWEST_POWER or multipliers.max() > _HIGHEST_POWER:
         raise ValueError("a nutation multiplier lies outside the table of powers")
-    table = np.ascontiguousarray(np.concatenate([multipliers, longitude], axis=1))
+    table = np.zeros((B_TERMS, FIRST_FACTOR + 5))
+    table[:, SIN:COS + 1] = longitude
+    for row, term in zip(table, multipliers, strict=True):
+        places = [k * _POWERS + (m - _LOWEST_POWER) for k, m in enumerate(term) if m != 0]
+        row[FACTORS] = len(places)
+        row[FIRST_FACTOR:FIRST_FACTOR + len(places)] = places
     table.flags.writeable = False
     return table
 
 
-#: Powers -2 .. 4 of the unit complex numbers of the fundamental arguments cover every
-#: multiplier of the 77 terms.
-_LOWEST_POWER, _HIGHEST_POWER = -2, 4
-
-
-@jit
+@kernel
 def nutation(t: float, table: FloatArray) -> float:
     """IAU 2000B nutation in longitude, radians, ``t`` in TT centuries since J2000
     (``table``: :func:`nutation_table`).
 
     Each term's argument is an integer combination of the five fundamental arguments,
     so its sine and cosine are products of their powers on the unit circle: five
-    sines and cosines per instant instead of 77 of each. The terms are summed in the
-    table's order."""
-    re = np.empty((5, _HIGHEST_POWER - _LOWEST_POWER + 1))
-    im = np.empty((5, _HIGHEST_POWER - _LOWEST_POWER + 1))
+    sines and cosines per instant instead of 77 of each, and per term one complex
+    product per non-zero multiplier after the first (a factor of power zero is exactly
+    1, so leaving it out changes no bit). The terms are summed in the table's order."""
+    powers = np.empty((2, 5 * _POWERS))
+    re, im = powers[0], powers[1]
     zero = -_LOWEST_POWER
     for k in range(5):
         angle = np.fmod(_polynomial(_FUNDAMENTAL_HORNER[k], t), TURN_ARCSEC) * ARCSEC
-        re[k, zero], im[k, zero] = 1.0, 0.0
-        c, s = np.cos(angle), np.sin(angle)
+        at = k * _POWERS + zero
+        re[at], im[at] = 1.0, 0.0
+        c, s = math.cos(angle), math.sin(angle)
         for m in range(1, _HIGHEST_POWER + 1):
-            re[k, zero + m] = re[k, zero + m - 1] * c - im[k, zero + m - 1] * s
-            im[k, zero + m] = re[k, zero + m - 1] * s + im[k, zero + m - 1] * c
+            re[at + m] = re[at + m - 1] * c - im[at + m - 1] * s
+            im[at + m] = re[at + m - 1] * s + im[at + m - 1] * c
         for m in range(1, -_LOWEST_POWER + 1):
-            re[k, zero - m], im[k, zero - m] = re[k, zero + m], -im[k, zero + m]
+            re[at - m], im[at - m] = re[at + m], -im[at + m]
     dpsi = 0.0
     for term in table:
-        x, y = 1.0, 0.0
-        for k in range(5):
-            m = zero + int(term[k])
-            x, y = x * re[k, m] - y * im[k, m], x * im[k, m] + y * re[k, m]
-        dpsi += (term[5] + term[6] * t) * y + term[7] * x
+        first = int(term[FIRST_FACTOR])
+        x, y = re[first], im[first]
+        for j in range(FIRST_FACTOR + 1, FIRST_FACTOR + int(term[FACTORS])):
+            p = int(term[j])
+            x, y = x * re[p] - y * im[p], x * im[p] + y * re[p]
+        dpsi += (term[SIN] + term[T_SIN] * t) * y + term[COS] * x
     return (dpsi + B_OFFSET_PSI_ARCSEC) * ARCSEC
 
 
-@jit
+@kernel
 def _nutations(t: FloatArray, table: FloatArray, out: FloatArray) -> None:
     for i in range(t.shape[0]):
         out[i] = nutation(t[i], table)
@@ -218,5 +231,5 @@ def nutation_longitude(t: FloatArray) -> FloatArray:
     """IAU 2000B nutation in longitude, radians, for TT centuries ``t`` (shape (N,))."""
     times = np.ascontiguousarray(t, dtype=np.float64)
     out = np.empty(times.shape[0])
-    _nutations(times, nutation_table(), out)
+    compiled(_nutations)(times, nutation_table(), out)
     return out

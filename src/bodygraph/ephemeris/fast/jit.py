@@ -1,27 +1,79 @@
-"""The compiler of the fast engine: numba's ``njit``, typed for mypy.
+"""The two forms of the fast engine's kernels: plain Python, and compiled by numba.
+
+A kernel is written once, as a plain function marked :func:`kernel`, and stays a plain
+function: importing the engine imports no numba, and one chart runs the kernels as
+Python (a few milliseconds) instead of loading the compiled code (most of a second in
+a new process). :func:`compiled` gives the numba version of a kernel, built on first use
+from the same code with every kernel it calls replaced by its compiled twin.
+
+Both forms do the same IEEE 754 operations in the same order: numba compiles without
+``fastmath`` (no reassociation, no fused multiply-add), and the kernels call the
+``math`` functions, which numba and Python both take from the C library. So the two
+give the same numbers bit for bit (tests/fast/test_plain.py proves it over random
+instants). Kernels use ``*`` rather than ``**`` (Python's ``x ** 2`` calls ``pow``,
+numba multiplies) and avoid division by zero (numba, with numpy's error model, returns
+inf where Python raises).
 
 Compiled functions are cached on disk (numba's ``cache=True``: next to the module in
-``__pycache__`` or, where that is read-only, in numba's per-user cache), so only the first
-use on a machine pays for compilation. They run without the GIL and with numpy's error
-model (a division by zero gives inf or nan, as in numpy, instead of raising). No
-``fastmath``: every operation rounds as IEEE 754 says, in the order written, so a
-result never depends on how many other charts are computed with it.
-
-Importing this module imports numba (a few hundred milliseconds), so only the fast
-engine's modules import it, and ``bodygraph.calculator`` imports those on first use.
+``__pycache__`` or, where that is read-only, in numba's per-user cache), so only the
+first use on a machine pays for compilation. They run without the GIL, so threads can
+run them side by side.
 """
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable
+from threading import Lock
 from typing import Any, TypeVar, cast
-
-import numba
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 
+#: Every kernel, by the plain function's identity.
+_KERNELS: dict[int, Callable[..., Any]] = {}
+#: The compiled twins, by the plain function's identity; filled on first use.
+_COMPILED: dict[int, Any] = {}
+_BUILDING = Lock()
 
-def jit(function: Function) -> Function:
-    """Compile ``function`` with numba (nopython mode, cached, no GIL)."""
-    compiled = numba.njit(cache=True, nogil=True, error_model="numpy")(function)
-    return cast(Function, compiled)
+
+def kernel(function: Function) -> Function:
+    """Mark ``function`` as a kernel of the fast engine (it is returned unchanged)."""
+    _KERNELS[id(function)] = function
+    return function
+
+
+def is_compiled() -> bool:
+    """Whether the compiled twins exist in this process (numba is imported)."""
+    return bool(_COMPILED)
+
+
+def compiled(function: Function) -> Function:
+    """The numba-compiled twin of a kernel (compiled, or loaded from the cache, when
+    first called)."""
+    with _BUILDING:
+        if id(function) not in _COMPILED:
+            _compile_all()
+    return cast(Function, _COMPILED[id(function)])
+
+
+def _compile_all() -> None:
+    import numba
+
+    twins: dict[int, Any] = {}
+    namespaces: list[dict[str, Any]] = []
+    for key, function in _KERNELS.items():
+        if key in _COMPILED:  # built before (kernels defined later come on their own)
+            continue
+        # The same code over a copy of its module's namespace, in which the kernels
+        # will be swapped for their twins (numba reads globals when it compiles).
+        namespace = dict(function.__globals__)
+        namespaces.append(namespace)
+        twin = types.FunctionType(function.__code__, namespace, function.__name__,
+                                  function.__defaults__, function.__closure__)
+        twin.__qualname__ = function.__qualname__
+        twins[key] = numba.njit(cache=True, nogil=True, error_model="numpy")(twin)
+    for namespace in namespaces:
+        for name, value in namespace.items():
+            if callable(value) and _KERNELS.get(id(value)) is value:
+                namespace[name] = twins.get(id(value)) or _COMPILED[id(value)]
+    _COMPILED.update(twins)  # only now, complete: is_compiled() reads it without the lock

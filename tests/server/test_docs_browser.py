@@ -1,0 +1,151 @@
+"""The service's pages as a person uses them, in a real browser (Debian's chromium through
+Playwright, :mod:`chromium`) against a real uvicorn with a fresh SQLite database.
+
+/playground: a key, a birth, coordinates or a place -> the chart's type, its activations
+and the rendered bodygraph; a wrong key shows the contract's message. /docs: Swagger UI
+from this service's own files, Authorize with the key, one "Try it out". Every request
+either page makes goes to the service's own origin.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from collections.abc import Iterator
+from types import ModuleType
+from typing import Any
+
+import httpx
+import pytest
+from chromium import chromium
+
+from bodygraph_server.billing.accounts import Bookkeeper
+from bodygraph_server.http.errors import ERROR_TABLE, ErrorCode
+from bodygraph_server.http.pages import content_security_policy
+
+from .support import REPO, LiveServer, served
+
+WAIT_MS = 40_000  # a loaded machine: the first place name loads the gazetteer
+
+
+def _steps() -> ModuleType:
+    """``scripts/screenshots.py``: the steps a person takes on the pages, shared with the
+    screenshots of the docs."""
+    spec = importlib.util.spec_from_file_location("bodygraph_screenshots",
+                                                  REPO / "scripts" / "screenshots.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+STEPS = _steps()
+BIRTH = STEPS.BIRTH
+
+
+class Site:
+    """A running service, its bookkeeping, and every URL the browser asked for."""
+
+    def __init__(self, server: LiveServer, book: Bookkeeper) -> None:
+        self.server = server
+        self.book = book
+        self.requested: list[str] = []
+
+    @property
+    def url(self) -> str:
+        return self.server.base_url
+
+    def foreign(self) -> list[str]:
+        """The requests that left the service's origin."""
+        return [u for u in self.requested
+                if not (u.startswith(self.url + "/") or u.startswith("data:"))]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    with served(tmp_path_factory.mktemp("docs-browser")) as (server, book):
+        yield Site(server, book)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as instance:
+        yield instance
+
+
+@pytest.fixture
+def page(browser: Any, site: Site) -> Iterator[Any]:
+    one = browser.new_page(viewport={"width": 1280, "height": 900})
+    one.set_default_timeout(WAIT_MS)
+    one.on("request", lambda request: site.requested.append(request.url))
+    violations: list[str] = []
+    one.on("console", lambda m: violations.append(m.text)
+           if "Content Security Policy" in m.text else None)
+    yield one
+    one.close()
+    assert violations == [], violations
+    assert site.foreign() == [], f"requests left the service: {site.foreign()}"
+
+
+def test_pages_carry_a_self_only_policy(site: Site) -> None:
+    for path in ("/docs", "/playground"):
+        response = httpx.get(site.url + path)
+        assert response.status_code == 200
+        policy = response.headers["content-security-policy"]
+        assert "default-src 'self'" in policy and "http" not in policy
+        assert "<script>" not in response.text  # no inline script (and no inline secret)
+    style = httpx.get(site.url + "/docs/swagger-ui/swagger-ui-bundle.js")
+    assert style.status_code == 200 and "javascript" in style.headers["content-type"]
+
+
+def test_playground_shows_the_chart_and_its_image(page: Any, site: Site) -> None:
+    key = site.book.create_account("developer").api_key
+    STEPS.compute_chart(page, site.url, key)
+    assert page.is_hidden("#error")
+    expected = httpx.post(site.url + "/v2/charts/coordinates",
+                          json={**BIRTH, "lat": 52.52, "lng": 13.405},
+                          headers={"Authorization": f"Bearer {key}"}).json()["data"]
+    properties = page.inner_text("#properties")
+    assert f"Type\t{expected['type']}" in properties
+    assert f"Profile\t{expected['profile']}" in properties
+    assert f"Authority\t{expected['authority']}" in properties
+    activations = page.inner_text("#activations")
+    sun = expected["activations"]
+    assert f"sun\t{sun['design']['sun']}\t{sun['personality']['sun']}" in activations
+    assert re.search(r"/render/default\.svg\?t=", page.get_attribute("#bodygraph", "src"))
+    page.wait_for_function("document.getElementById('bodygraph').naturalWidth > 0")
+    assert "requests left this minute" in page.inner_text("#status")
+
+    # A place name (the offline gazetteer; any geocoding key will do there).
+    STEPS.compute_chart(page, site.url, key, location="Berlin, Germany", geocode_key="any")
+    assert f"Type\t{expected['type']}" in page.inner_text("#properties")
+
+
+def test_playground_shows_the_services_message(page: Any, site: Site) -> None:
+    STEPS.compute_chart(page, site.url, "not-a-key")
+    message = ERROR_TABLE[ErrorCode.API_KEY_INVALID].message
+    assert page.inner_text("#error") == f"{message} (API_KEY_INVALID)"
+    assert page.is_hidden("#result")
+    assert page.inner_text("#status") == ""
+    key = site.book.create_account("developer").api_key
+    STEPS.compute_chart(page, site.url, key, location="Berlin, Germany")
+    message = ERROR_TABLE[ErrorCode.GEOCODE_KEY_MISSING].message
+    assert page.inner_text("#error") == f"{message} (GEOCODE_KEY_MISSING)"
+
+
+def test_docs_try_it_out_with_a_key(page: Any, site: Site) -> None:
+    key = site.book.create_account("developer").api_key
+    operation = STEPS.try_it_out(page, site.url, key)
+    status = operation.locator(".live-responses-table .response .response-col_status").first
+    assert status.inner_text().strip() == "200"
+    body = operation.locator(".live-responses-table .response-col_description pre").first
+    assert '"type": "ChartResult"' in body.inner_text()
+    assert "Error codes" in page.inner_text("main.rules")
+
+
+def test_a_separate_render_host_is_allowed_for_images_only() -> None:
+    policy = content_security_policy("https://img.example.com/render")
+    directives = dict(d.strip().split(" ", 1) for d in policy.split(";"))
+    assert directives["img-src"] == "'self' data: https://img.example.com"
+    assert directives["default-src"] == "'self'"
+    assert "img.example.com" not in policy.replace(directives["img-src"], "")
