@@ -112,8 +112,8 @@ class BirthInfo(TypedDict):
     local: str | None
     zone: str | None
     place: str | None
-    latitude: float | None
-    longitude: float | None
+    lat: float | None
+    lng: float | None
     wallTime: WallTimeName | None
 
 
@@ -136,8 +136,8 @@ def _from_local(found: LocalChart) -> Birth:
         local=found.local.replace(tzinfo=timezone(found.utc_offset)).isoformat(),
         zone=found.zone,
         place=found.place.describe() if found.place is not None else None,
-        latitude=found.latitude,
-        longitude=found.longitude,
+        lat=found.lat,
+        lng=found.lng,
         wallTime=found.wall_time.value,
     ))
 
@@ -171,4 +171,4 @@ def _at_instant(utc: str) -> Birth:
                      "local time")
     chart = calculate(moment)
     return Birth(chart, BirthInfo(utc=_utc(chart), local=None, zone=None,
-                                  place=None, latitude=None, longitude=None, wallTime=None))
+                                  place=None, lat=None, lng=None, wallTime=None))

@@ -50,7 +50,7 @@ def summary(birth: Birth) -> str:
     info = birth.info
     when = utc_seconds_text(birth.chart.birth_utc)
     if info["local"] is not None:
-        where = info["place"] or f"{info['latitude']}, {info['longitude']}"
+        where = info["place"] or f"{info['lat']}, {info['lng']}"
         when = f"{info['local']} ({info['zone']}) at {where}, that is {when}"
     chart = birth.chart
     headline = ", ".join(natal_summary(RenderInput.from_chart(chart)))

@@ -186,7 +186,7 @@ class LibraryCharts:
         else:
             geocoder = self.http.geocoder(geocode_key)
         found = await geocoder.geocode_async(place)
-        return _local_to_utc(birthdate, birthtime, found.latitude, found.longitude)
+        return _local_to_utc(birthdate, birthtime, found.lat, found.lng)
 
     def _geocoder(self, geocode_key: str) -> Geocoder:
         from bodygraph.geo.places import geocoder_for
@@ -197,7 +197,7 @@ class LibraryCharts:
         self, birthdate: date, birthtime: time, place: str, geocode_key: str
     ) -> datetime:
         found = self._geocoder(geocode_key).geocode(place)
-        return _local_to_utc(birthdate, birthtime, found.latitude, found.longitude)
+        return _local_to_utc(birthdate, birthtime, found.lat, found.lng)
 
     async def from_coordinates(
         self, birthdate: date, birthtime: time, lat: float, lng: float

@@ -64,7 +64,7 @@ async def test_chart_at_a_place(session: ClientSession) -> None:
     assert data["birth"] == {
         "utc": "1990-07-15T12:30:00.000Z", "local": "1990-07-15T14:30:00+02:00",
         "zone": "Europe/Berlin", "place": "Berlin, Germany (52.5244° N, 13.4105° E)",
-        "latitude": 52.52437, "longitude": 13.41053, "wallTime": "unique",
+        "lat": 52.52437, "lng": 13.41053, "wallTime": "unique",
     }
     text = summary_of(result)
     assert text == data["summary"]

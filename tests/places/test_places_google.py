@@ -42,7 +42,7 @@ def test_ok_gives_the_place_and_sends_the_key_only_as_the_key_parameter(
     place = geocoder.geocode("Berlin, Germany")
     assert (place.name, place.country, place.country_code, place.region) == (
         "Berlin", "Germany", "DE", "Berlin")
-    assert (place.latitude, place.longitude) == (52.5200066, 13.404954)
+    assert (place.lat, place.lng) == (52.5200066, 13.404954)
     assert place.source == "google"
     assert place.describe() == "Berlin, Germany (52.5200° N, 13.4050° E)"
 
@@ -199,7 +199,7 @@ def test_a_result_without_components_is_named_by_its_address(google_server):
     }]})
     geocoder = GoogleGeocoder(KEY, domain=google_server.domain, scheme="http")
     place = geocoder.geocode("Atlantic Ocean")
-    assert (place.name, place.country, place.latitude, place.longitude) == (
+    assert (place.name, place.country, place.lat, place.lng) == (
         "Atlantic Ocean", None, 0.0, -30.0)
 
 

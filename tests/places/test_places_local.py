@@ -40,7 +40,7 @@ def test_calculate_local_converts_with_the_zone_of_the_coordinates():
     assert result.local == datetime(1990, 5, 14, 8, 30)
     assert result.wall_time is WallTime.UNIQUE and not result.ambiguous
     assert result.place is None
-    assert (result.latitude, result.longitude) == BERLIN
+    assert (result.lat, result.lng) == BERLIN
     assert result.chart == calculate(result.birth_utc)
     assert result.chart.birth_utc == result.birth_utc
 
@@ -63,7 +63,7 @@ def test_calculate_at_place_uses_the_offline_gazetteer_by_default():
     assert result.place.describe().startswith("Berlin, Germany (52.5")
     assert result.zone == "Europe/Berlin"
     assert result.birth_utc == datetime(1990, 5, 14, 6, 30, tzinfo=UTC)
-    assert (result.latitude, result.longitude) == (result.place.latitude, result.place.longitude)
+    assert (result.lat, result.lng) == (result.place.lat, result.place.lng)
 
 
 def test_a_place_geocoded_before_is_reused_without_geocoding():

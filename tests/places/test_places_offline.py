@@ -122,7 +122,7 @@ def gazetteer() -> OfflineGeocoder:
 
 
 def _near(place: Place, lat: float, lng: float, tolerance: float = 0.25) -> bool:
-    return math.hypot(place.latitude - lat, place.longitude - lng) <= tolerance
+    return math.hypot(place.lat - lat, place.lng - lng) <= tolerance
 
 
 @pytest.mark.parametrize(("query", "country", "lat", "lng"), CITIES)

@@ -86,7 +86,7 @@ class Resolver:
                     lat, lng = _degrees(chunk, "lat", i), _degrees(chunk, "lng", i)
                 else:
                     place = self._place((chunk["location"][i] or "").strip())
-                    lat, lng = place.latitude, place.longitude
+                    lat, lng = place.lat, place.lng
                 zones[i] = zone_at(lat, lng)
             except (ValueError, BodygraphError) as exc:
                 errors[i] = _failure(exc)

@@ -133,7 +133,7 @@ def _local_chart(args: argparse.Namespace, calculator: Calculator) -> tuple[Char
     else:
         if args.place is not None:
             found = geocoder_from(args).geocode(args.place)
-            lat, lng = found.latitude, found.longitude
+            lat, lng = found.lat, found.lng
             where = f"place {found.describe()}"
         else:
             lat, lng = check_coordinates(args.lat, args.lng)

@@ -46,7 +46,7 @@ class LocalChart:
     """A chart calculated from a local birth time, with everything used to get its UTC.
 
     ``place`` is the geocoded place (``None`` when coordinates were given);
-    ``latitude``/``longitude`` the point whose zone was used; ``local`` the wall time as
+    ``lat``/``lng`` the point whose zone was used; ``local`` the wall time as
     given; ``zone`` the IANA zone; ``utc_offset`` the offset used (``local - birth_utc``);
     ``wall_time`` says whether the local time was unique, repeated (``fold``: the first
     occurrence was used) or skipped (``gap``: the offset before the gap was used);
@@ -55,8 +55,8 @@ class LocalChart:
 
     chart: Chart
     place: Place | None
-    latitude: float
-    longitude: float
+    lat: float
+    lng: float
     local: datetime
     zone: str
     utc_offset: timedelta
@@ -81,8 +81,8 @@ def _chart(
     return LocalChart(
         chart=calculate(resolved.utc, node=node, ephemeris=ephemeris),
         place=place,
-        latitude=lat,
-        longitude=lng,
+        lat=lat,
+        lng=lng,
         local=resolved.local,
         zone=resolved.zone,
         utc_offset=resolved.utc_offset,
@@ -146,5 +146,5 @@ def calculate_at_place(
         found = place
     else:
         raise InvalidLocationError(f"a place must be a location text or a Place, not {place!r}")
-    resolved = local_to_utc(local, lat=found.latitude, lng=found.longitude, at_sea=at_sea)
-    return _chart(resolved, found, found.latitude, found.longitude, node, ephemeris)
+    resolved = local_to_utc(local, lat=found.lat, lng=found.lng, at_sea=at_sea)
+    return _chart(resolved, found, found.lat, found.lng, node, ephemeris)

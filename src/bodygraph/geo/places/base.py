@@ -125,8 +125,8 @@ class Place:
     """
 
     name: str
-    latitude: float
-    longitude: float
+    lat: float
+    lng: float
     country: str | None = None
     country_code: str | None = None
     region: str | None = None
@@ -135,7 +135,7 @@ class Place:
     identifier: str | None = None
 
     def __post_init__(self) -> None:
-        check_coordinates(self.latitude, self.longitude)
+        check_coordinates(self.lat, self.lng)
 
     def describe(self) -> str:
         """One line naming the place and its coordinates, for telling a person what was used.
@@ -147,11 +147,11 @@ class Place:
         for extra in (self.region, self.country):
             if extra and extra not in parts:
                 parts.append(extra)
-        north = "N" if self.latitude >= 0 else "S"
-        east = "E" if self.longitude >= 0 else "W"
+        north = "N" if self.lat >= 0 else "S"
+        east = "E" if self.lng >= 0 else "W"
         return (
-            f"{', '.join(parts)} ({abs(self.latitude):.4f}° {north}, "
-            f"{abs(self.longitude):.4f}° {east})"
+            f"{', '.join(parts)} ({abs(self.lat):.4f}° {north}, "
+            f"{abs(self.lng):.4f}° {east})"
         )
 
 

@@ -91,8 +91,8 @@ def _place_from(raw: Mapping[str, Any], address: str, lat: float, lng: float) ->
     place_id = raw.get("place_id")
     return Place(
         name=name or address,
-        latitude=lat,
-        longitude=lng,
+        lat=lat,
+        lng=lng,
         country=_component(raw, "country"),
         country_code=_component(raw, "country", short=True),
         region=_component(raw, "administrative_area_level_1"),

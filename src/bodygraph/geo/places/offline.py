@@ -87,8 +87,8 @@ def _place(city: City) -> Place:
     table = countries()
     return Place(
         name=city.name,
-        latitude=city.latitude,
-        longitude=city.longitude,
+        lat=city.latitude,
+        lng=city.longitude,
         country=table.names.get(city.country_code),
         country_code=city.country_code,
         region=table.state_names.get(city.admin1) if city.country_code == "US" else None,
