@@ -106,15 +106,16 @@ def test_a_png_takes_several_images_from_the_throttle() -> None:
     context = RenderContext(RING, cached(None))
     app = Starlette(routes=[Route(IMAGE_ROUTE, image_endpoint(lambda r: context, throttle))])
     with TestClient(app) as c:
-        # the throttle is checked before the token: refusals cost as much as images
-        for _ in range(2):
+        assert c.get(f"/default.png?t={TOKEN}").status_code == 200
+        for _ in range(PNG_COST - 2):  # a refusal costs one image, as on the SVG path
             assert c.get("/default.png").status_code == 400
-        r = c.get("/default.png")
+        r = c.get(f"/default.png?t={TOKEN}")  # two images left: not enough for a PNG
         refused(r, 429, "RATE_LIMIT_EXCEEDED")
         assert r.headers["retry-after"] == "1"
-        clock.now += 0.5  # half a PNG back: still too little for a PNG ...
+        assert c.get(f"/default.svg?t={TOKEN}").status_code == 200  # ... but for an SVG
         assert c.get("/default.png").status_code == 429
-        assert c.get("/default.svg").status_code == 400  # ... but enough for SVGs
+        clock.now += 1.0  # a PNG's weight back
+        assert c.get(f"/default.png?t={TOKEN}").status_code == 200
     with pytest.raises(ValueError):
         throttle.take("a", throttle.burst + 1)
     assert Throttle(rate=2, burst=10, clock=clock).take("b", 10) == 0

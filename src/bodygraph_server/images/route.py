@@ -18,8 +18,10 @@ Responses:
 ``404``  ``NOT_FOUND``: the path is not ``<uuid>.svg``/``<uuid>.png`` (canonical lower-case
          UUID) or ``default.svg``/``default.png``
 ``429``  ``RATE_LIMIT_EXCEEDED``: the client fetched too many images
-         (:mod:`bodygraph_server.images.throttle`; a PNG counts as
-         :data:`~bodygraph_server.images.formats.PNG_COST` images), with ``Retry-After``
+         (:mod:`bodygraph_server.images.throttle`; every request takes one image
+         before the checks, a PNG the rest of its weight,
+         :data:`~bodygraph_server.images.formats.PNG_COST` images, before it is
+         rasterised), with ``Retry-After``
 ``503``  ``TEMPLATE_STORE_UNAVAILABLE``: the template source failed (:class:`TemplateLookupError`);
          ``PNG_UNAVAILABLE``: a PNG was asked for and cairosvg or the cairo library is missing
 
@@ -121,6 +123,11 @@ def _refusal(status: int, code: str, message: str,
                     headers={"Cache-Control": NO_STORE, **SECURITY_HEADERS, **(headers or {})})
 
 
+def _too_many(wait: int) -> Response:
+    return _refusal(429, "RATE_LIMIT_EXCEEDED", "too many images; retry later",
+                    {"Retry-After": str(wait)})
+
+
 @dataclass(frozen=True, slots=True)
 class RenderContext:
     """What the image route needs: the keys that verify tokens and the (cached) styles."""
@@ -151,11 +158,10 @@ def image_endpoint(
         except ValueError:
             return _refusal(404, "NOT_FOUND", "no such image; use <template-uuid>.svg, "
                                               "default.svg or the same with .png")
-        wait = limiter.take(request.client.host if request.client else "",
-                            PNG_COST if suffix == "png" else 1)
+        client = request.client.host if request.client else ""
+        wait = limiter.take(client)
         if wait:
-            return _refusal(429, "RATE_LIMIT_EXCEEDED", "too many images; retry later",
-                            {"Retry-After": str(wait)})
+            return _too_many(wait)
         given = request.query_params.getlist("t")
         if not given or not given[0]:
             return _refusal(400, "RENDER_TOKEN_MALFORMED", "the t parameter is missing")
@@ -177,6 +183,9 @@ def image_endpoint(
         document = render_svg(payload, theme)
         headers = {"Cache-Control": IMMUTABLE, **SECURITY_HEADERS}
         if suffix == "png":
+            wait = limiter.take(client, PNG_COST - 1)  # the rest of a PNG's weight
+            if wait:
+                return _too_many(wait)
             try:
                 picture = await rasteriser.png(document)
             except PngUnavailableError:
