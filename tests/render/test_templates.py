@@ -210,6 +210,6 @@ def test_create_from_a_preset(book: Bookkeeper, store: SqlTemplateStore,
     tuned = Theme.from_dict(json.loads(capsys.readouterr().out)["theme"])
     assert tuned == Theme.from_dict({"design_color": "#1565c0"}, base=Theme.preset("dark"))
     assert tuned.background == Theme.preset("dark").background != Theme().background
-    with pytest.raises(ThemeError, match="unknown theme 'neon'.*high-contrast"):
+    with pytest.raises(ThemeError, match=r"unknown theme 'neon'.*high-contrast"):
         run_cli(book, "templates", "create", str(a), "--name", "Neon", "--preset", "neon")
     assert [t.name for t in store.for_account(a)] == ["Dark", "Dark blue"]

@@ -11,8 +11,9 @@
   some hundred times what drawing the SVG costs, so it runs in a worker thread, at most
   :data:`RASTER_CONCURRENCY` at once per worker process, and a PNG takes
   :data:`PNG_COST` images from the client's render throttle (one before the checks, as
-  every request, the rest once the token verified, so a refused PNG costs one). Without cairosvg or the
-  system cairo library the route answers 503 ``PNG_UNAVAILABLE`` (the SVG link still works).
+  every request, the rest once the token verified, so a refused PNG costs one). Without
+  cairosvg or the system cairo library the route answers 503 ``PNG_UNAVAILABLE`` (the SVG
+  link still works).
 """
 
 from __future__ import annotations
