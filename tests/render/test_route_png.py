@@ -1,7 +1,7 @@
-"""The ``.png`` image route refuses exactly what the ``.svg`` route refuses (in process),
-a PNG weighs more in the throttle, a server without cairo says so, and the gzip
-negotiation of the SVG answers. Successful PNGs over real uvicorn:
-tests/server/test_render_png_live.py."""
+"""The ``.png`` image route refuses what the ``.svg`` route refuses (in process; the
+token refusals of both paths: tests/render/test_route.py), a PNG weighs more in the
+throttle, a server without cairo says so, and the gzip negotiation of the SVG answers.
+Successful PNGs over real uvicorn: tests/server/test_render_png_live.py."""
 
 from __future__ import annotations
 
@@ -44,25 +44,6 @@ def refused(r: Any, status: int, code: str) -> None:
     assert r.headers["content-type"] == "application/json"
     assert r.headers["x-content-type-options"] == "nosniff"
     assert r.json()["errorCode"] == code and r.json()["success"] is False
-
-
-@pytest.mark.parametrize(
-    ("query", "status", "code"),
-    [
-        ("", 400, "RENDER_TOKEN_MALFORMED"),
-        ("?t=", 400, "RENDER_TOKEN_MALFORMED"),
-        ("?t=hello", 400, "RENDER_TOKEN_MALFORMED"),
-        (f"?t={TOKEN}&t={TOKEN}", 400, "RENDER_TOKEN_MALFORMED"),
-        (f"?t={TOKEN[:-1]}", 400, "RENDER_TOKEN_MALFORMED"),
-        (f"?t=k2.{TOKEN[3:]}", 403, "RENDER_TOKEN_INVALID"),
-        (f"?t={TOKEN[:20]}{'B' if TOKEN[20] == 'A' else 'A'}{TOKEN[21:]}", 403,
-         "RENDER_TOKEN_INVALID"),
-    ],
-)
-def test_png_refusals_are_the_svg_refusals(client: TestClient, query: str, status: int,
-                                           code: str) -> None:
-    for suffix in ("svg", "png"):
-        refused(client.get(f"/default.{suffix}{query}"), status, code)
 
 
 def test_png_token_bound_to_its_template(client: TestClient) -> None:
