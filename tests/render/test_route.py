@@ -112,8 +112,9 @@ def test_a_token_is_refused_under_another_template(client: TestClient,
 
 
 def test_t_given_twice_is_malformed(client: TestClient) -> None:
-    r = client.get("/default.svg", params=[("t", TOKEN), ("t", TOKEN)])
-    assert r.status_code == 400 and r.json()["errorCode"] == "RENDER_TOKEN_MALFORMED"
+    for path in ("/default.svg", "/default.png"):
+        r = client.get(path, params=[("t", TOKEN), ("t", TOKEN)])
+        assert r.status_code == 400 and r.json()["errorCode"] == "RENDER_TOKEN_MALFORMED"
 
 
 @pytest.mark.parametrize(
@@ -132,11 +133,12 @@ def test_t_given_twice_is_malformed(client: TestClient) -> None:
 def test_refusals_are_clear_and_never_cached(client: TestClient, query: str, status: int,
                                              code: str) -> None:
     for name in ("default", str(KNOWN)):
-        r = client.get(f"/{name}.svg{query}")
-        assert r.status_code == status
-        assert r.headers["cache-control"] == "no-store"
-        assert r.headers["content-type"] == "application/json"
-        assert r.json()["errorCode"] == code and r.json()["success"] is False
+        for suffix in ("svg", "png"):  # the PNG path refuses exactly what the SVG path does
+            r = client.get(f"/{name}.{suffix}{query}")
+            assert r.status_code == status
+            assert r.headers["cache-control"] == "no-store"
+            assert r.headers["content-type"] == "application/json"
+            assert r.json()["errorCode"] == code and r.json()["success"] is False
 
 
 def test_refused_token_never_reaches_the_template_source(client: TestClient,

@@ -195,3 +195,21 @@ def test_admin_commands(book: Bookkeeper, tmp_path: Path,
         run_cli(book, "templates", "list", "9999")
     with pytest.raises(SystemExit):
         run_cli(book, "templates", "delete", str(a), "not-a-uuid")
+
+
+def test_create_from_a_preset(book: Bookkeeper, store: SqlTemplateStore,
+                              capsys: pytest.CaptureFixture[str]) -> None:
+    a = account(book)
+    assert run_cli(book, "templates", "create", str(a), "--name", "Dark", "--preset", "dark",
+                   "--json") == 0
+    dark = json.loads(capsys.readouterr().out)
+    assert Theme.from_dict(dark["theme"]) == Theme.preset("dark") != Theme()
+    # the preset is the starting point; --theme-json changes it further
+    assert run_cli(book, "templates", "create", str(a), "--name", "Dark blue", "--preset",
+                   "dark", "--theme-json", '{"design_color": "#1565c0"}', "--json") == 0
+    tuned = Theme.from_dict(json.loads(capsys.readouterr().out)["theme"])
+    assert tuned == Theme.from_dict({"design_color": "#1565c0"}, base=Theme.preset("dark"))
+    assert tuned.background == Theme.preset("dark").background != Theme().background
+    with pytest.raises(ThemeError, match=r"unknown theme 'neon'.*high-contrast"):
+        run_cli(book, "templates", "create", str(a), "--name", "Neon", "--preset", "neon")
+    assert [t.name for t in store.for_account(a)] == ["Dark", "Dark blue"]

@@ -2,7 +2,8 @@
 templates. Wired into the admin parser with :func:`add_template_commands`; every handler
 has the admin signature ``(book, args) -> exit status``.
 
-    templates create ACCOUNT --name NAME [--theme FILE | --theme-json JSON] [--activate]
+    templates create ACCOUNT --name NAME [--preset NAME] [--theme FILE | --theme-json JSON]
+                     [--activate]
     templates list ACCOUNT
     templates show TEMPLATE
     templates activate ACCOUNT TEMPLATE|default
@@ -10,7 +11,9 @@ has the admin signature ``(book, args) -> exit status``.
 
 ``--json`` prints the stable JSON form (``template_id``, ``account_id``, ``name``,
 ``active``, ``created_at``, ``theme``). A theme is a JSON object of
-:meth:`bodygraph.render.Theme.from_dict` (missing keys keep the default theme).
+:meth:`bodygraph.render.Theme.from_dict`; missing keys keep the values of ``--preset``
+(a shipped theme, :meth:`bodygraph.render.Theme.preset`: ``light``, ``dark``, ``print``,
+``high-contrast``), else of the default theme.
 
 The renderer and the template store are imported when a command runs, not when the
 parser is built, so other admin commands stay light.
@@ -67,7 +70,8 @@ def _theme_from(args: argparse.Namespace) -> Theme:
         raw = json.loads(args.theme_json)
     else:
         raw = {}
-    return Theme.from_dict(raw)
+    base = Theme.preset(args.preset) if args.preset is not None else None
+    return Theme.from_dict(raw, base=base)
 
 
 def _print(template: Template, as_json: bool) -> None:
@@ -142,6 +146,9 @@ def add_template_commands(commands: argparse._SubParsersAction[Any]) -> None:
     create = actions.add_parser("create", help="store a template for an account")
     create.add_argument("account", type=account_id, metavar="ACCOUNT")
     create.add_argument("--name", required=True)
+    create.add_argument("--preset", metavar="NAME",
+                        help="start from a shipped theme (light, dark, print, high-contrast); "
+                        "--theme or --theme-json change it further")
     source = create.add_mutually_exclusive_group()
     source.add_argument("--theme", metavar="FILE", help="theme JSON file")
     source.add_argument("--theme-json", metavar="JSON", help="theme JSON text")

@@ -1,22 +1,29 @@
-"""The rendered-image route: ``GET {render_url}/<template-uuid|default>.svg?t=<token>``.
+"""The rendered-image route: ``GET {render_url}/<template-uuid|default>.<svg|png>?t=<token>``.
 
 The token is verified before anything is drawn (:func:`bodygraph_server.images.tokens.verify`);
 nothing of the request, the token or the image is stored. The style comes from the
 caller's template through a :class:`TemplateSource`, cached in process for 24 hours;
-an unknown template renders with the default theme.
+an unknown template renders with the default theme. The ``.png`` path is the ``.svg``
+path plus rasterisation: the same token, checks and refusals
+(:mod:`bodygraph_server.images.formats`).
 
 Responses:
 
-``200``  ``image/svg+xml``, ``Cache-Control: public, max-age=31536000, immutable``
+``200``  ``image/svg+xml`` (gzip when accepted, ``Vary: Accept-Encoding``) or
+         ``image/png``, ``Cache-Control: public, max-age=31536000, immutable``
 ``400``  ``RENDER_TOKEN_MALFORMED``: no ``t`` parameter, ``t`` given twice, or text that
          cannot be a token (:data:`~bodygraph_server.images.tokens.TOKEN_PATTERN`)
 ``403``  ``RENDER_TOKEN_INVALID``: the signature does not verify (changed token, unknown key,
          a version-2 token under another template than the one it was issued for)
-``404``  ``NOT_FOUND``: the path is not ``<uuid>.svg`` (canonical lower-case UUID) or
-         ``default.svg``
+``404``  ``NOT_FOUND``: the path is not ``<uuid>.svg``/``<uuid>.png`` (canonical lower-case
+         UUID) or ``default.svg``/``default.png``
 ``429``  ``RATE_LIMIT_EXCEEDED``: the client fetched too many images
-         (:mod:`bodygraph_server.images.throttle`), with ``Retry-After``
-``503``  ``TEMPLATE_STORE_UNAVAILABLE``: the template source failed (:class:`TemplateLookupError`)
+         (:mod:`bodygraph_server.images.throttle`; every request takes one image
+         before the checks, a PNG the rest of its weight,
+         :data:`~bodygraph_server.images.formats.PNG_COST` images, before it is
+         rasterised), with ``Retry-After``
+``503``  ``TEMPLATE_STORE_UNAVAILABLE``: the template source failed (:class:`TemplateLookupError`);
+         ``PNG_UNAVAILABLE``: a PNG was asked for and cairosvg or the cairo library is missing
 
 Every refusal is a small JSON body with ``Cache-Control: no-store``.
 
@@ -29,12 +36,8 @@ it with fixed keys, for tests or a separate image host.
 from __future__ import annotations
 
 import json
-import threading
-import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol
 from urllib.parse import quote
 from uuid import UUID
 
@@ -44,7 +47,23 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from bodygraph.render import Theme, render_svg
+from bodygraph.render import PngUnavailableError, Theme, render_svg
+from bodygraph_server.images.formats import (
+    PNG_COST,
+    PNG_MEDIA_TYPE,
+    SVG_MEDIA_TYPE,
+    Rasteriser,
+    split_image_name,
+    svg_body,
+)
+from bodygraph_server.images.styles import (
+    STYLE_CACHE_ENTRIES,
+    STYLE_TTL_SECONDS,
+    NoTemplates,
+    StyleCache,
+    TemplateSource,
+    cached,
+)
 from bodygraph_server.images.templates import TemplateLookupError
 from bodygraph_server.images.throttle import Throttle
 from bodygraph_server.images.tokens import (
@@ -55,86 +74,20 @@ from bodygraph_server.images.tokens import (
     verify,
 )
 
-SVG_MEDIA_TYPE = "image/svg+xml"
+__all__ = [
+    "IMAGE_ROUTE", "IMMUTABLE", "NO_STORE", "PNG_MEDIA_TYPE", "STYLE_CACHE_ENTRIES",
+    "STYLE_TTL_SECONDS", "SVG_MEDIA_TYPE", "NoTemplates", "RenderContext", "Resolver",
+    "StyleCache", "TemplateLookupError", "TemplateSource", "cached", "image_endpoint",
+    "parse_template", "render_app", "render_link", "render_routes", "standalone_app",
+    "template_name",
+]
+
 IMMUTABLE = "public, max-age=31536000, immutable"
 NO_STORE = "no-store"
-STYLE_TTL_SECONDS = 24 * 3600.0
-STYLE_CACHE_ENTRIES = 10_000
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
 }
-
-
-class TemplateSource(Protocol):
-    """Where template styles come from (the service's store backs it).
-
-    ``style_for`` is blocking (it runs in a worker thread); it returns ``None`` for an
-    unknown template and raises :class:`TemplateLookupError` when it cannot answer.
-    """
-
-    def style_for(self, template_id: UUID) -> Theme | None:
-        """The theme of template ``template_id``, or ``None`` if there is no such template."""
-
-
-class NoTemplates:
-    """A source without templates: every image uses the default theme."""
-
-    def style_for(self, template_id: UUID) -> Theme | None:
-        """Always ``None``."""
-        del template_id
-        return None
-
-
-@dataclass(frozen=True, slots=True)
-class _Entry:
-    theme: Theme | None
-    expires: float
-
-
-class StyleCache:
-    """A bounded, time-limited cache in front of a :class:`TemplateSource`.
-
-    Answers (including "no such template") are kept ``ttl`` seconds; at most
-    ``max_entries`` are kept, the least recently used dropped first. Thread-safe.
-    """
-
-    def __init__(
-        self,
-        source: TemplateSource,
-        *,
-        ttl: float = STYLE_TTL_SECONDS,
-        max_entries: int = STYLE_CACHE_ENTRIES,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        if ttl <= 0 or max_entries < 1:
-            raise ValueError("ttl and max_entries must be positive")
-        self._source = source
-        self._ttl = ttl
-        self._max = max_entries
-        self._clock = clock
-        self._entries: OrderedDict[UUID, _Entry] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def style_for(self, template_id: UUID) -> Theme | None:
-        """The cached theme, asking the source when absent or expired."""
-        now = self._clock()
-        with self._lock:
-            entry = self._entries.get(template_id)
-            if entry is not None and entry.expires > now:
-                self._entries.move_to_end(template_id)
-                return entry.theme
-        theme = self._source.style_for(template_id)
-        with self._lock:
-            self._entries[template_id] = _Entry(theme, now + self._ttl)
-            self._entries.move_to_end(template_id)
-            while len(self._entries) > self._max:
-                self._entries.popitem(last=False)
-        return theme
-
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._entries)
 
 
 def parse_template(name: str) -> UUID | None:
@@ -154,10 +107,12 @@ def template_name(template_id: UUID | None) -> str:
     return DEFAULT_TEMPLATE if template_id is None else str(template_id)
 
 
-def render_link(render_url: str, template_id: UUID | None, token: str) -> str:
-    """The ``svgRenderUrl`` of a token: ``{render_url}/<uuid|default>.svg?t=<token>``."""
+def render_link(render_url: str, template_id: UUID | None, token: str,
+                suffix: str = "svg") -> str:
+    """The ``svgRenderUrl`` of a token: ``{render_url}/<uuid|default>.svg?t=<token>``
+    (with ``suffix="png"``: the PNG of the same image)."""
     name = template_name(template_id)
-    return f"{render_url.rstrip('/')}/{name}.svg?t={quote(token, safe='')}"
+    return f"{render_url.rstrip('/')}/{name}.{suffix}?t={quote(token, safe='')}"
 
 
 def _refusal(status: int, code: str, message: str,
@@ -166,6 +121,11 @@ def _refusal(status: int, code: str, message: str,
                       separators=(",", ":"))
     return Response(body, status_code=status, media_type="application/json",
                     headers={"Cache-Control": NO_STORE, **SECURITY_HEADERS, **(headers or {})})
+
+
+def _too_many(wait: int) -> Response:
+    return _refusal(429, "RATE_LIMIT_EXCEEDED", "too many images; retry later",
+                    {"Retry-After": str(wait)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,27 +139,29 @@ class RenderContext:
 Resolver = Callable[[Request], RenderContext]
 """Finds the :class:`RenderContext` of a request (fixed, or from the app's lifespan)."""
 
-IMAGE_ROUTE = "/{template}.svg"
+IMAGE_ROUTE = "/{image}"
+"""One path segment, ``<template>.svg`` or ``<template>.png`` (any other name is a JSON 404)."""
 
 
 def image_endpoint(
     resolve: Resolver, throttle: Throttle | None = None
 ) -> Callable[[Request], Awaitable[Response]]:
-    """The Starlette endpoint of ``GET /<template>.svg?t=<token>``; ``throttle`` (default:
-    a fresh :class:`Throttle`) limits the images per client address."""
+    """The Starlette endpoint of ``GET /<template>.<svg|png>?t=<token>``; ``throttle``
+    (default: a fresh :class:`Throttle`) limits the images per client address."""
     limiter = throttle if throttle is not None else Throttle()
+    rasteriser = Rasteriser()
 
     async def image(request: Request) -> Response:
-        name = request.path_params["template"]
         try:
+            name, suffix = split_image_name(request.path_params["image"])
             template_id = parse_template(name)
         except ValueError:
-            return _refusal(404, "NOT_FOUND", "no such image; use <template-uuid>.svg or "
-                                              "default.svg")
-        wait = limiter.take(request.client.host if request.client else "")
+            return _refusal(404, "NOT_FOUND", "no such image; use <template-uuid>.svg, "
+                                              "default.svg or the same with .png")
+        client = request.client.host if request.client else ""
+        wait = limiter.take(client)
         if wait:
-            return _refusal(429, "RATE_LIMIT_EXCEEDED", "too many images; retry later",
-                            {"Retry-After": str(wait)})
+            return _too_many(wait)
         given = request.query_params.getlist("t")
         if not given or not given[0]:
             return _refusal(400, "RENDER_TOKEN_MALFORMED", "the t parameter is missing")
@@ -219,17 +181,22 @@ def image_endpoint(
             except TemplateLookupError as exc:
                 return _refusal(503, "TEMPLATE_STORE_UNAVAILABLE", str(exc))
         document = render_svg(payload, theme)
-        return Response(document, media_type=SVG_MEDIA_TYPE,
-                        headers={"Cache-Control": IMMUTABLE, **SECURITY_HEADERS})
+        headers = {"Cache-Control": IMMUTABLE, **SECURITY_HEADERS}
+        if suffix == "png":
+            wait = limiter.take(client, PNG_COST - 1)  # the rest of a PNG's weight
+            if wait:
+                return _too_many(wait)
+            try:
+                picture = await rasteriser.png(document)
+            except PngUnavailableError:
+                return _refusal(503, "PNG_UNAVAILABLE", "PNG images are not available on "
+                                "this server (cairosvg or the cairo library is missing); "
+                                "the .svg link works")
+            return Response(picture, media_type=PNG_MEDIA_TYPE, headers=headers)
+        body, encoding = svg_body(document, request.headers.get("accept-encoding", ""))
+        return Response(body, media_type=SVG_MEDIA_TYPE, headers={**headers, **encoding})
 
     return image
-
-
-def cached(templates: TemplateSource | None) -> StyleCache:
-    """``templates`` behind a 24-hour :class:`StyleCache` (unless it already is one);
-    ``None``: the default theme for every image."""
-    source = templates if templates is not None else NoTemplates()
-    return source if isinstance(source, StyleCache) else StyleCache(source)
 
 
 def render_routes(keys: KeyRing, templates: TemplateSource | None = None) -> list[Route]:

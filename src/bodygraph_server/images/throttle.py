@@ -3,7 +3,8 @@
 Render links are public and need no key, so the API's rate limit cannot apply; without
 a limit one client fetching one link in a loop keeps a worker drawing. Each client
 address gets a bucket of ``burst`` images refilled at ``rate`` per second; an empty
-bucket is 429 ``RATE_LIMIT_EXCEEDED`` with ``Retry-After``. The buckets of at most
+bucket is 429 ``RATE_LIMIT_EXCEEDED`` with ``Retry-After``. A costly image (a PNG) takes
+several images from the bucket at once. The buckets of at most
 ``max_clients`` addresses are kept (the least recently seen dropped first), so the
 memory is bounded whatever the number of clients. The limit is per worker process: with
 ``n`` workers a client can draw at most ``n`` times the rate. Behind a reverse proxy
@@ -47,19 +48,22 @@ class Throttle:
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def take(self, client: str) -> int:
-        """Take one image for ``client``: 0 when allowed, else the seconds to wait."""
+    def take(self, client: str, cost: int = 1) -> int:
+        """Take ``cost`` images (at most ``burst``) for ``client``: 0 when allowed, else
+        the seconds to wait."""
+        if not 1 <= cost <= self.burst:
+            raise ValueError("cost must be between 1 and the burst")
         now = self._clock()
         with self._lock:
             tokens, stamp = self._buckets.pop(client, (float(self.burst), now))
             tokens = min(float(self.burst), tokens + (now - stamp) * self.rate)
-            allowed = tokens >= 1.0
+            allowed = tokens >= cost
             if allowed:
-                tokens -= 1.0
+                tokens -= cost
             self._buckets[client] = (tokens, now)
             while len(self._buckets) > self._max:
                 self._buckets.popitem(last=False)
-        return 0 if allowed else max(1, math.ceil((1.0 - tokens) / self.rate))
+        return 0 if allowed else max(1, math.ceil((cost - tokens) / self.rate))
 
     def __len__(self) -> int:
         with self._lock:
