@@ -73,21 +73,22 @@ def api_schema(target: Target) -> Any:
 
 
 RENDER_PATH = "/render/{template}.svg"
+RENDER_PNG_PATH = "/render/{template}.png"
 #: The extensions beyond the contract: fewer examples each (a batch may hold 1000 births).
 EXTENSION_PATHS = ["/v2/transits", "/v2/connections", "/v2/pentas", "/v2/sensitivity",
                    "/v2/cycles", "/v2/calendar", "/v2/charts/batch"]
 PATHS = ["/v2/charts", "/v2/charts/simple", "/v2/charts/coordinates", "/v2/visual-charts",
          "/v2/visual-charts/coordinates", "/v1/bodygraphs", "/v1/bodygraphs/simple",
-         RENDER_PATH, *EXTENSION_PATHS]
+         RENDER_PATH, RENDER_PNG_PATH, *EXTENSION_PATHS]
 
 
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
 @pytest.mark.parametrize("path", PATHS)
 def test_api_conforms(api_schema: Any, target: Target, path: str, mode: GenerationMode) -> None:
-    operation = api_schema[path]["GET" if path == RENDER_PATH else "POST"]
+    operation = api_schema[path]["GET" if path.startswith("/render/") else "POST"]
 
     @given(case=operation.as_strategy(generation_mode=mode))
-    @settings(max_examples=10 if path in EXTENSION_PATHS else 25, deadline=None,
+    @settings(max_examples=10 if path in EXTENSION_PATHS or path == RENDER_PNG_PATH else 25, deadline=None,
               suppress_health_check=list(HealthCheck), derandomize=True, database=None)
     def run(case: Any) -> None:
         key = target.next_key()

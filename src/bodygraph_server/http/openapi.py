@@ -4,7 +4,7 @@
 The result schemas are the library's own (``bodygraph.model.contract.json_schema``), so the
 document, the tests and the code share one definition. The visual-chart endpoints answer
 with ``VisualChartEnvelope`` (the ChartResult envelope plus a required ``svgRenderUrl``);
-the image route (``GET {render_path}/{template}.svg?t=``) is described as well.
+the image route (``GET {render_path}/{template}.svg?t=`` and ``.png``) is described as well.
 """
 
 from __future__ import annotations
@@ -221,14 +221,21 @@ def _refused(description: str) -> dict[str, Any]:
     }
 
 
-def render_operation() -> dict[str, Any]:
-    """The image route: ``GET {render_path}/{template}.svg?t=<token>``."""
+def render_operation(image_format: str = "svg") -> dict[str, Any]:
+    """The image route: ``GET {render_path}/{template}.svg?t=<token>`` (or ``.png``, the same
+    token and checks, rasterised for e-mail and social previews)."""
+    png = image_format == "png"
+    media = "image/png" if png else "image/svg+xml"
+    refusals = {"503": _refused("TEMPLATE_STORE_UNAVAILABLE: the templates cannot be read"
+                                + ("; PNG_UNAVAILABLE: this server cannot rasterise (the "
+                                   ".svg link still works)" if png else ""))}
     return {
-        "summary": "Rendered chart image",
-        "description": "The SVG of a visual chart: the link in svgRenderUrl. A bearer link "
-        "(no headers); the token is verified before anything renders. Nothing is stored. "
-        "No credit is charged.",
-        "operationId": "render_image",
+        "summary": "Rendered chart image" + (" (PNG)" if png else ""),
+        "description": ("The PNG of a visual chart: the svgRenderUrl link with .png for .svg. "
+                        if png else "The SVG of a visual chart: the link in svgRenderUrl. ")
+        + "A bearer link (no headers); the token is verified before anything renders. "
+        "Nothing is stored. No credit is charged.",
+        "operationId": "render_image_png" if png else "render_image",
         "tags": ["images"],
         "security": [],
         "parameters": [
@@ -246,7 +253,7 @@ def render_operation() -> dict[str, Any]:
             "200": {
                 "description": "the image",
                 "headers": {"Cache-Control": _header("public, max-age=31536000, immutable")},
-                "content": {"image/svg+xml": {"schema": {"type": "string"}}},
+                "content": {media: {"schema": {"type": "string"}}},
             },
             "400": _refused("RENDER_TOKEN_MALFORMED: no t, or text that cannot be a token"),
             "403": _refused("RENDER_TOKEN_INVALID: the signature does not verify (or the "
@@ -255,7 +262,7 @@ def render_operation() -> dict[str, Any]:
             "429": _refused(f"RATE_LIMIT_EXCEEDED: more than {RENDER_BURST} images at once "
                             f"or {RENDER_RATE:g} per second from one client address (per "
                             "worker); Retry-After says when to retry"),
-            "503": _refused("TEMPLATE_STORE_UNAVAILABLE: the templates cannot be read"),
+            **refusals,
         },
     }
 
@@ -274,6 +281,7 @@ def openapi_document(
     paths: dict[str, Any] = {e.path: {"post": _operation(e)} for e in endpoints}
     if render_path is not None:
         paths[render_path.rstrip("/") + "/{template}.svg"] = {"get": render_operation()}
+        paths[render_path.rstrip("/") + "/{template}.png"] = {"get": render_operation("png")}
     return {
         "openapi": "3.1.0",
         "info": {
