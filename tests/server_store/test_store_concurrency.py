@@ -69,7 +69,8 @@ def test_rate_window_holds_across_processes(db_url: str) -> None:
     assert sum(n for _, n, _ in collected) == 100  # 160 attempts, exactly 100 accepted
 
 
-def test_workers_starting_together_migrate_once(db_url: str) -> None:
+def test_workers_starting_together_migrate_once(fresh_db_url: str) -> None:
+    db_url = fresh_db_url
     # Like uvicorn workers starting at once on a brand-new database.
     collected = _run(store_workers.open_fresh, lambda i: (db_url,))
     assert collected == [("opened", 2, "")] * PROCESSES
