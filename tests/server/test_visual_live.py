@@ -1,6 +1,7 @@
 """Acceptance of the visual charts end to end: a real uvicorn server on 127.0.0.1
-(subprocess), accounts and templates made through the ``bodygraph-server`` CLI
-(subprocess) on the same database, real HTTP from httpx.
+(subprocess), accounts and templates made through the ``bodygraph-server`` CLI on the
+same database (its ``main`` in this process; the first account through the installed
+console script), real HTTP from httpx.
 
 No render URL, public URL or render keys are configured: the server generates its signing
 key into the database and links point at its own ``/render`` under the address the
@@ -9,6 +10,8 @@ request came to. Expected images are drawn independently from the library's char
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
@@ -24,6 +27,7 @@ import pytest
 
 import bodygraph
 from bodygraph.render import RenderInput, Theme, render_svg
+from bodygraph_server.cli.admin import main
 
 from .support import LiveServer, google_stand_in
 
@@ -35,14 +39,23 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 SCRIPT = Path(sys.executable).parent / "bodygraph-server"
 
 
-def cli(db_url: str, *args: str) -> Any:
-    """Run ``bodygraph-server --json ...`` and parse its output."""
-    command = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m",
-                                                     "bodygraph_server.cli.admin"]
-    done = subprocess.run([*command, "--database-url", db_url, *args], capture_output=True,
-                          text=True, timeout=60, check=False)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout) if "--json" in args else done.stdout
+def cli(db_url: str, *args: str, spawn: bool = False) -> Any:
+    """Run ``bodygraph-server --database-url db_url ...`` (in this process, or with
+    ``spawn`` as the console script) and parse its ``--json`` output."""
+    argv = ["--database-url", db_url, *args]
+    if spawn:
+        command = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m",
+                                                         "bodygraph_server.cli.admin"]
+        done = subprocess.run([*command, *argv], capture_output=True, text=True, timeout=60,
+                              check=False)
+        status, out, err = done.returncode, done.stdout, done.stderr
+    else:
+        out_buf, err_buf = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out_buf), contextlib.redirect_stderr(err_buf):
+            status = main(argv)
+        out, err = out_buf.getvalue(), err_buf.getvalue()
+    assert status == 0, err
+    return json.loads(out) if "--json" in args else out
 
 
 def expected_input() -> RenderInput:
@@ -96,7 +109,7 @@ def site(db_url: str, google_url: str, tmp_path_factory: pytest.TempPathFactory
 
 def test_visual_chart_link_template_and_refusals(site: Site, db_url: str,
                                                 google_url: str, tmp_path: Path) -> None:
-    created = cli(db_url, "accounts", "create", "--plan", "developer", "--json")
+    created = cli(db_url, "accounts", "create", "--plan", "developer", "--json", spawn=True)
     account, key = created["account_id"], created["api_key"]
     auth = {"Authorization": f"Bearer {key}"}
 

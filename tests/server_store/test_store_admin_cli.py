@@ -1,8 +1,13 @@
-"""The ``bodygraph-server`` admin commands, run as real subprocesses against a temporary
-SQLite file (and once against PostgreSQL)."""
+"""The ``bodygraph-server`` admin commands against a temporary SQLite file (and once
+against PostgreSQL). Most run in this process through ``main([...])`` (the function the
+console script calls) with the database in ``BODYGRAPH_DATABASE_URL``; the installed
+console script, ``python -m``, the default database in the working folder and ``serve``
+run as real subprocesses."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
@@ -15,6 +20,7 @@ from typing import Any
 import pytest
 
 from bodygraph_server.billing.accounts import Bookkeeper, Denial, Denied, Principal, Reservation
+from bodygraph_server.cli.admin import main
 from bodygraph_server.policy.credits import LedgerKind
 
 SCRIPT = Path(sys.executable).parent / "bodygraph-server"
@@ -29,8 +35,13 @@ def command() -> list[str]:
 
 
 def run(
-    url: str | None, *args: str, cwd: Path | None = None, module: bool = False
+    url: str | None, *args: str, cwd: Path | None = None, module: bool = False,
+    spawn: bool = False,
 ) -> subprocess.CompletedProcess[str]:
+    """Run one command: in this process (``main``), or with ``spawn``, ``module`` or ``cwd``
+    as a subprocess (the console script, or ``python -m`` with ``module``)."""
+    if not (spawn or module or cwd is not None):
+        return _in_process(url, *args)
     env = {k: v for k, v in os.environ.items() if k != "BODYGRAPH_DATABASE_URL"}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH")]))
     if url is not None:
@@ -39,6 +50,27 @@ def run(
     return subprocess.run(
         [*argv, *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=60
     )
+
+
+def _in_process(url: str | None, *args: str) -> subprocess.CompletedProcess[str]:
+    """``main([...])`` with ``BODYGRAPH_DATABASE_URL`` set to ``url`` and its output and
+    exit status collected as a subprocess's would be."""
+    out, err = io.StringIO(), io.StringIO()
+    saved = os.environ.pop("BODYGRAPH_DATABASE_URL", None)
+    if url is not None:
+        os.environ["BODYGRAPH_DATABASE_URL"] = url
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = main(list(args))
+            except SystemExit as exc:  # argparse: --help, bad command lines
+                status = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        os.environ.pop("BODYGRAPH_DATABASE_URL", None)
+        if saved is not None:
+            os.environ["BODYGRAPH_DATABASE_URL"] = saved
+    return subprocess.CompletedProcess(["bodygraph-server", *args], status, out.getvalue(),
+                                       err.getvalue())
 
 
 def ok(url: str | None, *args: str, **kw: Any) -> str:
@@ -67,7 +99,9 @@ def url(tmp_path: Path) -> str:
 
 
 def test_create_prints_a_working_key_once(url: str) -> None:
-    created = ok_json(url, "accounts", "create", "--plan", "developer")
+    # The installed console script, as a real process, with the database from the environment.
+    created = json.loads(ok(url, "accounts", "create", "--plan", "developer", "--json",
+                            spawn=True))
     assert isinstance(created["account_id"], int) and created["api_key"].startswith("bg_")
     assert (created["plan"], created["billing"], created["balance"]) == (
         "developer",
@@ -175,7 +209,7 @@ def test_errors_are_one_line(url: str) -> None:
     assert "no account 42" in fails(url, "accounts", "show", "42")
     assert "no account 42" in fails(url, "keys", "rotate", "42")
     fails(url, "accounts", "create", "--plan", "gold", status=2)
-    fails(url, "accounts", "show", "abc", status=2)
+    fails(url, "accounts", "show", "abc", status=2, spawn=True)
     fails(url, "credits", "adjust", "1", "--set", "-5", status=2)
     fails(url, status=2)
     created = ok_json(url, "accounts", "create", "--plan", "lifetime")
@@ -183,7 +217,7 @@ def test_errors_are_one_line(url: str) -> None:
         url, "accounts", "create", "--plan", "lifetime", "--billing", "annual"
     )
     assert created["account_id"] == 1
-    assert "unsupported database URL" in fails("mysql://db/x", "accounts", "list")
+    assert "unsupported database URL" in fails("mysql://db/x", "accounts", "list", spawn=True)
     assert "cannot connect to PostgreSQL" in fails(
         "postgresql://postgres@127.0.0.1:1/none", "accounts", "list"
     )

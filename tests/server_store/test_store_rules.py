@@ -449,7 +449,8 @@ def test_annual_cancellation_keeps_monthly_allocations(
 # -- schema and privacy --------------------------------------------------------------------------
 
 
-def test_schema_is_versioned_and_migrated_once(db_url: str, clock: ManualClock) -> None:
+def test_schema_is_versioned_and_migrated_once(fresh_db_url: str, clock: ManualClock) -> None:
+    db_url = fresh_db_url
     first = Bookkeeper.open(db_url, clock=clock)
     try:
         assert first.store.schema_version() == 2
