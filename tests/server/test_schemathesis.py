@@ -88,7 +88,9 @@ def test_api_conforms(api_schema: Any, target: Target, path: str, mode: Generati
     operation = api_schema[path]["GET" if path.startswith("/render/") else "POST"]
 
     @given(case=operation.as_strategy(generation_mode=mode))
-    @settings(max_examples=10 if path in EXTENSION_PATHS or path == RENDER_PNG_PATH else 25, deadline=None,
+    few = path in EXTENSION_PATHS or path == RENDER_PNG_PATH
+
+    @settings(max_examples=10 if few else 25, deadline=None,
               suppress_health_check=list(HealthCheck), derandomize=True, database=None)
     def run(case: Any) -> None:
         key = target.next_key()
