@@ -86,10 +86,9 @@ PATHS = ["/v2/charts", "/v2/charts/simple", "/v2/charts/coordinates", "/v2/visua
 @pytest.mark.parametrize("path", PATHS)
 def test_api_conforms(api_schema: Any, target: Target, path: str, mode: GenerationMode) -> None:
     operation = api_schema[path]["GET" if path.startswith("/render/") else "POST"]
-
-    @given(case=operation.as_strategy(generation_mode=mode))
     few = path in EXTENSION_PATHS or path == RENDER_PNG_PATH
 
+    @given(case=operation.as_strategy(generation_mode=mode))
     @settings(max_examples=10 if few else 25, deadline=None,
               suppress_health_check=list(HealthCheck), derandomize=True, database=None)
     def run(case: Any) -> None:
