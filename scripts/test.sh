@@ -16,6 +16,10 @@ if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null; then
     || echo "warning: could not install ${missing[*]}; the tests that need them will fail"
 fi
 bash scripts/setup.sh test
+# Every pytest worker, server and CLI the tests start compiles src/ and tests/ (and pytest
+# rewrites its asserts) unless bytecode may be cached: keep it outside the tree, in .venv.
+unset PYTHONDONTWRITEBYTECODE
+export PYTHONPYCACHEPREFIX="$PWD/.venv/pycache"
 # The fast engine's numba functions are compiled once and cached on disk (next to their
 # modules). On a fresh clone that takes seconds of one core: do it on the other core while
 # the static checks run, instead of in every pytest worker at once. A failure here is left
