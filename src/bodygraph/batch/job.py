@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -49,16 +50,22 @@ def run_batch(
     progress: bool = False,
     geocode: Callable[[str], Place] | None = None,
     stderr: IO[str] | None = None,
+    jobs: int | None = None,
 ) -> BatchSummary:
     """Calculate a chart for every row of ``source`` and write them to ``target``.
 
     ``geocode`` looks up the ``location`` column (default: the offline gazetteer); bad
     rows are reported on ``stderr`` (default: ``sys.stderr``), at most
-    :data:`MAX_REPORTED` one by one.
+    :data:`MAX_REPORTED` one by one. ``jobs`` threads compute each chunk's charts
+    (default: :func:`default_jobs`, every core this process may use); the output is the
+    same, byte for byte and in input order, whatever the number.
     """
     err = stderr if stderr is not None else sys.stderr
     if chunk_size < 1:
         raise BatchError("the chunk size must be at least 1")
+    workers = default_jobs() if jobs is None else jobs
+    if workers < 1:
+        raise BatchError("the number of jobs must be at least 1")
     if not source.is_file():
         raise BatchError(f"input file not found: {source}")
     calc = calculator or default_calculator(None)
@@ -73,7 +80,7 @@ def run_batch(
             if resolver is None:
                 resolver = _resolver(input_mode(header), geocode)
             n = len(next(iter(chunk.values())))
-            columns, bad = _chunk(calc, resolver, chunk, n, first_row, node)
+            columns, bad = _chunk(calc, resolver, chunk, n, first_row, node, workers)
             clear = "\r\x1b[K" if progress and err.isatty() else ""
             for row, message in bad[: max(MAX_REPORTED - reported, 0)]:
                 err.write(f"{clear}row {row}: {message}\n")
@@ -92,6 +99,14 @@ def run_batch(
     return BatchSummary(bar.done, bar.errors, seconds)
 
 
+def default_jobs() -> int:
+    """The cores this process may run on (its CPU affinity), else the machine's."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - macOS and Windows
+        return os.cpu_count() or 1
+
+
 def _resolver(mode: str, geocode: Callable[[str], Place] | None) -> Resolver:
     if mode == "location" and geocode is None:
         from bodygraph.geo.places import default_geocoder  # the gazetteer: only when needed
@@ -101,7 +116,7 @@ def _resolver(mode: str, geocode: Callable[[str], Place] | None) -> Resolver:
 
 
 def _chunk(calc: Calculator, resolver: Resolver, chunk: Chunk, n: int, first_row: int,
-           node: NodeKind) -> tuple[dict[str, list[Any]], list[tuple[int, str]]]:
+           node: NodeKind, workers: int) -> tuple[dict[str, list[Any]], list[tuple[int, str]]]:
     utc, errors, extra = resolver.resolve(chunk, n)
     ok = ~np.isnat(utc)
     in_range = np.zeros(n, dtype=bool)
@@ -110,7 +125,7 @@ def _chunk(calc: Calculator, resolver: Resolver, chunk: Chunk, n: int, first_row
         errors[i] = row_error(OutOfRangeError(to_aware(utc[i]), calc.first_birth,
                                               calc.last_birth))
     good = np.flatnonzero(in_range)
-    table = calc.calculate_many(utc[good], node=node)
+    table = calc.calculate_many(utc[good], node=node, workers=workers)
     computed = table.columns()
     columns: dict[str, list[Any]] = {"row": list(range(first_row, first_row + n))}
     if "id" in chunk:
