@@ -6,6 +6,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -75,6 +76,10 @@ def run_batch(
     started = time.monotonic()
     first_row = 1
     reported = 0
+    # With more than one job, a chunk is written on a thread of its own while the next one
+    # is read and computed (the engine runs without the GIL); one write at a time, in order.
+    pool = ThreadPoolExecutor(1, thread_name_prefix="batch-writer") if workers > 1 else None
+    pending: Future[None] | None = None
     try:
         for header, chunk in read_chunks(source, chunk_size):
             if resolver is None:
@@ -85,10 +90,19 @@ def run_batch(
             for row, message in bad[: max(MAX_REPORTED - reported, 0)]:
                 err.write(f"{clear}row {row}: {message}\n")
                 reported += 1
-            writer.write(columns)
+            if pending is not None:
+                pending.result()  # at most one chunk waits to be written: memory stays bounded
+            if pool is None:
+                writer.write(columns)
+            else:
+                pending = pool.submit(writer.write, columns)
             bar.update(n, len(bad))
             first_row += n
+        if pending is not None:
+            pending.result()
     finally:
+        if pool is not None:
+            pool.shutdown(wait=True)  # the write in flight ends before the file is closed
         writer.close()
     if resolver is None:  # an input with a header only
         raise BatchError(f"{source} has no data rows")
