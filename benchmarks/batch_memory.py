@@ -2,17 +2,22 @@
 
     .venv/bin/python benchmarks/batch_memory.py              # 1,000,000 births
     .venv/bin/python benchmarks/batch_memory.py --rows 50000
+    .venv/bin/python benchmarks/batch_memory.py --jobs 1 2 --rounds 3   # --jobs 1 vs 2
 
 Writes ``births.csv`` (random instants 1800-2200, ISO 8601, a few bad rows) in a
 temporary folder, runs the batch command in a child process and prints its wall time,
-throughput and peak resident memory (``ru_maxrss`` of the child).
+CPU time (user + system of the child), throughput and peak resident memory
+(``ru_maxrss`` of the child). With several ``--jobs`` values the runs alternate for
+``--rounds`` rounds, the outputs are checked identical, and the median wall time of each
+is compared with the first's.
 """
 
 from __future__ import annotations
 
 import argparse
+import filecmp
 import os
-import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -56,31 +61,63 @@ def command() -> list[str]:
     return [sys.executable, "-c", _FALLBACK, "batch"]
 
 
+def run(source: Path, target: Path, chunk_size: int, jobs: int | None) -> tuple[float, float]:
+    """One ``bodygraph batch`` child: prints what it did, returns (wall s, CPU s)."""
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    extra = [] if jobs is None else ["--jobs", str(jobs)]
+    start = time.perf_counter()
+    child = subprocess.Popen(
+        [*command(), str(source), "-o", str(target), "--no-progress",
+         "--chunk-size", str(chunk_size), *extra],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+    )
+    assert child.stderr is not None
+    stderr = child.stderr.read().decode().strip()
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - start
+    cpu = usage.ru_utime + usage.ru_stime
+    rows = sum(1 for _ in source.open("rb")) - 1
+    with target.open("rb") as handle:
+        written = sum(block.count(b"\n") for block in iter(lambda: handle.read(1 << 20), b""))
+    print(stderr.splitlines()[-1] if stderr else "(no stderr)")
+    print(f"  jobs {jobs or 'default'}  rows {rows:,}  exit {os.waitstatus_to_exitcode(status)}  "
+          f"output lines {written:,}  wall {seconds:.1f} s  CPU {cpu:.1f} s  "
+          f"{rows / seconds:,.0f} rows/s  peak RSS {usage.ru_maxrss / 1024:,.0f} MiB  "
+          f"input {source.stat().st_size / 2**20:,.0f} MiB  "
+          f"output {target.stat().st_size / 2**20:,.0f} MiB", flush=True)
+    return seconds, cpu
+
+
 def main() -> None:
     """Generate, run, report."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--chunk-size", type=int, default=20_000)
+    parser.add_argument("--jobs", type=int, nargs="*", default=[],
+                        help="--jobs of each run (default: the command's default)")
+    parser.add_argument("--rounds", type=int, default=1)
     args = parser.parse_args()
+    variants: list[int | None] = list(args.jobs) or [None]
+    walls: dict[int | None, list[float]] = {v: [] for v in variants}
+    cpus: dict[int | None, list[float]] = {v: [] for v in variants}
     with tempfile.TemporaryDirectory() as folder:
-        source, target = Path(folder) / "births.csv", Path(folder) / "charts.csv"
+        source = Path(folder) / "births.csv"
         write_births(source, args.rows)
-        env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
-        start = time.perf_counter()
-        done = subprocess.run(
-            [*command(), str(source), "-o", str(target), "--no-progress",
-             "--chunk-size", str(args.chunk_size)],
-            capture_output=True, text=True, env=env, check=False,
-        )
-        seconds = time.perf_counter() - start
-        peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        with target.open("rb") as handle:
-            written = sum(block.count(b"\n") for block in iter(lambda: handle.read(1 << 20), b""))
-        print(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "(no stderr)")
-        print(f"rows {args.rows:,}  exit {done.returncode}  output lines {written:,}  "
-              f"wall {seconds:.1f} s  {args.rows / seconds:,.0f} rows/s  "
-              f"peak RSS {peak_mib:,.0f} MiB  input {source.stat().st_size / 2**20:,.0f} MiB  "
-              f"output {target.stat().st_size / 2**20:,.0f} MiB")
+        for _ in range(args.rounds):
+            for jobs in variants:
+                target = Path(folder) / f"charts-{jobs}.csv"
+                wall, cpu = run(source, target, args.chunk_size, jobs)
+                walls[jobs].append(wall)
+                cpus[jobs].append(cpu)
+        targets = [Path(folder) / f"charts-{jobs}.csv" for jobs in variants]
+        assert all(filecmp.cmp(targets[0], t, shallow=False) for t in targets[1:]), \
+            "the outputs differ"
+    first = statistics.median(walls[variants[0]])
+    print(f"load average {os.getloadavg()[0]:.2f}; medians of {args.rounds} round(s):")
+    for jobs in variants:
+        wall = statistics.median(walls[jobs])
+        print(f"  jobs {jobs or 'default'}: wall {wall:.1f} s, CPU "
+              f"{statistics.median(cpus[jobs]):.1f} s, speed-up {first / wall:.2f}x")
 
 
 if __name__ == "__main__":

@@ -18,11 +18,13 @@ place with an empty chart, a stable code in ``error_code`` (``EMPTY``, ``INVALID
 ``UNKNOWN_ZONE``, ``INVALID_LOCATION``, ``PLACE_NOT_FOUND``, ``GEOCODE_FAILED`` or
 ``INVALID_ROW``) and the reason in words in ``error``; it is also reported on stderr
 with its row number. Memory stays bounded: rows are read, calculated and written
-``--chunk-size`` at a time.
+``--chunk-size`` at a time, each chunk's charts computed on ``--jobs`` threads (default:
+every core), the output the same byte for byte whatever the number of jobs.
 """
 
 from bodygraph.batch.errors import BatchError
-from bodygraph.batch.job import DEFAULT_CHUNK, BatchSummary, run_batch
+from bodygraph.batch.job import DEFAULT_CHUNK, BatchSummary, default_jobs, run_batch
 from bodygraph.batch.readers import MODES, input_mode
 
-__all__ = ["DEFAULT_CHUNK", "MODES", "BatchError", "BatchSummary", "input_mode", "run_batch"]
+__all__ = ["DEFAULT_CHUNK", "MODES", "BatchError", "BatchSummary", "default_jobs", "input_mode",
+           "run_batch"]

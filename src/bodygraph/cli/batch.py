@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import bodygraph.batch
-from bodygraph.batch import DEFAULT_CHUNK, run_batch
+from bodygraph.batch import DEFAULT_CHUNK, default_jobs, run_batch
 from bodygraph.cli.options import (
     EXIT_STATUS,
     Subparsers,
@@ -35,6 +35,9 @@ def add_parser(subparsers: Subparsers) -> None:
                        help="where to write the charts (.csv or .parquet)")
     batch.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK, metavar="ROWS",
                        help=f"rows per chunk (default {DEFAULT_CHUNK:,}); bounds the memory")
+    batch.add_argument("--jobs", type=int, default=None, metavar="N",
+                       help="threads that compute the charts (default: every core, here "
+                       f"{default_jobs()}); the output is the same whatever the number")
     add_calculation_options(batch)
     add_geocoder_options(batch, looked_up="a location column")
     shown = batch.add_mutually_exclusive_group()
@@ -53,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         geocode = geocoder_from(args).geocode
     summary = run_batch(
         Path(args.input), Path(args.output), calculator=calculator_from(args), node=args.node,
-        chunk_size=args.chunk_size, progress=progress, geocode=geocode,
+        chunk_size=args.chunk_size, progress=progress, geocode=geocode, jobs=args.jobs,
     )
     print(
         f"{summary.rows:,} rows -> {args.output}: {summary.rows - summary.errors:,} charts, "
@@ -61,3 +64,4 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 1 if summary.errors else 0
+

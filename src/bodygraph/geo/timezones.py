@@ -22,13 +22,17 @@ Policies (shared/domain/conventions.md, "Time and place"):
 from __future__ import annotations
 
 import re
+import sys
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from functools import cache
+from importlib.abc import MetaPathFinder
+from importlib.machinery import ModuleSpec
 from importlib.resources import files
+from types import ModuleType
 from typing import TYPE_CHECKING, ClassVar, Final, Literal
 from zoneinfo import ZoneInfo
 
@@ -130,15 +134,35 @@ def zone(name: str) -> ZoneInfo:
 _FINDER_LOCK: Final = threading.Lock()
 
 
+class _NumbaHidden(MetaPathFinder):
+    """Makes ``import numba`` fail in one thread, for as long as it is on ``sys.meta_path``."""
+
+    def __init__(self) -> None:
+        self.thread = threading.get_ident()
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None,
+                  target: ModuleType | None = None) -> ModuleSpec | None:
+        if fullname.partition(".")[0] == "numba" and threading.get_ident() == self.thread:
+            raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
+        return None
+
+
 @cache
 def _finder() -> TimezoneFinder:
-    from timezonefinder import TimezoneFinder  # 0.2 s to import: on first use
-
-    # In memory: no files stay open. Where numba is installed (it is, for the engine), the
-    # first instance also imports numba and loads timezonefinder's compiled helpers: about
-    # 1.5 s and 190 MB of resident memory, mostly numba's (docs/performance.md, "Install
-    # size"). TimezoneFinder instances must not be used by two threads at once, so every
-    # lookup holds _FINDER_LOCK.
+    # timezonefinder uses numba's JIT when it can import numba (installed for the engine),
+    # else its own C extension, with the same answers (benchmarks/timezone_backends.py). The
+    # import is made without numba, in this thread only: numba and its compiled helpers
+    # would cost about 1.5 s and 150 MB of resident memory per process (docs/performance.md,
+    # "Time zone look-up"). Where another part of the process imported numba before, it is
+    # in sys.modules and timezonefinder takes it. In memory: no files stay open.
+    # TimezoneFinder instances must not be used by two threads at once, so every lookup
+    # holds _FINDER_LOCK.
+    hidden = _NumbaHidden()
+    sys.meta_path.insert(0, hidden)
+    try:
+        from timezonefinder import TimezoneFinder  # 0.2 s to import: on first use
+    finally:
+        sys.meta_path.remove(hidden)
     return TimezoneFinder(in_memory=True)
 
 
