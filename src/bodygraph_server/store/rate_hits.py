@@ -38,3 +38,9 @@ class RateHitRepository(Database):
                 oldest = now_us if oldest is None else min(oldest, now_us)
         return decision_from_window(allowed=allowed, count=count, oldest_us=oldest,
                                     now_us=now_us, limit=limit, window_seconds=window_seconds)
+
+    def prune_rate_hits(self, older_than: datetime) -> int:
+        """Delete the hits made before ``older_than`` (outside every window), idle keys'
+        included; how many."""
+        with self.write_transaction() as tx:
+            return tx.execute("DELETE FROM rate_hits WHERE at_us <= ?", (to_micros(older_than),))

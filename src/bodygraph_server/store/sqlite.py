@@ -54,7 +54,11 @@ class SqliteStore(SqlStore):
     MIGRATIONS = "sqlite"
 
     def __init__(
-        self, path: str | Path, *, url: str | None = None, busy_timeout: float = DEFAULT_BUSY_TIMEOUT
+        self,
+        path: str | Path,
+        *,
+        url: str | None = None,
+        busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
     ) -> None:
         self.path = Path(path)
         self._busy_timeout = busy_timeout
@@ -183,7 +187,9 @@ def _create_private(path: Path) -> None:
     try:
         os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600))
     except OSError as exc:
-        raise DatabaseUnavailableError(f"cannot open SQLite database {path}: {exc.strerror}") from exc
+        raise DatabaseUnavailableError(
+            f"cannot open SQLite database {path}: {exc.strerror}"
+        ) from exc
 
 
 def _open_lock_file(path: Path) -> int:
