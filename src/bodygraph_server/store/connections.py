@@ -108,18 +108,32 @@ class Database(ABC):
     def close(self) -> None:
         """Close the connections opened by this process."""
 
+    #: Whether a transaction whose start failed for an outage is tried once more on
+    #: another connection (PostgreSQL: the connection may have died since its check).
+    RETRY_START: bool = False
+
     @contextmanager
     def _guarded(self, *, write: bool) -> Iterator[Tx]:
-        try:
-            with self._session() as conn, self._transaction(conn, write=write) as tx:
-                yield tx
-        except StoreError:
-            raise
-        except Exception as exc:
-            error = self._translate(exc)
-            if error is None:
+        retry = self.RETRY_START
+        while True:
+            connected = started = False
+            try:
+                with self._session() as conn:
+                    connected = True
+                    with self._transaction(conn, write=write) as tx:
+                        started = True
+                        yield tx
+                return
+            except StoreError:
                 raise
-            raise error from exc
+            except Exception as exc:
+                error = self._translate(exc)
+                if error is None:
+                    raise
+                if retry and connected and not started:
+                    retry = False  # the connection died before BEGIN: start again, once
+                    continue
+                raise error from exc
 
     def write_transaction(self) -> AbstractContextManager[Tx]:
         """A transaction holding the backend's write lock (SQLite ``BEGIN IMMEDIATE`` behind

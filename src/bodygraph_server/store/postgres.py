@@ -45,6 +45,7 @@ class PostgresStore(SqlStore):
 
     FOR_UPDATE = " FOR UPDATE"
     MIGRATIONS = "postgres"
+    RETRY_START = True
 
     def __init__(self, url: str, *, wait: float = 1.0, connect_timeout: int = 5) -> None:
         self._pool = PooledConnections(

@@ -47,6 +47,13 @@ from bodygraph_server.store.connections import (
 from bodygraph_server.store.errors import DatabaseError, DatabaseUnavailableError, StoreError
 from bodygraph_server.store.sql import SqlStore
 
+#: Primary result codes of conditions of the file, not of the request: locked by another
+#: program (BUSY, LOCKED), out of memory, read-only, I/O error, disk full, cannot open.
+_PASSING = frozenset({
+    sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_NOMEM, sqlite3.SQLITE_READONLY,
+    sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL, sqlite3.SQLITE_CANTOPEN,
+})
+
 
 class SqliteStore(SqlStore):
     """The bookkeeping in one SQLite file."""
@@ -72,9 +79,8 @@ class SqliteStore(SqlStore):
         return nullcontext(self._connections.get())
 
     def _translate(self, exc: Exception) -> StoreError | None:
-        if isinstance(exc, sqlite3.OperationalError):
-            # "database is locked" (another program writing), an unreadable file, a full
-            # disk: passing conditions of the file, not of the request.
+        code = getattr(exc, "sqlite_errorcode", None)
+        if isinstance(exc, sqlite3.Error) and code is not None and code & 0xFF in _PASSING:
             return DatabaseUnavailableError(f"the SQLite database is unavailable: "
                                             f"{first_line(exc)}")
         if isinstance(exc, sqlite3.Error):
