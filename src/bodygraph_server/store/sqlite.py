@@ -16,7 +16,9 @@ seconds, so the advisory lock only changes who waits how, never what is safe.
 The wait is short (:data:`~bodygraph_server.store.DEFAULT_BUSY_TIMEOUT`, 250 ms): the service runs
 SQLite calls on its event loop, and a lock held by another program must not freeze a
 worker. The time spent waiting for the advisory lock counts against the same budget; past
-it the call fails with :class:`DatabaseUnavailableError` (the service answers 503).
+it the call fails with :class:`DatabaseUnavailableError` (the service answers 503), and
+until a write gets the lock again the next ones wait only 10 ms (a worker is not blocked
+for 250 ms per request while another program keeps the lock).
 
 New database files (and the lock file) are created readable by their owner only (0600):
 they hold the render signing secrets.
@@ -55,6 +57,10 @@ _PASSING = frozenset({
 })
 
 
+#: Seconds a write waits for the lock while another program is known to hold it.
+LOCKED_OUT_WAIT = 0.01
+
+
 class SqliteStore(SqlStore):
     """The bookkeeping in one SQLite file."""
 
@@ -70,6 +76,7 @@ class SqliteStore(SqlStore):
         self.path = Path(path)
         self._busy_timeout = busy_timeout
         self._connections = ThreadConnections(self._connect)
+        self._locked_out = False  # the last write found another program's lock
         self._write_lock = threading.Lock()
         self._lock_path = Path(f"{self.path}-writelock")
         self._lock_fd: tuple[int, int] | None = None  # (pid, descriptor)
@@ -118,15 +125,10 @@ class SqliteStore(SqlStore):
 
         guard: AbstractContextManager[float] = self._writer() if write else nullcontext(0.0)
         with guard as waited:
-            if waited > 0.001:  # the advisory lock took part of the budget: wait less
-                left = max(0, int((self._busy_timeout - waited) * 1000))
-                conn.execute(f"PRAGMA busy_timeout = {left}")
-                try:
-                    conn.execute("BEGIN IMMEDIATE")
-                finally:
-                    conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
+            if write:
+                self._begin_write(connection, waited)
             else:
-                conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                conn.execute("BEGIN")
             try:
                 yield Tx(run)
                 conn.execute("COMMIT")
@@ -134,6 +136,28 @@ class SqliteStore(SqlStore):
                 if conn.in_transaction:  # (SQLite ends some failed transactions itself)
                     conn.execute("ROLLBACK")
                 raise
+
+    def _begin_write(self, conn: sqlite3.Connection, waited: float) -> None:
+        """``BEGIN IMMEDIATE`` within what is left of the busy budget after ``waited``
+        seconds for the advisory lock. Once a write found the lock held by another program
+        for the whole budget, the next writes only look (:data:`LOCKED_OUT_WAIT`) until
+        one gets it: a worker blocks once per such episode, not once per request."""
+        budget = LOCKED_OUT_WAIT if self._locked_out else self._busy_timeout
+        left = budget - waited
+        try:
+            if left < self._busy_timeout - 0.001:
+                conn.execute(f"PRAGMA busy_timeout = {max(0, int(left * 1000))}")
+                try:
+                    conn.execute("BEGIN IMMEDIATE")
+                finally:
+                    conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
+            else:
+                conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if getattr(exc, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_BUSY:
+                self._locked_out = True
+            raise
+        self._locked_out = False
 
     @contextmanager
     def _writer(self) -> Iterator[float]:
