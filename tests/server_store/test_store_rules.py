@@ -452,13 +452,13 @@ def test_annual_cancellation_keeps_monthly_allocations(
 def test_schema_is_versioned_and_migrated_once(db_url: str, clock: ManualClock) -> None:
     first = Bookkeeper.open(db_url, clock=clock)
     try:
-        assert first.store.schema_version() == 2
+        assert first.store.schema_version() == 3
         account_id = first.create_account("developer").account.id
     finally:
         first.close()
     again = Bookkeeper.open(db_url, clock=clock)  # reopening keeps the data
     try:
-        assert again.store.schema_version() == 2
+        assert again.store.schema_version() == 3
         assert again.account(account_id).balance == 10_000
     finally:
         again.close()
