@@ -145,6 +145,11 @@ class Database(ABC):
         """A read-only transaction (a consistent snapshot; never blocks writers)."""
         return self._guarded(write=False)
 
+    @abstractmethod
+    def relax_durability(self, tx: Tx) -> None:
+        """Let ``tx`` commit without waiting for its log to reach the disk (a crash may
+        lose it, never half of it): for data that is not money (rate-limit hits)."""
+
     def ping(self) -> None:
         """Raise :class:`DatabaseUnavailableError` unless the database answers a query."""
         with self.read_transaction() as tx:
@@ -182,6 +187,9 @@ class ThreadConnections:
             conn.close()
         self._local = threading.local()
 
+
+#: Pools inherited from a parent process, kept from the garbage collector.
+_INHERITED: list[Any] = []
 
 #: The last failure to connect, by connection string (for the message of a time-out).
 _LAST_FAILURE: dict[str, str] = {}
@@ -252,7 +260,9 @@ class PooledConnections:
             held = self._pool
             if held is not None and held[0] == pid:
                 return held[1]
-            # None yet, or the parent's (inherited across a fork, its threads gone).
+            if held is not None:  # the parent's, inherited across a fork (threads gone):
+                _INHERITED.append(held[1])  # never collected: closing its connections
+                # here would end the parent's sessions (they share the sockets)
             pool: psycopg_pool.ConnectionPool[Any] = psycopg_pool.ConnectionPool(
                 self._conninfo,
                 connection_class=_Connection,

@@ -82,6 +82,11 @@ class PostgresStore(SqlStore):
 
             yield Tx(run)
 
+    def relax_durability(self, tx: Tx) -> None:
+        """``synchronous_commit = off`` for this transaction only: no wait for the WAL
+        flush (a crash may lose the last ~0.6 s of such commits, atomically)."""
+        tx.execute("SET LOCAL synchronous_commit = off")
+
     def close(self) -> None:
         """Close this process's connection pool."""
         self._pool.close()

@@ -5,15 +5,11 @@ first request is still running past the time limit is 409 with Retry-After."""
 from __future__ import annotations
 
 import json
-import secrets
-from collections.abc import AsyncIterator, Iterator
-from datetime import UTC, datetime
-from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
 import httpx
-import psycopg
 import pytest
 from server.support import in_process
 
@@ -21,12 +17,9 @@ from bodygraph_server import Settings, create_app
 from bodygraph_server.billing.accounts import Bookkeeper, Principal, Reservation
 from bodygraph_server.billing.idempotency import claim_for
 from bodygraph_server.charting import LibraryCharts
-from bodygraph_server.policy.clock import ManualClock
-from bodygraph_server.store import open_store
 
 pytestmark = pytest.mark.anyio
 
-PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 PATH = "/v2/charts/coordinates"
 BODY = json.dumps(
     {"birthdate": "1990-07-15", "birthtime": "14:30", "lat": 52.52, "lng": 13.405}
@@ -36,30 +29,6 @@ BODY = json.dumps(
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'book.sqlite3'}"
-        return
-    schema = "bgidem_" + secrets.token_hex(5)
-    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
-        admin.execute(f"CREATE SCHEMA {schema}")
-    try:
-        yield f"{PG_ADMIN_URL}?options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
-            admin.execute(f"DROP SCHEMA {schema} CASCADE")
-
-
-@pytest.fixture
-def book(db_url: str) -> Iterator[Bookkeeper]:
-    keeper = Bookkeeper(open_store(db_url), clock=ManualClock(datetime(2026, 3, 10, tzinfo=UTC)))
-    try:
-        yield keeper
-    finally:
-        keeper.close()
 
 
 @pytest.fixture
