@@ -13,6 +13,8 @@ For every HTTP request:
 * an exception nothing else handled becomes INTERNAL_ERROR (500) in the body format of
   the path, with the request id in the message; the log line holds the request id, the
   exception type and the stack, never the exception text (it may hold birth data).
+  An outage of the database (``DatabaseUnavailableError``) is 503 SERVICE_UNAVAILABLE
+  with Retry-After instead (``errors.outage_error``).
 
 Requests that cannot be attributed to a key (no key, an unknown key, an inactive
 account) are not counted; their headers show the untouched quota of an anonymous
