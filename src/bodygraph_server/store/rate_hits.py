@@ -23,11 +23,14 @@ class RateHitRepository(Database):
             # A lost hit (a database crash) only lets one more request through: the
             # window is a throttle, not money, so its commit does not wait for the disk.
             self.relax_durability(tx)
+            # Create or touch the bucket's row: either way this transaction now holds its
+            # lock (PostgreSQL locks the row an upsert updates, as UPDATE does). Hits that
+            # left the window are not deleted here but by the housekeeping
+            # (prune_rate_hits): one statement less per request.
             tx.execute(
-                "INSERT INTO rate_buckets (bucket) VALUES (?) ON CONFLICT DO NOTHING", (bucket,)
+                "INSERT INTO rate_buckets (bucket) VALUES (?) "
+                "ON CONFLICT (bucket) DO UPDATE SET bucket = excluded.bucket", (bucket,)
             )
-            tx.one("SELECT bucket FROM rate_buckets WHERE bucket = ?" + self.FOR_UPDATE, (bucket,))
-            tx.execute("DELETE FROM rate_hits WHERE bucket = ? AND at_us <= ?", (bucket, cutoff))
             row = tx.one(
                 "SELECT COUNT(*), MIN(at_us) FROM rate_hits WHERE bucket = ? AND at_us > ?",
                 (bucket, cutoff),
