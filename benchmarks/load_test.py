@@ -24,6 +24,9 @@ Two load generators (``--generator``):
   by time; the keys bound the successful requests (100 per key per minute: any excess
   shows up as 429s in the statuses).
 
+``--postgres``: the started service keeps its books in a new PostgreSQL database on
+127.0.0.1:5432 (``bgload_<random>``, user postgres), dropped afterwards.
+
 Bounded on purpose: at most 120 s, loopback addresses only. Examples::
 
     .venv/bin/python benchmarks/load_test.py --generator wrk --workers 2 --concurrency 64 \
@@ -46,6 +49,7 @@ import json
 import os
 import random
 import resource
+import secrets
 import shutil
 import socket
 import statistics
@@ -63,6 +67,8 @@ import httpx
 
 MAX_DURATION = 120.0
 PER_KEY = 100
+#: The PostgreSQL server of --postgres (loopback only).
+PG_SERVER = "postgresql://postgres@127.0.0.1:5432"
 ENDPOINTS = ("/v2/charts/coordinates", "/v2/charts", "/v2/charts/simple")
 
 
@@ -377,12 +383,27 @@ MARKDOWN_HEADER = (
 )
 
 
+def _postgres_database(name: str, *, create: bool) -> str:
+    """Create (or drop) the scratch database ``name`` on 127.0.0.1:5432; its URL."""
+    import psycopg
+
+    with psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True) as admin:
+        if create:
+            admin.execute(f"CREATE DATABASE {name}")
+        else:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    return f"{PG_SERVER}/{name}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", help="a running service (loopback only); default: start one")
     parser.add_argument("--database-url",
                         help="with --url: its database (to make keys); without: the database "
                         "of the started service (default: SQLite in a temporary folder)")
+    parser.add_argument("--postgres", action="store_true",
+                        help="without --url: the started service uses a new PostgreSQL "
+                        "database on 127.0.0.1:5432 (user postgres), dropped afterwards")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--path", choices=ENDPOINTS, default=ENDPOINTS[0])
     parser.add_argument("--concurrency", type=int, default=64)
@@ -419,6 +440,10 @@ def main(argv: list[str] | None = None) -> int:
         database_url = args.database_url or f"sqlite:///{workdir / 'load.sqlite3'}"
         url = f"http://127.0.0.1:{free_port()}"
         workers = args.workers
+    scratch = None
+    if args.postgres and not args.url:
+        scratch = "bgload_" + secrets.token_hex(5)
+        database_url = _postgres_database(scratch, create=True)
     try:
         keys = make_keys(database_url, keys_needed)
         if not args.url:
@@ -455,6 +480,8 @@ def main(argv: list[str] | None = None) -> int:
                 process.wait(20)
             except subprocess.TimeoutExpired:
                 process.kill()
+        if scratch is not None:
+            _postgres_database(scratch, create=False)
         log = workdir / "server.log"
         if log.exists() and "Traceback" in log.read_text(errors="replace"):
             print(f"the server logged errors; its folder is kept: {workdir}", file=sys.stderr)

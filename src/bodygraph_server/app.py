@@ -7,8 +7,9 @@
 The app serves the v2 chart endpoints, the visual-chart endpoints
 (:mod:`bodygraph_server.http.visual`), the v1 endpoints, the image route under
 ``settings.render_path`` (``/render`` by default; :mod:`bodygraph_server.images.route`),
-``/openapi.json``, ``/docs``, ``/playground`` (:mod:`bodygraph_server.http.pages`) and
-``/health``. ``extra_endpoints`` lets more chart
+``/openapi.json``, ``/docs``, ``/playground`` (:mod:`bodygraph_server.http.pages`),
+``/health`` (readiness: 503 while the database is down) and ``/health/live`` (liveness:
+always 200). ``extra_endpoints`` lets more chart
 endpoints join (same checks, charging, OpenAPI); ``extra_routes`` are mounted as they are.
 The extensions beyond the contract (:mod:`bodygraph_server.http.relations`,
 :mod:`bodygraph_server.http.batch`) are endpoints with a body server of their own.
@@ -40,13 +41,14 @@ from bodygraph.calculator import warm_up as warm_calculator
 from bodygraph.errors import BodygraphError
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.billing.commits import CommitBatcher
+from bodygraph_server.billing.opening import open_waiting
 from bodygraph_server.billing.sweep import sweep_forever, sweep_stale
 from bodygraph_server.charting import ChartSource, LibraryCharts
 from bodygraph_server.http import v1, v2
 from bodygraph_server.http.batch import BATCH_ENDPOINT
 from bodygraph_server.http.endpoint import Endpoint, handler
 from bodygraph_server.http.envelope import error_response, json_response
-from bodygraph_server.http.errors import ApiError, ErrorCode
+from bodygraph_server.http.errors import RETRY_AFTER_OUTAGE, ApiError, ErrorCode
 from bodygraph_server.http.gate import Gate, api_version
 from bodygraph_server.http.openapi import openapi_document
 from bodygraph_server.http.pages import page_routes
@@ -64,6 +66,7 @@ from bodygraph_server.services import (
     services_of,
 )
 from bodygraph_server.settings import Settings
+from bodygraph_server.store import StoreError
 from bodygraph_server.store.sql import SqlStore
 
 LOG = logging.getLogger("bodygraph_server")
@@ -98,6 +101,19 @@ async def warm_up(charts: ChartSource, settings: Settings) -> None:
                     type(exc).__name__)
     gc.collect()
     gc.freeze()
+
+
+async def readiness(services: Services) -> Response:
+    """``/health``: 200 ``{"status": "ok", "database": "up"}`` when the database answers a
+    query, else 503 ``{"status": "unavailable", "database": "down"}`` with Retry-After
+    (a load balancer takes the worker out of rotation; ``/health/live`` stays 200)."""
+    try:
+        await services.booked(services.book.store.ping)
+    except StoreError as exc:
+        LOG.warning("health check: database unavailable (%s)", exc)
+        return json_response({"status": "unavailable", "database": "down"}, 503,
+                             {"Retry-After": str(RETRY_AFTER_OUTAGE)})
+    return json_response({"status": "ok", "database": "up"})
 
 
 async def _services(
@@ -140,6 +156,9 @@ def create_app(
         return json_response(document)
 
     async def health(request: Request) -> Response:
+        return await readiness(services_of(request.scope))
+
+    async def alive(request: Request) -> Response:
         return json_response({"status": "ok"})
 
     routes: list[BaseRoute] = [
@@ -152,6 +171,7 @@ def create_app(
         Route("/openapi.json", openapi_json, methods=["GET"]),
         *page_routes(document, config.render_url),
         Route("/health", health, methods=["GET"]),
+        Route("/health/live", alive, methods=["GET"]),
         Mount(config.render_path,
               routes=[Route(IMAGE_ROUTE, image, methods=["GET"], name="render_image")]),
         *extra_routes,
@@ -161,11 +181,14 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
         owned = book is None
         bookkeeper = book
-        if bookkeeper is None:
+        if bookkeeper is None:  # waits (retrying) while the database is unavailable
             bookkeeper = await anyio.to_thread.run_sync(
-                lambda: Bookkeeper.open(
-                    config.database_url, rate_limit_url=config.rate_limit_url or None
-                )
+                lambda: open_waiting(
+                    config.database_url,
+                    rate_limit_url=config.rate_limit_url or None,
+                    busy_timeout=config.sqlite_busy_timeout,
+                ),
+                abandon_on_cancel=True,
             )
         source = charts
         if source is None:
@@ -173,7 +196,10 @@ def create_app(
         threads = BookThreads(bookkeeping_threads(config.database_url))
         try:
             services = await _services(config, bookkeeper, source, threads)
-            await services.booked(sweep_stale, bookkeeper, config)
+            try:
+                await services.booked(sweep_stale, bookkeeper, config)
+            except StoreError as exc:  # the next round (sweep_forever) tries again
+                LOG.warning("reservation sweep at start-up failed (%s)", exc)
             if config.warm_up:
                 await warm_up(source, config)
             async with anyio.create_task_group() as background:

@@ -46,7 +46,10 @@ class BookThreads:
     futex calls per request on the 2-core benchmark box; running inline took a worker from
     2.6 to 1.9 ms of CPU per request and the p99 at 500 requests/s from 50-90 ms to
     16-50 ms). The price: while another process holds SQLite's write lock, the worker
-    waits without serving anything else (normally well under a millisecond).
+    waits without serving anything else: normally well under a millisecond, at most the
+    busy timeout (``BODYGRAPH_SQLITE_BUSY_TIMEOUT``, 250 ms) once when another program
+    keeps the lock, 10 ms per write after that until it is free (then 503s,
+    :mod:`bodygraph_server.store.sqlite`).
 
     On asyncio (uvicorn) the calls go to a dedicated :class:`ThreadPoolExecutor`: under
     load its threads stay busy and a hand-off costs about a third of

@@ -6,6 +6,10 @@ Environment variables (all optional):
     ``sqlite:///path/to.db`` or ``postgresql://user@host/db`` (default
     :data:`bodygraph_server.store.DEFAULT_DATABASE_URL`, ``sqlite:///bodygraph.sqlite3`` in
     the working directory).
+``BODYGRAPH_SQLITE_BUSY_TIMEOUT``
+    Seconds a SQLite write waits for the lock another program holds before the request
+    is answered 503 SERVICE_UNAVAILABLE (default 0.25; the service runs SQLite calls on
+    its event loop, so a worker serves nothing else while it waits).
 ``BODYGRAPH_RATE_LIMIT_URL``
     Where the rate-limit windows live: empty or ``store`` (the database) or
     ``redis://host:port/db``.
@@ -53,7 +57,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal, cast
 from urllib.parse import urlsplit
 
-from bodygraph_server.store import DEFAULT_DATABASE_URL
+from bodygraph_server.store import DEFAULT_BUSY_TIMEOUT, DEFAULT_DATABASE_URL
 
 GeocoderName = Literal["google", "offline"]
 
@@ -125,6 +129,7 @@ class Settings:
     """
 
     database_url: str = DEFAULT_DATABASE_URL
+    sqlite_busy_timeout: float = DEFAULT_BUSY_TIMEOUT
     rate_limit_url: str = ""
     geocoder: GeocoderName = "google"
     geocoder_url: str = ""
@@ -144,6 +149,8 @@ class Settings:
             raise SettingsError("max_body_bytes must be at least 256")
         if not self.request_timeout > 0:
             raise SettingsError("request_timeout must be positive")
+        if not 0 <= self.sqlite_busy_timeout <= 60:
+            raise SettingsError("sqlite_busy_timeout must be from 0 to 60 seconds")
         if self.workers < 1:
             raise SettingsError("workers must be at least 1")
         if not self.database_url:
@@ -221,7 +228,7 @@ def _convert(name: str, raw: str) -> object:
     try:
         if name in ("max_body_bytes", "workers"):
             return int(raw)
-        if name == "request_timeout":
+        if name in ("request_timeout", "sqlite_busy_timeout"):
             return float(raw)
     except ValueError as exc:
         raise SettingsError(f"{ENV_PREFIX}{name.upper()}: not a number: {raw!r}") from exc

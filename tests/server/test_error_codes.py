@@ -138,12 +138,19 @@ CASES = [
     Case(ErrorCode.NOT_FOUND, 404, "/v1/nothing", V1),
     Case(ErrorCode.METHOD_NOT_ALLOWED, 405, "/v2/charts/coordinates", method="GET"),
     Case(ErrorCode.METHOD_NOT_ALLOWED, 405, "/v1/bodygraphs", method="DELETE"),
+    Case(ErrorCode.IDEMPOTENCY_KEY_INVALID, 400, "/v2/charts/coordinates", COORDS,
+         headers={"Idempotency-Key": "two words"}),
+    Case(ErrorCode.IDEMPOTENCY_KEY_INVALID, 400, "/v1/bodygraphs", V1,
+         headers={"Idempotency-Key": "k" * 256}),
 ]
 
 #: Codes reached by the dedicated tests below the table.
 SPECIAL = {
     ErrorCode.RATE_LIMIT_EXCEEDED, ErrorCode.TIMEZONE_LOOKUP_FAILED, ErrorCode.EPHEMERIS_ERROR,
     ErrorCode.CHART_GENERATION_FAILED, ErrorCode.INTERNAL_ERROR,
+    # tests/server_store/test_idempotency.py and tests/faults:
+    ErrorCode.IDEMPOTENCY_KEY_REUSED, ErrorCode.IDEMPOTENCY_KEY_IN_USE,
+    ErrorCode.SERVICE_UNAVAILABLE,
 }
 
 

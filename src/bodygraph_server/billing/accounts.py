@@ -28,21 +28,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import overload
 
 from bodygraph_server.billing.keys import generate_key, hash_key
 from bodygraph_server.billing.ratelimit import RateLimiter, open_rate_limiter, rate_limit_headers
 from bodygraph_server.policy.clock import Clock, SystemClock
 from bodygraph_server.policy.plans import Billing, Plan, Tier, get_plan, tier_allows
 from bodygraph_server.store import (
+    DEFAULT_BUSY_TIMEOUT,
     Account,
     AccountNotFoundError,
     AccountStatus,
     Audit,
     ChargeRefusal,
+    IdempotencyClaim,
     InvalidOperationError,
     LedgerEntry,
     PeriodUsage,
     RateDecision,
+    Replay,
     Reservation,
     Store,
     StoreError,
@@ -146,10 +150,12 @@ class Bookkeeper:
         *,
         clock: Clock | None = None,
         rate_limit_url: str | None = None,
+        busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
     ) -> Bookkeeper:
         """Open the store at ``database_url`` (migrating it) and the rate limiter at
-        ``rate_limit_url`` (None: the store itself; ``redis://...``: Redis)."""
-        store = open_store(database_url)
+        ``rate_limit_url`` (None: the store itself; ``redis://...``: Redis);
+        ``busy_timeout``: see :func:`~bodygraph_server.store.open_store`."""
+        store = open_store(database_url, busy_timeout=busy_timeout)
         try:
             limiter = open_rate_limiter(rate_limit_url, store)
         except BaseException:
@@ -198,10 +204,24 @@ class Bookkeeper:
         """``ratelimit-policy``, ``ratelimit`` and (if refused) ``Retry-After`` values."""
         return rate_limit_headers(decision, principal.key_hash)
 
-    def reserve(self, principal: Principal, endpoint: str) -> Reservation | Denied:
+    @overload
+    def reserve(
+        self, principal: Principal, endpoint: str, claim: None = None
+    ) -> Reservation | Denied: ...
+
+    @overload
+    def reserve(
+        self, principal: Principal, endpoint: str, claim: IdempotencyClaim
+    ) -> Reservation | Denied | Replay: ...
+
+    def reserve(
+        self, principal: Principal, endpoint: str, claim: IdempotencyClaim | None = None
+    ) -> Reservation | Denied | Replay:
         """Take 1 credit (or record an overage call) before computing; see
-        :meth:`commit` and :meth:`release`."""
-        outcome = self.store.reserve(principal.account_id, endpoint, self.clock.now())
+        :meth:`commit` and :meth:`release`. With an idempotency ``claim``
+        (:mod:`bodygraph_server.billing.idempotency`), a key used before is a
+        :class:`Replay` instead and nothing is taken."""
+        outcome = self.store.reserve(principal.account_id, endpoint, self.clock.now(), claim)
         if isinstance(outcome, ChargeRefusal):
             if outcome is ChargeRefusal.ACCOUNT_INACTIVE:
                 return _denied(Denial.ACCOUNT_INACTIVE)

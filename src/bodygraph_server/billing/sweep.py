@@ -1,4 +1,5 @@
-"""The sweep of stale reservations: credits taken by calls whose process died.
+"""The housekeeping of every worker: the sweep of stale reservations (credits taken by
+calls whose process died) and the pruning of expired rate-limit hits and idempotency keys.
 
 A chart call reserves its credit before computing and commits or releases it afterwards
 (:mod:`bodygraph_server.http.endpoint`). If the worker dies in between, the reservation would
@@ -8,6 +9,11 @@ time-out plus :data:`SWEEP_GRACE` seconds: no live call can still hold one (a ca
 up at the time-out). Released credits go back under the usual rule (only within the same
 credit period). Several workers sweeping at once is safe: each reservation is released
 once.
+
+The same round deletes the rate-limit hits older than the window (those of keys no
+longer used included, which nothing else would delete) and the idempotency keys older
+than 24 hours. A round that fails (the database down, or anything else) is logged and the
+next round tries again: housekeeping never stops a worker.
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ from datetime import timedelta
 import anyio
 
 from bodygraph_server.billing.accounts import Bookkeeper
+from bodygraph_server.billing.idempotency import KEY_LIFETIME
+from bodygraph_server.billing.ratelimit import WINDOW_SECONDS
 from bodygraph_server.settings import Settings
 from bodygraph_server.store import StoreError
 
@@ -43,20 +51,32 @@ def sweep_stale(book: Bookkeeper, settings: Settings) -> int:
     return released
 
 
+def tidy(book: Bookkeeper, settings: Settings) -> int:
+    """One housekeeping round: :func:`sweep_stale`, then prune rate-limit hits outside
+    the window and expired idempotency keys. Blocking; the number of reservations
+    released."""
+    released = sweep_stale(book, settings)
+    now = book.clock.now()
+    book.store.prune_rate_hits(now - timedelta(seconds=WINDOW_SECONDS))
+    book.store.prune_idempotency(now - KEY_LIFETIME)
+    return released
+
+
 async def sweep_forever(
     book: Bookkeeper,
     settings: Settings,
     run_blocking: Callable[[Callable[[], int]], Awaitable[int]],
     interval: float = SWEEP_INTERVAL,
 ) -> None:
-    """Sweep every ``interval`` seconds until cancelled, each sweep handed to
-    ``run_blocking`` (the service's bookkeeping threads); a database failure is logged and
-    the next round tries again."""
-    sweep = functools.partial(sweep_stale, book, settings)
+    """A housekeeping round (:func:`tidy`) every ``interval`` seconds until cancelled,
+    each handed to ``run_blocking`` (the service's bookkeeping threads). A failed round is
+    logged and the next one tries again; nothing it raises ends the loop."""
+    round_ = functools.partial(tidy, book, settings)
     while True:
         await anyio.sleep(interval)
         try:
-            await run_blocking(sweep)
+            await run_blocking(round_)
         except StoreError as exc:
-            LOG.warning("reservation sweep failed (%s); retrying in %.0f s",
-                        type(exc).__name__, interval)
+            LOG.warning("housekeeping failed (%s); retrying in %.0f s", exc, interval)
+        except Exception:
+            LOG.exception("housekeeping failed unexpectedly; retrying in %.0f s", interval)

@@ -67,7 +67,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.database_url = args.database_url or database_url_from_env()
     try:
-        with Bookkeeper.open(args.database_url) as book:
+        opener = getattr(args, "open_book", Bookkeeper.open)  # serve: waits for the database
+        with opener(args.database_url) as book:
             status: int = args.func(book, args)
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)

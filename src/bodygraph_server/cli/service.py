@@ -8,6 +8,7 @@ import argparse
 from typing import Any
 
 from bodygraph_server.billing.accounts import Bookkeeper
+from bodygraph_server.billing.opening import open_waiting
 from bodygraph_server.cli.argtypes import bounded_int
 from bodygraph_server.cli.console import CommandError, print_json
 
@@ -16,7 +17,8 @@ _workers = bounded_int("workers", 1)
 
 
 def _serve(book: Bookkeeper, args: argparse.Namespace) -> int:
-    # The schema is migrated (by opening the store) before any worker starts.
+    # The schema is migrated (by opening the store: waiting for the database while it is
+    # unavailable, see open_waiting) before any worker starts.
     book.close()
     try:
         from bodygraph_server.serve import run
@@ -78,7 +80,7 @@ def add_service_commands(commands: argparse._SubParsersAction[Any]) -> None:
                        help="public base URL of this service (default: the request's host)")
     serve.add_argument("--no-access-log", action="store_true",
                        help="no log line per request (uvicorn's access log)")
-    serve.set_defaults(func=_serve)
+    serve.set_defaults(func=_serve, open_book=open_waiting)
 
     render_keys = commands.add_parser(
         "render-keys", help="render signing keys kept in the database")

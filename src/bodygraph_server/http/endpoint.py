@@ -31,10 +31,11 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
 from bodygraph.errors import BodygraphError
-from bodygraph_server.billing.accounts import Denied, Principal
+from bodygraph_server.billing.accounts import Principal
 from bodygraph_server.http.envelope import error_response, json_response
 from bodygraph_server.http.errors import ApiError, ErrorCode, from_library_error
 from bodygraph_server.http.gate import admission_of, internal_error, log_unexpected, request_id_of
+from bodygraph_server.http.idempotency import idempotency_key, reserve_charge
 from bodygraph_server.http.validation import (
     CoordinatesInput,
     LocationInput,
@@ -149,16 +150,15 @@ async def _chart(call: Call, geocode_key: str | None) -> Chart:
 
 async def _charge_and_answer(
     endpoint: Endpoint, call: Call, geocode_key: str | None, timeout: float,
-    announced: ExitStack,
+    announced: ExitStack, once: tuple[str | None, bytes],
 ) -> dict[str, Any]:
     """Reserve a credit, make and format the chart, commit; release on any failure
     (time-out included). ``announced`` (the batching hint) is closed when the chart is
-    asked for."""
+    asked for. ``once``: the Idempotency-Key (or None) and the body; a replay of an
+    answered request is answered again without a charge."""
     services = call.services
     book = services.book
-    reservation = await services.booked(book.reserve, call.principal, endpoint.path)
-    if isinstance(reservation, Denied):
-        raise ApiError(ErrorCode(reservation.reason.value), reservation.message)
+    reservation = await reserve_charge(services, call.principal, endpoint.path, *once)
     try:
         with anyio.fail_after(timeout):
             announced.close()
@@ -170,10 +170,12 @@ async def _charge_and_answer(
             else:
                 body = endpoint.format(call, chart)
     except BaseException:
-        with anyio.CancelScope(shield=True):
-            await services.booked(book.release, reservation)
+        if reservation is not None:
+            with anyio.CancelScope(shield=True):
+                await services.booked(book.release, reservation)
         raise
-    await services.commits.commit(reservation)
+    if reservation is not None:
+        await services.commits.commit(reservation)
     return body
 
 
@@ -214,6 +216,7 @@ async def _validated(
             raise ApiError(
                 ErrorCode.GEOCODE_KEY_MISSING, status=endpoint.geocode_key_missing_status
             )
+    key = idempotency_key(request.headers)
     settings = services.settings
     try:
         with anyio.fail_after(settings.request_timeout):
@@ -224,7 +227,7 @@ async def _validated(
     call = Call(principal, services, birth, request_id_of(request.scope))
     try:
         body = await _charge_and_answer(
-            endpoint, call, geocode_key, settings.request_timeout, announced
+            endpoint, call, geocode_key, settings.request_timeout, announced, (key, raw)
         )
     except TimeoutError:
         raise ApiError(

@@ -7,11 +7,20 @@ envelope or a v1 error body in one place (:mod:`bodygraph_server.http.envelope`)
 
 from __future__ import annotations
 
+import logging
 import math
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
+
+from bodygraph_server.store import DatabaseUnavailableError
+
+LOG = logging.getLogger("bodygraph_server")
+
+#: Seconds a client should wait before retrying a 503 SERVICE_UNAVAILABLE.
+RETRY_AFTER_OUTAGE = 2
 
 
 class ErrorCode(StrEnum):
@@ -43,6 +52,12 @@ class ErrorCode(StrEnum):
     # Not in section 7: the transport-level refusals of unknown paths and methods.
     NOT_FOUND = "NOT_FOUND"
     METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
+    # Extensions (docs/api.md): an outage of the database instead of a 500, and the
+    # Idempotency-Key header.
+    SERVICE_UNAVAILABLE = "SERVICE_UNAVAILABLE"
+    IDEMPOTENCY_KEY_INVALID = "IDEMPOTENCY_KEY_INVALID"
+    IDEMPOTENCY_KEY_REUSED = "IDEMPOTENCY_KEY_REUSED"
+    IDEMPOTENCY_KEY_IN_USE = "IDEMPOTENCY_KEY_IN_USE"
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +97,18 @@ ERROR_TABLE: Mapping[ErrorCode, ErrorSpec] = MappingProxyType(
         ErrorCode.INTERNAL_ERROR: ErrorSpec(500, "Internal server error"),
         ErrorCode.NOT_FOUND: ErrorSpec(404, "Not found"),
         ErrorCode.METHOD_NOT_ALLOWED: ErrorSpec(405, "Method not allowed"),
+        ErrorCode.SERVICE_UNAVAILABLE: ErrorSpec(
+            503, "The service is temporarily unavailable; retry after Retry-After seconds"
+        ),
+        ErrorCode.IDEMPOTENCY_KEY_INVALID: ErrorSpec(
+            400, "Idempotency-Key must be 1 to 255 visible ASCII characters, sent once"
+        ),
+        ErrorCode.IDEMPOTENCY_KEY_REUSED: ErrorSpec(
+            422, "Idempotency-Key was already used with another request"
+        ),
+        ErrorCode.IDEMPOTENCY_KEY_IN_USE: ErrorSpec(
+            409, "A request with this Idempotency-Key is still in progress; retry later"
+        ),
     }
 )
 """Code -> (status, default message). The single source of the statuses."""
@@ -114,6 +141,23 @@ class ApiError(Exception):
         self.status = status if status is not None else spec.status
         self.headers: dict[str, str] = dict(headers or {})
         super().__init__(f"{code.value}: {self.message}")
+
+
+_last_outage_log = [0.0]
+
+
+def outage_error(exc: BaseException) -> ApiError | None:
+    """SERVICE_UNAVAILABLE (503, ``Retry-After``) when ``exc`` is an outage of the
+    database (unreachable, or locked by another program), else None. Logged at most once
+    every 10 s (an outage fails every request)."""
+    if not isinstance(exc, DatabaseUnavailableError):
+        return None
+    now = time.monotonic()
+    if now - _last_outage_log[0] >= 10.0:
+        _last_outage_log[0] = now
+        LOG.warning("database unavailable, answering 503: %s", exc)
+    return ApiError(ErrorCode.SERVICE_UNAVAILABLE,
+                    headers={"Retry-After": str(RETRY_AFTER_OUTAGE)})
 
 
 def from_library_error(exc: BaseException) -> ApiError:

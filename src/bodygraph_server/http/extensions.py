@@ -35,6 +35,7 @@ from bodygraph_server.http.endpoint import BodyServer, Endpoint, read_body
 from bodygraph_server.http.envelope import json_response, v2_success
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import request_id_of
+from bodygraph_server.http.idempotency import idempotency_key, reserve_charge
 from bodygraph_server.http.validation import CoordinatesInput, parse_json_object
 from bodygraph_server.services import Services
 
@@ -75,17 +76,21 @@ Parser = Callable[[dict[str, Any]], Job]
 """Reads a body (a JSON object) into a :class:`Job`; raises :class:`ApiError`."""
 
 
-async def read_json_object(request: Request, services: Services,
-                           limit: int = 0) -> dict[str, Any]:
-    """The body as a JSON object (step 4: 413 past ``limit`` bytes, by default the
-    settings' ``max_body_bytes``; 422 when not a JSON object)."""
+async def read_raw_body(request: Request, services: Services, limit: int = 0) -> bytes:
+    """The body's bytes (step 4: 413 past ``limit`` bytes, by default the settings'
+    ``max_body_bytes``; 422 when too slow)."""
     settings = services.settings
     try:
         with anyio.fail_after(settings.request_timeout):
-            raw = await read_body(request, limit or settings.max_body_bytes)
+            return await read_body(request, limit or settings.max_body_bytes)
     except TimeoutError:
         raise ApiError(ErrorCode.INVALID_REQUEST_BODY, "Request body too slow") from None
-    return parse_json_object(raw)
+
+
+async def read_json_object(request: Request, services: Services,
+                           limit: int = 0) -> dict[str, Any]:
+    """The body as a JSON object (see :func:`read_raw_body`; 422 when not a JSON object)."""
+    return parse_json_object(await read_raw_body(request, services, limit))
 
 
 def geocode_key_for(request: Request, births: Sequence[Birth | None]) -> str:
@@ -125,12 +130,14 @@ def single(parse: Parser) -> BodyServer:
 
     async def serve_body(endpoint: Endpoint, request: Request, services: Services,
                          principal: Principal, announced: ExitStack) -> Response:
-        job = parse(await read_json_object(request, services))
+        key = idempotency_key(request.headers)
+        raw = await read_raw_body(request, services)
+        job = parse(parse_json_object(raw))
         geocode_key = geocode_key_for(request, job.births)
         book = services.book
-        reservation = await services.booked(book.reserve, principal, endpoint.path)
-        if isinstance(reservation, Denied):
-            raise refusal(reservation)
+        # None: a replay of an answered request (same Idempotency-Key and body): the answer
+        # is computed again (deterministic) and nothing is charged.
+        reservation = await reserve_charge(services, principal, endpoint.path, key, raw)
         try:
             with anyio.fail_after(services.settings.request_timeout):
                 announced.close()
@@ -138,12 +145,14 @@ def single(parse: Parser) -> BodyServer:
                 data = await anyio.to_thread.run_sync(job.compute, charts,
                                                       abandon_on_cancel=True)
         except BaseException as exc:
-            with anyio.CancelScope(shield=True):
-                await services.booked(book.release, reservation)
+            if reservation is not None:
+                with anyio.CancelScope(shield=True):
+                    await services.booked(book.release, reservation)
             if isinstance(exc, TimeoutError):
                 raise timed_out(request) from None
             raise
-        await services.commits.commit(reservation)
+        if reservation is not None:
+            await services.commits.commit(reservation)
         return json_response(v2_success(data, type_name=endpoint.success_type,
                                         message=endpoint.success_message))
 

@@ -17,6 +17,8 @@ For every HTTP request:
 * an exception nothing else handled becomes INTERNAL_ERROR (500) in the body format of
   the path, with the request id in the message; the log line holds the request id, the
   exception type and the stack, never the exception text (it may hold birth data).
+  An outage of the database (``DatabaseUnavailableError``) is 503 SERVICE_UNAVAILABLE
+  with Retry-After instead (``errors.outage_error``).
 
 Requests that cannot be attributed to a key (no key, an unknown key, an inactive
 account) are not counted; their headers show the untouched quota of an anonymous
@@ -39,7 +41,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from bodygraph_server.billing.accounts import Bookkeeper, Denied, Principal, RateDecision
 from bodygraph_server.billing.ratelimit import LIMIT, WINDOW_SECONDS, rate_limit_headers
 from bodygraph_server.http.envelope import error_response
-from bodygraph_server.http.errors import ApiError, ErrorCode
+from bodygraph_server.http.errors import ApiError, ErrorCode, outage_error
 from bodygraph_server.services import services_of
 
 LOG = logging.getLogger("bodygraph_server")
@@ -226,6 +228,9 @@ class Gate:
         except Exception as exc:
             if started:
                 raise
-            log_unexpected(request_id, exc)
-            response = error_response(internal_error(request_id), legacy=version == "v1")
+            error = outage_error(exc)  # the database is down: 503, not 500
+            if error is None:
+                log_unexpected(request_id, exc)
+                error = internal_error(request_id)
+            response = error_response(error, legacy=version == "v1")
             await response(scope, receive, send_with_headers)

@@ -16,8 +16,10 @@ from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 from bodygraph_server.store.base import Store
+from bodygraph_server.store.connections import DEFAULT_BUSY_TIMEOUT
 from bodygraph_server.store.errors import (
     AccountNotFoundError,
+    DatabaseError,
     DatabaseUnavailableError,
     DatabaseURLError,
     InvalidOperationError,
@@ -30,13 +32,16 @@ from bodygraph_server.store.records import (
     ApiKeyRecord,
     Audit,
     ChargeRefusal,
+    IdempotencyClaim,
     LedgerEntry,
     PeriodUsage,
     RateDecision,
+    Replay,
     Reservation,
 )
 
 __all__ = [
+    "DEFAULT_BUSY_TIMEOUT",
     "DEFAULT_DATABASE_URL",
     "ENV_VAR",
     "Account",
@@ -45,12 +50,15 @@ __all__ = [
     "ApiKeyRecord",
     "Audit",
     "ChargeRefusal",
+    "DatabaseError",
     "DatabaseURLError",
     "DatabaseUnavailableError",
+    "IdempotencyClaim",
     "InvalidOperationError",
     "LedgerEntry",
     "PeriodUsage",
     "RateDecision",
+    "Replay",
     "Reservation",
     "ReservationNotFoundError",
     "Store",
@@ -84,13 +92,15 @@ def sqlite_path(url: str) -> str:
     return path
 
 
-def open_store(url: str) -> Store:
-    """Open (creating or migrating) the store at ``url``."""
+def open_store(url: str, *, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> Store:
+    """Open (creating or migrating) the store at ``url``. ``busy_timeout``: how long a
+    SQLite write waits for the lock another program holds (then
+    :class:`DatabaseUnavailableError`)."""
     scheme = urlsplit(url).scheme.lower()
     if scheme == "sqlite":
         from bodygraph_server.store.sqlite import SqliteStore
 
-        return SqliteStore(sqlite_path(url), url=url)
+        return SqliteStore(sqlite_path(url), url=url, busy_timeout=busy_timeout)
     if scheme in ("postgresql", "postgres"):
         from bodygraph_server.store.postgres import PostgresStore
 

@@ -58,6 +58,11 @@ class Store(ABC):
     def close(self) -> None:
         """Close every connection this store opened (in this process)."""
 
+    @abstractmethod
+    def ping(self) -> None:
+        """Return if the database answers a query, else raise
+        :class:`~bodygraph_server.store.errors.DatabaseUnavailableError`."""
+
     def __enter__(self) -> Store:
         return self
 
@@ -115,10 +120,17 @@ class Store(ABC):
 
     @abstractmethod
     def reserve(
-        self, account_id: int, endpoint: str, now: datetime
-    ) -> records.Reservation | records.ChargeRefusal:
+        self, account_id: int, endpoint: str, now: datetime,
+        claim: records.IdempotencyClaim | None = None,
+    ) -> records.Reservation | records.ChargeRefusal | records.Replay:
         """Atomically take 1 credit (or record an overage call) for a call to
-        ``endpoint``; a :class:`ChargeRefusal` when the call must not proceed."""
+        ``endpoint``; a :class:`ChargeRefusal` when the call must not proceed. With
+        ``claim`` (an idempotency key) and a key used since ``claim.since``: a
+        :class:`Replay` and nothing taken; otherwise the key is linked to this charge."""
+
+    @abstractmethod
+    def prune_idempotency(self, older_than: datetime) -> int:
+        """Delete the idempotency keys used before ``older_than``; how many."""
 
     @abstractmethod
     def commit(self, reservation_id: int, now: datetime) -> None:
@@ -169,3 +181,8 @@ class Store(ABC):
         """Sliding window: accept and record this request if fewer than ``limit``
         requests were accepted for ``bucket`` in ``(now - window, now]``; atomic across
         processes. Refused requests are not recorded."""
+
+    @abstractmethod
+    def prune_rate_hits(self, older_than: datetime) -> int:
+        """Delete the rate-limit hits made before ``older_than`` (idle keys' included, so
+        the table stays bounded); how many."""

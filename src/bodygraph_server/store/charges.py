@@ -11,21 +11,35 @@ from bodygraph_server.policy.credits import is_cancelled
 from bodygraph_server.store.accounts import AccountRepository
 from bodygraph_server.store.connections import Tx
 from bodygraph_server.store.errors import InvalidOperationError, ReservationNotFoundError
-from bodygraph_server.store.records import ChargeRefusal, Reservation, UsageStatus
+from bodygraph_server.store.idempotency import IdempotencyRepository
+from bodygraph_server.store.records import (
+    ChargeRefusal,
+    IdempotencyClaim,
+    Replay,
+    Reservation,
+    UsageStatus,
+)
 
 
 def _not_pending(reservation_id: int) -> ReservationNotFoundError:
     return ReservationNotFoundError(f"no pending reservation {reservation_id}")
 
 
-class ChargeRepository(AccountRepository):
+class ChargeRepository(AccountRepository, IdempotencyRepository):
     """Reservations of credits; see :class:`~bodygraph_server.store.base.Store`."""
 
-    def reserve(self, account_id: int, endpoint: str, now: datetime) -> Reservation | ChargeRefusal:
-        """Take 1 credit, or record an overage call, under the account's row lock."""
+    def reserve(
+        self, account_id: int, endpoint: str, now: datetime,
+        claim: IdempotencyClaim | None = None,
+    ) -> Reservation | ChargeRefusal | Replay:
+        """Take 1 credit, or record an overage call, under the account's row lock (with
+        ``claim``: unless the key was used before, see :class:`Replay`)."""
         at = to_micros(now)
         with self.write_transaction() as tx:
             account = self._touch(tx, account_id, now)
+            replay = None if claim is None else self._replay(tx, claim)
+            if replay is not None:
+                return replay
             if not account.active:
                 return ChargeRefusal.ACCOUNT_INACTIVE
             if is_cancelled(account.cancel_at, now):
@@ -51,6 +65,8 @@ class ChargeRepository(AccountRepository):
                  UsageStatus.RESERVED.value, at),
             )
             assert row is not None
+            if claim is not None:
+                self._record_claim(tx, claim, int(row[0]), at)
             return Reservation(
                 id=int(row[0]),
                 account_id=account_id,

@@ -13,7 +13,14 @@ class DatabaseURLError(StoreError):
 
 
 class DatabaseUnavailableError(StoreError):
-    """The database cannot be opened or reached."""
+    """The database cannot be opened or reached, or is locked by another program for
+    longer than the store waits: a passing condition (the service answers 503 and
+    recovers by itself)."""
+
+
+class DatabaseError(StoreError):
+    """The database refused an operation for another reason than an outage (a broken
+    schema, a violated constraint): not passing, not retried."""
 
 
 class AccountNotFoundError(StoreError):

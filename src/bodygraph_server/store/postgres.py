@@ -1,21 +1,30 @@
-"""The PostgreSQL backend (psycopg 3).
+"""The PostgreSQL backend (psycopg 3, connections from a pool: :class:`PooledConnections`).
 
 Charges lock the account row with ``SELECT ... FOR UPDATE``; rate-limit hits lock the
 bucket's row in ``rate_buckets`` the same way; migrations take a transaction-level
 advisory lock. Tables live in the connection's current schema: to use another one, put
 ``options=-csearch_path%3D<schema>`` in the URL's query (the schema must exist).
+
+Errors: a lost or refused connection, a terminated backend, a server shutting down
+(psycopg's ``OperationalError`` and ``InterfaceError``, the pool's time-out) are
+:class:`DatabaseUnavailableError`; the pool replaces the connection and the next call
+works again once the server is back. Any other driver error is :class:`DatabaseError`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import psycopg
 
-from bodygraph_server.store.connections import Tx
-from bodygraph_server.store.errors import DatabaseUnavailableError
+from bodygraph_server.store.connections import (
+    PooledConnections,
+    Tx,
+    first_line,
+)
+from bodygraph_server.store.errors import DatabaseError, DatabaseUnavailableError, StoreError
 from bodygraph_server.store.sql import SqlStore
 
 #: Advisory lock id held while migrating ("bodygrap" in ASCII).
@@ -27,21 +36,41 @@ def _placeholders(sql: str) -> str:
 
 
 class PostgresStore(SqlStore):
-    """The bookkeeping in a PostgreSQL database."""
+    """The bookkeeping in a PostgreSQL database.
+
+    ``wait``: how long a call waits for a connection while the server is unreachable
+    before :class:`DatabaseUnavailableError`; ``connect_timeout``: how long one connection
+    attempt may take.
+    """
 
     FOR_UPDATE = " FOR UPDATE"
     MIGRATIONS = "postgres"
+    RETRY_START = True
 
-    def __init__(self, url: str, *, connect_timeout: int = 10) -> None:
-        self._connect_timeout = connect_timeout
-        super().__init__(url)
-
-    def _connect(self) -> psycopg.Connection[Any]:
+    def __init__(self, url: str, *, wait: float = 1.0, connect_timeout: int = 5) -> None:
+        self._pool = PooledConnections(
+            url,
+            connect_kwargs={"autocommit": True, "connect_timeout": connect_timeout},
+            timeout=wait,
+        )
         try:
-            return psycopg.connect(self.url, autocommit=True, connect_timeout=self._connect_timeout)
-        except psycopg.Error as exc:
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise DatabaseUnavailableError(f"cannot connect to PostgreSQL: {first}") from exc
+            super().__init__(url)
+        except BaseException:
+            self._pool.close()
+            raise
+
+    def _session(self) -> AbstractContextManager[Any]:
+        return self._pool.connection()
+
+    def _translate(self, exc: Exception) -> StoreError | None:
+        pooled = self._pool.translate(exc)
+        if pooled is not None:
+            return pooled
+        if isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError):
+            return DatabaseUnavailableError(f"PostgreSQL is unavailable: {first_line(exc)}")
+        if isinstance(exc, psycopg.Error):
+            return DatabaseError(f"PostgreSQL refused the operation: {first_line(exc)}")
+        return None
 
     @contextmanager
     def _transaction(self, conn: Any, *, write: bool) -> Iterator[Tx]:
@@ -52,6 +81,15 @@ class PostgresStore(SqlStore):
                 return cursor
 
             yield Tx(run)
+
+    def relax_durability(self, tx: Tx) -> None:
+        """``synchronous_commit = off`` for this transaction only: no wait for the WAL
+        flush (a crash may lose the last ~0.6 s of such commits, atomically)."""
+        tx.execute("SET LOCAL synchronous_commit = off")
+
+    def close(self) -> None:
+        """Close this process's connection pool."""
+        self._pool.close()
 
     def _lock_migrations(self, tx: Tx) -> None:
         tx.rows("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))

@@ -114,6 +114,28 @@ class ChargeRefusal(StrEnum):
     """The account was deactivated (possibly between authentication and the charge)."""
 
 
+class Replay(StrEnum):
+    """What :meth:`Store.reserve` found for an idempotency key already used (no credit
+    taken)."""
+
+    ANSWERED = "answered"
+    """The same request was answered (and charged) before: answer it again for free."""
+    IN_FLIGHT = "in_flight"
+    """The same request is still being served: wait for it."""
+    MISMATCH = "mismatch"
+    """The key was used for another request (another endpoint or body)."""
+
+
+@dataclass(frozen=True, slots=True)
+class IdempotencyClaim:
+    """An idempotency key presented with a charged request: hashes only (no birth data).
+    Keys used before ``since`` have expired."""
+
+    key_hash: str
+    request_hash: str
+    since: datetime
+
+
 @dataclass(frozen=True, slots=True)
 class Reservation:
     """A pending charge: 1 credit taken (``credits == 1``) or an overage call

@@ -10,6 +10,7 @@ files; everything else (the queries and the credit rules) lives once in:
 * :mod:`.accounts`: accounts and API keys, and the lazy period rollover;
 * :mod:`.charges`: reserve, commit, release;
 * :mod:`.batch_charges`: the same for many calls at once (a batch request);
+* :mod:`.idempotency`: the idempotency keys of charged requests;
 * :mod:`.ledger`: adjustments, the ledger, usage and the audit;
 * :mod:`.rate_hits`: the sliding-window rate limit;
 * :mod:`.render_keys`: the render signing keys.

@@ -11,7 +11,17 @@ wakes the next writer as soon as the lock is free, where SQLite's busy handler s
 1, 2, 5, 10 ... ms between attempts (with two busy worker processes those sleeps, not the
 work, bounded the service's throughput). SQLite's own lock still decides: a writer that
 does not take the advisory lock (another program) is waited for up to ``busy_timeout``
-seconds as before, so the advisory lock only changes who waits how, never what is safe.
+seconds, so the advisory lock only changes who waits how, never what is safe.
+
+The wait is short (:data:`~bodygraph_server.store.DEFAULT_BUSY_TIMEOUT`, 250 ms): the service runs
+SQLite calls on its event loop, and a lock held by another program must not freeze a
+worker. The time spent waiting for the advisory lock counts against the same budget; past
+it the call fails with :class:`DatabaseUnavailableError` (the service answers 503), and
+until a write gets the lock again the next ones wait only 10 ms (a worker is not blocked
+for 250 ms per request while another program keeps the lock).
+
+New database files (and the lock file) are created readable by their owner only (0600):
+they hold the render signing secrets.
 
 Durability: WAL with ``synchronous = NORMAL``: a commit is atomic and survives a crash
 of the process; a power loss may roll back the last transactions before the last
@@ -24,14 +34,31 @@ import fcntl
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
-from bodygraph_server.store.connections import Tx
-from bodygraph_server.store.errors import DatabaseUnavailableError
+from bodygraph_server.store.connections import (
+    DEFAULT_BUSY_TIMEOUT,
+    ThreadConnections,
+    Tx,
+    first_line,
+)
+from bodygraph_server.store.errors import DatabaseError, DatabaseUnavailableError, StoreError
 from bodygraph_server.store.sql import SqlStore
+
+#: Primary result codes of conditions of the file, not of the request: locked by another
+#: program (BUSY, LOCKED), out of memory, read-only, I/O error, disk full, cannot open.
+_PASSING = frozenset({
+    sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_NOMEM, sqlite3.SQLITE_READONLY,
+    sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL, sqlite3.SQLITE_CANTOPEN,
+})
+
+
+#: Seconds a write waits for the lock while another program is known to hold it.
+LOCKED_OUT_WAIT = 0.01
 
 
 class SqliteStore(SqlStore):
@@ -39,17 +66,39 @@ class SqliteStore(SqlStore):
 
     MIGRATIONS = "sqlite"
 
-    def __init__(self, path: str | Path, *, url: str | None = None, busy_timeout: float = 30.0):
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        url: str | None = None,
+        busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
+    ) -> None:
         self.path = Path(path)
         self._busy_timeout = busy_timeout
+        self._connections = ThreadConnections(self._connect)
+        self._locked_out = False  # the last write found another program's lock
         self._write_lock = threading.Lock()
         self._lock_path = Path(f"{self.path}-writelock")
         self._lock_fd: tuple[int, int] | None = None  # (pid, descriptor)
         super().__init__(url if url is not None else f"sqlite:///{self.path}")
 
+    def _session(self) -> AbstractContextManager[Any]:
+        return nullcontext(self._connections.get())
+
+    def _translate(self, exc: Exception) -> StoreError | None:
+        code = getattr(exc, "sqlite_errorcode", None)
+        if isinstance(exc, sqlite3.Error) and code is not None and code & 0xFF in _PASSING:
+            return DatabaseUnavailableError(f"the SQLite database is unavailable: "
+                                            f"{first_line(exc)}")
+        if isinstance(exc, sqlite3.Error):
+            return DatabaseError(f"the SQLite database refused the operation: "
+                                 f"{first_line(exc)}")
+        return None
+
     def _connect(self) -> sqlite3.Connection:
+        _create_private(self.path)
         try:
-            # One connection per thread (see SqlStore._conn); check_same_thread is off only
+            # One connection per thread (ThreadConnections); check_same_thread is off only
             # so that close() may close every thread's connection from one thread.
             conn = sqlite3.connect(
                 self.path,
@@ -74,27 +123,66 @@ class SqliteStore(SqlStore):
         def run(sql: str, params: Sequence[object]) -> sqlite3.Cursor:
             return connection.execute(sql, tuple(params))
 
-        guard: AbstractContextManager[object] = self._writer() if write else nullcontext()
-        with guard:
-            conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        guard: AbstractContextManager[float] = self._writer() if write else nullcontext(0.0)
+        with guard as waited:
+            if write:
+                self._begin_write(connection, waited)
+            else:
+                conn.execute("BEGIN")
             try:
                 yield Tx(run)
+                conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                if conn.in_transaction:  # (SQLite ends some failed transactions itself)
+                    conn.execute("ROLLBACK")
                 raise
-            conn.execute("COMMIT")
+
+    def _begin_write(self, conn: sqlite3.Connection, waited: float) -> None:
+        """``BEGIN IMMEDIATE`` within what is left of the busy budget after ``waited``
+        seconds for the advisory lock. Once a write found the lock held by another program
+        for the whole budget, the next writes only look (:data:`LOCKED_OUT_WAIT`) until
+        one gets it: a worker blocks once per such episode, not once per request."""
+        budget = LOCKED_OUT_WAIT if self._locked_out else self._busy_timeout
+        left = budget - waited
+        try:
+            if left < self._busy_timeout - 0.001:
+                conn.execute(f"PRAGMA busy_timeout = {max(0, int(left * 1000))}")
+                try:
+                    conn.execute("BEGIN IMMEDIATE")
+                finally:
+                    conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
+            else:
+                conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if getattr(exc, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_BUSY:
+                self._locked_out = True
+            raise
+        self._locked_out = False
 
     @contextmanager
-    def _writer(self) -> Iterator[None]:
+    def _writer(self) -> Iterator[float]:
         """The in-process write lock, then the cross-process advisory lock (blocking in
-        the kernel, without the GIL)."""
-        with self._write_lock:
+        the kernel, without the GIL); yields the seconds spent waiting for them (0.0 when
+        both were free)."""
+        waited = 0.0
+        if not self._write_lock.acquire(blocking=False):
+            started = time.monotonic()
+            self._write_lock.acquire()
+            waited = time.monotonic() - started
+        try:
             fd = self._lock_descriptor()
-            fcntl.flock(fd, fcntl.LOCK_EX)
             try:
-                yield
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                started = time.monotonic()
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                waited += time.monotonic() - started
+            try:
+                yield waited
             finally:
                 fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            self._write_lock.release()
 
     def _lock_descriptor(self) -> int:
         """This process's descriptor of the lock file (a forked child opens its own: a
@@ -110,15 +198,32 @@ class SqliteStore(SqlStore):
 
     def close(self) -> None:
         """Close this process's connections and its descriptor of the lock file."""
-        super().close()
+        self._connections.close()
         with self._write_lock:
             held = self._lock_fd
             self._lock_fd = None
             if held is not None and held[0] == os.getpid():
                 os.close(held[1])
 
+    def relax_durability(self, tx: Tx) -> None:
+        """Nothing to do: in WAL mode with ``synchronous = NORMAL`` no commit waits for
+        the disk."""
+
     def _lock_migrations(self, tx: Tx) -> None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already serializes migrations."""
+
+
+def _create_private(path: Path) -> None:
+    """Create the database file, if missing, readable and writable by its owner only
+    (SQLite would create it with the process's umask, usually world-readable)."""
+    if path.exists():
+        return
+    try:
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600))
+    except OSError as exc:
+        raise DatabaseUnavailableError(
+            f"cannot open SQLite database {path}: {exc.strerror}"
+        ) from exc
 
 
 def _open_lock_file(path: Path) -> int:

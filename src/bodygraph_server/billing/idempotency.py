@@ -1,0 +1,80 @@
+"""The ``Idempotency-Key`` request header (IETF httpapi draft) on the charged endpoints:
+a retry of a request is answered again without a second charge.
+
+Nothing of the request is kept but hashes: SHA-256 of the account and the key, SHA-256
+of the endpoint and the body, and the charge the first request made
+(:mod:`bodygraph_server.store.idempotency`). Keys live :data:`KEY_LIFETIME` (24 hours).
+
+* first use: charged as usual, the key linked to the charge;
+* the same key and request, answered before: :attr:`Replay.ANSWERED`, nothing charged
+  (charts are deterministic: the caller recomputes the answer);
+* the same key and request still being served (a concurrent duplicate): waited for, up
+  to a time limit, then as above (or charged anew if the first failed);
+* the same key with another endpoint or body: :attr:`Replay.MISMATCH`;
+* a first request that failed gave its credit back and frees the key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from datetime import timedelta
+
+import anyio
+
+from bodygraph_server.billing.accounts import Bookkeeper, Denied, Principal, Reservation
+from bodygraph_server.billing.commits import BookRunner
+from bodygraph_server.store import IdempotencyClaim, Replay
+
+__all__ = ["KEY_LIFETIME", "Replay", "claim_for", "reserve_once"]
+
+#: How long a key is remembered.
+KEY_LIFETIME = timedelta(hours=24)
+
+#: Longest pause between two looks at a duplicate's first request.
+_MAX_POLL = 0.1
+
+
+def _digest(*parts: bytes) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(len(part).to_bytes(8, "big"))
+        h.update(part)
+    return h.hexdigest()
+
+
+def claim_for(
+    book: Bookkeeper, principal: Principal, key: str, endpoint: str, body: bytes
+) -> IdempotencyClaim:
+    """The claim of ``key`` for a request of ``principal`` (hashes only)."""
+    return IdempotencyClaim(
+        key_hash=_digest(str(principal.account_id).encode(), key.encode("ascii")),
+        request_hash=_digest(endpoint.encode(), body),
+        since=book.clock.now() - KEY_LIFETIME,
+    )
+
+
+async def reserve_once(
+    book: Bookkeeper,
+    run: BookRunner,
+    principal: Principal,
+    endpoint: str,
+    claim: IdempotencyClaim,
+    *,
+    wait: float,
+) -> Reservation | Denied | Replay:
+    """Reserve as :meth:`Bookkeeper.reserve` does with ``claim``; while the key's first
+    request is in flight, look again (every 5 to 100 ms) for up to ``wait`` seconds, and
+    return :attr:`Replay.IN_FLIGHT` only if it still is."""
+    deadline = time.monotonic() + wait
+    pause = 0.005
+
+    def attempt() -> Reservation | Denied | Replay:
+        return book.reserve(principal, endpoint, claim)
+
+    while True:
+        outcome = await run(attempt)
+        if outcome is not Replay.IN_FLIGHT or time.monotonic() + pause > deadline:
+            return outcome
+        await anyio.sleep(pause)
+        pause = min(pause * 2, _MAX_POLL)

@@ -1,0 +1,56 @@
+"""Idempotency keys in the SQL stores (table ``idempotency_keys``): which charge a key's
+first request made, so that a retry is answered without a second charge.
+
+A row links the hash of (account, key) to the hash of (endpoint, body) and to the usage
+row of the charge. The usage row's status says where the first request is: reserved (in
+flight), committed (answered), released (failed: the key is free again). Every look-up
+and record happens inside :meth:`~.charges.ChargeRepository.reserve`, under the account's
+lock, so concurrent requests with one key are decided one after the other.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bodygraph_server.policy.clock import to_micros
+from bodygraph_server.store.connections import Database, Tx
+from bodygraph_server.store.records import IdempotencyClaim, Replay, UsageStatus
+
+
+class IdempotencyRepository(Database):
+    """Idempotency keys; see :class:`~bodygraph_server.store.base.Store`."""
+
+    @staticmethod
+    def _replay(tx: Tx, claim: IdempotencyClaim) -> Replay | None:
+        """What an earlier use of the key means for this request (None: a first use, or
+        the earlier request failed or expired)."""
+        row = tx.one(
+            "SELECT i.request_hash, u.status FROM idempotency_keys i "
+            "JOIN usage_log u ON u.id = i.usage_id WHERE i.key_hash = ? AND i.created_us > ?",
+            (claim.key_hash, to_micros(claim.since)),
+        )
+        if row is None or row[1] == UsageStatus.RELEASED.value:
+            return None
+        if row[0] != claim.request_hash:
+            return Replay.MISMATCH
+        if row[1] == UsageStatus.COMMITTED.value:
+            return Replay.ANSWERED
+        return Replay.IN_FLIGHT
+
+    @staticmethod
+    def _record_claim(tx: Tx, claim: IdempotencyClaim, usage_id: int, at_us: int) -> None:
+        """Link the key to the charge just made (replacing an expired or failed use)."""
+        tx.execute(
+            "INSERT INTO idempotency_keys (key_hash, request_hash, usage_id, created_us) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (key_hash) DO UPDATE SET "
+            "request_hash = excluded.request_hash, usage_id = excluded.usage_id, "
+            "created_us = excluded.created_us",
+            (claim.key_hash, claim.request_hash, usage_id, at_us),
+        )
+
+    def prune_idempotency(self, older_than: datetime) -> int:
+        """Delete the keys used before ``older_than`` (expired); how many."""
+        with self.write_transaction() as tx:
+            return tx.execute(
+                "DELETE FROM idempotency_keys WHERE created_us <= ?", (to_micros(older_than),)
+            )

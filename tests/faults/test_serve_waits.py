@@ -1,0 +1,54 @@
+"""``bodygraph-server serve`` started while the database is unavailable waits for it
+(logging each attempt) instead of exiting, and serves once it is there."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import psycopg
+import pytest
+from server.support import REPO, free_port
+
+PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+@pytest.mark.postgres
+def test_serve_waits_for_the_database(tmp_path: Path) -> None:
+    name = "bgserve_" + secrets.token_hex(5)  # does not exist yet: connections fail
+    port = free_port()
+    env = {**os.environ, "BODYGRAPH_DATABASE_URL": f"postgresql://postgres@127.0.0.1:5432/{name}",
+           "BODYGRAPH_WARM_UP": "0", "PYTHONUNBUFFERED": "1"}
+    log_path = tmp_path / "serve.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "bodygraph_server.cli.admin", "serve", "--port", str(port),
+             "--no-access-log"], env=env, cwd=str(REPO), stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 20
+        while "trying again" not in log_path.read_text() and time.monotonic() < deadline:
+            assert process.poll() is None, log_path.read_text()
+            time.sleep(0.05)
+        assert "database unavailable" in log_path.read_text()
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
+            admin.execute(f"CREATE DATABASE {name}")
+        created = time.monotonic()
+        status = 0
+        while time.monotonic() < created + 20 and status != 200:
+            assert process.poll() is None, log_path.read_text()
+            try:
+                status = httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        assert status == 200, log_path.read_text()
+        assert "Traceback" not in log_path.read_text()
+    finally:
+        process.terminate()
+        process.wait(30)
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
