@@ -1,13 +1,14 @@
 """The extension methods of both clients against the real service (uvicorn on 127.0.0.1):
 each result validates against the ``data`` schema of the service's own ``/openapi.json``
 and equals what the library computes; its typed dictionary matches that schema; one
-bad input of each maps to the right error, and a Basic key gets AccessDenied."""
+bad input of each maps to the right error, and a Basic key gets AccessDenied (those in
+``test_client_errors``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -17,17 +18,13 @@ import pytest
 
 import bodygraph
 from bodygraph_client import (
-    AccessDenied,
     AsyncClient,
     Birth,
-    BodygraphApiError,
     CalendarResult,
     ChartBatchResult,
     Client,
     ConnectionResult,
     CyclesResult,
-    GeocodeError,
-    InvalidInput,
     PentaResult,
     SensitivityResult,
     TransitResult,
@@ -42,13 +39,11 @@ from bodygraph_server.relations_charting import (
 )
 
 from .conftest import Service
+from .samples import AT, BERLIN, PARIS
 from .schema_check import conforms
 
 pytestmark = pytest.mark.timeout(300)
 
-BERLIN = Birth.at(52.52, 13.405, "1990-07-15", "14:30")
-PARIS = Birth.place(date(1985, 1, 2), "08:00", "Paris, France")
-AT = datetime(2024, 3, 20, 3, 6, tzinfo=UTC)
 
 
 def chart(zone: str, year: int, month: int, day: int, hour: int, minute: int
@@ -157,76 +152,6 @@ TYPES = [
 @pytest.mark.parametrize(("kind", "name"), TYPES, ids=[t[1] for t in TYPES])
 def test_typed_dict_matches_openapi(openapi: dict[str, Any], kind: Any, name: str) -> None:
     conforms(kind, {"$ref": f"#/components/schemas/{name}"}, name, openapi)
-
-
-@dataclass(frozen=True)
-class Bad:
-    error: type[BodygraphApiError]
-    code: str
-    status: int
-    method: str
-    args: tuple[Any, ...]
-    geocode_key: str | None = "geo-key"
-
-
-BASIC = [  # every method, valid input: the tier decides
-    ("transit", (AT, BERLIN)), ("connection", (BERLIN, PARIS)),
-    ("penta", ([BERLIN] * 3,)), ("sensitivity", (BERLIN,)), ("cycles", (BERLIN, 2000)),
-    ("calendar", ("2024-01-01", "2024-01-01")), ("charts_batch", ([BERLIN],)),
-]
-BAD = [
-    Bad(InvalidInput, "INVALID_REQUEST_BODY", 422, "transit", ("2024-02-30T00:00:00Z",)),
-    Bad(InvalidInput, "INVALID_LATITUDE", 400, "transit",
-        (AT, Birth.at(95.0, 0.0, "1990-07-15", "14:30"))),
-    Bad(InvalidInput, "INVALID_BIRTHDATE", 400, "connection",
-        (BERLIN, Birth.place("15.07.1990", "14:30", "Berlin, Germany"))),
-    Bad(GeocodeError, "GEOCODE_KEY_MISSING", 401, "connection", (BERLIN, PARIS), None),
-    Bad(InvalidInput, "INVALID_REQUEST_BODY", 422, "penta", ([BERLIN, PARIS],)),
-    Bad(InvalidInput, "INVALID_REQUEST_BODY", 422, "sensitivity", (BERLIN, 0)),
-    Bad(InvalidInput, "INVALID_BIRTHTIME", 400, "sensitivity",
-        (Birth.at(52.52, 13.405, "1990-07-15", "25:00"),)),
-    Bad(InvalidInput, "INVALID_REQUEST_BODY", 422, "cycles", (BERLIN, 1985)),
-    Bad(InvalidInput, "INVALID_REQUEST_BODY", 422, "calendar", ("2024-01-02", "2024-01-01")),
-    Bad(InvalidInput, "INVALID_REQUEST_BODY", 422, "calendar",
-        ("2024-01-01", "2024-01-02", ["sun", "sun"])),
-    Bad(InvalidInput, "INVALID_REQUEST_BODY", 422, "charts_batch", ([],)),
-] + [Bad(AccessDenied, "ACCESS_DENIED", 403, method, args) for method, args in BASIC]
-BAD_IDS = [f"{b.code}-{b.method}-{i}" for i, b in enumerate(BAD)]
-
-
-def _key(service: Service, bad: Bad) -> str:
-    return service.key("hobbyist" if bad.error is AccessDenied else "developer")
-
-
-def _refused(bad: Bad, error: BodygraphApiError, slept: list[float]) -> None:
-    assert type(error) is bad.error
-    assert (error.error_code, error.status) == (bad.code, bad.status)
-    assert error.message and error.message in str(error)
-    assert slept == []  # never retried
-
-
-@pytest.mark.parametrize("bad", BAD, ids=BAD_IDS)
-def test_sync_refusal(service: Service, bad: Bad) -> None:
-    slept: list[float] = []
-    with Client(_key(service, bad), base_url=service.base_url, geocode_key=bad.geocode_key,
-                sleep=slept.append) as client, pytest.raises(BodygraphApiError) as caught:
-        getattr(client, bad.method)(*bad.args)
-    _refused(bad, caught.value, slept)
-
-
-@pytest.mark.anyio
-@pytest.mark.parametrize("bad", BAD, ids=BAD_IDS)
-async def test_async_refusal(service: Service, bad: Bad) -> None:
-    slept: list[float] = []
-
-    async def sleep(seconds: float) -> None:
-        slept.append(seconds)
-
-    async with AsyncClient(_key(service, bad), base_url=service.base_url,
-                           geocode_key=bad.geocode_key, sleep=sleep) as client:
-        with pytest.raises(BodygraphApiError) as caught:
-            await getattr(client, bad.method)(*bad.args)
-    _refused(bad, caught.value, slept)
 
 
 def test_birth_needs_coordinates_or_a_place() -> None:
