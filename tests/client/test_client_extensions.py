@@ -1,8 +1,9 @@
 """The extension methods of both clients against the real service (uvicorn on 127.0.0.1):
 each result validates against the ``data`` schema of the service's own ``/openapi.json``
-and equals what the library computes; its typed dictionary matches that schema; one
-bad input of each maps to the right error, and a Basic key gets AccessDenied (those in
-``test_client_errors``)."""
+and equals what the library computes in this process for the same births (through the
+service's own builders, ``bodygraph_server.relations_charting``); its typed dictionary
+matches that schema. The refusals (a bad input of each, a Basic key: AccessDenied) are in
+``test_client_errors``."""
 
 from __future__ import annotations
 
@@ -43,7 +44,6 @@ from .samples import AT, BERLIN, PARIS
 from .schema_check import conforms
 
 pytestmark = pytest.mark.timeout(300)
-
 
 
 def chart(zone: str, year: int, month: int, day: int, hour: int, minute: int
