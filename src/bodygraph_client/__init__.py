@@ -9,7 +9,9 @@
 Depends on httpx only (the ``client`` extra). :class:`Client` blocks,
 :class:`AsyncClient` awaits; both retry as the contract says (429 after Retry-After,
 500/503 after 1, 2, 4 s), send an Idempotency-Key with every charged call and raise one
-:class:`BodygraphApiError` subclass per errorCode family.
+:class:`BodygraphApiError` subclass per errorCode family. The extension endpoints
+(transits, connections, pentas, sensitivity, cycles, calendar, batches) take
+:class:`Birth` values.
 """
 
 from __future__ import annotations
@@ -30,6 +32,25 @@ from bodygraph_client.errors import (
     RateLimited,
     ServerError,
     ServiceUnreachable,
+)
+from bodygraph_client.extension_calls import Birth
+from bodygraph_client.extension_types import (
+    BatchSlotError,
+    Body,
+    CalendarResult,
+    ChartBatchResult,
+    Composite,
+    ConnectionResult,
+    CyclesResult,
+    HeldChannel,
+    Ingress,
+    Level,
+    LineChange,
+    PentaResult,
+    Segment,
+    SensitivityResult,
+    TransitNatal,
+    TransitResult,
 )
 from bodygraph_client.limits import RateLimit, RetryPolicy
 from bodygraph_client.types import (
@@ -53,24 +74,41 @@ __all__ = [
     "Activations",
     "AsyncClient",
     "AuthError",
+    "BatchSlotError",
+    "Birth",
+    "Body",
     "BodygraphApiError",
     "BodygraphClientError",
+    "CalendarResult",
     "Call",
+    "ChartBatchResult",
     "ChartResult",
     "Client",
+    "Composite",
+    "ConnectionResult",
     "CreditsExhausted",
+    "CyclesResult",
     "DateLike",
     "Endpoint",
     "EndpointNotFound",
     "GeocodeError",
+    "HeldChannel",
+    "Ingress",
     "InvalidInput",
+    "Level",
+    "LineChange",
+    "PentaResult",
     "RateLimit",
     "RateLimited",
     "RetryPolicy",
+    "Segment",
+    "SensitivityResult",
     "ServerError",
     "ServiceUnreachable",
     "SimpleChart",
     "TimeLike",
+    "TransitNatal",
+    "TransitResult",
     "V1ActivationSide",
     "V1Activations",
     "V1Bodygraph",

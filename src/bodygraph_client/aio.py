@@ -3,16 +3,19 @@ awaited."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
 from types import TracebackType
 from typing import TypeVar
 
 import anyio
 import httpx
 
-from bodygraph_client import calls, core
+from bodygraph_client import calls, core, extension_calls
+from bodygraph_client import extension_types as ext
 from bodygraph_client import types as api
 from bodygraph_client.calls import Call, DateLike, TimeLike
+from bodygraph_client.extension_calls import Birth
 from bodygraph_client.limits import RetryPolicy
 
 T = TypeVar("T")
@@ -107,3 +110,36 @@ class AsyncClient(core.ClientBase):
     ) -> api.V1SimpleBodygraph:
         """See :meth:`bodygraph_client.Client.v1_simple_bodygraph`."""
         return await self.send(calls.v1_simple_bodygraph(birthdate, birthtime, location))
+
+    async def transit(self, at: datetime | str, natal: Birth | None = None) -> ext.TransitResult:
+        """See :meth:`bodygraph_client.Client.transit`."""
+        return await self.send(extension_calls.transit(at, natal))
+
+    async def connection(self, first: Birth, second: Birth) -> ext.ConnectionResult:
+        """See :meth:`bodygraph_client.Client.connection`."""
+        return await self.send(extension_calls.connection(first, second))
+
+    async def penta(self, people: Sequence[Birth]) -> ext.PentaResult:
+        """See :meth:`bodygraph_client.Client.penta`."""
+        return await self.send(extension_calls.penta(people))
+
+    async def sensitivity(
+        self, birth: Birth, window_minutes: int | None = None
+    ) -> ext.SensitivityResult:
+        """See :meth:`bodygraph_client.Client.sensitivity`."""
+        return await self.send(extension_calls.sensitivity(birth, window_minutes))
+
+    async def cycles(self, birth: Birth, year: int) -> ext.CyclesResult:
+        """See :meth:`bodygraph_client.Client.cycles`."""
+        return await self.send(extension_calls.cycles(birth, year))
+
+    async def calendar(
+        self, start: DateLike, end: DateLike, bodies: Sequence[ext.Body] | None = None,
+        level: ext.Level | None = None,
+    ) -> ext.CalendarResult:
+        """See :meth:`bodygraph_client.Client.calendar`."""
+        return await self.send(extension_calls.calendar(start, end, bodies, level))
+
+    async def charts_batch(self, births: Sequence[Birth]) -> ext.ChartBatchResult:
+        """See :meth:`bodygraph_client.Client.charts_batch`."""
+        return await self.send(extension_calls.charts_batch(births))

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from datetime import datetime
 from types import TracebackType
 from typing import TypeVar
 
 import httpx
 
-from bodygraph_client import calls, core
+from bodygraph_client import calls, core, extension_calls
+from bodygraph_client import extension_types as ext
 from bodygraph_client import types as api
 from bodygraph_client.calls import Call, DateLike, TimeLike
+from bodygraph_client.extension_calls import Birth
 from bodygraph_client.limits import RetryPolicy
 
 T = TypeVar("T")
@@ -109,3 +112,41 @@ class Client(core.ClientBase):
     ) -> api.V1SimpleBodygraph:
         """Legacy simple bodygraph: POST /v1/bodygraphs/simple (needs ``geocode_key``)."""
         return self.send(calls.v1_simple_bodygraph(birthdate, birthtime, location))
+
+    def transit(self, at: datetime | str, natal: Birth | None = None) -> ext.TransitResult:
+        """The sky at the UTC instant ``at`` (an aware datetime or
+        ``"YYYY-MM-DDTHH:MM:SSZ"``), over ``natal``'s chart if given: POST /v2/transits."""
+        return self.send(extension_calls.transit(at, natal))
+
+    def connection(self, first: Birth, second: Birth) -> ext.ConnectionResult:
+        """The connection chart of two people: POST /v2/connections."""
+        return self.send(extension_calls.connection(first, second))
+
+    def penta(self, people: Sequence[Birth]) -> ext.PentaResult:
+        """The penta of 3 to 5 people: POST /v2/pentas."""
+        return self.send(extension_calls.penta(people))
+
+    def sensitivity(
+        self, birth: Birth, window_minutes: int | None = None
+    ) -> ext.SensitivityResult:
+        """The line changes within ``window_minutes`` (default 120) either side of the
+        birth: POST /v2/sensitivity."""
+        return self.send(extension_calls.sensitivity(birth, window_minutes))
+
+    def cycles(self, birth: Birth, year: int) -> ext.CyclesResult:
+        """The solar return of ``year``, the Saturn returns and Uranus oppositions:
+        POST /v2/cycles."""
+        return self.send(extension_calls.cycles(birth, year))
+
+    def calendar(
+        self, start: DateLike, end: DateLike, bodies: Sequence[ext.Body] | None = None,
+        level: ext.Level | None = None,
+    ) -> ext.CalendarResult:
+        """The gate (or line) ingresses from ``start`` to ``end``, both included (UTC
+        days): POST /v2/calendar."""
+        return self.send(extension_calls.calendar(start, end, bodies, level))
+
+    def charts_batch(self, births: Sequence[Birth]) -> ext.ChartBatchResult:
+        """The full charts of 1 to 1000 births by coordinates, one slot each (a chart or
+        an error): POST /v2/charts/batch (1 credit per chart returned)."""
+        return self.send(extension_calls.charts_batch(births))

@@ -1,5 +1,6 @@
 """Refusals of the real service map to the client's error families, with the service's
-errorCode, message and status, and none of them is retried."""
+errorCode, message and status, and none of them is retried: for every method a bad input
+and, for the extensions, a Basic key (AccessDenied)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from bodygraph_client import (
     AccessDenied,
     AsyncClient,
     AuthError,
+    Birth,
     BodygraphApiError,
     Call,
     Client,
@@ -28,6 +30,7 @@ from bodygraph_client import (
 )
 
 from .conftest import Service
+from .samples import AT, BERLIN, PARIS
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -80,7 +83,32 @@ CASES = [
     Case(InvalidInput, "INVALID_LOCATION", 400, "simple_chart", ("1990-07-15", "14:30", "Ber")),
     Case(InvalidInput, "", 400, "v1_bodygraph", ("1990-07-15", "14:30", "Berlin, Germany")),
 ]
-IDS = [f"{c.code or c.status}-{c.method}" for c in CASES]
+BASIC = [  # every extension, valid input: the tier decides
+    ("transit", (AT, BERLIN)), ("connection", (BERLIN, PARIS)),
+    ("penta", ([BERLIN] * 3,)), ("sensitivity", (BERLIN,)), ("cycles", (BERLIN, 2000)),
+    ("calendar", ("2024-01-01", "2024-01-01")), ("charts_batch", ([BERLIN],)),
+]
+CASES += [Case(AccessDenied, "ACCESS_DENIED", 403, method, args, plan="hobbyist")
+          for method, args in BASIC] + [
+    Case(InvalidInput, "INVALID_REQUEST_BODY", 422, "transit", ("2024-02-30T00:00:00Z",)),
+    Case(InvalidInput, "INVALID_LATITUDE", 400, "transit",
+         (AT, Birth.at(95.0, 0.0, "1990-07-15", "14:30"))),
+    Case(InvalidInput, "INVALID_BIRTHDATE", 400, "connection",
+         (BERLIN, Birth.place("15.07.1990", "14:30", "Berlin, Germany"))),
+    Case(GeocodeError, "GEOCODE_KEY_MISSING", 401, "connection", (BERLIN, PARIS),
+         geocode_key=None),
+    Case(InvalidInput, "INVALID_REQUEST_BODY", 422, "penta", ([BERLIN, PARIS],)),
+    Case(InvalidInput, "INVALID_REQUEST_BODY", 422, "sensitivity", (BERLIN, 0)),
+    Case(InvalidInput, "INVALID_BIRTHTIME", 400, "sensitivity",
+         (Birth.at(52.52, 13.405, "1990-07-15", "25:00"),)),
+    Case(InvalidInput, "INVALID_REQUEST_BODY", 422, "cycles", (BERLIN, 1985)),
+    Case(InvalidInput, "INVALID_REQUEST_BODY", 422, "calendar", ("2024-01-02", "2024-01-01")),
+    Case(InvalidInput, "INVALID_REQUEST_BODY", 422, "calendar",
+         ("2024-01-01", "2024-01-02", ["sun", "sun"])),
+    Case(InvalidInput, "INVALID_REQUEST_BODY", 422, "charts_batch", ([],)),
+    Case(CreditsExhausted, "CREDITS_EXHAUSTED", 402, "charts_batch", ([BERLIN],), setup=_zero),
+]
+IDS = [f"{c.code or c.status}-{c.method}-{i}" for i, c in enumerate(CASES)]
 
 
 def _key(service: Service, case: Case) -> str:

@@ -18,6 +18,7 @@ from bodygraph_client import (
     AccessDenied,
     AsyncClient,
     AuthError,
+    Birth,
     BodygraphApiError,
     Client,
     CreditsExhausted,
@@ -172,6 +173,18 @@ def test_each_call_has_its_own_key(scripted: tuple[str, Script]) -> None:
         client.chart("1990-07-15", "14:30", "Berlin, Germany")
         client.chart("1990-07-15", "14:30", "Berlin, Germany")
     assert len(set(keys(script))) == 2
+    assert all(h["hd-geocode-key"] == "geo" for h in script.seen)
+
+
+def test_extension_retried_with_one_key(scripted: tuple[str, Script]) -> None:
+    url, script = scripted
+    script.play(refusal(503, "INTERNAL_ERROR"), ok())
+    slept: list[float] = []
+    with Client("key", base_url=url, geocode_key="geo", sleep=slept.append) as client:
+        people = (Birth.at(*COORDS), Birth.place("1990-07-15", "14:30", "Berlin"))
+        assert client.connection(*people) == DATA
+    assert slept == [1.0]
+    same_key(script, 2)
     assert all(h["hd-geocode-key"] == "geo" for h in script.seen)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
-from typing import Any, Literal, get_args, get_origin, get_type_hints, is_typeddict
+from typing import Any
 
 import pytest
 
@@ -20,31 +20,14 @@ from bodygraph_client import (
 )
 from bodygraph_client.limits import RetryPolicy, retry_after
 
+from .schema_check import conforms
+
 PAIRS = [
     (ChartResult, "chart-result"),
     (SimpleChart, "chart-simple-result"),
     (V1Bodygraph, "v1-bodygraph"),
     (V1SimpleBodygraph, "v1-bodygraph-simple"),
 ]
-
-
-def conforms(hint: Any, schema: dict[str, Any], where: str) -> None:
-    """``hint`` describes exactly the JSON ``schema`` describes (types, keys, enums)."""
-    if is_typeddict(hint):
-        hints = get_type_hints(hint)
-        assert schema["type"] == "object", where
-        assert set(hints) == set(schema["properties"]), where
-        assert hint.__required_keys__ == set(schema["required"]), where
-        for key, sub in hints.items():
-            conforms(sub, schema["properties"][key], f"{where}.{key}")
-    elif get_origin(hint) is list:
-        assert schema["type"] == "array", where
-        conforms(get_args(hint)[0], schema["items"], f"{where}[]")
-    elif get_origin(hint) is Literal:
-        assert schema["type"] == "string", where
-        assert sorted(get_args(hint)) == sorted(schema["enum"]), where
-    else:
-        assert (hint, schema["type"]) == (str, "string"), where
 
 
 @pytest.mark.parametrize(("kind", "name"), PAIRS, ids=[p[1] for p in PAIRS])

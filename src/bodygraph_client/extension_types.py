@@ -1,0 +1,147 @@
+"""The ``data`` of the service's extension endpoints as typed dictionaries (keys exactly as
+on the wire).
+
+They mirror the schemas the service publishes in ``/openapi.json`` (``components.schemas``:
+``TransitResult``, ``ConnectionResult``, ``PentaResult``, ``SensitivityResult``,
+``CyclesResult``, ``CalendarResult``, ``ChartBatchResult``); the client's tests check every
+key, type and enumeration against that document, fetched from the running service.
+Instants are UTC texts ``YYYY-MM-DDTHH:MM:SS.sssZ``. Keys that are Python keywords
+(``from``) make some of them use the functional ``TypedDict`` form.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, TypedDict
+
+from bodygraph_client.types import (
+    ActivationSide,
+    Authority,
+    Center,
+    ChartResult,
+    ChartType,
+    Definition,
+    Profile,
+)
+
+Body = Literal[
+    "sun", "earth", "northNode", "southNode", "moon", "mercury", "venus", "mars", "jupiter",
+    "saturn", "uranus", "neptune", "pluto",
+]
+"""A body of the chart, by its v2 activation key."""
+Level = Literal["gate", "line"]
+"""What an ingress of the calendar is: into a new gate, or into a new line."""
+Side = Literal["personality", "design"]
+
+
+class Composite(TypedDict):
+    """A composite chart: a transit's overlay, a connection's composite."""
+
+    type: ChartType
+    definition: Definition
+    authority: Authority
+    centers: list[Center]
+    channelsShort: list[str]
+
+
+class TransitNatal(TypedDict):
+    """What a transit does to a natal chart."""
+
+    completedChannels: list[str]
+    newCenters: list[Center]
+    overlay: Composite
+
+
+class TransitResult(TypedDict):
+    """The ``data`` of ``POST /v2/transits``: the 13 bodies at ``at`` (each
+    ``"<gate>.<line>"``), their gates and channels, and ``natal`` (``None`` without a
+    natal birth)."""
+
+    at: str
+    activations: ActivationSide
+    gates: list[str]
+    channelsShort: list[str]
+    natal: TransitNatal | None
+
+
+class HeldChannel(TypedDict):
+    """A channel one person holds alone (``person`` 1 or 2)."""
+
+    channel: str
+    person: Literal[1, 2]
+
+
+class ConnectionResult(TypedDict):
+    """The ``data`` of ``POST /v2/connections``: each channel between two people
+    classified, and their composite chart."""
+
+    electromagnetic: list[str]
+    companionship: list[str]
+    dominance: list[HeldChannel]
+    compromise: list[HeldChannel]
+    composite: Composite
+
+
+class PentaResult(TypedDict):
+    """The ``data`` of ``POST /v2/pentas``: the members' birth instants (in order), the
+    penta gates and channels the group defines."""
+
+    members: list[str]
+    gates: list[str]
+    channels: list[str]
+
+
+LineChange = TypedDict("LineChange", {
+    "at": str, "side": Side, "body": Body, "from": str, "to": str,
+})
+"""An instant at which one activation changes line (``from`` and ``to``: ``gate.line``)."""
+
+Segment = TypedDict("Segment", {
+    "from": str, "to": str, "type": ChartType, "profile": Profile, "authority": Authority,
+    "definition": Definition, "incarnationCross": str,
+})
+"""A stretch of the window over which the chart's main properties stay the same."""
+
+SensitivityResult = TypedDict("SensitivityResult", {
+    "from": str, "to": str, "changes": list[LineChange], "segments": list[Segment],
+})
+"""The ``data`` of ``POST /v2/sensitivity``: the window searched, every line change in it
+and the segments between them."""
+
+
+class CyclesResult(TypedDict):
+    """The ``data`` of ``POST /v2/cycles``: the solar return of the year asked for, the
+    Saturn returns and the Uranus oppositions of the birth."""
+
+    solarReturn: str
+    saturnReturn: list[str]
+    uranusOpposition: list[str]
+
+
+class Ingress(TypedDict):
+    """A body entering a gate (or a line of it) at ``at``; ``line`` is ``"1"`` to
+    ``"6"``."""
+
+    at: str
+    body: Body
+    gate: str
+    line: str
+
+
+class CalendarResult(TypedDict):
+    """The ``data`` of ``POST /v2/calendar``: the ingresses, in time order."""
+
+    ingresses: list[Ingress]
+
+
+class BatchSlotError(TypedDict):
+    """A batch slot whose birth has no chart: the errorCode and message the single-chart
+    endpoint would have given it."""
+
+    errorCode: str
+    message: str
+
+
+class ChartBatchResult(TypedDict):
+    """The ``data`` of ``POST /v2/charts/batch``: one slot per birth, in input order."""
+
+    results: list[ChartResult | BatchSlotError]
