@@ -161,7 +161,14 @@ def test_openapi_document() -> None:
     assert "GEOCODE_KEY_MISSING" in charts["401"]["description"]
     assert "Retry-After" in charts["429"]["headers"]
     coords = document["paths"]["/v2/charts/coordinates"]["post"]
-    assert coords["parameters"] == []
+    assert [p["name"] for p in coords["parameters"]] == ["Idempotency-Key"]  # no geocode key
+    assert not coords["parameters"][0]["required"]
+    for status, code in (("503", "SERVICE_UNAVAILABLE"), ("409", "IDEMPOTENCY_KEY_IN_USE"),
+                         ("422", "IDEMPOTENCY_KEY_REUSED")):
+        assert code in coords["responses"][status]["description"]
+    assert "Retry-After" in coords["responses"]["503"]["headers"]
+    batch = document["paths"]["/v2/charts/batch"]["post"]
+    assert "Idempotency-Key" not in [p["name"] for p in batch["parameters"]]
     page = docs_page(document)
     for code in ErrorCode:
         assert code.value in page

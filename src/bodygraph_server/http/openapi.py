@@ -60,6 +60,10 @@ def _embedded(name: str) -> dict[str, Any]:
     return schema
 
 
+#: Charged endpoints that do not take an Idempotency-Key (the batch charges per chart).
+_NOT_IDEMPOTENT = frozenset({"/v2/charts/batch"})
+
+
 def _codes(endpoint: Endpoint) -> list[ErrorCode]:
     if endpoint.error_codes:
         return list(endpoint.error_codes)
@@ -160,6 +164,12 @@ def _operation(endpoint: Endpoint) -> dict[str, Any]:
         by_status.setdefault(_status(endpoint, code), []).append(code)
     by_status.setdefault(404, []).append(ErrorCode.NOT_FOUND)
     by_status.setdefault(413, []).append(ErrorCode.INVALID_REQUEST_BODY)
+    idempotent = endpoint.path not in _NOT_IDEMPOTENT
+    extra = [ErrorCode.SERVICE_UNAVAILABLE] + ([
+        ErrorCode.IDEMPOTENCY_KEY_INVALID, ErrorCode.IDEMPOTENCY_KEY_REUSED,
+        ErrorCode.IDEMPOTENCY_KEY_IN_USE] if idempotent else [])
+    for code in extra:
+        by_status.setdefault(_status(endpoint, code), []).append(code)
     if legacy:
         success = {"$ref": _REF + endpoint.success_type}
     elif endpoint.path in _VISUAL_PATHS:
@@ -175,7 +185,7 @@ def _operation(endpoint: Endpoint) -> dict[str, Any]:
     }
     for status in sorted(by_status):
         headers = dict(_RATE_HEADERS)
-        if status == 429:
+        if status in (409, 429, 503):
             headers["Retry-After"] = _header("seconds to wait", "integer")
         responses[str(status)] = {
             "description": ", ".join(c.value for c in by_status[status]),
@@ -193,6 +203,16 @@ def _operation(endpoint: Endpoint) -> dict[str, Any]:
             "description": "The caller's key of the geocoding service."
             + (" Needed when a birth is given by location." if optional else ""),
             "schema": {"type": "string", "minLength": 0 if optional else 1},
+        })
+    if idempotent:
+        parameters.append({
+            "name": "Idempotency-Key",
+            "in": "header",
+            "required": False,
+            "description": "A retry with the same key and body within 24 hours is answered "
+            "again and charged once (docs/api.md, Idempotent retries; an extension of the "
+            "contract).",
+            "schema": {"type": "string", "minLength": 1, "maxLength": 255},
         })
     input_name = endpoint.request_schema or {
         "location": "ChartInput", "coordinates": "CoordinatesInput", "v1": "V1Input"
