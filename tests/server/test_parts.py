@@ -167,8 +167,6 @@ def test_openapi_document() -> None:
                          ("422", "IDEMPOTENCY_KEY_REUSED")):
         assert code in coords["responses"][status]["description"]
     assert "Retry-After" in coords["responses"]["503"]["headers"]
-    batch = document["paths"]["/v2/charts/batch"]["post"]
-    assert "Idempotency-Key" not in [p["name"] for p in batch["parameters"]]
     page = docs_page(document)
     for code in ErrorCode:
         assert code.value in page
