@@ -6,14 +6,13 @@ links all draw these.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import TYPE_CHECKING
 
 from bodygraph.render.model import RenderInput, placements
 from bodygraph.render.overlay import ConnectionInput, TransitInput
 
 if TYPE_CHECKING:
-    from datetime import date
-
     from bodygraph.model.chart import Chart
     from bodygraph.relations import Transit
 
@@ -24,6 +23,15 @@ PERSON_LABELS = ("Person 1", "Person 2")
 def transit_label(day: date) -> str:
     """The label of a transit image: ``Transit YYYY-MM-DD`` (the transit's UTC date)."""
     return f"Transit {day:%Y-%m-%d}"
+
+
+def transit_day(label: str) -> date | None:
+    """The date of a :func:`transit_label`; ``None`` for any other text."""
+    try:
+        day = date.fromisoformat(label.removeprefix("Transit "))
+    except ValueError:
+        return None
+    return day if transit_label(day) == label else None
 
 
 def transit_input(natal: Chart, result: Transit) -> TransitInput:

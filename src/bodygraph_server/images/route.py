@@ -1,6 +1,8 @@
 """The rendered-image route: ``GET {render_url}/<template-uuid|default>.svg?t=<token>``.
 
-The token is verified before anything is drawn (:func:`bodygraph_server.images.tokens.verify`);
+The token is verified before anything is drawn
+(:func:`bodygraph_server.images.overlay_tokens.verify_picture`: a chart, a transit over a
+natal chart or a connection);
 nothing of the request, the token or the image is stored. The style comes from the
 caller's template through a :class:`TemplateSource`, cached in process for 24 hours;
 an unknown template renders with the default theme.
@@ -45,6 +47,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from bodygraph.render import Theme, render_svg
+from bodygraph_server.images.overlay_tokens import verify_picture
 from bodygraph_server.images.templates import TemplateLookupError
 from bodygraph_server.images.throttle import Throttle
 from bodygraph_server.images.tokens import (
@@ -52,7 +55,6 @@ from bodygraph_server.images.tokens import (
     InvalidSignatureError,
     KeyRing,
     MalformedTokenError,
-    verify,
 )
 
 SVG_MEDIA_TYPE = "image/svg+xml"
@@ -207,7 +209,7 @@ def image_endpoint(
             return _refusal(400, "RENDER_TOKEN_MALFORMED", "give the t parameter once")
         context = resolve(request)
         try:
-            payload = verify(given[0], context.keys, name)
+            payload = verify_picture(given[0], context.keys, name)
         except MalformedTokenError as exc:
             return _refusal(400, "RENDER_TOKEN_MALFORMED", str(exc))
         except InvalidSignatureError as exc:
