@@ -136,7 +136,8 @@ def single(parse: Parser) -> BodyServer:
         job = parse(await read_json_object(request, services))
         base = services.settings.render_base(str(request.base_url))
 
-        def answer(job: Job, charts: Sequence[Chart]) -> tuple[dict[str, Any], dict[str, str]]:
+        def answer(charts: Sequence[Chart]) -> tuple[dict[str, Any], dict[str, str]]:
+            """The ``data`` and, when the job draws, the ``svgRenderUrl`` (blocking)."""
             data = job.compute(charts)
             if job.draw is None:
                 return data, {}
@@ -153,8 +154,8 @@ def single(parse: Parser) -> BodyServer:
             with anyio.fail_after(services.settings.request_timeout):
                 announced.close()
                 charts = [await chart_of(services, birth, geocode_key) for birth in job.births]
-                data, extra = await anyio.to_thread.run_sync(
-                    answer, job, charts, abandon_on_cancel=True)
+                data, extra = await anyio.to_thread.run_sync(answer, charts,
+                                                             abandon_on_cancel=True)
         except BaseException as exc:
             with anyio.CancelScope(shield=True):
                 await services.booked(book.release, reservation)
