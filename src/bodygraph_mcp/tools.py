@@ -17,13 +17,13 @@ from pydantic import Field
 from bodygraph import relations
 from bodygraph.cli.calendar import ingresses
 from bodygraph.cli.cycles import cycles_of
-from bodygraph.cli.images import connection_input, transit_input
 from bodygraph.cli.sensitivity import parse_window
 from bodygraph.model.chart import BODIES
 from bodygraph.relations.penta import MAX_MEMBERS, MIN_MEMBERS
 from bodygraph.relations.sensitivity import sensitivity as sensitivity_of
 from bodygraph.render import render_svg as draw
 from bodygraph.render import svg
+from bodygraph.render.from_relations import connection_input, transit_input
 from bodygraph_mcp import relation_results as out
 from bodygraph_mcp import summaries
 from bodygraph_mcp.birth import BirthArg, instant, library_errors, parse_birth

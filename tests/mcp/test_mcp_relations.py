@@ -15,9 +15,9 @@ from mcp.types import CallToolResult, EmbeddedResource, TextContent, TextResourc
 
 from bodygraph import calculate
 from bodygraph import transit as transit_of
-from bodygraph.cli.images import connection_input, transit_input
 from bodygraph.cli.main import main
 from bodygraph.render import render_svg
+from bodygraph.render.from_relations import connection_input, transit_input
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
 

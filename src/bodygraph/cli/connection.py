@@ -6,7 +6,7 @@ import argparse
 import json
 
 from bodygraph.cli.births import add_births_arguments, charts_of_births
-from bodygraph.cli.images import add_image_options, connection_input, write_images
+from bodygraph.cli.images import add_image_options, wants_image, write_images
 from bodygraph.cli.options import CliError, Subparsers
 from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
 from bodygraph.cli.relations_text import INDENT, channel_lines, composite_lines
@@ -37,7 +37,10 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"a connection is of two births, not {len(args.births)} (try: {EXAMPLE})")
     one, two = charts_of_births(args)
     result = connection(one, two)
-    write_images(args, connection_input(one, two))
+    if wants_image(args):
+        from bodygraph.render.from_relations import connection_input  # only when drawing
+
+        write_images(args, connection_input(one, two))
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:

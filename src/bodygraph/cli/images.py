@@ -1,6 +1,6 @@
 """The bodygraph images of the command line: ``--svg``, ``--png`` and ``--theme`` (one
-definition for ``bodygraph chart``, ``transit`` and ``connection``), and the one adapter
-from the library's results to what the renderer draws.
+definition for ``bodygraph chart``, ``transit`` and ``connection``); the adapter from the
+library's results to what the renderer draws is :mod:`bodygraph.render.from_relations`.
 
 The renderer is imported only when an image is asked for (it is not needed otherwise).
 """
@@ -14,12 +14,7 @@ from bodygraph.cli.options import Options
 
 if TYPE_CHECKING:
     from bodygraph.model.chart import Chart
-    from bodygraph.relations import Transit
     from bodygraph.render import ConnectionInput, RenderInput, Theme, TransitInput
-
-#: The labels of the two persons of a connection image (as the text and JSON say them).
-PERSON_LABELS = ("Person 1", "Person 2")
-
 
 def add_image_options(options: Options, what: str = "bodygraph") -> None:
     """``--svg PATH``, ``--png PATH`` and ``--theme NAME``; ``what`` names the picture."""
@@ -54,21 +49,3 @@ def write_images(args: argparse.Namespace,
         write(data, args.svg, theme, format="svg")
     if args.png:
         write(data, args.png, theme, format="png")
-
-
-def transit_input(natal: Chart, result: Transit) -> TransitInput:
-    """The renderer's picture of a transit over its natal chart: the natal placements
-    and the transit's 13 activations, labelled with the transit's date."""
-    from bodygraph.render import RenderInput, TransitInput
-    from bodygraph.render.model import placements
-
-    return TransitInput(RenderInput.from_chart(natal), placements(result.activations),
-                        label=f"Transit {result.at:%Y-%m-%d}")
-
-
-def connection_input(first: Chart, second: Chart) -> ConnectionInput:
-    """The renderer's picture of two persons' connection, person 1 and person 2."""
-    from bodygraph.render import ConnectionInput, RenderInput
-
-    return ConnectionInput(RenderInput.from_chart(first), RenderInput.from_chart(second),
-                           *PERSON_LABELS)

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from bodygraph.cli.chart import add_birth_options, chart_from_args, parse_utc
-from bodygraph.cli.images import add_image_options, transit_input, wants_image, write_images
+from bodygraph.cli.images import add_image_options, wants_image, write_images
 from bodygraph.cli.options import CliError, Subparsers, calculator_from
 from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
 from bodygraph.cli.relations_text import channel_lines, composite_lines, side_lines
@@ -49,6 +49,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(NO_NATAL_IMAGE)
     result = transit(at, natal=natal, node=args.node, calculator=calculator_from(args))
     if natal is not None:
+        from bodygraph.render.from_relations import transit_input  # only when drawing
+
         write_images(args, transit_input(natal, result))
     print(json.dumps(result.to_dict(), indent=2) if args.json else render(result))
     return 0

@@ -120,17 +120,21 @@ def request_schemas() -> dict[str, Any]:
     at = {"type": "string", "pattern": anchored(AT), "examples": ["2024-03-20T03:06:00Z"],
           "description": "The transit instant in UTC, YYYY-MM-DDTHH:MM:SSZ (1800-04-04 to "
           "2199-12-31 with the shipped ephemeris)."}
+    visual = {"type": "boolean", "default": False,
+              "description": "Also return svgRenderUrl, a link to the picture (the "
+              "transit needs natal)."}
     return {
         "BirthInput": birth,
         "TransitInput": {
             "type": "object", "required": ["at"],
-            "properties": {"at": at, "natal": {"$ref": _REF + "BirthInput"}},
+            "properties": {"at": at, "natal": {"$ref": _REF + "BirthInput"},
+                           "visual": visual},
         },
         "ConnectionInput": {
             "type": "object", "required": ["people"],
             "properties": {"people": _births(
                 CONNECTION_PEOPLE, CONNECTION_PEOPLE, "BirthInput",
-                "Person 1, then person 2.")},
+                "Person 1, then person 2."), "visual": visual},
         },
         "PentaInput": {
             "type": "object", "required": ["people"],

@@ -11,7 +11,10 @@ envelope, the error codes and their order are those of the chart endpoints:
 6. credits (CREDITS_EXHAUSTED, 402), taken as a reservation;
 7. the charts of the births (geocoding, time zone, chart: their errors) and the result,
    under the request time-out; the reservation is released on any failure;
-8. success: the reservation is committed (1 credit) and the envelope returned.
+8. success: the reservation is committed (1 credit) and the envelope returned, with a
+   top-level ``svgRenderUrl`` when the job draws a picture (``"visual": true`` of the
+   transit and connection endpoints; the link of
+   :func:`bodygraph_server.http.visual.picture_url`).
 
 The batch endpoint (:mod:`bodygraph_server.http.batch`) shares steps 4 and 5 and charges
 per chart.
@@ -37,10 +40,12 @@ from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import request_id_of
 from bodygraph_server.http.idempotency import idempotency_key, reserve_charge
 from bodygraph_server.http.validation import CoordinatesInput, parse_json_object
+from bodygraph_server.http.visual import RENDER_URL_FIELD, picture_url
 from bodygraph_server.services import Services
 
 if TYPE_CHECKING:
     from bodygraph.model.chart import Chart
+    from bodygraph_server.images.overlay_tokens import Picture
 
 #: What every extension can answer: admission, credits, the body's shape, the computation.
 BODY_CODES: tuple[ErrorCode, ...] = (
@@ -62,6 +67,8 @@ BIRTH_CODES: tuple[ErrorCode, ...] = (
 
 Compute = Callable[[Sequence["Chart"]], dict[str, Any]]
 """Makes the ``data`` object from the charts of the job's births, in order (blocking)."""
+Draw = Callable[[Sequence["Chart"]], "Picture"]
+"""Makes the picture of an answer's ``svgRenderUrl`` from the same charts (blocking)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +77,7 @@ class Job:
 
     births: tuple[Birth, ...]
     compute: Compute
+    draw: Draw | None = None
 
 
 Parser = Callable[[dict[str, Any]], Job]
@@ -133,6 +141,17 @@ def single(parse: Parser) -> BodyServer:
         key = idempotency_key(request.headers)
         raw = await read_raw_body(request, services)
         job = parse(parse_json_object(raw))
+        base = services.settings.render_base(str(request.base_url))
+
+        def answer(charts: Sequence[Chart]) -> tuple[dict[str, Any], dict[str, str]]:
+            """The ``data`` and, when the job draws, the ``svgRenderUrl`` (blocking)."""
+            data = job.compute(charts)
+            if job.draw is None:
+                return data, {}
+            url = picture_url(job.draw(charts), principal.account_id, services.keys,
+                              services.templates, base)
+            return data, {RENDER_URL_FIELD: url}
+
         geocode_key = geocode_key_for(request, job.births)
         book = services.book
         # None: a replay of an answered request (same Idempotency-Key and body): the answer
@@ -142,8 +161,8 @@ def single(parse: Parser) -> BodyServer:
             with anyio.fail_after(services.settings.request_timeout):
                 announced.close()
                 charts = [await chart_of(services, birth, geocode_key) for birth in job.births]
-                data = await anyio.to_thread.run_sync(job.compute, charts,
-                                                      abandon_on_cancel=True)
+                data, extra = await anyio.to_thread.run_sync(answer, charts,
+                                                             abandon_on_cancel=True)
         except BaseException as exc:
             if reservation is not None:
                 with anyio.CancelScope(shield=True):
@@ -154,7 +173,7 @@ def single(parse: Parser) -> BodyServer:
         if reservation is not None:
             await services.commits.commit(reservation)
         return json_response(v2_success(data, type_name=endpoint.success_type,
-                                        message=endpoint.success_message))
+                                        message=endpoint.success_message, extra=extra))
 
     return serve_body
 

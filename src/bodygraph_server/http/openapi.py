@@ -77,6 +77,15 @@ def _status(endpoint: Endpoint, code: ErrorCode) -> int:
     return ERROR_TABLE[code].status
 
 
+_RENDER_URL = {
+    "type": "string", "format": "uri",
+    "description": "{render_url}/<template-uuid|default>.svg?t=<token>: a "
+    "non-expiring bearer link to the rendered SVG.",
+}
+PICTURE_TYPES = ("TransitResult", "ConnectionResult")
+"""The extension envelopes that carry ``svgRenderUrl`` when asked (``"visual": true``)."""
+
+
 def _envelope_schemas(types: Iterable[str]) -> dict[str, Any]:
     schemas: dict[str, Any] = {}
     for type_name in types:
@@ -92,6 +101,8 @@ def _envelope_schemas(types: Iterable[str]) -> dict[str, Any]:
                 "data": {"$ref": _REF + type_name},
             },
         }
+        if type_name in PICTURE_TYPES:
+            schemas[f"{type_name}Envelope"]["properties"]["svgRenderUrl"] = _RENDER_URL
     schemas[VISUAL_ENVELOPE] = {
         "type": "object",
         "required": ["timestamp", "success", "message", "errorCode", "type", "data",
@@ -103,11 +114,7 @@ def _envelope_schemas(types: Iterable[str]) -> dict[str, Any]:
             "errorCode": {"const": ""},
             "type": {"const": "ChartResult"},
             "data": {"$ref": _REF + "ChartResult"},
-            "svgRenderUrl": {
-                "type": "string", "format": "uri",
-                "description": "{render_url}/<template-uuid|default>.svg?t=<token>: a "
-                "non-expiring bearer link to the rendered SVG.",
-            },
+            "svgRenderUrl": _RENDER_URL,
         },
     }
     schemas["RenderRefusal"] = {

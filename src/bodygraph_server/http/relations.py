@@ -9,7 +9,12 @@ Bodies (a *birth* is the contract's coordinates or location input,
 * ``/v2/pentas``: ``{"people": [3 to 5 births]}`` -> ``PentaResult``.
 
 Each ``data`` is the JSON of the command line's ``--json`` for the same operation
-(:mod:`bodygraph_server.relations_charting`). Advanced tier, 1 credit per success; the
+(:mod:`bodygraph_server.relations_charting`). With ``"visual": true`` a transit (with a
+natal birth: without one it is INVALID_REQUEST_BODY) and a connection answer also carry
+a top-level ``svgRenderUrl``, a link like the visual-chart endpoints' to the picture the
+command line's ``--svg`` draws (:mod:`bodygraph.render.from_relations`): the natal chart
+with the transit over it, or person 1 and person 2; the token carries activations only
+(:mod:`bodygraph_server.images.overlay_tokens`). Advanced tier, 1 credit per success; the
 checks and charging are those of :mod:`bodygraph_server.http.extensions`.
 """
 
@@ -18,20 +23,54 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from bodygraph_server.http.births import parse_birth_object, parse_births
+from bodygraph_server.http.births import parse_birth_object, parse_births, shape_error
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.extension_fields import CONNECTION_PEOPLE, PENTA_PEOPLE, parse_at
-from bodygraph_server.http.extensions import BIRTH_CODES, Compute, Job, extension, single
+from bodygraph_server.http.extensions import (
+    BIRTH_CODES,
+    Compute,
+    Draw,
+    Job,
+    extension,
+    single,
+)
 from bodygraph_server.relations_charting import connection_data, penta_data, transit_data
 
 if TYPE_CHECKING:
     from datetime import datetime
 
     from bodygraph.model.chart import Chart
+    from bodygraph.render import ConnectionInput, TransitInput
 
 TRANSIT_RESULT = "TransitResult"
 CONNECTION_RESULT = "ConnectionResult"
 PENTA_RESULT = "PentaResult"
+NO_NATAL_PICTURE = "visual needs natal: the picture is the natal chart with the transit over it"
+
+
+def wants_picture(body: dict[str, Any]) -> bool:
+    """The optional ``visual`` flag (a JSON boolean, default false)."""
+    visual = body.get("visual", False)
+    if not isinstance(visual, bool):
+        raise shape_error("visual must be true or false")
+    return visual
+
+
+def _transit_picture(at: datetime) -> Draw:
+    def draw(charts: Sequence[Chart]) -> TransitInput:
+        from bodygraph.relations import transit
+        from bodygraph.render.from_relations import transit_input
+
+        return transit_input(charts[0], transit(at, natal=charts[0]))
+
+    return draw
+
+
+def _connection_picture(charts: Sequence[Chart]) -> ConnectionInput:
+    from bodygraph.render.from_relations import connection_input
+
+    return connection_input(charts[0], charts[1])
+
 
 def _transit_at(at: datetime) -> Compute:
     def compute(charts: Sequence[Chart]) -> dict[str, Any]:
@@ -48,13 +87,16 @@ def _transit_at(at: datetime) -> Compute:
 
 
 def parse_transit(body: dict[str, Any]) -> Job:
-    """``{"at", "natal"?}``; ``at`` is checked first."""
+    """``{"at", "natal"?, "visual"?}``; ``at`` is checked first."""
     if body.get("at") is None:
         raise ApiError(ErrorCode.MISSING_REQUIRED_FIELD, "Missing required field: at")
     at = parse_at(body["at"])
     natal = body.get("natal")
     births = () if natal is None else (parse_birth_object(natal, "natal"),)
-    return Job(births, _transit_at(at))
+    visual = wants_picture(body)
+    if visual and not births:
+        raise shape_error(NO_NATAL_PICTURE)
+    return Job(births, _transit_at(at), _transit_picture(at) if visual else None)
 
 
 def _connection(charts: Sequence[Chart]) -> dict[str, Any]:
@@ -62,9 +104,10 @@ def _connection(charts: Sequence[Chart]) -> dict[str, Any]:
 
 
 def parse_connection(body: dict[str, Any]) -> Job:
-    """``{"people": [birth, birth]}``."""
+    """``{"people": [birth, birth], "visual"?}``."""
     people = parse_births(body, "people", CONNECTION_PEOPLE, CONNECTION_PEOPLE)
-    return Job(tuple(people), _connection)
+    return Job(tuple(people), _connection,
+               _connection_picture if wants_picture(body) else None)
 
 
 def parse_penta(body: dict[str, Any]) -> Job:
@@ -78,12 +121,16 @@ RELATION_ENDPOINTS = (
     extension("/v2/transits", "Transit", "The 13 bodies at the instant `at`, their gates and "
               "channels; with a natal birth also the channels the transit completes, the "
               "centers it newly defines and the overlay chart (`bodygraph transit --json`). "
+              "`\"visual\": true` (with natal) adds svgRenderUrl, a link to the natal "
+              "chart with the transit over it. "
               + _TIER, TRANSIT_RESULT, "Transit computed",
               single(parse_transit), "TransitInput",
               BIRTH_CODES),
     extension("/v2/connections", "Connection chart", "Each channel between two people "
               "classified (electromagnetic, companionship, dominance, compromise) and the "
-              "composite chart (`bodygraph connection --json`). " + _TIER, CONNECTION_RESULT,
+              "composite chart (`bodygraph connection --json`). `\"visual\": true` adds "
+              "svgRenderUrl, a link to both persons' activations in one bodygraph. " + _TIER,
+              CONNECTION_RESULT,
               "Connection computed",
               single(parse_connection),
               "ConnectionInput", BIRTH_CODES),

@@ -26,9 +26,10 @@ from bodygraph.render import RenderInput
 from bodygraph_server.http.endpoint import Call, Endpoint, Formatter, InputKind, handler
 from bodygraph_server.http.envelope import v2_success
 from bodygraph_server.http.v2 import CHART_RESULT, GENERATED, GENERATED_FROM_COORDINATES
+from bodygraph_server.images.overlay_tokens import Picture, issue_picture
 from bodygraph_server.images.route import render_link, template_name
 from bodygraph_server.images.templates import TemplateHub
-from bodygraph_server.images.tokens import KeyRing, issue
+from bodygraph_server.images.tokens import KeyRing
 from bodygraph_server.services import services_of
 
 if TYPE_CHECKING:
@@ -40,12 +41,19 @@ VISUAL_PATHS = (VISUAL_PATH, VISUAL_COORDINATES_PATH)
 RENDER_URL_FIELD = "svgRenderUrl"
 
 
+def picture_url(picture: Picture, account_id: int, keys: KeyRing, hub: TemplateHub,
+                render_base: str) -> str:
+    """The image link of ``picture`` (a chart, a transit, a connection) for an account:
+    its active template, the newest key (blocking: the template store is asked)."""
+    template_id = hub.active_id(account_id)
+    token = issue_picture(picture, keys, template_name(template_id))
+    return render_link(render_base, template_id, token)
+
+
 def svg_render_url(chart: Chart, account_id: int, keys: KeyRing, hub: TemplateHub,
                    render_base: str) -> str:
     """The image link of ``chart`` for an account: its active template, the newest key."""
-    template_id = hub.active_id(account_id)
-    token = issue(RenderInput.from_chart(chart), keys, template_name(template_id))
-    return render_link(render_base, template_id, token)
+    return picture_url(RenderInput.from_chart(chart), account_id, keys, hub, render_base)
 
 
 def visual_format(message: str, request_base_url: str = "") -> Formatter:

@@ -1,6 +1,8 @@
 """The rendered-image route: ``GET {render_url}/<template-uuid|default>.<svg|png>?t=<token>``.
 
-The token is verified before anything is drawn (:func:`bodygraph_server.images.tokens.verify`);
+The token is verified before anything is drawn
+(:func:`bodygraph_server.images.overlay_tokens.verify_picture`: a chart, a transit over a
+natal chart or a connection);
 nothing of the request, the token or the image is stored. The style comes from the
 caller's template through a :class:`TemplateSource`, cached in process for 24 hours;
 an unknown template renders with the default theme. The ``.png`` path is the ``.svg``
@@ -56,6 +58,7 @@ from bodygraph_server.images.formats import (
     split_image_name,
     svg_body,
 )
+from bodygraph_server.images.overlay_tokens import verify_picture
 from bodygraph_server.images.styles import (
     STYLE_CACHE_ENTRIES,
     STYLE_TTL_SECONDS,
@@ -71,7 +74,6 @@ from bodygraph_server.images.tokens import (
     InvalidSignatureError,
     KeyRing,
     MalformedTokenError,
-    verify,
 )
 
 __all__ = [
@@ -169,7 +171,7 @@ def image_endpoint(
             return _refusal(400, "RENDER_TOKEN_MALFORMED", "give the t parameter once")
         context = resolve(request)
         try:
-            payload = verify(given[0], context.keys, name)
+            payload = verify_picture(given[0], context.keys, name)
         except MalformedTokenError as exc:
             return _refusal(400, "RENDER_TOKEN_MALFORMED", str(exc))
         except InvalidSignatureError as exc:

@@ -21,6 +21,11 @@ version 1 (still verified, no longer issued; 71 bytes, 95 characters)
     payload`` with the signing secret. Such links keep working for whichever template
     their path names (version 1 did not bind the template).
 
+versions 3 and 4 (transit and connection pictures): sealed as version 2, with the kind
+    byte ``0x03`` or ``0x04`` and the payloads of
+    :mod:`bodygraph_server.images.overlay_tokens` (67 and 76 bytes); a body's length
+    names its kind, so a token of one kind never reads as another.
+
 payload (38 bytes)
     26 gate bytes (design sun..pluto, then personality sun..pluto, 1..64);
     10 bytes of lines, 26 x 3 bits big-endian (line - 1), then 2 zero bits;
@@ -70,15 +75,32 @@ MASK_BYTES = 2
 PAYLOAD_BYTES = GATE_BYTES + LINE_BYTES + MASK_BYTES
 TAG_BYTES = 32
 PLAIN_BODY_BYTES = 1 + PAYLOAD_BYTES + TAG_BYTES
+TRANSIT_VERSION = 3
+"""The kind byte of a transit overlay token (:mod:`bodygraph_server.images.overlay_tokens`)."""
+CONNECTION_VERSION = 4
+"""The kind byte of a connection token (:mod:`bodygraph_server.images.overlay_tokens`)."""
+TRANSIT_PAYLOAD_BYTES = PAYLOAD_BYTES + 2 * len(BODIES) + 3
+CONNECTION_PAYLOAD_BYTES = 2 * PAYLOAD_BYTES
+SEALED_PAYLOADS = {FORMAT_VERSION: PAYLOAD_BYTES, TRANSIT_VERSION: TRANSIT_PAYLOAD_BYTES,
+                   CONNECTION_VERSION: CONNECTION_PAYLOAD_BYTES}
+"""The payload length of each sealed version (kind); a body's length names its kind."""
 BODY_BYTES = sealed_size(1, PAYLOAD_BYTES)
-BODY_CHARS = (BODY_BYTES * 8 + 5) // 6
-PLAIN_BODY_CHARS = (PLAIN_BODY_BYTES * 8 + 5) // 6
+
+
+def _chars(size: int) -> int:
+    return (size * 8 + 5) // 6
+
+
+BODY_CHARS = _chars(BODY_BYTES)
+PLAIN_BODY_CHARS = _chars(PLAIN_BODY_BYTES)
+_SEALED_KINDS = {sealed_size(1, n): version for version, n in SEALED_PAYLOADS.items()}
+_LENGTHS = (PLAIN_BODY_CHARS, *(_chars(size) for size in _SEALED_KINDS))
 _B64 = re.compile(r"[A-Za-z0-9_-]+")
 TOKEN_PATTERN = (
-    f"^{KEY_ID.pattern}\\.({_B64.pattern[:-1]}{{{PLAIN_BODY_CHARS}}}"
-    f"|{_B64.pattern[:-1]}{{{BODY_CHARS}}})$"
+    f"^{KEY_ID.pattern}\\.("
+    + "|".join(f"{_B64.pattern[:-1]}{{{n}}}" for n in _LENGTHS) + ")$"
 )
-"""What the ``t`` parameter of a link looks like (key id, dot, a body of either version)."""
+"""What the ``t`` parameter of a link looks like (key id, dot, a body of any version)."""
 KEYS_VARIABLE = "BODYGRAPH_RENDER_KEYS"
 
 
@@ -205,22 +227,30 @@ def _bound(key: SigningKey, template: str) -> bytes:
     return f"{key.kid}.{template}".encode("ascii")
 
 
-def issue(data: RenderPayload, keys: KeyRing, template: str = DEFAULT_TEMPLATE) -> str:
-    """A version-2 token for ``data`` shown with ``template`` (the name in the link's path:
-    ``default`` or the canonical template UUID), sealed with the newest key of ``keys``."""
+def issue_sealed(version: int, payload: bytes, keys: KeyRing,
+                 template: str = DEFAULT_TEMPLATE) -> str:
+    """A sealed token of kind ``version`` (a key of :data:`SEALED_PAYLOADS`) carrying
+    ``payload``, for a link to ``template``, sealed with the newest key of ``keys``."""
+    if len(payload) != SEALED_PAYLOADS[version]:
+        raise ValueError(f"a version-{version} payload has {SEALED_PAYLOADS[version]} bytes")
     key = keys.current
-    body = seal(key.secret, _bound(key, template), bytes([FORMAT_VERSION]),
-                     encode_payload(data))
+    body = seal(key.secret, _bound(key, template), bytes([version]), payload)
     return f"{key.kid}.{_b64encode(body)}"
 
 
+def issue(data: RenderPayload, keys: KeyRing, template: str = DEFAULT_TEMPLATE) -> str:
+    """A version-2 token for ``data`` shown with ``template`` (the name in the link's path:
+    ``default`` or the canonical template UUID), sealed with the newest key of ``keys``."""
+    return issue_sealed(FORMAT_VERSION, encode_payload(data), keys, template)
+
+
 def _body(token: str) -> tuple[str, bytes]:
-    if not isinstance(token, str) or len(token) > 17 + BODY_CHARS or not token.isascii():
+    if not isinstance(token, str) or len(token) > 17 + max(_LENGTHS) or not token.isascii():
         raise MalformedTokenError("not a render token")
     kid, sep, body = token.partition(".")
     if not sep or not KEY_ID.fullmatch(kid):
         raise MalformedTokenError("render token has no valid key id")
-    if len(body) not in (BODY_CHARS, PLAIN_BODY_CHARS) or not _B64.fullmatch(body):
+    if len(body) not in _LENGTHS or not _B64.fullmatch(body):
         raise MalformedTokenError("render token body has the wrong length or alphabet")
     raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
     if _b64encode(raw) != body:  # unused low bits of the last character must be zero
@@ -229,8 +259,21 @@ def _body(token: str) -> tuple[str, bytes]:
 
 
 def verify(token: str, keys: KeyRing, template: str = DEFAULT_TEMPLATE) -> RenderPayload:
-    """Check a token for a link to ``template`` and return its payload; nothing is
-    decrypted or read before the tag verifies.
+    """Check a chart token (version 1 or 2) for a link to ``template`` and return its
+    payload; nothing is decrypted or read before the tag verifies.
+
+    Raises :class:`MalformedTokenError` or :class:`InvalidSignatureError`.
+    """
+    version, payload = open_token(token, keys, template)
+    if version not in (PLAIN_VERSION, FORMAT_VERSION):
+        raise MalformedTokenError("render token is not a chart token")
+    return decode_payload(payload)
+
+
+def open_token(token: str, keys: KeyRing,
+               template: str = DEFAULT_TEMPLATE) -> tuple[int, bytes]:
+    """Check a token of any version for a link to ``template``: its version (kind) and
+    its plain payload bytes; nothing is decrypted before the tag verifies.
 
     Raises :class:`MalformedTokenError` or :class:`InvalidSignatureError`.
     """
@@ -244,9 +287,9 @@ def verify(token: str, keys: KeyRing, template: str = DEFAULT_TEMPLATE) -> Rende
             raise InvalidSignatureError("render token signature does not verify")
         if signed[0] != PLAIN_VERSION:
             raise MalformedTokenError(f"render token version {signed[0]} is not supported")
-        return decode_payload(signed[1:])
+        return PLAIN_VERSION, signed[1:]
     if not template.isascii() or not tag_matches(key.secret, _bound(key, template), raw):
         raise InvalidSignatureError("render token signature does not verify")
-    if raw[0] != FORMAT_VERSION:
+    if raw[0] != _SEALED_KINDS[len(raw)]:
         raise MalformedTokenError(f"render token version {raw[0]} is not supported")
-    return decode_payload(unseal(key.secret, 1, raw))
+    return raw[0], unseal(key.secret, 1, raw)

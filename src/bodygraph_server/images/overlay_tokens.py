@@ -1,0 +1,112 @@
+"""Render tokens of the relation pictures: a transit over a natal chart and a connection.
+
+They are sealed exactly like the chart tokens of version 2
+(:mod:`bodygraph_server.images.tokens`: HKDF keys, AES-256-CTR, encrypt-then-MAC
+HMAC-SHA256, bound to the key id and the template of the link) and told apart by their
+kind byte (and their length), so chart tokens of versions 1 and 2 keep verifying:
+
+version 3, transit (67-byte payload, 116 bytes sealed, 155 characters)
+    the natal chart's 38-byte chart payload; the 13 transit gates (sun..pluto, 1..64);
+    their 13 lines (1..6, one byte each); the transit's UTC date (3 bytes, big-endian
+    proleptic Gregorian ordinal, :meth:`datetime.date.toordinal`), drawn as the label
+    ``Transit YYYY-MM-DD``.
+version 4, connection (76-byte payload, 125 bytes sealed, 167 characters)
+    person 1's then person 2's 38-byte chart payload, drawn as ``Person 1`` and
+    ``Person 2``.
+
+Like the chart tokens they carry activations and defined centers only: no birth date,
+time, place, name or account. The transit's date is the moment of the sky drawn, not a
+birth; only the labels of :mod:`bodygraph.render.from_relations` can be carried.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from bodygraph.model.chart import BODIES
+from bodygraph.render import ConnectionInput, RenderInput, RenderInputError, TransitInput
+from bodygraph.render.from_relations import PERSON_LABELS, transit_day, transit_label
+from bodygraph_server.images.tokens import (
+    CONNECTION_VERSION,
+    DEFAULT_TEMPLATE,
+    FORMAT_VERSION,
+    PAYLOAD_BYTES,
+    PLAIN_VERSION,
+    TRANSIT_VERSION,
+    KeyRing,
+    MalformedTokenError,
+    decode_payload,
+    encode_payload,
+    issue,
+    issue_sealed,
+    open_token,
+)
+
+DATE_BYTES = 3
+Picture = RenderInput | TransitInput | ConnectionInput
+"""What a render token of any kind draws."""
+
+
+def encode_transit(data: TransitInput) -> bytes:
+    """The 67 payload bytes of a transit picture; ``ValueError`` when its label is not a
+    :func:`~bodygraph.render.from_relations.transit_label` (only a date can be carried)."""
+    day = transit_day(data.label)
+    if day is None:
+        raise ValueError(f"a transit token carries a date label, not {data.label!r}")
+    gates = bytes(p.gate for p in data.transit)
+    lines = bytes(p.line for p in data.transit)
+    return encode_payload(data.natal) + gates + lines + day.toordinal().to_bytes(DATE_BYTES, "big")
+
+
+def decode_transit(payload: bytes) -> TransitInput:
+    """Read a transit payload (its length checked by the token); :class:`MalformedTokenError`
+    for any value out of range."""
+    natal = decode_payload(payload[:PAYLOAD_BYTES])
+    n = len(BODIES)
+    gates = payload[PAYLOAD_BYTES:PAYLOAD_BYTES + n]
+    lines = payload[PAYLOAD_BYTES + n:PAYLOAD_BYTES + 2 * n]
+    try:
+        day = date.fromordinal(int.from_bytes(payload[PAYLOAD_BYTES + 2 * n:], "big"))
+        return TransitInput.from_gate_lines(natal, zip(gates, lines, strict=True),
+                                            transit_label(day))
+    except (ValueError, OverflowError, RenderInputError) as exc:
+        raise MalformedTokenError(f"payload is not a transit: {exc}") from exc
+
+
+def encode_connection(data: ConnectionInput) -> bytes:
+    """The 76 payload bytes of a connection picture; ``ValueError`` for labels other than
+    ``Person 1`` and ``Person 2`` (names are never carried)."""
+    if (data.first_label, data.second_label) != PERSON_LABELS:
+        raise ValueError(f"a connection token carries the labels {PERSON_LABELS}")
+    return encode_payload(data.first) + encode_payload(data.second)
+
+
+def decode_connection(payload: bytes) -> ConnectionInput:
+    """Read a connection payload; :class:`MalformedTokenError` for any value out of range."""
+    return ConnectionInput(decode_payload(payload[:PAYLOAD_BYTES]),
+                           decode_payload(payload[PAYLOAD_BYTES:]), *PERSON_LABELS)
+
+
+def issue_picture(data: Picture, keys: KeyRing, template: str = DEFAULT_TEMPLATE) -> str:
+    """A token of the kind of ``data`` for a link to ``template``, newest key."""
+    if isinstance(data, TransitInput):
+        return issue_sealed(TRANSIT_VERSION, encode_transit(data), keys, template)
+    if isinstance(data, ConnectionInput):
+        return issue_sealed(CONNECTION_VERSION, encode_connection(data), keys, template)
+    return issue(data, keys, template)
+
+
+def verify_picture(token: str, keys: KeyRing, template: str = DEFAULT_TEMPLATE) -> Picture:
+    """Check a token of any kind for a link to ``template`` and return what it draws.
+
+    Raises :class:`~bodygraph_server.images.tokens.MalformedTokenError` or
+    :class:`~bodygraph_server.images.tokens.InvalidSignatureError`.
+    """
+    version, payload = open_token(token, keys, template)
+    if version == TRANSIT_VERSION:
+        return decode_transit(payload)
+    if version == CONNECTION_VERSION:
+        return decode_connection(payload)
+    if version in (PLAIN_VERSION, FORMAT_VERSION):
+        return decode_payload(payload)
+    raise MalformedTokenError(f"render token version {version} is not supported")
