@@ -36,8 +36,9 @@ pytestmark = pytest.mark.anyio
 def location_body(path: str, location_json: str) -> bytes:
     """A body whose location member is the JSON text ``location_json`` as it is."""
     date = "15-Jul-90" if path.startswith("/v1") else "1990-07-15"
+    # surrogatepass: a lone surrogate written raw is invalid UTF-8, which must be refused too
     return (f'{{"birthdate":"{date}","birthtime":"14:30","location":{location_json}}}'
-            ).encode()
+            ).encode("utf-8", "surrogatepass")
 
 
 def headers_for(path: str, key: str) -> dict[str, str]:
