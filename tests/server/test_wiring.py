@@ -282,7 +282,8 @@ def test_openapi_describes_visual_endpoints_and_the_image_route() -> None:
     assert "GEOCODE_KEY_MISSING" not in visual["responses"].get("401", {}).get(
         "description", "")
     assert "ACCESS_DENIED" in visual["responses"]["403"]["description"]
-    assert paths["/v2/visual-charts/coordinates"]["post"]["parameters"] == []
+    assert [p["name"] for p in paths["/v2/visual-charts/coordinates"]["post"]["parameters"]] == [
+        "Idempotency-Key"]  # and no geocoding key
     envelope = document["components"]["schemas"]["VisualChartEnvelope"]
     assert "svgRenderUrl" in envelope["required"]
     image = paths["/render/{template}.svg"]["get"]
