@@ -63,7 +63,7 @@ GeocoderName = Literal["google", "offline"]
 
 ENV_PREFIX = "BODYGRAPH_"
 DEFAULT_RENDER_PATH = "/render"
-_RESERVED_PATHS = ("/v1", "/v2", "/openapi.json", "/docs", "/health")
+_RESERVED_PATHS = ("/v1", "/v2", "/openapi.json", "/docs", "/playground", "/health")
 
 
 #: A render signing key's id: 1-16 of ``A-Z a-z 0-9 _ -``.
