@@ -65,7 +65,8 @@ def test_render_settings() -> None:
 @pytest.mark.parametrize("values", [
     {"render_url": "img.example.com/render"}, {"render_url": "ftp://x/render"},
     {"public_url": "https://a.b/?x=1"}, {"render_url": "https://a.b/v2/render"},
-    {"render_url": "https://a.b/health"}, {"render_keys": "k1:c2hvcnQ"},
+    {"render_url": "https://a.b/health"}, {"render_url": "https://a.b/playground/x"},
+    {"render_keys": "k1:c2hvcnQ"},
     {"render_keys": "no-colon"},
 ])
 def test_bad_render_settings(values: dict[str, str]) -> None:
