@@ -32,7 +32,7 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import Response
 
-from bodygraph_server.billing.accounts import Denied, Principal
+from bodygraph_server.billing.accounts import Principal
 from bodygraph_server.http.births import Birth, needs_geocode_key
 from bodygraph_server.http.endpoint import BodyServer, Endpoint, read_body
 from bodygraph_server.http.envelope import json_response, v2_success
@@ -125,11 +125,6 @@ def timed_out(request: Request) -> ApiError:
     """INTERNAL_ERROR of a request that ran past the time-out."""
     return ApiError(ErrorCode.INTERNAL_ERROR,
                     f"Request timed out (request id {request_id_of(request.scope)})")
-
-
-def refusal(denied: Denied) -> ApiError:
-    """The error of a refused reservation (CREDITS_EXHAUSTED, ACCOUNT_INACTIVE)."""
-    return ApiError(ErrorCode(denied.reason.value), denied.message)
 
 
 def single(parse: Parser) -> BodyServer:
