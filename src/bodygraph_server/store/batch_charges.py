@@ -58,10 +58,9 @@ class BatchChargeRepository(ChargeRepository):
         at = to_micros(now)
         with self.write_transaction() as tx:
             account = self._touch(tx, account_id, now)
-            if not account.active:
-                return ChargeRefusal.ACCOUNT_INACTIVE
-            if is_cancelled(account.cancel_at, now):
-                return ChargeRefusal.CREDITS_EXHAUSTED
+            refused = self._refusal(account, now)
+            if refused is not None:
+                return refused
             credited = min(count, account.balance)
             overage = count - credited
             if overage and not account.overage_enabled:

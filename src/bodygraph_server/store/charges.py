@@ -13,6 +13,7 @@ from bodygraph_server.store.connections import Tx
 from bodygraph_server.store.errors import InvalidOperationError, ReservationNotFoundError
 from bodygraph_server.store.idempotency import IdempotencyRepository
 from bodygraph_server.store.records import (
+    Account,
     ChargeRefusal,
     IdempotencyClaim,
     Replay,
@@ -28,6 +29,16 @@ def _not_pending(reservation_id: int) -> ReservationNotFoundError:
 class ChargeRepository(AccountRepository, IdempotencyRepository):
     """Reservations of credits; see :class:`~bodygraph_server.store.base.Store`."""
 
+    @staticmethod
+    def _refusal(account: Account, now: datetime) -> ChargeRefusal | None:
+        """Why ``account`` may take no reservation at ``now`` (before its balance is
+        looked at), or None: ACCOUNT_INACTIVE, or CREDITS_EXHAUSTED once cancelled."""
+        if not account.active:
+            return ChargeRefusal.ACCOUNT_INACTIVE
+        if is_cancelled(account.cancel_at, now):
+            return ChargeRefusal.CREDITS_EXHAUSTED
+        return None
+
     def reserve(
         self, account_id: int, endpoint: str, now: datetime,
         claim: IdempotencyClaim | None = None,
@@ -40,10 +51,9 @@ class ChargeRepository(AccountRepository, IdempotencyRepository):
             replay = None if claim is None else self._replay(tx, claim)
             if replay is not None:
                 return replay
-            if not account.active:
-                return ChargeRefusal.ACCOUNT_INACTIVE
-            if is_cancelled(account.cancel_at, now):
-                return ChargeRefusal.CREDITS_EXHAUSTED
+            refused = self._refusal(account, now)
+            if refused is not None:
+                return refused
             credits, overage, balance = 0, False, account.balance
             if account.balance > 0:
                 changed = tx.execute(
