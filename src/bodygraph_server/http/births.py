@@ -21,6 +21,7 @@ from bodygraph_server.http.validation import (
     LocationInput,
     parse_coordinates_input,
     parse_location_input,
+    required,
 )
 
 Birth = LocationInput | CoordinatesInput
@@ -54,9 +55,7 @@ def parse_birth_object(value: object, where: str = "", *, places: bool = True) -
 def birth_list(body: Mapping[str, Any], name: str, fewest: int, most: int) -> list[Any]:
     """Member ``name`` of the body: a list of ``fewest`` to ``most`` items (else
     MISSING_REQUIRED_FIELD when absent, INVALID_REQUEST_BODY otherwise)."""
-    items = body.get(name)
-    if items is None:
-        raise ApiError(ErrorCode.MISSING_REQUIRED_FIELD, f"Missing required field: {name}")
+    items = required(body, name)
     count = f"{fewest}" if fewest == most else f"{fewest} to {most}"
     if not isinstance(items, list) or not fewest <= len(items) <= most:
         size = f"not {len(items)}" if isinstance(items, list) else "not a list"

@@ -15,8 +15,8 @@ from bodygraph.relations.calendar import LEVELS
 from bodygraph.relations.penta import MAX_MEMBERS, MIN_MEMBERS
 from bodygraph.relations.sensitivity import DEFAULT_WINDOW, MAX_WINDOW
 from bodygraph_server.http.births import shape_error
-from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.fields import BIRTHDATE, BIRTHTIME, anchored
+from bodygraph_server.http.validation import required
 
 AT = f"{BIRTHDATE}T{BIRTHTIME}:([0-5][0-9])Z"
 """A transit instant ``YYYY-MM-DDTHH:MM:SSZ`` (UTC)."""
@@ -55,14 +55,6 @@ def parse_at(value: object) -> datetime:
         return datetime(year, month, day, hour, minute, second, tzinfo=UTC)
     except ValueError:
         raise shape_error("at is not a calendar date") from None
-
-
-def required(body: Mapping[str, Any], name: str) -> object:
-    """Member ``name`` of the body; MISSING_REQUIRED_FIELD when absent or null."""
-    value = body.get(name)
-    if value is None:
-        raise ApiError(ErrorCode.MISSING_REQUIRED_FIELD, f"Missing required field: {name}")
-    return value
 
 
 def whole_number(value: object, name: str, bounds: tuple[int, int]) -> int:

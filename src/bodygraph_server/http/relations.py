@@ -34,6 +34,7 @@ from bodygraph_server.http.extensions import (
     extension,
     single,
 )
+from bodygraph_server.http.validation import required
 from bodygraph_server.relations_charting import connection_data, penta_data, transit_data
 
 if TYPE_CHECKING:
@@ -88,9 +89,7 @@ def _transit_at(at: datetime) -> Compute:
 
 def parse_transit(body: dict[str, Any]) -> Job:
     """``{"at", "natal"?, "visual"?}``; ``at`` is checked first."""
-    if body.get("at") is None:
-        raise ApiError(ErrorCode.MISSING_REQUIRED_FIELD, "Missing required field: at")
-    at = parse_at(body["at"])
+    at = parse_at(required(body, "at"))
     natal = body.get("natal")
     births = () if natal is None else (parse_birth_object(natal, "natal"),)
     visual = wants_picture(body)

@@ -33,10 +33,10 @@ from bodygraph_server.http.extension_fields import (
     parse_body_names,
     parse_choice,
     parse_span,
-    required,
     whole_number,
 )
 from bodygraph_server.http.extensions import BIRTH_CODES, BODY_CODES, Job, extension, single
+from bodygraph_server.http.validation import required
 from bodygraph_server.relations_charting import calendar_data, cycles_data, sensitivity_data
 
 if TYPE_CHECKING:

@@ -91,7 +91,8 @@ def parse_json_object(raw: bytes) -> dict[str, Any]:
     return value
 
 
-def _present(body: Mapping[str, Any], name: str) -> object:
+def required(body: Mapping[str, Any], name: str) -> object:
+    """Member ``name`` of the body; MISSING_REQUIRED_FIELD when absent or null."""
     value = body.get(name)
     if value is None:
         raise ApiError(ErrorCode.MISSING_REQUIRED_FIELD, f"Missing required field: {name}")
@@ -99,7 +100,7 @@ def _present(body: Mapping[str, Any], name: str) -> object:
 
 
 def _text(body: Mapping[str, Any], name: str) -> str:
-    value = _present(body, name)
+    value = required(body, name)
     if not isinstance(value, str):
         raise ApiError(ErrorCode.INVALID_REQUEST_BODY, f"{name} must be a string")
     return value
@@ -160,9 +161,7 @@ def _location(body: Mapping[str, Any]) -> str:
 def _coordinate(
     body: Mapping[str, Any], name: str, bounds: tuple[float, float], code: ErrorCode
 ) -> float:
-    value = body.get(name)
-    if value is None:
-        raise ApiError(ErrorCode.MISSING_REQUIRED_FIELD, f"Missing required field: {name}")
+    value = required(body, name)
     low, high = bounds
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ApiError(code, f"{name} must be a number from {low:g} to {high:g}")
