@@ -113,6 +113,14 @@ def test_junk_costs_a_bounded_number_of_comparisons(text):
     assert counted[0] <= _MOST_COMPARED
 
 
+def test_the_comparison_counter_sees_a_close_match():
+    """The bounds above are not hollow: a misspelling is found by counted comparisons."""
+    with _counting_comparisons() as counted, pytest.raises(LocationNotFoundError,
+                                                          match="Berlin, Germany"):
+        OfflineGeocoder(min_population=500).geocode("Berlni")
+    assert 0 < counted[0] <= _MOST_COMPARED
+
+
 def test_the_bound_of_each_candidate_is_at_least_its_ratio():
     speller = index().speller()
     for key in ["berlni", "amsterdma", "москва", "東京都", "saint etienne", "anannan"]:
