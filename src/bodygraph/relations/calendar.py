@@ -22,7 +22,7 @@ from bodygraph._time import require_aware, utc64_to_tt
 from bodygraph._typing import Micros
 from bodygraph.calculator import Calculator, activation_longitudes
 from bodygraph.errors import InvalidOptionError
-from bodygraph.model.chart import BODIES, Body, NodeKind
+from bodygraph.model.chart import BODIES, Body, NodeKind, gate_line
 from bodygraph.relations.common import calculator_or_default, check_span, instant_text
 from bodygraph.relations.common import to_datetimes as datetimes
 from bodygraph.relations.search import (
@@ -62,7 +62,7 @@ class Ingress:
                 "line": str(self.line)}
 
     def __str__(self) -> str:
-        return f"{instant_text(self.at)} {self.body.value} {self.gate}.{self.line}"
+        return f"{instant_text(self.at)} {self.body.value} {gate_line(self.gate, self.line)}"
 
 
 def parse_bodies(names: Iterable[Body | str]) -> tuple[Body, ...]:

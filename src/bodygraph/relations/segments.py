@@ -11,7 +11,15 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from bodygraph._typing import IntArray, Micros, ObjectArray, SmallIntArray
-from bodygraph.model.chart import BODIES, Authority, Body, ChartType, Definition, NodeKind
+from bodygraph.model.chart import (
+    BODIES,
+    Authority,
+    Body,
+    ChartType,
+    Definition,
+    NodeKind,
+    gate_line,
+)
 from bodygraph.relations.columns import Rows
 from bodygraph.relations.common import instant_text, to_datetimes
 
@@ -29,7 +37,7 @@ class GateLine(NamedTuple):
     line: int
 
     def __str__(self) -> str:
-        return f"{self.gate}.{self.line}"
+        return gate_line(self.gate, self.line)
 
 
 @dataclass(frozen=True, slots=True)
