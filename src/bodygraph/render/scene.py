@@ -178,24 +178,23 @@ def connection_scene(data: ConnectionInput) -> Scene:
                 sub="design", left=False),
     )
     probe = Scene("connection", sources, (), (), "", "")
-    kind, graph = chart_type(probe.graph), probe.graph
+    kind, together = chart_type(probe.graph), definition(probe.graph).value
     first = data.first.design_gates | data.first.personality_gates
     second = data.second.design_gates | data.second.personality_gates
     electro = sorted(c.short for c in probe.channels
                      if (link := classify(c, first, second))
                      and link.kind is ConnectionKind.ELECTROMAGNETIC)
     header = (("Connection", f"{a} and {b}"), ("Together", kind.value),
-              ("Definition", definition(graph).value),
+              ("Definition", together),
               ("Electromagnetic", ", ".join(electro) or "none"))
     description = (f"Connection of {a} and {b}: together {kind.value}, "
-                   f"{definition(graph).value}. Electromagnetic channels: "
+                   f"{together}. Electromagnetic channels: "
                    f"{', '.join(electro) or 'none'}. "
                    f"{side_text(f'{a} design', data.first.design)} "
                    f"{side_text(f'{a} personality', data.first.personality)} "
                    f"{side_text(f'{b} personality', data.second.personality)} "
                    f"{side_text(f'{b} design', data.second.design)}")
-    return Scene("connection", sources, header, (f"{a} and {b}", kind.value,
-                                                 definition(graph).value),
+    return Scene("connection", sources, header, (f"{a} and {b}", kind.value, together),
                  f"Human Design connection: {a} and {b}", description)
 
 
