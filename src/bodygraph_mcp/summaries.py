@@ -8,19 +8,15 @@ from datetime import datetime
 
 from bodygraph.catalog.tables import Channel
 from bodygraph.cli.cycles import Cycles
-from bodygraph.cli.relations_text import composite_text
-from bodygraph.cli.report import utc_seconds_text
+from bodygraph.cli.relations_text import composite_text, rounded_seconds_text
 from bodygraph.relations import ChannelLink, Connection, Penta, Transit
 from bodygraph.relations.calendar import Ingress
-from bodygraph.relations.common import to_second
 from bodygraph.relations.segments import Sensitivity
 from bodygraph.render.model import placements
 from bodygraph.render.scene import side_text
 
-
-def when(instant: datetime) -> str:
-    """An instant to the second: ``2024-03-20 03:06:00 UTC``."""
-    return utc_seconds_text(to_second(instant))
+#: An instant to the second, rounded, as the command line writes it: ``2024-03-20 03:06:00 UTC``.
+when = rounded_seconds_text
 
 
 def _listed(items: Iterable[str]) -> str:
