@@ -9,6 +9,7 @@ from datetime import datetime
 from bodygraph.catalog.tables import Channel
 from bodygraph.cli.cycles import Cycles
 from bodygraph.cli.relations_text import composite_text, rounded_seconds_text
+from bodygraph.model.chart import gate_line
 from bodygraph.relations import ChannelLink, Connection, Penta, Transit
 from bodygraph.relations.calendar import Ingress
 from bodygraph.relations.segments import Sensitivity
@@ -84,7 +85,7 @@ def cycles_summary(result: Cycles) -> str:
 
 def calendar_summary(found: Sequence[Ingress], first: str, last: str) -> str:
     """How many ingresses, and the first few."""
-    shown = "; ".join(f"{when(i.at)} {i.body.value} enters {i.gate}.{i.line}"
+    shown = "; ".join(f"{when(i.at)} {i.body.value} enters {gate_line(i.gate, i.line)}"
                       for i in found[:5])
     more = f"; ... {len(found) - 5} more" if len(found) > 5 else ""
     return (f"{len(found)} ingresses from {first} to {last}"
