@@ -8,19 +8,16 @@ from datetime import datetime
 
 from bodygraph.catalog.tables import Channel
 from bodygraph.cli.cycles import Cycles
-from bodygraph.cli.relations_text import composite_text
-from bodygraph.cli.report import utc_seconds_text
+from bodygraph.cli.relations_text import composite_text, rounded_seconds_text
+from bodygraph.model.chart import gate_line
 from bodygraph.relations import ChannelLink, Connection, Penta, Transit
 from bodygraph.relations.calendar import Ingress
-from bodygraph.relations.common import to_second
 from bodygraph.relations.segments import Sensitivity
 from bodygraph.render.model import placements
 from bodygraph.render.scene import side_text
 
-
-def when(instant: datetime) -> str:
-    """An instant to the second: ``2024-03-20 03:06:00 UTC``."""
-    return utc_seconds_text(to_second(instant))
+#: An instant to the second, rounded, as the command line writes it: ``2024-03-20 03:06:00 UTC``.
+when = rounded_seconds_text
 
 
 def _listed(items: Iterable[str]) -> str:
@@ -88,7 +85,7 @@ def cycles_summary(result: Cycles) -> str:
 
 def calendar_summary(found: Sequence[Ingress], first: str, last: str) -> str:
     """How many ingresses, and the first few."""
-    shown = "; ".join(f"{when(i.at)} {i.body.value} enters {i.gate}.{i.line}"
+    shown = "; ".join(f"{when(i.at)} {i.body.value} enters {gate_line(i.gate, i.line)}"
                       for i in found[:5])
     more = f"; ... {len(found) - 5} more" if len(found) > 5 else ""
     return (f"{len(found)} ingresses from {first} to {last}"

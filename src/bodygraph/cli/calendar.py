@@ -10,10 +10,9 @@ from datetime import UTC, date, datetime, time, timedelta
 from bodygraph.calculator import Calculator
 from bodygraph.cli.options import CliError, Subparsers, calculator_from
 from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
-from bodygraph.cli.report import utc_seconds_text
-from bodygraph.model.chart import BODIES, NodeKind
+from bodygraph.cli.relations_text import rounded_seconds_text
+from bodygraph.model.chart import BODIES, NodeKind, gate_line
 from bodygraph.relations.calendar import LEVELS, Ingress, Level, calendar, parse_bodies
-from bodygraph.relations.common import to_second
 
 EXAMPLE = "bodygraph calendar --from 2026-01-01 --to 2026-12-31 --body sun"
 
@@ -70,6 +69,6 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps([ingress.to_dict() for ingress in found], indent=2))
         return 0
     for ingress in found:
-        print(f"{utc_seconds_text(to_second(ingress.at))}  {ingress.body.value:<9} enters "
-              f"{ingress.gate}.{ingress.line}")
+        print(f"{rounded_seconds_text(ingress.at)}  {ingress.body.value:<9} enters "
+              f"{gate_line(ingress.gate, ingress.line)}")
     return 0

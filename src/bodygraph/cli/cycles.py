@@ -13,8 +13,8 @@ from bodygraph.calculator import Calculator
 from bodygraph.cli.chart import add_birth_options, chart_from_args
 from bodygraph.cli.options import Subparsers, calculator_from
 from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
-from bodygraph.cli.report import utc_seconds_text
-from bodygraph.relations.common import instant_text, to_second
+from bodygraph.cli.relations_text import rounded_seconds_text
+from bodygraph.relations.common import instant_text
 from bodygraph.relations.cycles import saturn_returns, solar_return, uranus_oppositions
 
 EXAMPLE = "bodygraph cycles --utc 1980-01-03T08:30:00Z --year 2026"
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     def when(instants: list[datetime]) -> str:
-        return ", ".join(utc_seconds_text(to_second(t)) for t in instants)
+        return ", ".join(rounded_seconds_text(t) for t in instants)
 
     print(f"Birth:             {when([birth])}")
     print(f"Solar return {found.year}: {when([found.solar])}")

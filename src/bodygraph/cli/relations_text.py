@@ -1,15 +1,24 @@
-"""Readable text of transits, connections and pentas (``bodygraph transit`` etc.)."""
+"""Readable text of transits, connections and pentas (``bodygraph transit`` etc.), and
+of the instants the time searches find."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 
 from bodygraph.catalog.tables import Channel
-from bodygraph.cli.report import _LABELS, _cell
+from bodygraph.cli.report import _LABELS, _cell, utc_seconds_text
 from bodygraph.model.chart import Side
 from bodygraph.relations import Composite
+from bodygraph.relations.common import to_second
 
 INDENT = " " * 22
+
+
+def rounded_seconds_text(instant: datetime) -> str:
+    """A found instant for a reader, rounded to the nearest second (:func:`utc_seconds_text`
+    truncates): ``2024-03-20 03:06:00 UTC``."""
+    return utc_seconds_text(to_second(instant))
 
 
 def channel_lines(channels: Iterable[Channel]) -> str:

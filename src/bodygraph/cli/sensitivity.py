@@ -6,13 +6,12 @@ from __future__ import annotations
 import argparse
 import json
 import re
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from bodygraph.cli.chart import add_birth_options, chart_from_args
 from bodygraph.cli.options import CliError, Subparsers, calculator_from
 from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
-from bodygraph.cli.report import utc_seconds_text
-from bodygraph.relations.common import to_second
+from bodygraph.cli.relations_text import rounded_seconds_text
 from bodygraph.relations.segments import Sensitivity
 from bodygraph.relations.sensitivity import sensitivity
 
@@ -59,9 +58,7 @@ def run(args: argparse.Namespace) -> int:
 
 def render(result: Sensitivity) -> str:
     """The readable report: segments, then changes (instants to the second)."""
-    def when(instant: datetime) -> str:
-        return utc_seconds_text(to_second(instant))
-
+    when = rounded_seconds_text
     lines = [f"Birth {when(result.birth)}, from {when(result.start)} to {when(result.end)}:",
              "", "Segments:"]
     for segment in result.segments:

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     if wants_image(args) and natal is None:
         raise CliError(NO_NATAL_IMAGE)
     result = transit(at, natal=natal, node=args.node, calculator=calculator_from(args))
-    if natal is not None:
+    if natal is not None and wants_image(args):
         from bodygraph.render.from_relations import transit_input  # only when drawing
 
         write_images(args, transit_input(natal, result))

@@ -18,13 +18,12 @@ from typing import Literal
 
 import numpy as np
 
-from bodygraph._time import require_aware, utc64_to_tt
+from bodygraph._time import aware_list, require_aware, utc64_to_tt
 from bodygraph._typing import Micros
 from bodygraph.calculator import Calculator, activation_longitudes
 from bodygraph.errors import InvalidOptionError
-from bodygraph.model.chart import BODIES, Body, NodeKind
+from bodygraph.model.chart import BODIES, Body, NodeKind, gate_line
 from bodygraph.relations.common import calculator_or_default, check_span, instant_text
-from bodygraph.relations.common import to_datetimes as datetimes
 from bodygraph.relations.search import (
     OPPOSITES,
     SOURCES,
@@ -62,7 +61,7 @@ class Ingress:
                 "line": str(self.line)}
 
     def __str__(self) -> str:
-        return f"{instant_text(self.at)} {self.body.value} {self.gate}.{self.line}"
+        return f"{instant_text(self.at)} {self.body.value} {gate_line(self.gate, self.line)}"
 
 
 def parse_bodies(names: Iterable[Body | str]) -> tuple[Body, ...]:
@@ -122,6 +121,6 @@ def calendar(start: datetime, end: datetime, bodies: Iterable[Body | str] = BODI
             events.append((moments[i], OPPOSITES[row], i, int(opposite(np.array(units)))))
     events.sort()
     wheel = positions(np.array([e[3] for e in events], dtype=np.int64))
-    instants = datetimes(found.at[[e[2] for e in events]])
+    instants = aware_list(found.at[[e[2] for e in events]])
     return [Ingress(at, BODIES[e[1]], gate, line) for at, e, gate, line in zip(
         instants, events, wheel.gate.tolist(), wheel.line.tolist(), strict=True)]

@@ -1,5 +1,6 @@
-"""What the time searches share: the calculator of a kernel, instants in and out, range
-checks that speak of what was asked, and the text of an instant in the answers."""
+"""What the time searches share: the calculator of a kernel, the instants they take
+(:data:`Births`), range checks that speak of what was asked, and the text of an instant in
+the answers."""
 
 from __future__ import annotations
 
@@ -10,8 +11,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from bodygraph._time import as_micros, aware_list, to_aware, utc_text
-from bodygraph._typing import Micros
+from bodygraph._time import to_aware, utc_text
 from bodygraph.calculator import Calculator, default_calculator
 from bodygraph.errors import OutOfRangeError
 
@@ -22,11 +22,6 @@ def calculator_or_default(calculator: Calculator | None) -> Calculator:
     """``calculator``, or the shared default one (``$BODYGRAPH_EPHEMERIS`` or the shipped
     DE440 excerpt)."""
     return calculator if calculator is not None else default_calculator(None)
-
-
-def micros(instants: Births) -> Micros:
-    """Aware datetimes, or datetime64 read as UTC, -> datetime64[us] (N,)."""
-    return as_micros(instants)
 
 
 def check_span(calculator: Calculator, first: np.datetime64, last: np.datetime64,
@@ -43,11 +38,6 @@ def check_span(calculator: Calculator, first: np.datetime64, last: np.datetime64
         f"({calculator.first_birth:%Y-%m-%d} to {calculator.last_birth:%Y-%m-%d} UTC); "
         "use a calculator of a larger kernel (or BODYGRAPH_EPHEMERIS) for other dates",)
     raise error
-
-
-def to_datetimes(instants: Micros) -> list[datetime]:
-    """datetime64 UTC instants -> aware datetimes."""
-    return aware_list(instants)
 
 
 def to_second(instant: datetime) -> datetime:

@@ -12,18 +12,12 @@ from datetime import datetime
 
 import numpy as np
 
-from bodygraph._time import utc64_to_tt
+from bodygraph._time import as_micros, aware_list, utc64_to_tt
 from bodygraph._typing import Micros
 from bodygraph.calculator import Calculator, activation_longitudes
 from bodygraph.errors import InvalidOptionError
 from bodygraph.model.chart import BODIES, Body
-from bodygraph.relations.common import (
-    Births,
-    calculator_or_default,
-    check_span,
-    micros,
-    to_datetimes,
-)
+from bodygraph.relations.common import Births, calculator_or_default, check_span
 from bodygraph.relations.search import US_PER_S, crossings, to_float_units
 from bodygraph.rules.wheel import CIRCLE, HALF_CIRCLE
 
@@ -73,12 +67,12 @@ def _transits(births: Births, body: Body, angle: float, ages: tuple[float, float
               calculator: Calculator | None) -> list[list[datetime]]:
     """Every pass of transit ``body`` over its natal longitude plus ``angle`` degrees
     between the ``ages``, for each birth, in time order."""
-    utc = micros(births)
+    utc = as_micros(births)
     window, at = _passes(utc, body, angle, _aged(utc, ages[0]), _aged(utc, ages[1]),
                          SLOW_STEP_US, calculator_or_default(calculator),
                          f"{what} (ages {ages[0]:g} to {ages[1]:g})")
     out: list[list[datetime]] = [[] for _ in range(utc.shape[0])]
-    for i, instant in zip(window.tolist(), to_datetimes(at), strict=True):
+    for i, instant in zip(window.tolist(), aware_list(at), strict=True):
         out[i].append(instant)
     return out
 
@@ -114,7 +108,7 @@ def solar_returns(births: Births, years: int | np.ndarray, *,
                   calculator: Calculator | None = None) -> Micros:
     """:func:`solar_return` of many births (and one year or a year per birth), as
     datetime64[us] UTC instants."""
-    utc = micros(births)
+    utc = as_micros(births)
     wanted = np.broadcast_to(np.asarray(years, dtype=np.int64), utc.shape)
     born = utc.astype("datetime64[Y]").astype(np.int64) + 1970
     if utc.size and np.any(wanted <= born):
@@ -135,4 +129,4 @@ def solar_return(birth_utc: datetime, year: int, *,
                  calculator: Calculator | None = None) -> datetime:
     """The instant in (about) ``year`` at which the apparent Sun returns to its
     longitude at birth: the return nearest the birthday, to the millisecond."""
-    return to_datetimes(solar_returns([birth_utc], year, calculator=calculator))[0]
+    return aware_list(solar_returns([birth_utc], year, calculator=calculator))[0]

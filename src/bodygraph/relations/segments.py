@@ -10,10 +10,19 @@ from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
+from bodygraph._time import aware_list
 from bodygraph._typing import IntArray, Micros, ObjectArray, SmallIntArray
-from bodygraph.model.chart import BODIES, Authority, Body, ChartType, Definition, NodeKind
+from bodygraph.model.chart import (
+    BODIES,
+    Authority,
+    Body,
+    ChartType,
+    Definition,
+    NodeKind,
+    gate_line,
+)
 from bodygraph.relations.columns import Rows
-from bodygraph.relations.common import instant_text, to_datetimes
+from bodygraph.relations.common import instant_text
 
 SideName = Literal["personality", "design"]
 SIDE_NAMES: tuple[SideName, SideName] = ("personality", "design")
@@ -29,7 +38,7 @@ class GateLine(NamedTuple):
     line: int
 
     def __str__(self) -> str:
-        return f"{self.gate}.{self.line}"
+        return gate_line(self.gate, self.line)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +133,7 @@ class SensitivityTable(Rows[Sensitivity]):
         changes = tuple(
             LineChange(at, SIDE_NAMES[side], BODIES[body], GateLine(bg, bl), GateLine(ag, al))
             for at, side, body, bg, bl, ag, al in zip(
-                to_datetimes(self.change_at[c0:c1]), self.change_side[c0:c1].tolist(),
+                aware_list(self.change_at[c0:c1]), self.change_side[c0:c1].tolist(),
                 self.change_body[c0:c1].tolist(), self.before_gate[c0:c1].tolist(),
                 self.before_line[c0:c1].tolist(), self.after_gate[c0:c1].tolist(),
                 self.after_line[c0:c1].tolist(), strict=True))
@@ -132,8 +141,8 @@ class SensitivityTable(Rows[Sensitivity]):
             Segment(start, end, ChartType(kind), profile, Authority(authority),
                     Definition(definition), cross)
             for start, end, kind, profile, authority, definition, cross in zip(
-                to_datetimes(self.segment_start[s0:s1]),
-                to_datetimes(self.segment_end[s0:s1]), *(columns[name] for name in
+                aware_list(self.segment_start[s0:s1]),
+                aware_list(self.segment_end[s0:s1]), *(columns[name] for name in
                                                          SEGMENT_COLUMNS), strict=True))
-        birth, start, end = to_datetimes(np.array([self.birth[i], self.start[i], self.end[i]]))
+        birth, start, end = aware_list(np.array([self.birth[i], self.start[i], self.end[i]]))
         return Sensitivity(birth, start, end, changes, segments)

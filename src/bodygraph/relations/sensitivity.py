@@ -15,11 +15,12 @@ from datetime import datetime, timedelta
 
 import numpy as np
 
+from bodygraph._time import as_micros
 from bodygraph._typing import Micros
 from bodygraph.calculator import Calculator
 from bodygraph.errors import InvalidOptionError
 from bodygraph.model.chart import NodeKind
-from bodygraph.relations.common import Births, calculator_or_default, check_span, micros
+from bodygraph.relations.common import Births, calculator_or_default, check_span
 from bodygraph.relations.search import (
     OPPOSITES,
     SOURCES,
@@ -136,7 +137,7 @@ def sensitivity_many(births: Births, window: timedelta = DEFAULT_WINDOW, node: N
     datetime64 read as UTC)."""
     span = _window_us(window)
     calculator = calculator_or_default(calculator)
-    utc = micros(births)
+    utc = as_micros(births)
     if utc.size:
         margin = np.timedelta64(span + 60 * US_PER_S, "us")
         check_span(calculator, utc.min() - margin, utc.max() + margin, "the window")

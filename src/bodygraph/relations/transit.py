@@ -10,9 +10,10 @@ import numpy as np
 
 from bodygraph._time import as_micros, utc64_to_tt
 from bodygraph._typing import Micros
-from bodygraph.calculator import CHUNK, Calculator, activation_longitudes, default_calculator
+from bodygraph.calculator import CHUNK, Calculator, activation_longitudes
 from bodygraph.errors import InvalidOptionError
 from bodygraph.model.chart import BODIES, Chart, NodeKind
+from bodygraph.relations.common import calculator_or_default
 from bodygraph.relations.transit_model import Transit
 from bodygraph.relations.transit_table import TransitTable, build_transit_table
 
@@ -32,7 +33,7 @@ def transit_many(
     """
     if node not in ("true", "mean"):
         raise InvalidOptionError(f"node must be 'true' or 'mean', not {node!r}")
-    calc = calculator if calculator is not None else default_calculator(None)
+    calc = calculator_or_default(calculator)
     utc = as_micros(instants)
     calc.check_range_micros(utc)
     if utc.shape[0] == 0:

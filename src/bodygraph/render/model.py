@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from bodygraph.catalog.tables import CENTER_NAMES, Channel
-from bodygraph.model.chart import BODIES, Authority, Body, ChartType, Definition
+from bodygraph.model.chart import BODIES, Authority, Body, ChartType, Definition, gate_line
 from bodygraph.render.errors import RenderInputError
 from bodygraph.rules.graph import CenterGraph, center_graph, defined_channels
 from bodygraph.rules.properties import authority, chart_type, definition
@@ -38,7 +38,7 @@ class Placement:
             raise RenderInputError(f"line must be 1..6, not {self.line}")
 
     def __str__(self) -> str:
-        return f"{self.gate}.{self.line}"
+        return gate_line(self.gate, self.line)
 
 
 def _side(placements: tuple[Placement, ...], name: str) -> tuple[Placement, ...]:

@@ -12,19 +12,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from bodygraph.catalog.tables import CENTER_NAMES, Channel
 from bodygraph.catalog.wording import STRATEGY
+from bodygraph.relations.connection import ConnectionKind, classify
 from bodygraph.render.glyphs import PLANET_NAMES
 from bodygraph.render.model import Placement, RenderInput
 from bodygraph.render.overlay import ConnectionInput, TransitInput
 from bodygraph.rules.graph import CenterGraph, center_graph, defined_channels
 from bodygraph.rules.properties import chart_type, definition
 from bodygraph.rules.text import incarnation_cross
-
-if TYPE_CHECKING:
-    pass
 
 Shape = Literal["circle", "square", "diamond"]
 Kind = Literal["chart", "transit", "connection"]
@@ -180,30 +178,24 @@ def connection_scene(data: ConnectionInput) -> Scene:
                 sub="design", left=False),
     )
     probe = Scene("connection", sources, (), (), "", "")
-    kind, graph = chart_type(probe.graph), probe.graph
+    kind, together = chart_type(probe.graph), definition(probe.graph).value
+    first = data.first.design_gates | data.first.personality_gates
+    second = data.second.design_gates | data.second.personality_gates
     electro = sorted(c.short for c in probe.channels
-                     if _only(data.first, c.gates[0], data.second, c.gates[1])
-                     or _only(data.first, c.gates[1], data.second, c.gates[0]))
+                     if (link := classify(c, first, second))
+                     and link.kind is ConnectionKind.ELECTROMAGNETIC)
     header = (("Connection", f"{a} and {b}"), ("Together", kind.value),
-              ("Definition", definition(graph).value),
+              ("Definition", together),
               ("Electromagnetic", ", ".join(electro) or "none"))
     description = (f"Connection of {a} and {b}: together {kind.value}, "
-                   f"{definition(graph).value}. Electromagnetic channels: "
+                   f"{together}. Electromagnetic channels: "
                    f"{', '.join(electro) or 'none'}. "
                    f"{side_text(f'{a} design', data.first.design)} "
                    f"{side_text(f'{a} personality', data.first.personality)} "
                    f"{side_text(f'{b} personality', data.second.personality)} "
                    f"{side_text(f'{b} design', data.second.design)}")
-    return Scene("connection", sources, header, (f"{a} and {b}", kind.value,
-                                                 definition(graph).value),
+    return Scene("connection", sources, header, (f"{a} and {b}", kind.value, together),
                  f"Human Design connection: {a} and {b}", description)
-
-
-def _only(first: RenderInput, gate_a: int, second: RenderInput, gate_b: int) -> bool:
-    """Gate ``gate_a`` is the first person's alone and ``gate_b`` the second's alone."""
-    a = first.design_gates | first.personality_gates
-    b = second.design_gates | second.personality_gates
-    return gate_a in a and gate_a not in b and gate_b in b and gate_b not in a
 
 
 def scene_of(data: RenderInput | TransitInput | ConnectionInput) -> Scene:
