@@ -1,5 +1,5 @@
 """The ``data`` of the service's extension endpoints as typed dictionaries (keys exactly as
-on the wire).
+on the wire), and the calendar's list of them.
 
 They mirror the schemas the service publishes in ``/openapi.json`` (``components.schemas``:
 ``TransitResult``, ``ConnectionResult``, ``PentaResult``, ``SensitivityResult``,
@@ -127,10 +127,9 @@ class Ingress(TypedDict):
     line: str
 
 
-class CalendarResult(TypedDict):
-    """The ``data`` of ``POST /v2/calendar``: the ingresses, in time order."""
-
-    ingresses: list[Ingress]
+CalendarResult = list[Ingress]
+"""The ``data`` of ``POST /v2/calendar``: the ingresses, in time order (a JSON array, as
+``bodygraph calendar --json`` prints it)."""
 
 
 class BatchSlotError(TypedDict):

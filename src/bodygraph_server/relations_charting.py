@@ -62,13 +62,13 @@ def cycles_data(birth: Chart, year: int) -> dict[str, Any]:
 
 
 def calendar_data(first_day: date, last_day: date, bodies: Sequence[str],
-                  level: Level) -> dict[str, Any]:
-    """``{"ingresses": [...]}``: the list of ``bodygraph calendar --json`` from the start of
-    ``first_day`` to the end of ``last_day`` (UTC), by the command's own function."""
+                  level: Level) -> list[dict[str, Any]]:
+    """The list ``bodygraph calendar --json`` prints, from the start of ``first_day`` to
+    the end of ``last_day`` (UTC), by the command's own function."""
     from bodygraph.cli.calendar import ingresses
 
     found = ingresses(first_day.isoformat(), last_day.isoformat(), ",".join(bodies), level)
-    return {"ingresses": [ingress.to_dict() for ingress in found]}
+    return [ingress.to_dict() for ingress in found]
 
 
 def _utc(birth: LocalBirth) -> datetime:

@@ -76,7 +76,7 @@ async def test_calendar_equals_the_cli(
     check_envelope(body, "CalendarResult", "Calendar computed")
     expected = cli_json(capsys, "calendar", "--from", "2024-01-20", "--to", "2024-01-25",
                         "--body", "sun,moon", "--level", "line")
-    assert body["data"] == {"ingresses": expected}
+    assert body["data"] == expected
     assert {"at": "2024-01-22T13:17:56.000Z", "body": "sun", "gate": "41",
             "line": "1"} in expected
     check_schema("CalendarResult", body["data"])
@@ -88,7 +88,7 @@ async def test_calendar_defaults_to_every_body_by_gate(
     response = await post(client, new_key(book), "/v2/calendar",
                           {"from": "2024-01-22", "to": "2024-01-22", "level": None})
     expected = cli_json(capsys, "calendar", "--from", "2024-01-22", "--to", "2024-01-22")
-    assert response.json()["data"] == {"ingresses": expected}
+    assert response.json()["data"] == expected
 
 
 BAD_BODIES = [

@@ -6,7 +6,7 @@ Only this module knows the shapes; the endpoints hand it data and codes.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -27,7 +27,7 @@ def timestamp(now: datetime | None = None) -> str:
 
 
 def v2_success(
-    data: Mapping[str, Any],
+    data: Mapping[str, Any] | Sequence[Any],
     *,
     type_name: str,
     message: str,
@@ -41,7 +41,7 @@ def v2_success(
         "message": message,
         "errorCode": "",
         "type": type_name,
-        "data": dict(data),
+        "data": dict(data) if isinstance(data, Mapping) else list(data),
     }
     if extra:
         body.update(extra)

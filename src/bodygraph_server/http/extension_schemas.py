@@ -90,7 +90,7 @@ def _time_schemas() -> dict[str, Any]:
         }),
         "CyclesResult": _object({"solarReturn": v["instant"], "saturnReturn": instants,
                                  "uranusOpposition": instants}),
-        "CalendarResult": _object({"ingresses": {"type": "array", "items": ingress}}),
+        "CalendarResult": {"type": "array", "items": ingress},
     }
 
 

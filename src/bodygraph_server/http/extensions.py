@@ -65,8 +65,10 @@ BIRTH_CODES: tuple[ErrorCode, ...] = (
     ErrorCode.TIMEZONE_LOOKUP_FAILED,
 )
 
-Compute = Callable[[Sequence["Chart"]], dict[str, Any]]
-"""Makes the ``data`` object from the charts of the job's births, in order (blocking)."""
+Data = dict[str, Any] | list[Any]
+"""An answer's ``data``: a JSON object, or a JSON array (the calendar's ingresses)."""
+Compute = Callable[[Sequence["Chart"]], Data]
+"""Makes the ``data`` from the charts of the job's births, in order (blocking)."""
 Draw = Callable[[Sequence["Chart"]], "Picture"]
 """Makes the picture of an answer's ``svgRenderUrl`` from the same charts (blocking)."""
 
@@ -138,7 +140,7 @@ def single(parse: Parser) -> BodyServer:
         job = parse(parse_json_object(raw))
         base = services.settings.render_base(str(request.base_url))
 
-        def answer(charts: Sequence[Chart]) -> tuple[dict[str, Any], dict[str, str]]:
+        def answer(charts: Sequence[Chart]) -> tuple[Data, dict[str, str]]:
             """The ``data`` and, when the job draws, the ``svgRenderUrl`` (blocking)."""
             data = job.compute(charts)
             if job.draw is None:

@@ -10,8 +10,8 @@ level of the body, :mod:`bodygraph_server.http.births`):
   (``bodygraph cycles --json``);
 * ``/v2/calendar``: ``{"from": "YYYY-MM-DD", "to": "YYYY-MM-DD", "bodies": [...],
   "level": "gate" | "line"}`` (at most 366 days; ``bodies`` default all 13, ``level``
-  ``gate``) -> ``CalendarResult``: ``{"ingresses": [...]}``, the list
-  ``bodygraph calendar --json`` prints.
+  ``gate``) -> ``CalendarResult``: the list ``bodygraph calendar --json`` prints
+  (``data`` is a JSON array).
 
 A search that reaches outside the ephemeris, or a solar-return year not after the birth,
 is INVALID_REQUEST_BODY (422). Advanced tier, 1 credit per success, the checks and
@@ -35,7 +35,14 @@ from bodygraph_server.http.extension_fields import (
     parse_span,
     whole_number,
 )
-from bodygraph_server.http.extensions import BIRTH_CODES, BODY_CODES, Job, extension, single
+from bodygraph_server.http.extensions import (
+    BIRTH_CODES,
+    BODY_CODES,
+    Data,
+    Job,
+    extension,
+    single,
+)
 from bodygraph_server.http.validation import required
 from bodygraph_server.relations_charting import calendar_data, cycles_data, sensitivity_data
 
@@ -59,7 +66,7 @@ def _searchable(what: str) -> Iterator[None]:
         raise shape_error(f"{what} cannot be computed for this input") from None
 
 
-def _searched(what: str, search: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+def _searched(what: str, search: Callable[[], Data]) -> Data:
     with _searchable(what):
         return search()
 
@@ -71,7 +78,7 @@ def parse_sensitivity(body: dict[str, Any]) -> Job:
     minutes = DEFAULT_WINDOW_MINUTES if raw is None else whole_number(
         raw, "windowMinutes", WINDOW_MINUTES)
 
-    def compute(charts: Sequence[Chart]) -> dict[str, Any]:
+    def compute(charts: Sequence[Chart]) -> Data:
         return _searched("The window", lambda: sensitivity_data(charts[0], minutes))
 
     return Job((birth,), compute)
@@ -82,7 +89,7 @@ def parse_cycles(body: dict[str, Any]) -> Job:
     birth = parse_birth_object(body)
     year = whole_number(required(body, "year"), "year", YEARS)
 
-    def compute(charts: Sequence[Chart]) -> dict[str, Any]:
+    def compute(charts: Sequence[Chart]) -> Data:
         if year <= charts[0].birth_utc.year:
             raise shape_error("year must come after the year of birth (UTC)")
         return _searched("A cycle", lambda: cycles_data(charts[0], year))
@@ -99,7 +106,7 @@ def parse_calendar(body: dict[str, Any]) -> Job:
     level = cast("Level", "gate" if raw_level is None
                  else parse_choice(raw_level, "level", ("gate", "line")))
 
-    def compute(charts: Sequence[Chart]) -> dict[str, Any]:
+    def compute(charts: Sequence[Chart]) -> Data:
         return _searched("The calendar", lambda: calendar_data(first, last, bodies, level))
 
     return Job((), compute)
@@ -119,7 +126,7 @@ TIME_ENDPOINTS = (
               BIRTH_CODES),
     extension("/v2/calendar", "Ingress calendar", "Every instant from the start of `from` "
               "to the end of `to` (UTC, at most 366 days) at which one of `bodies` enters a "
-              "new gate or line (`bodygraph calendar --json`, as `ingresses`). " + _TIER,
+              "new gate or line: `data` is the list `bodygraph calendar --json` prints. " + _TIER,
               "CalendarResult", "Calendar computed", single(parse_calendar), "CalendarInput",
               BODY_CODES),
 )
