@@ -9,7 +9,10 @@ commits each request at once, alone.
 
 Each request still learns the outcome of its own reservation: one that was no longer
 pending fails that request only (:class:`ReservationNotFoundError`), and a failing store
-call fails the requests of that batch, each with the store's exception.
+call fails the requests of that batch, each with the store's exception. A commit whose
+acknowledgement is lost (:class:`CommitUncertainError`) is found out
+(:func:`bodygraph_server.billing.outcomes.resolve_commits`): the requests whose
+reservation committed succeed, the others fail as an outage with nothing charged.
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ from typing import Any, Protocol, TypeVar
 
 from bodygraph_server.batching import Batcher
 from bodygraph_server.billing.accounts import Bookkeeper, Reservation
-from bodygraph_server.store import ReservationNotFoundError
+from bodygraph_server.billing.outcomes import resolve_commits
+from bodygraph_server.store import CommitUncertainError, ReservationNotFoundError
 
 DEFAULT_MAX_BATCH = 64
 
@@ -59,7 +63,10 @@ class CommitBatcher(Batcher[Reservation, None]):
     async def process(self, items: Sequence[Reservation]) -> list[BaseException | None]:
         """Commit a batch in one bookkeeping call; a reservation no longer pending fails
         its own request only."""
-        committed = await self._run(self.book.commit_many, items)
+        try:
+            committed = await self._run(self.book.commit_many, items)
+        except CommitUncertainError as lost:
+            return await resolve_commits(self.book, self._run, items, lost)
         return [
             None if done else ReservationNotFoundError(f"no pending reservation {item.id}")
             for item, done in zip(items, committed, strict=True)

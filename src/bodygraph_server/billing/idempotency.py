@@ -12,13 +12,18 @@ of the endpoint and the body, and the charge the first request made
   to a time limit, then as above (or charged anew if the first failed);
 * the same key with another endpoint or body: :attr:`Replay.MISMATCH`;
 * a first request that failed gave its credit back and frees the key.
+
+A batch (``POST /v2/charts/batch``, :mod:`bodygraph_server.billing.batch_charges`) claims
+its key once for all its charts, and records how many it charged when it is answered.
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Callable
 from datetime import timedelta
+from typing import TypeVar
 
 import anyio
 
@@ -26,7 +31,9 @@ from bodygraph_server.billing.accounts import Bookkeeper, Denied, Principal, Res
 from bodygraph_server.billing.commits import BookRunner
 from bodygraph_server.store import IdempotencyClaim, Replay
 
-__all__ = ["KEY_LIFETIME", "Replay", "claim_for", "reserve_once"]
+__all__ = ["KEY_LIFETIME", "Replay", "claim_for", "reserve_once", "until_settled"]
+
+T = TypeVar("T")
 
 #: How long a key is remembered.
 KEY_LIFETIME = timedelta(hours=24)
@@ -63,15 +70,22 @@ async def reserve_once(
     *,
     wait: float,
 ) -> Reservation | Denied | Replay:
-    """Reserve as :meth:`Bookkeeper.reserve` does with ``claim``; while the key's first
-    request is in flight, look again (every 5 to 100 ms) for up to ``wait`` seconds, and
-    return :attr:`Replay.IN_FLIGHT` only if it still is."""
-    deadline = time.monotonic() + wait
-    pause = 0.005
+    """Reserve as :meth:`Bookkeeper.reserve` does with ``claim``, waiting for a first
+    request in flight as :func:`until_settled` does."""
 
     def attempt() -> Reservation | Denied | Replay:
         return book.reserve(principal, endpoint, claim)
 
+    return await until_settled(run, attempt, wait=wait)
+
+
+async def until_settled(run: BookRunner, attempt: Callable[[], T], *, wait: float) -> T:
+    """``attempt()`` (a blocking bookkeeping call with a claim, run by ``run``); while it
+    answers :attr:`Replay.IN_FLIGHT` (the key's first request is still being served), try
+    again (every 5 to 100 ms) for up to ``wait`` seconds, and return
+    :attr:`Replay.IN_FLIGHT` only if it still is."""
+    deadline = time.monotonic() + wait
+    pause = 0.005
     while True:
         outcome = await run(attempt)
         if outcome is not Replay.IN_FLIGHT or time.monotonic() + pause > deadline:

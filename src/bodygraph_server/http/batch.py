@@ -17,7 +17,16 @@ for together before any work (one reservation each,
 for all of them the answer is 402 CREDITS_EXHAUSTED and nothing is charged. The
 reservations of the charts returned are committed, the rest released (a bad item costs
 nothing). The request counts once against the rate limit (the gate admits requests, not
-charts). The charts come from one ``calculate_many`` call, in a worker thread
+charts).
+
+``Idempotency-Key`` (:mod:`bodygraph_server.http.idempotency`): the batch claims the key
+once, with its first reservation, and records how many charts it charged when it is
+answered; a replay of an answered batch (same key and body) is computed again and charged
+nothing, the key with another body is 422, a duplicate of a batch still running waits
+for it and then is 409. A batch without a valid birth claims the key as answered at once.
+When the settling transaction's acknowledgement is lost, whether it committed is found
+out (:mod:`bodygraph_server.billing.outcomes`): 200 if it did, else 503 with nothing
+charged. The charts come from one ``calculate_many`` call, in a worker thread
 (:func:`bodygraph_server.relations_charting.batch_chart_data`).
 """
 
@@ -32,17 +41,25 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from bodygraph_server.billing.accounts import Principal, Reservation
-from bodygraph_server.billing.batch_charges import commit_all, release_many, reserve_many
+from bodygraph_server.billing.batch_charges import (
+    claim_unpaid,
+    release_many,
+    reserve_many,
+    settle_batch,
+)
+from bodygraph_server.billing.idempotency import claim_for, until_settled
+from bodygraph_server.billing.outcomes import resolve_batch
 from bodygraph_server.http.births import birth_list, parse_birth_object
 from bodygraph_server.http.endpoint import Endpoint
 from bodygraph_server.http.envelope import json_response, v2_success
 from bodygraph_server.http.errors import ApiError, ErrorCode, from_library_error
 from bodygraph_server.http.extension_fields import BATCH_BIRTHS, BATCH_BYTES_PER_BIRTH
-from bodygraph_server.http.extensions import BODY_CODES, extension, read_json_object, timed_out
-from bodygraph_server.http.validation import CoordinatesInput
+from bodygraph_server.http.extensions import BODY_CODES, extension, read_raw_body, timed_out
+from bodygraph_server.http.idempotency import check_replay, idempotency_key
+from bodygraph_server.http.validation import CoordinatesInput, parse_json_object
 from bodygraph_server.relations_charting import LocalBirth, batch_chart_data
 from bodygraph_server.services import Services
-from bodygraph_server.store import ChargeRefusal
+from bodygraph_server.store import ChargeRefusal, CommitUncertainError, IdempotencyClaim, Replay
 
 BATCH_PATH = "/v2/charts/batch"
 CHART_BATCH_RESULT = "ChartBatchResult"
@@ -68,43 +85,68 @@ def slot_error(error: ApiError) -> dict[str, str]:
     return {"errorCode": error.code.value, "message": error.message}
 
 
-async def _reserve(services: Services, principal: Principal, path: str,
-                   count: int) -> list[Reservation]:
+async def _reserve(services: Services, principal: Principal, path: str, count: int,
+                   claim: IdempotencyClaim | None) -> list[Reservation] | None:
+    """The reservations of ``count`` charts, or None for a replay of an answered batch
+    (same Idempotency-Key and body: answered again, charged nothing). Raises the refusals
+    (402, and the key's 409 and 422) as :class:`ApiError`."""
+    book = services.book
     if not count:
+        replay = None if claim is None else await services.booked(claim_unpaid, book,
+                                                                   principal, claim)
+        if replay is not None:
+            check_replay(replay)
         return []
-    outcome = await services.booked(reserve_many, services.book, principal, path, count)
+
+    def attempt() -> list[Reservation] | ChargeRefusal | Replay:
+        return reserve_many(book, principal, path, count, claim)
+
+    outcome = await (services.booked(attempt) if claim is None else
+                     until_settled(services.booked, attempt,
+                                   wait=services.settings.request_timeout))
     if isinstance(outcome, ChargeRefusal):
         raise ApiError(ErrorCode(outcome.value))
+    if isinstance(outcome, Replay):
+        check_replay(outcome)
+        return None
     return outcome
 
 
 async def _settle(services: Services, principal: Principal, reservations: list[Reservation],
-                  used: int) -> None:
+                  used: int, claim: IdempotencyClaim | None) -> None:
     """Commit the first ``used`` reservations (the credited ones come first), release the
-    rest."""
+    rest and record the key's charged count, in one transaction; when its acknowledgement
+    is lost, find out whether it committed (503 if not, nothing charged)."""
     book = services.book
     with anyio.CancelScope(shield=True):
-        if used:
-            await services.booked(commit_all, book, principal, reservations[:used])
-        if used < len(reservations):
-            await services.booked(release_many, book, principal, reservations[used:])
+        try:
+            await services.booked(settle_batch, book, principal, reservations, used, claim)
+        except CommitUncertainError as lost:
+            await resolve_batch(book, services.booked, principal, reservations, used, lost)
 
 
 async def serve_batch(endpoint: Endpoint, request: Request, services: Services,
                       principal: Principal, announced: ExitStack) -> Response:
     """The body server of the batch endpoint (see the module docstring)."""
     announced.close()
+    key = idempotency_key(request.headers)
     limit = max(services.settings.max_body_bytes, BATCH_BIRTHS[1] * BATCH_BYTES_PER_BIRTH)
-    items = parse_batch(await read_json_object(request, services, limit))
+    raw = await read_raw_body(request, services, limit)
+    items = parse_batch(parse_json_object(raw))
     valid = [(i, birth) for i, birth in enumerate(items) if isinstance(birth, CoordinatesInput)]
-    reservations = await _reserve(services, principal, endpoint.path, len(valid))
+    claim = None if key is None else claim_for(services.book, principal, key, endpoint.path,
+                                                raw)
+    # None: a replay of an answered batch; its charts are computed again (deterministic).
+    reservations = await _reserve(services, principal, endpoint.path, len(valid), claim)
     births: list[LocalBirth] = [(b.birthdate, b.birthtime, b.lat, b.lng) for _, b in valid]
     try:
         with anyio.fail_after(services.settings.request_timeout):
             computed = await anyio.to_thread.run_sync(batch_chart_data, births,
                                                       abandon_on_cancel=True)
     except BaseException as exc:
-        await _settle(services, principal, reservations, 0)
+        if reservations:
+            with anyio.CancelScope(shield=True):
+                await services.booked(release_many, services.book, principal, reservations)
         if isinstance(exc, TimeoutError):
             raise timed_out(request) from None
         raise
@@ -117,7 +159,8 @@ async def serve_batch(endpoint: Endpoint, request: Request, services: Services,
             used += 1
         else:
             results[i] = slot_error(from_library_error(outcome))
-    await _settle(services, principal, reservations, used)
+    if reservations:
+        await _settle(services, principal, reservations, used, claim)
     body = v2_success({"results": results}, type_name=endpoint.success_type,
                       message=endpoint.success_message)
     return await anyio.to_thread.run_sync(json_response, body)

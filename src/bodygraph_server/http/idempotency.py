@@ -52,11 +52,17 @@ async def reserve_charge(
                                      wait=services.settings.request_timeout)
     if isinstance(outcome, Denied):
         raise ApiError(ErrorCode(outcome.reason.value), outcome.message)
-    if outcome is Replay.ANSWERED:
+    if isinstance(outcome, Replay):
+        check_replay(outcome)
         return None
-    if outcome is Replay.MISMATCH:
+    return outcome
+
+
+def check_replay(replay: Replay) -> None:
+    """Return for a replay of an answered request (answer it again, charge nothing);
+    raise the refusal of the others (IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_KEY_IN_USE)."""
+    if replay is Replay.MISMATCH:
         raise ApiError(ErrorCode.IDEMPOTENCY_KEY_REUSED)
-    if outcome is Replay.IN_FLIGHT:
+    if replay is Replay.IN_FLIGHT:
         raise ApiError(ErrorCode.IDEMPOTENCY_KEY_IN_USE,
                        headers={"Retry-After": str(RETRY_AFTER_IN_USE)})
-    return outcome

@@ -19,6 +19,7 @@ from bodygraph_server.store.base import Store
 from bodygraph_server.store.connections import DEFAULT_BUSY_TIMEOUT
 from bodygraph_server.store.errors import (
     AccountNotFoundError,
+    CommitUncertainError,
     DatabaseError,
     DatabaseUnavailableError,
     DatabaseURLError,
@@ -38,6 +39,7 @@ from bodygraph_server.store.records import (
     RateDecision,
     Replay,
     Reservation,
+    UsageStatus,
 )
 
 __all__ = [
@@ -50,6 +52,7 @@ __all__ = [
     "ApiKeyRecord",
     "Audit",
     "ChargeRefusal",
+    "CommitUncertainError",
     "DatabaseError",
     "DatabaseURLError",
     "DatabaseUnavailableError",
@@ -63,6 +66,7 @@ __all__ = [
     "ReservationNotFoundError",
     "Store",
     "StoreError",
+    "UsageStatus",
     "database_url_from_env",
     "open_store",
     "sqlite_path",

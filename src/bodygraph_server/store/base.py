@@ -134,7 +134,8 @@ class Store(ABC):
 
     @abstractmethod
     def commit(self, reservation_id: int, now: datetime) -> None:
-        """Mark a reservation as a successful, billed call."""
+        """Mark a reservation as a successful, billed call (a lost acknowledgement of
+        the commit: :class:`~bodygraph_server.store.errors.CommitUncertainError`)."""
 
     def commit_many(self, reservation_ids: Sequence[int], now: datetime) -> list[bool]:
         """Commit several reservations (as :meth:`commit` does); for each, whether it was
@@ -148,6 +149,13 @@ class Store(ABC):
             else:
                 done.append(True)
         return done
+
+    @abstractmethod
+    def usage_statuses(
+        self, reservation_ids: Sequence[int]
+    ) -> list[records.UsageStatus | None]:
+        """The status of each reservation's usage row (None: unknown id): how a commit
+        whose acknowledgement was lost (:class:`CommitUncertainError`) turned out."""
 
     @abstractmethod
     def release(self, reservation_id: int, now: datetime) -> None:

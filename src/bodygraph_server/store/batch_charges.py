@@ -3,12 +3,14 @@ transaction each.
 
 A batch request (``POST /v2/charts/batch``) costs 1 credit per chart it returns. It takes
 a reservation per chart before any work (:meth:`BatchChargeRepository.reserve_many`),
-commits those of the charts it returns (:meth:`BatchChargeRepository.commit_all`) and
-releases the rest
-(:meth:`BatchChargeRepository.release_many`). Each reservation is one ``usage_log`` row,
-exactly what :meth:`~bodygraph_server.store.charges.ChargeRepository.reserve` would
-have written for the same number of single calls, so the usage report, the ledger audit
-and the stale-reservation sweep treat a batch as that many calls. One transaction for
+commits those of the charts it returns and releases the rest, in one transaction
+(:meth:`BatchChargeRepository.settle_batch`, which also records the charged count of an
+idempotency key; :meth:`~BatchChargeRepository.commit_all` and
+:meth:`~BatchChargeRepository.release_many` do each half alone). Each reservation is
+one ``usage_log`` row, exactly what
+:meth:`~bodygraph_server.store.charges.ChargeRepository.reserve` would have written for
+the same number of single calls, so the usage report, the ledger audit and the
+stale-reservation sweep treat a batch as that many calls. One transaction for
 the whole batch instead of one per chart: 1,000 single reservations take ~0.2 s on
 SQLite, one batch of 1,000 a few milliseconds.
 """
@@ -23,7 +25,13 @@ from bodygraph_server.policy.credits import is_cancelled
 from bodygraph_server.store.charges import ChargeRepository
 from bodygraph_server.store.connections import Tx
 from bodygraph_server.store.errors import InvalidOperationError
-from bodygraph_server.store.records import ChargeRefusal, Reservation, UsageStatus
+from bodygraph_server.store.records import (
+    ChargeRefusal,
+    IdempotencyClaim,
+    Replay,
+    Reservation,
+    UsageStatus,
+)
 
 ROWS_PER_INSERT = 100
 """Reservations inserted by one statement (7 parameters a row; SQLite allows 32,766)."""
@@ -46,18 +54,23 @@ class BatchChargeRepository(ChargeRepository):
     """:meth:`reserve_many` and :meth:`release_many`; see the module docstring."""
 
     def reserve_many(
-        self, account_id: int, endpoint: str, count: int, now: datetime
-    ) -> list[Reservation] | ChargeRefusal:
+        self, account_id: int, endpoint: str, count: int, now: datetime,
+        claim: IdempotencyClaim | None = None,
+    ) -> list[Reservation] | ChargeRefusal | Replay:
         """Take ``count`` reservations at once under the account's row lock, by the rule of
         :meth:`reserve` applied ``count`` times: a credit while the balance lasts, then
         overage calls if overage is enabled. All or nothing: a refusal
         (CREDITS_EXHAUSTED when the balance cannot cover them and overage is disabled)
-        takes nothing."""
+        takes nothing. With an idempotency ``claim``: a :class:`Replay` for a key used
+        before (nothing taken), else the key is linked to the first reservation."""
         if count < 1:
             raise InvalidOperationError("a batch reserves at least one call")
         at = to_micros(now)
         with self.write_transaction() as tx:
             account = self._touch(tx, account_id, now)
+            replay = None if claim is None else self._replay(tx, claim)
+            if replay is not None:
+                return replay
             refused = self._refusal(account, now)
             if refused is not None:
                 return refused
@@ -77,6 +90,8 @@ class BatchChargeRepository(ChargeRepository):
             status = UsageStatus.RESERVED.value
             paid = _insert(tx, credited, (*row, 1, False, status, at))
             unpaid = _insert(tx, overage, (*row, 0, True, status, at))
+            if claim is not None:
+                self._record_claim(tx, claim, (paid + unpaid)[0], at)
         reservations = [
             Reservation(reservation_id, account_id, account.period_index, endpoint, 1, False,
                         account.balance - i - 1)
@@ -88,20 +103,24 @@ class BatchChargeRepository(ChargeRepository):
         ]
         return reservations
 
+    def claim_unpaid(self, account_id: int, claim: IdempotencyClaim,
+                     now: datetime) -> Replay | None:
+        """Record the key of a batch answered without any reservation (no valid birth),
+        under the account's lock: None for a first use, else the :class:`Replay`."""
+        with self.write_transaction() as tx:
+            self._touch(tx, account_id, now)
+            replay = self._replay(tx, claim)
+            if replay is None:
+                self._record_claim(tx, claim, None, to_micros(now), charged=0)
+            return replay
+
     def commit_all(self, account_id: int, reservation_ids: Sequence[int],
                    now: datetime) -> int:
         """Commit the pending reservations among ``reservation_ids`` (all of account
         ``account_id``) with one statement: :meth:`commit_many` without a statement per
         reservation. The number committed."""
-        if not reservation_ids:
-            return 0
-        marks = ", ".join("?" * len(reservation_ids))
         with self.write_transaction() as tx:
-            return tx.execute(
-                "UPDATE usage_log SET status = ?, settled_us = ? WHERE account_id = ? "
-                f"AND status = ? AND id IN ({marks})",
-                (UsageStatus.COMMITTED.value, to_micros(now), account_id,
-                 UsageStatus.RESERVED.value, *reservation_ids))
+            return self._commit_ids(tx, account_id, reservation_ids, to_micros(now))
 
     def release_many(self, account_id: int, reservation_ids: Sequence[int],
                      now: datetime) -> int:
@@ -111,25 +130,53 @@ class BatchChargeRepository(ChargeRepository):
         Reservations no longer pending are skipped. The number released."""
         if not reservation_ids:
             return 0
+        with self.write_transaction() as tx:
+            return self._release_ids(tx, account_id, reservation_ids, now)
+
+    def settle_batch(self, account_id: int, used: Sequence[int], unused: Sequence[int],
+                     now: datetime, key_hash: str | None = None) -> None:
+        """A batch answered: commit the reservations ``used`` by its charts, release the
+        ``unused`` ones and, with the ``key_hash`` of its idempotency key, record the
+        charged count, all in one transaction. :class:`CommitUncertainError` when its
+        commit's acknowledgement is lost (:mod:`.outcomes`)."""
+        with self._settling() as tx:
+            if unused:  # first: it locks the account, then the rows (as a release does)
+                self._release_ids(tx, account_id, unused, now)
+            self._commit_ids(tx, account_id, used, to_micros(now))
+            if key_hash is not None:
+                self._record_charged(tx, key_hash, len(used))
+
+    @staticmethod
+    def _commit_ids(tx: Tx, account_id: int, reservation_ids: Sequence[int], at: int) -> int:
+        if not reservation_ids:
+            return 0
+        marks = ", ".join("?" * len(reservation_ids))
+        return tx.execute(
+            "UPDATE usage_log SET status = ?, settled_us = ? WHERE account_id = ? "
+            f"AND status = ? AND id IN ({marks})",
+            (UsageStatus.COMMITTED.value, at, account_id, UsageStatus.RESERVED.value,
+             *reservation_ids))
+
+    def _release_ids(self, tx: Tx, account_id: int, reservation_ids: Sequence[int],
+                     now: datetime) -> int:
         marks = ", ".join("?" * len(reservation_ids))
         where = f"WHERE account_id = ? AND status = ? AND id IN ({marks})"
         params = (account_id, UsageStatus.RESERVED.value, *reservation_ids)
         at = to_micros(now)
-        with self.write_transaction() as tx:
-            account = self._touch(tx, account_id, now)
-            rows = tx.rows("SELECT id, credits, period_index FROM usage_log " + where
-                           + self.FOR_UPDATE, params)
-            refundable = not is_cancelled(account.cancel_at, now)
-            refunded = [int(r[0]) for r in rows
-                        if refundable and int(r[1]) == 1 and int(r[2]) == account.period_index]
-            if refunded:
-                tx.execute(
-                    "UPDATE accounts SET balance = balance + ?, updated_us = ? WHERE id = ?",
-                    (len(refunded), at, account_id),
-                )
-                refund_marks = ", ".join("?" * len(refunded))
-                tx.execute(f"UPDATE usage_log SET credits = 0 WHERE id IN ({refund_marks})",
-                           refunded)
-            tx.execute("UPDATE usage_log SET status = ?, settled_us = ? " + where,
-                       (UsageStatus.RELEASED.value, at, *params))
+        account = self._touch(tx, account_id, now)
+        rows = tx.rows("SELECT id, credits, period_index FROM usage_log " + where
+                       + self.FOR_UPDATE, params)
+        refundable = not is_cancelled(account.cancel_at, now)
+        refunded = [int(r[0]) for r in rows
+                    if refundable and int(r[1]) == 1 and int(r[2]) == account.period_index]
+        if refunded:
+            tx.execute(
+                "UPDATE accounts SET balance = balance + ?, updated_us = ? WHERE id = ?",
+                (len(refunded), at, account_id),
+            )
+            refund_marks = ", ".join("?" * len(refunded))
+            tx.execute(f"UPDATE usage_log SET credits = 0 WHERE id IN ({refund_marks})",
+                       refunded)
+        tx.execute("UPDATE usage_log SET status = ?, settled_us = ? " + where,
+                   (UsageStatus.RELEASED.value, at, *params))
         return len(rows)

@@ -12,6 +12,7 @@ from bodygraph_server.store.accounts import AccountRepository
 from bodygraph_server.store.connections import Tx
 from bodygraph_server.store.errors import InvalidOperationError, ReservationNotFoundError
 from bodygraph_server.store.idempotency import IdempotencyRepository
+from bodygraph_server.store.outcomes import OutcomeRepository
 from bodygraph_server.store.records import (
     Account,
     ChargeRefusal,
@@ -26,7 +27,7 @@ def _not_pending(reservation_id: int) -> ReservationNotFoundError:
     return ReservationNotFoundError(f"no pending reservation {reservation_id}")
 
 
-class ChargeRepository(AccountRepository, IdempotencyRepository):
+class ChargeRepository(AccountRepository, IdempotencyRepository, OutcomeRepository):
     """Reservations of credits; see :class:`~bodygraph_server.store.base.Store`."""
 
     @staticmethod
@@ -101,9 +102,10 @@ class ChargeRepository(AccountRepository, IdempotencyRepository):
 
     def commit_many(self, reservation_ids: Sequence[int], now: datetime) -> list[bool]:
         """Commit several reservations in one transaction (the service's group commit);
-        for each, whether it was pending."""
+        for each, whether it was pending. :class:`CommitUncertainError` when the commit's
+        acknowledgement is lost (:mod:`.outcomes`)."""
         at = to_micros(now)
-        with self.write_transaction() as tx:
+        with self._settling() as tx:
             return [self._commit_one(tx, reservation_id, at) for reservation_id in reservation_ids]
 
     def release(self, reservation_id: int, now: datetime) -> None:

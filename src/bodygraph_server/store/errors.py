@@ -18,6 +18,12 @@ class DatabaseUnavailableError(StoreError):
     recovers by itself)."""
 
 
+class CommitUncertainError(DatabaseUnavailableError):
+    """The connection failed while a write transaction was committing (its body had run):
+    the COMMIT may or may not have reached the database, so whether the transaction
+    committed is unknown until it is read back (:mod:`bodygraph_server.store.outcomes`)."""
+
+
 class DatabaseError(StoreError):
     """The database refused an operation for another reason than an outage (a broken
     schema, a violated constraint): not passing, not retried."""

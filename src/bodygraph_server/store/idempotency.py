@@ -3,9 +3,14 @@ first request made, so that a retry is answered without a second charge.
 
 A row links the hash of (account, key) to the hash of (endpoint, body) and to the usage
 row of the charge. The usage row's status says where the first request is: reserved (in
-flight), committed (answered), released (failed: the key is free again). Every look-up
-and record happens inside :meth:`~.charges.ChargeRepository.reserve`, under the account's
-lock, so concurrent requests with one key are decided one after the other.
+flight), committed (answered), released (failed: the key is free again). A batch
+(``POST /v2/charts/batch``, many usage rows) links its first reservation and, once
+answered, the number of charts it charged (column ``charged``, which alone means
+"answered": also for a batch that charged nothing, or had no valid birth and so no
+reservation). Every look-up and record happens under the account's lock (in
+:meth:`~.charges.ChargeRepository.reserve` and the batch's
+:mod:`~.batch_charges`), so concurrent requests with one key are decided one after the
+other.
 """
 
 from __future__ import annotations
@@ -23,30 +28,41 @@ class IdempotencyRepository(Database):
     @staticmethod
     def _replay(tx: Tx, claim: IdempotencyClaim) -> Replay | None:
         """What an earlier use of the key means for this request (None: a first use, or
-        the earlier request failed or expired)."""
+        the earlier request failed or expired). A batch's key is answered once it records
+        its charged count, whatever its first reservation became."""
         row = tx.one(
-            "SELECT i.request_hash, u.status FROM idempotency_keys i "
-            "JOIN usage_log u ON u.id = i.usage_id WHERE i.key_hash = ? AND i.created_us > ?",
+            "SELECT i.request_hash, u.status, i.charged FROM idempotency_keys i "
+            "LEFT JOIN usage_log u ON u.id = i.usage_id "
+            "WHERE i.key_hash = ? AND i.created_us > ?",
             (claim.key_hash, to_micros(claim.since)),
         )
-        if row is None or row[1] == UsageStatus.RELEASED.value:
+        if row is None:
+            return None
+        answered = row[2] is not None or row[1] == UsageStatus.COMMITTED.value
+        if not answered and row[1] in (UsageStatus.RELEASED.value, None):
             return None
         if row[0] != claim.request_hash:
             return Replay.MISMATCH
-        if row[1] == UsageStatus.COMMITTED.value:
-            return Replay.ANSWERED
-        return Replay.IN_FLIGHT
+        return Replay.ANSWERED if answered else Replay.IN_FLIGHT
 
     @staticmethod
-    def _record_claim(tx: Tx, claim: IdempotencyClaim, usage_id: int, at_us: int) -> None:
-        """Link the key to the charge just made (replacing an expired or failed use)."""
+    def _record_claim(tx: Tx, claim: IdempotencyClaim, usage_id: int | None, at_us: int,
+                      charged: int | None = None) -> None:
+        """Link the key to the charge just made (replacing an expired or failed use);
+        ``charged``: a batch answered at once (no reservation: ``usage_id`` None)."""
         tx.execute(
-            "INSERT INTO idempotency_keys (key_hash, request_hash, usage_id, created_us) "
-            "VALUES (?, ?, ?, ?) ON CONFLICT (key_hash) DO UPDATE SET "
+            "INSERT INTO idempotency_keys (key_hash, request_hash, usage_id, created_us, "
+            "charged) VALUES (?, ?, ?, ?, ?) ON CONFLICT (key_hash) DO UPDATE SET "
             "request_hash = excluded.request_hash, usage_id = excluded.usage_id, "
-            "created_us = excluded.created_us",
-            (claim.key_hash, claim.request_hash, usage_id, at_us),
+            "created_us = excluded.created_us, charged = excluded.charged",
+            (claim.key_hash, claim.request_hash, usage_id, at_us, charged),
         )
+
+    @staticmethod
+    def _record_charged(tx: Tx, key_hash: str, charged: int) -> None:
+        """A batch's key: its request was answered, charging ``charged`` charts."""
+        tx.execute("UPDATE idempotency_keys SET charged = ? WHERE key_hash = ?",
+                   (charged, key_hash))
 
     def prune_idempotency(self, older_than: datetime) -> int:
         """Delete the keys used before ``older_than`` (expired); how many."""

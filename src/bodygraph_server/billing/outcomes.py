@@ -1,0 +1,114 @@
+"""Charges whose commit was acknowledged by no one: the database connection failed while
+the commit of a call's charge was under way
+(:class:`~bodygraph_server.store.CommitUncertainError`, :mod:`bodygraph_server.store.outcomes`).
+The commit may have reached the database or not; the call must be answered if and only
+if it did ("no charge without an answer, no answer without a charge").
+
+How it is found out, on a new connection: the reservations concerned are released
+(the fence: a release locks the reservation's row, so it waits for a commit the server
+may still be carrying out, and then either finds the reservation committed or releases it
+for good, the credit given back), then their status is read back. Committed: the call is
+answered (200). Released: the request fails as an outage (503) and nothing is charged.
+
+The database may be unreachable for a while after the failure: the fence is tried for up
+to :data:`RESOLVE_WINDOW` seconds. Past that the outcome stays unknown: the request fails
+as an outage, a reservation that did not commit is released by the sweep later, and one
+that did stays charged; a retry with the same ``Idempotency-Key`` is then answered
+without a second charge.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TypeVar
+
+import anyio
+
+from bodygraph_server.billing.accounts import Bookkeeper, Principal, Reservation
+from bodygraph_server.billing.batch_charges import release_many
+from bodygraph_server.store import (
+    DatabaseUnavailableError,
+    ReservationNotFoundError,
+    UsageStatus,
+)
+
+if TYPE_CHECKING:
+    from bodygraph_server.billing.commits import BookRunner
+
+T = TypeVar("T")
+
+#: Seconds spent finding out how a commit without acknowledgement turned out.
+RESOLVE_WINDOW = 3.0
+
+#: Pauses between the attempts while the database cannot be reached.
+_PAUSES = (0.05, 0.2, 0.5, 1.0, 1.0, 1.0)
+
+
+async def _retrying(run: BookRunner, call: Callable[..., T], *args: object) -> T:
+    """``call(*args)`` through ``run``, tried again after an outage within the window."""
+    deadline = time.monotonic() + RESOLVE_WINDOW
+    for pause in _PAUSES:
+        try:
+            return await run(call, *args)
+        except DatabaseUnavailableError:
+            if time.monotonic() + pause > deadline:
+                raise
+            await anyio.sleep(pause)
+    return await run(call, *args)
+
+
+def _fence(book: Bookkeeper, reservations: Sequence[Reservation]) -> list[UsageStatus | None]:
+    """Release each reservation still pending, then read every one's status (blocking)."""
+    for reservation in reservations:
+        try:
+            book.release(reservation)
+        except ReservationNotFoundError:
+            continue  # committed (or released) already
+    return book.store.usage_statuses([r.id for r in reservations])
+
+
+def not_committed(error: BaseException) -> DatabaseUnavailableError:
+    """The outage error of a call whose charge turned out not to be stored."""
+    return DatabaseUnavailableError(f"{error} (not committed; released)")
+
+
+async def resolve_commits(
+    book: Bookkeeper, run: BookRunner, reservations: Sequence[Reservation],
+    error: DatabaseUnavailableError,
+) -> list[BaseException | None]:
+    """For each reservation of a group commit that raised ``error`` (a lost
+    acknowledgement): None if it was committed, else the outage (the reservation
+    released; ``error`` itself while the outcome cannot be found out)."""
+    try:
+        statuses = await _retrying(run, _fence, book, reservations)
+    except DatabaseUnavailableError:
+        return [error] * len(reservations)
+    return [None if status is UsageStatus.COMMITTED else not_committed(error)
+            for status in statuses]
+
+
+def _fence_batch(book: Bookkeeper, principal: Principal,
+                 reservations: Sequence[Reservation]) -> UsageStatus | None:
+    """Release a batch's reservations still pending; the status of its first one."""
+    release_many(book, principal, reservations)
+    return book.store.usage_statuses([reservations[0].id])[0]
+
+
+async def resolve_batch(
+    book: Bookkeeper, run: BookRunner, principal: Principal,
+    reservations: Sequence[Reservation], used: int, error: DatabaseUnavailableError,
+) -> None:
+    """After ``error`` (a lost acknowledgement) from
+    :func:`~bodygraph_server.billing.batch_charges.settle_batch`: return if the batch's
+    charges were committed (its first reservation is; the batch committed in one
+    transaction) or if it charged nothing anyway (``used`` 0), else raise the outage
+    (everything released)."""
+    try:
+        first = await _retrying(run, _fence_batch, book, principal, reservations)
+    except DatabaseUnavailableError:
+        if used:
+            raise error from None
+        return
+    if used and first is not UsageStatus.COMMITTED:
+        raise not_committed(error)
