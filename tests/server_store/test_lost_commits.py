@@ -1,0 +1,226 @@
+"""A commit whose acknowledgement is lost, on SQLite and PostgreSQL, by fault injection in
+the driver layer: the transaction that commits a call's charge either reaches the
+database and then its connection fails (the driver raises its outage error: psycopg's
+OperationalError, the connection closed; sqlite3's disk I/O error), or fails without
+committing. The service finds out which: 200 and one charge if it committed, 503 and
+nothing charged if it did not, for the single charts (the group commit) and the batch.
+(A real lost acknowledgement on a real PostgreSQL: test_lost_commit_proxy.py.)"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+import httpx
+import psycopg
+import pytest
+from server.support import in_process
+
+from bodygraph_server import Settings, create_app
+from bodygraph_server.billing import outcomes
+from bodygraph_server.billing.accounts import Bookkeeper, Principal
+from bodygraph_server.charting import LibraryCharts
+from bodygraph_server.policy.clock import ManualClock
+from bodygraph_server.store import DatabaseUnavailableError, sqlite_path
+from bodygraph_server.store.connections import Tx
+from bodygraph_server.store.postgres import PostgresStore
+from bodygraph_server.store.sql import SqlStore
+from bodygraph_server.store.sqlite import SqliteStore
+
+pytestmark = pytest.mark.anyio
+
+CHART = "/v2/charts/coordinates"
+BATCH = "/v2/charts/batch"
+BIRTH = {"birthdate": "1990-07-15", "birthtime": "14:30", "lat": 52.52, "lng": 13.405}
+OTHER = {**BIRTH, "birthtime": "09:05"}
+BAD = {**BIRTH, "lat": 123}
+
+
+@dataclass
+class Fault:
+    """What happens to the next transaction that commits charges: ``"after"`` its COMMIT
+    (it committed, the acknowledgement is lost), ``"before"`` it (nothing committed),
+    or nothing (None). ``hits``: how many were hit."""
+
+    mode: str | None = None
+    hits: int = 0
+
+
+def _commits_charges(sql: str, params: Sequence[object]) -> bool:
+    return sql.startswith("UPDATE usage_log SET status") and bool(params) \
+        and params[0] == "committed"
+
+
+class _Faulty(SqlStore):
+    """A SQL store whose charge-committing transactions fail as :class:`Fault` says."""
+
+    fault: Fault
+
+    def _lost(self, conn: Any) -> Exception:
+        raise NotImplementedError
+
+    @contextmanager
+    def _transaction(self, conn: Any, *, write: bool) -> Iterator[Tx]:
+        seen: list[bool] = []
+        with super()._transaction(conn, write=write) as tx:
+            inner = tx._run
+
+            def run(sql: str, params: Sequence[object]) -> Any:
+                seen.append(_commits_charges(sql, params))
+                return inner(sql, params)
+
+            yield Tx(run)
+            if any(seen) and self.fault.mode == "before":
+                self.fault.mode, self.fault.hits = None, self.fault.hits + 1
+                raise self._lost(None)  # rolled back by the backend's transaction
+        if any(seen) and self.fault.mode == "after":
+            self.fault.mode, self.fault.hits = None, self.fault.hits + 1
+            raise self._lost(conn)
+
+
+class FaultySqlite(_Faulty, SqliteStore):
+    def _lost(self, conn: Any) -> Exception:
+        error = sqlite3.OperationalError("disk I/O error")
+        error.sqlite_errorcode = sqlite3.SQLITE_IOERR
+        return error
+
+
+class FaultyPostgres(_Faulty, PostgresStore):
+    def _lost(self, conn: Any) -> Exception:
+        if conn is not None:
+            conn.close()  # the connection is gone: the pool throws it away
+        return psycopg.OperationalError("server closed the connection unexpectedly")
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def fault() -> Fault:
+    return Fault()
+
+
+@pytest.fixture
+def faulty_book(db_url: str, clock: ManualClock, fault: Fault) -> Iterator[Bookkeeper]:
+    store: _Faulty
+    if db_url.startswith("sqlite"):
+        FaultySqlite.fault = fault
+        store = FaultySqlite(sqlite_path(db_url))
+    else:
+        FaultyPostgres.fault = fault
+        store = FaultyPostgres(db_url)
+    keeper = Bookkeeper(store, clock=clock)
+    try:
+        yield keeper
+    finally:
+        keeper.close()
+
+
+@pytest.fixture
+async def client(db_url: str, faulty_book: Bookkeeper) -> AsyncIterator[httpx.AsyncClient]:
+    settings = Settings(database_url=db_url, geocoder="offline", warm_up=False)
+    app = create_app(settings, book=faulty_book, charts=LibraryCharts("offline"))
+    async with in_process(app) as c:
+        yield c
+
+
+def _headers(key: str, idempotency: str | None = None) -> dict[str, str]:
+    headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+    if idempotency is not None:
+        headers["Idempotency-Key"] = idempotency
+    return headers
+
+
+def _books(book: Bookkeeper, account_id: int) -> tuple[int, int, int, int]:
+    """Calls, credits, pending reservations and the balance; the ledger checked."""
+    usage = book.usage(account_id)[-1]
+    assert book.audit(account_id).balanced
+    return usage.calls, usage.credits, usage.pending, book.account(account_id).balance
+
+
+@pytest.mark.parametrize("mode", ["after", "before"])
+async def test_a_chart_whose_commit_is_unacknowledged(
+    client: httpx.AsyncClient, faulty_book: Bookkeeper, fault: Fault, mode: str
+) -> None:
+    issued = faulty_book.create_account("developer")
+    before = faulty_book.account(issued.account.id).balance
+    fault.mode = mode
+    response = await client.post(CHART, json=BIRTH, headers=_headers(issued.api_key))
+    assert fault.hits == 1
+    if mode == "after":  # it committed: the chart is answered, charged once
+        assert response.status_code == 200, response.text
+        assert _books(faulty_book, issued.account.id) == (1, 1, 0, before - 1)
+    else:  # it did not: 503, the reservation released, nothing charged
+        assert response.status_code == 503, response.text
+        assert response.json()["errorCode"] == "SERVICE_UNAVAILABLE"
+        assert _books(faulty_book, issued.account.id) == (0, 0, 0, before)
+
+
+async def test_a_group_commit_whose_acknowledgement_is_lost(
+    client: httpx.AsyncClient, faulty_book: Bookkeeper, fault: Fault
+) -> None:
+    issued = [faulty_book.create_account("developer") for _ in range(4)]
+    statuses: list[int] = []
+
+    async def send(key: str) -> None:
+        statuses.append((await client.post(CHART, json=BIRTH, headers=_headers(key))).status_code)
+
+    fault.mode = "after"
+    async with anyio.create_task_group() as tasks:
+        for one in issued:
+            tasks.start_soon(send, one.api_key)
+    assert fault.hits == 1
+    assert statuses == [200] * 4
+    for one in issued:
+        assert _books(faulty_book, one.account.id)[:3] == (1, 1, 0)
+
+
+@pytest.mark.parametrize("mode", ["after", "before"])
+async def test_a_batch_whose_commit_is_unacknowledged(
+    client: httpx.AsyncClient, faulty_book: Bookkeeper, fault: Fault, mode: str
+) -> None:
+    issued = faulty_book.create_account("developer")
+    account_id = issued.account.id
+    before = faulty_book.account(account_id).balance
+    body = json.dumps({"births": [BIRTH, BAD, OTHER]}).encode()
+    headers = _headers(issued.api_key, "lost-ack")
+    fault.mode = mode
+    response = await client.post(BATCH, content=body, headers=headers)
+    assert fault.hits == 1
+    if mode == "after":
+        assert response.status_code == 200, response.text
+    else:
+        assert response.status_code == 503, response.text
+        assert _books(faulty_book, account_id) == (0, 0, 0, before)
+    # A retry with the key: answered, and the batch charged exactly once either way.
+    retried = await client.post(BATCH, content=body, headers=headers)
+    assert retried.status_code == 200, retried.text
+    assert _books(faulty_book, account_id) == (2, 2, 0, before - 2)
+
+
+async def test_an_outcome_that_cannot_be_found_out_stays_an_outage(
+    book: Bookkeeper, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the database stays unreachable the outcome is unknown: the requests fail
+    with the original outage (503); the sweep releases what did not commit."""
+    issued = book.create_account("developer")
+    principal = book.authenticate(issued.api_key)
+    assert isinstance(principal, Principal)
+    reservation = book.reserve(principal, CHART)
+    monkeypatch.setattr(outcomes, "RESOLVE_WINDOW", 0.3)
+    attempts: list[object] = []
+
+    async def down(call: Any, *args: Any) -> Any:
+        attempts.append(call)
+        raise DatabaseUnavailableError("PostgreSQL is unavailable: connection refused")
+
+    lost = DatabaseUnavailableError("lost")
+    assert await outcomes.resolve_commits(book, down, [reservation], lost) == [lost]
+    assert len(attempts) >= 2  # tried again within the window
