@@ -1,0 +1,194 @@
+"""A real lost commit acknowledgement on a real PostgreSQL (a database of the test's own,
+``bglostack_<random>``, dropped afterwards): the store talks to the server through a TCP
+proxy that, when armed, forwards the next ``COMMIT`` and drops the server's answer to it
+(``CommandComplete COMMIT``: the server has committed), closing both connections; or
+drops the ``COMMIT`` itself (the server never commits, and rolls back when it sees the
+client gone). The store reports the first as an unknown outcome, and the group commit
+finds out either way: answered and charged once, or failed and nothing charged."""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import socket
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import anyio
+import psycopg
+import pytest
+
+from bodygraph_server.billing.accounts import Bookkeeper, Principal
+from bodygraph_server.billing.commits import CommitBatcher
+from bodygraph_server.store import CommitUncertainError, DatabaseUnavailableError
+from bodygraph_server.store.postgres import PostgresStore
+
+PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
+PATH = "/v2/charts/coordinates"
+
+
+class AckDropper:
+    """A TCP proxy to PostgreSQL at 127.0.0.1:5432 (connections without TLS). ``arm(mode)``:
+    the next ``COMMIT`` a client sends is forwarded and the answer dropped (``"after"``),
+    or not forwarded at all (``"before"``); then both connections are closed."""
+
+    def __init__(self) -> None:
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.port: int = self._listener.getsockname()[1]
+        self._lock = threading.Lock()
+        self._mode: str | None = None
+        self.dropped = threading.Event()
+        self.answer = b""
+        self._sockets: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def arm(self, mode: str) -> None:
+        with self._lock:
+            self._mode = mode
+            self.dropped.clear()
+            self.answer = b""
+
+    def close(self) -> None:
+        self._listener.close()
+        self._end(*self._sockets)
+
+    def _take(self) -> str | None:
+        with self._lock:
+            mode, self._mode = self._mode, None
+            return mode
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(("127.0.0.1", 5432))
+            self._sockets += [client, server]
+            state: dict[str, Any] = {"commit": None}
+            threading.Thread(target=self._up, args=(client, server, state), daemon=True).start()
+            threading.Thread(target=self._down, args=(server, client, state),
+                             daemon=True).start()
+
+    @staticmethod
+    def _end(*sockets: socket.socket) -> None:
+        for sock in sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            sock.close()
+
+    def _cut(self, *sockets: socket.socket) -> None:
+        self._end(*sockets)
+        self.dropped.set()
+
+    def _up(self, client: socket.socket, server: socket.socket, state: dict[str, Any]) -> None:
+        """Client to server, message by message (the startup message has no type byte)."""
+        buffer, started = b"", False
+        try:
+            while data := client.recv(65536):
+                buffer += data
+                while True:
+                    head = 4 if not started else 5
+                    if len(buffer) < head:
+                        break
+                    size = int.from_bytes(buffer[head - 4:head], "big") + head - 4
+                    if len(buffer) < size:
+                        break
+                    message, buffer, started = buffer[:size], buffer[size:], True
+                    if message[:1] == b"Q" and message[5:].startswith(b"COMMIT"):
+                        mode = self._take()
+                        if mode == "before":
+                            self._cut(client, server)
+                            return
+                        state["commit"] = mode
+                    server.sendall(message)
+        except OSError:
+            pass
+        self._end(client, server)
+
+    def _down(self, server: socket.socket, client: socket.socket,
+              state: dict[str, Any]) -> None:
+        """Server to client; after an armed COMMIT, the answer is kept and dropped."""
+        try:
+            while data := server.recv(65536):
+                if state["commit"] == "after":
+                    self.answer += data
+                    if b"COMMIT\x00" in self.answer:
+                        self._cut(client, server)
+                        return
+                    continue
+                client.sendall(data)
+        except OSError:
+            pass
+        self._end(server, client)
+
+
+@pytest.fixture
+def own_db() -> Iterator[str]:
+    name = "bglostack_" + secrets.token_hex(5)
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        yield name
+    finally:
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def _status(name: str, reservation_id: int) -> str:
+    """The usage row's status, read directly (not through the proxy)."""
+    with psycopg.connect(f"postgresql://postgres@127.0.0.1:5432/{name}") as conn:
+        row = conn.execute("SELECT status FROM usage_log WHERE id = %s",
+                           (reservation_id,)).fetchone()
+    assert row is not None
+    return str(row[0])
+
+
+async def _inline(call: Any, *args: Any) -> Any:
+    return call(*args)
+
+
+@pytest.mark.postgres
+def test_a_commit_acknowledgement_lost_on_the_wire(own_db: str) -> None:
+    proxy = AckDropper()
+    book = Bookkeeper(PostgresStore(
+        f"postgresql://postgres@127.0.0.1:{proxy.port}/{own_db}?sslmode=disable"))
+    try:
+        issued = book.create_account("developer")
+        principal = book.authenticate(issued.api_key)
+        assert isinstance(principal, Principal)
+        balance = book.account(issued.account.id).balance
+
+        # The store: the COMMIT reached the server, which committed; the answer is lost.
+        first = book.reserve(principal, PATH)
+        proxy.arm("after")
+        with pytest.raises(CommitUncertainError):
+            book.commit_many([first])
+        assert proxy.dropped.wait(2) and b"COMMIT\x00" in proxy.answer
+        assert _status(own_db, first.id) == "committed"
+
+        # The group commit finds it committed: the call is answered.
+        batcher = CommitBatcher(book, _inline)
+        second = book.reserve(principal, PATH)
+        proxy.arm("after")
+        anyio.run(batcher.commit, second)
+        assert proxy.dropped.wait(2)
+        assert _status(own_db, second.id) == "committed"
+
+        # The COMMIT never reached the server: the call fails as an outage and its
+        # reservation is released (the credit back).
+        third = book.reserve(principal, PATH)
+        proxy.arm("before")
+        with pytest.raises(DatabaseUnavailableError):
+            anyio.run(batcher.commit, third)
+        assert proxy.dropped.wait(2)
+        assert _status(own_db, third.id) == "released"
+
+        usage = book.usage(issued.account.id)[-1]
+        assert (usage.calls, usage.credits, usage.pending) == (2, 2, 0)
+        assert book.account(issued.account.id).balance == balance - 2
+        assert book.audit(issued.account.id).balanced
+    finally:
+        book.close()
+        proxy.close()
