@@ -2,7 +2,8 @@
 concurrent retries of one batch see one charge (1 credit per chart returned) and the
 same answer, a later retry too; the key with another body or another endpoint is 422;
 a duplicate of a batch still running past the time limit is 409; a batch that charged
-nothing, or had no valid birth, still binds its key; a failed batch frees it."""
+nothing, or had no valid birth, still binds its key; a failed batch frees it; keys
+survive the migration to schema 4."""
 
 from __future__ import annotations
 
@@ -16,10 +17,15 @@ import pytest
 from server.support import in_process
 
 from bodygraph_server import Settings, create_app
-from bodygraph_server.billing.accounts import Bookkeeper, Principal
+from bodygraph_server.billing.accounts import Bookkeeper, Principal, Reservation
 from bodygraph_server.billing.batch_charges import release_many, reserve_many
 from bodygraph_server.billing.idempotency import claim_for
 from bodygraph_server.charting import LibraryCharts
+from bodygraph_server.policy.clock import ManualClock, to_micros
+from bodygraph_server.store import Replay, sqlite_path
+from bodygraph_server.store.postgres import PostgresStore
+from bodygraph_server.store.sql import SqlStore
+from bodygraph_server.store.sqlite import SqliteStore
 
 pytestmark = pytest.mark.anyio
 
@@ -149,3 +155,41 @@ async def test_a_batch_that_charged_nothing_binds_its_key(
         assert other.status_code == 422, other.text
     assert book.account(issued.account.id).balance == before
     assert _charged(book, issued.account.id) == (0, 0, 0)
+
+
+def test_keys_survive_the_migration_to_schema_4(fresh_db_url: str, clock: ManualClock) -> None:
+    """A database at schema 3 with a key in flight and a key answered: after schema 4
+    (SQLite rebuilds the table) both mean what they meant."""
+    base = SqliteStore if fresh_db_url.startswith("sqlite") else PostgresStore
+
+    class AtSchema3(base):  # type: ignore[valid-type,misc]
+        def _migration_files(self) -> list[tuple[int, str]]:
+            return [(n, text) for n, text in super()._migration_files() if n <= 3]
+
+    arg = sqlite_path(fresh_db_url) if base is SqliteStore else fresh_db_url
+    old = Bookkeeper(AtSchema3(arg), clock=clock)
+    try:
+        assert old.store.schema_version() == 3
+        principal = old.authenticate(old.create_account("developer").api_key)
+        assert isinstance(principal, Principal)
+        claims = [claim_for(old, principal, key, "/v2/charts", b"{}") for key in "ab"]
+        charges = [old.reserve(principal, "/v2/charts") for _ in claims]
+        store = old.store
+        assert isinstance(store, SqlStore)
+        with store.write_transaction() as tx:  # as schema 3's code wrote them
+            for claim, charge in zip(claims, charges, strict=True):
+                assert isinstance(charge, Reservation)
+                tx.execute("INSERT INTO idempotency_keys (key_hash, request_hash, usage_id, "
+                           "created_us) VALUES (?, ?, ?, ?)",
+                           (claim.key_hash, claim.request_hash, charge.id,
+                            to_micros(clock.now())))
+        old.commit(charges[1])
+    finally:
+        old.close()
+    new = Bookkeeper.open(fresh_db_url, clock=clock)
+    try:
+        assert new.store.schema_version() == 4
+        assert [new.reserve(principal, "/v2/charts", c) for c in claims] == [
+            Replay.IN_FLIGHT, Replay.ANSWERED]
+    finally:
+        new.close()
