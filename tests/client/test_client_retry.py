@@ -188,6 +188,21 @@ def test_extension_retried_with_one_key(scripted: tuple[str, Script]) -> None:
     assert all(h["hd-geocode-key"] == "geo" for h in script.seen)
 
 
+def test_batch_retried_with_one_key(scripted: tuple[str, Script]) -> None:
+    """The batch is charged (1 credit per chart): its retries carry one key too, which the
+    service honours (docs/api.md, Idempotent retries)."""
+    url, script = scripted
+    answer = ok()
+    batch = (200, answer[1], {**answer[2], "type": "ChartBatchResult",
+                              "data": {"results": [DATA]}})
+    script.play(refusal(503, "SERVICE_UNAVAILABLE"), refusal(500, "INTERNAL_ERROR"), batch)
+    slept: list[float] = []
+    with Client("key", base_url=url, sleep=slept.append) as client:
+        assert client.charts_batch([Birth.at(*COORDS)]) == {"results": [DATA]}
+    assert slept == [1.0, 2.0]
+    same_key(script, 3)
+
+
 def test_v1_uses_the_api_key_header(scripted: tuple[str, Script]) -> None:
     url, script = scripted
     script.play((200, {}, {"type": "Projector"}))

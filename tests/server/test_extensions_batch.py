@@ -209,3 +209,18 @@ def test_results_written_from_columns_equal_every_chart() -> None:
     written, expected = chart_results(table), [chart.to_v2() for chart in table]
     assert json.dumps(written) == json.dumps(expected)  # same values, same member order
     assert {chart.type for chart in table} == set(bodygraph.ChartType)
+
+
+async def test_openapi_offers_the_idempotency_key_on_every_charged_endpoint(
+    client: httpx.AsyncClient,
+) -> None:
+    paths = (await client.get("/openapi.json")).json()["paths"]
+    charged = {path: item["post"] for path, item in paths.items() if "post" in item}
+    assert PATH in charged
+    for path, operation in charged.items():
+        assert "Idempotency-Key" in [p["name"] for p in operation["parameters"]], path
+        descriptions = {status: answer["description"]
+                        for status, answer in operation["responses"].items()}
+        assert "IDEMPOTENCY_KEY_IN_USE" in descriptions["409"], path
+        assert "IDEMPOTENCY_KEY_REUSED" in descriptions["422"], path
+        assert "IDEMPOTENCY_KEY_INVALID" in descriptions["400"], path

@@ -60,10 +60,6 @@ def _embedded(name: str) -> dict[str, Any]:
     return schema
 
 
-#: Charged endpoints that do not take an Idempotency-Key (the batch charges per chart).
-_NOT_IDEMPOTENT = frozenset({"/v2/charts/batch"})
-
-
 def _codes(endpoint: Endpoint) -> list[ErrorCode]:
     if endpoint.error_codes:
         return list(endpoint.error_codes)
@@ -171,10 +167,9 @@ def _operation(endpoint: Endpoint) -> dict[str, Any]:
         by_status.setdefault(_status(endpoint, code), []).append(code)
     by_status.setdefault(404, []).append(ErrorCode.NOT_FOUND)
     by_status.setdefault(413, []).append(ErrorCode.INVALID_REQUEST_BODY)
-    idempotent = endpoint.path not in _NOT_IDEMPOTENT
-    extra = [ErrorCode.SERVICE_UNAVAILABLE] + ([
-        ErrorCode.IDEMPOTENCY_KEY_INVALID, ErrorCode.IDEMPOTENCY_KEY_REUSED,
-        ErrorCode.IDEMPOTENCY_KEY_IN_USE] if idempotent else [])
+    # Every operation is a charged endpoint: each takes an Idempotency-Key.
+    extra = [ErrorCode.SERVICE_UNAVAILABLE, ErrorCode.IDEMPOTENCY_KEY_INVALID,
+             ErrorCode.IDEMPOTENCY_KEY_REUSED, ErrorCode.IDEMPOTENCY_KEY_IN_USE]
     for code in extra:
         by_status.setdefault(_status(endpoint, code), []).append(code)
     if legacy:
@@ -211,16 +206,15 @@ def _operation(endpoint: Endpoint) -> dict[str, Any]:
             + (" Needed when a birth is given by location." if optional else ""),
             "schema": {"type": "string", "minLength": 0 if optional else 1},
         })
-    if idempotent:
-        parameters.append({
-            "name": "Idempotency-Key",
-            "in": "header",
-            "required": False,
-            "description": "A retry with the same key and body within 24 hours is answered "
-            "again and charged once (docs/api.md, Idempotent retries; an extension of the "
-            "contract).",
-            "schema": {"type": "string", "minLength": 1, "maxLength": 255},
-        })
+    parameters.append({
+        "name": "Idempotency-Key",
+        "in": "header",
+        "required": False,
+        "description": "A retry with the same key and body within 24 hours is answered "
+        "again and charged once (docs/api.md, Idempotent retries; an extension of the "
+        "contract).",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+    })
     input_name = endpoint.request_schema or {
         "location": "ChartInput", "coordinates": "CoordinatesInput", "v1": "V1Input"
     }[endpoint.kind]
