@@ -172,6 +172,7 @@ BATCH_ENDPOINT = extension(
     "that has no chart gets its own errorCode and message in its slot. Advanced tier. "
     "1 credit per chart returned, paid for before any work (402 CREDITS_EXHAUSTED and "
     "nothing charged when the account cannot pay for every valid birth). One request "
-    "against the rate limit. An extension beyond the contract.",
+    "against the rate limit. With an Idempotency-Key, a retry of the same batch is "
+    "answered again and charged nothing more. An extension beyond the contract.",
     CHART_BATCH_RESULT, "Charts generated", serve_batch, "ChartBatchInput", BODY_CODES,
 )
