@@ -3,8 +3,8 @@
 proxy that, when armed, forwards the next ``COMMIT`` and drops the server's answer to it
 (``CommandComplete COMMIT``: the server has committed), closing both connections; or
 drops the ``COMMIT`` itself (the server never commits, and rolls back when it sees the
-client gone). The store reports the first as an unknown outcome, and the group commit
-finds out either way: answered and charged once, or failed and nothing charged."""
+client gone). The store reports either as an unknown outcome, and the group commit and
+the batch find out: answered and charged once, or failed and nothing charged."""
 
 from __future__ import annotations
 
@@ -20,12 +20,15 @@ import psycopg
 import pytest
 
 from bodygraph_server.billing.accounts import Bookkeeper, Principal
+from bodygraph_server.billing.batch_charges import reserve_many, settle_batch
 from bodygraph_server.billing.commits import CommitBatcher
+from bodygraph_server.billing.outcomes import resolve_batch
 from bodygraph_server.store import CommitUncertainError, DatabaseUnavailableError
 from bodygraph_server.store.postgres import PostgresStore
 
 PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 PATH = "/v2/charts/coordinates"
+BATCH = "/v2/charts/batch"
 
 
 class AckDropper:
@@ -163,8 +166,9 @@ def test_a_commit_acknowledgement_lost_on_the_wire(own_db: str) -> None:
         # The store: the COMMIT reached the server, which committed; the answer is lost.
         first = book.reserve(principal, PATH)
         proxy.arm("after")
-        with pytest.raises(CommitUncertainError):
+        with pytest.raises(CommitUncertainError) as caught:
             book.commit_many([first])
+        lost = caught.value
         assert proxy.dropped.wait(2) and b"COMMIT\x00" in proxy.answer
         assert _status(own_db, first.id) == "committed"
 
@@ -185,9 +189,26 @@ def test_a_commit_acknowledgement_lost_on_the_wire(own_db: str) -> None:
         assert proxy.dropped.wait(2)
         assert _status(own_db, third.id) == "released"
 
+        # A batch of 3 whose 2 charts were returned: settled in one transaction.
+        for mode in ("after", "before"):
+            taken = reserve_many(book, principal, BATCH, 3)
+            assert isinstance(taken, list)
+            proxy.arm(mode)
+            with pytest.raises(CommitUncertainError):
+                settle_batch(book, principal, taken, 2)
+            assert proxy.dropped.wait(2)
+            if mode == "after":  # committed: the batch is answered
+                anyio.run(resolve_batch, book, _inline, principal, taken, 2, lost)
+                assert [_status(own_db, r.id) for r in taken] == [
+                    "committed", "committed", "released"]
+            else:  # not committed: the batch fails as an outage, everything released
+                with pytest.raises(DatabaseUnavailableError):
+                    anyio.run(resolve_batch, book, _inline, principal, taken, 2, lost)
+                assert {_status(own_db, r.id) for r in taken} == {"released"}
+
         usage = book.usage(issued.account.id)[-1]
-        assert (usage.calls, usage.credits, usage.pending) == (2, 2, 0)
-        assert book.account(issued.account.id).balance == balance - 2
+        assert (usage.calls, usage.credits, usage.pending) == (4, 4, 0)
+        assert book.account(issued.account.id).balance == balance - 4
         assert book.audit(issued.account.id).balanced
     finally:
         book.close()
