@@ -190,7 +190,7 @@ def nutation_table() -> FloatArray:
 @kernel
 def nutation(t: float, table: FloatArray) -> float:
     """IAU 2000B nutation in longitude, radians, ``t`` in TT centuries since J2000
-    (``table``: :func:`nutation_table`).
+    (``table``: :func:`nutation_table`, or its rows as lists for plain Python).
 
     Each term's argument is an integer combination of the five fundamental arguments,
     so its sine and cosine are products of their powers on the unit circle: five

@@ -91,16 +91,18 @@ def fastest(function: Function) -> Function:
         return function
 
 
+def _unavailable() -> EphemerisError:
+    return EphemerisError(f"the compiled engine needs numba ({_UNAVAILABLE[0]}): {FAST_EXTRA}")
+
+
 def _compile_all() -> None:
     if _UNAVAILABLE:
-        raise EphemerisError(f"the compiled engine needs numba ({_UNAVAILABLE[0]}): "
-                             f"{FAST_EXTRA}")
+        raise _unavailable()
     try:
         import numba
     except ImportError as exc:  # not installed, or its LLVM cannot be loaded
         _UNAVAILABLE.append("not installed" if exc.name == "numba" else "it cannot be loaded")
-        raise EphemerisError(f"the compiled engine needs numba ({_UNAVAILABLE[0]}): "
-                             f"{FAST_EXTRA}") from exc
+        raise _unavailable() from exc
 
     twins: dict[int, Any] = {}
     namespaces: list[dict[str, Any]] = []
