@@ -1,6 +1,7 @@
 """Charts per second without numba (the default install) against the compiled engine (the
 ``fast`` extra), each in a fresh process: ``calculate_many`` over random births
-(1800-2200, true node) and ``bodygraph batch`` over a CSV of UTC births. Without numba a
+(1800-2200, true node), ``bodygraph batch`` over a CSV of UTC births and ``bodygraph
+calendar`` of 2026 (every body's gate ingresses). Without numba a
 finder on ``sys.meta_path`` makes ``import numba`` fail, as where it is not installed;
 with it, ``warm_up()`` loads the compiled engine before the clock starts.
 
@@ -49,10 +50,16 @@ with open(os.devnull, "w") as sink:
     status = main(["batch", source, "-o", os.path.join(folder, "out.csv"), "--no-progress"])
     sys.stderr = kept
 batch = (time.perf_counter() - start, time.process_time() - cpu)
+start, cpu = time.perf_counter(), time.process_time()
+with open(os.devnull, "w") as sink:
+    sys.stdout, kept = sink, sys.stdout
+    main(["calendar", "--from", "2026-01-01", "--to", "2026-12-31"])
+    sys.stdout = kept
+calendar = (time.perf_counter() - start, time.process_time() - cpu)
 assert status == 0, status
 assert ("numba" in sys.modules) != blocked
 shutil.rmtree(folder)
-print(json.dumps({"many": many, "batch": batch}))
+print(json.dumps({"many": many, "batch": batch, "calendar": calendar}))
 """
 
 
@@ -79,6 +86,9 @@ def main() -> None:
                   f"{count / cpu:9,.0f} charts per CPU-second")
         ratio = found["plain"][what][1] / found["compiled"][what][1]
         print(f"{label:16} plain / compiled CPU: x{ratio:.0f}")
+    for kind, figures in found.items():
+        wall, cpu = figures["calendar"]
+        print(f"{'calendar 2026':16} {kind:8} gate ingresses: wall {wall:7.3f} s, CPU {cpu:7.3f} s")
 
 
 if __name__ == "__main__":
