@@ -191,8 +191,9 @@ class Calculator:
         return self.calculate_list([birth_utc], node)[0]
 
     def warm_up(self) -> None:
-        """Load what large batches use (the compiled engine and the whole kernel), so
-        that no later call pays for it; a long-running process calls it at start."""
+        """Load what large batches use (the compiled engine, where numba is installed,
+        and the whole kernel), so that no later call pays for it; a long-running process
+        calls it at start."""
         prepare = getattr(self.engine, "prepare", None)
         if prepare is not None:
             prepare()
@@ -204,8 +205,9 @@ class Calculator:
         """Charts of many births as a :class:`~bodygraph.columnar.ChartTable`, computed in
         blocks of at most ``TABLE_CHUNK`` births (the engine works on ``CHUNK`` at a
         time) from aware datetimes, or datetime64 read as UTC. ``workers`` > 1 computes
-        the blocks on that many threads (the compiled engine runs without the GIL); the
-        table is the same, bit for bit and in the same order."""
+        the blocks on that many threads (the compiled engine runs without the GIL; the
+        plain-Python engine of an install without numba holds it, so threads do not
+        speed it up); the table is the same, bit for bit and in the same order."""
         from bodygraph.columnar import ChartTable, build_table
 
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
@@ -273,7 +275,7 @@ def warm_up(ephemeris: str | os.PathLike[str] | None = None) -> None:
     long-running processes (a service's workers). Without it the first few hundred
     charts of a process run as plain Python (about a millisecond each, with the same
     numbers), which spares a short script or one CLI call from loading the compiled
-    code."""
+    code. Without numba (the ``fast`` extra) every chart runs as plain Python."""
     _calculator_for(ephemeris).warm_up()
 
 

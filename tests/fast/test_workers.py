@@ -8,23 +8,9 @@ import pytest
 
 import bodygraph
 from bodygraph.calculator import default_calculator
-from bodygraph.columnar import ChartTable
 from bodygraph.errors import InvalidOptionError
 
-from .helpers import random_births
-
-
-def _assert_same(a: ChartTable, b: ChartTable) -> None:
-    assert len(a) == len(b)
-    assert a.node == b.node
-    for name in ("birth_utc", "design_utc", "longitude", "gate", "line", "color", "tone",
-                 "base", "channel_mask", "type", "authority", "definition", "centers",
-                 "circuitries"):
-        assert np.array_equal(getattr(a, name), getattr(b, name)), name
-    ours, theirs = a.columns(), b.columns()
-    assert list(ours) == list(theirs)
-    for name in ours:
-        assert np.array_equal(np.asarray(ours[name]), np.asarray(theirs[name])), name
+from .helpers import assert_same_table, random_births
 
 
 @pytest.mark.parametrize(("count", "workers"), [(1, 2), (7, 2), (3000, 2), (3001, 3)])
@@ -32,7 +18,7 @@ def test_workers_give_the_same_table_in_order(count: int, workers: int) -> None:
     births = random_births(count, seed=count)
     one = bodygraph.calculate_many(births)
     many = bodygraph.calculate_many(births, workers=workers)
-    _assert_same(one, many)
+    assert_same_table(one, many)
     assert np.array_equal(many.birth_utc, births)  # input order, not time order
 
 
@@ -42,7 +28,7 @@ def test_blocks_are_shared_out_and_joined_in_order(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(calculator, "TABLE_CHUNK", 64)
     births = random_births(1000, seed=5)[::-1].copy()
-    _assert_same(default_calculator(None).calculate_many(births, node="mean"),
+    assert_same_table(default_calculator(None).calculate_many(births, node="mean"),
                  default_calculator(None).calculate_many(births, node="mean", workers=2))
 
 

@@ -149,7 +149,7 @@ class _NumbaHidden(MetaPathFinder):
 
 @cache
 def _finder() -> TimezoneFinder:
-    # timezonefinder uses numba's JIT when it can import numba (installed for the engine),
+    # timezonefinder uses numba's JIT when it can import numba (the engine's `fast` extra),
     # else its own C extension, with the same answers (benchmarks/timezone_backends.py). The
     # import is made without numba, in this thread only: numba and its compiled helpers
     # would cost about 1.5 s and 150 MB of resident memory per process (docs/performance.md,

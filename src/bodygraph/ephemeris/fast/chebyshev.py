@@ -136,16 +136,17 @@ def pack_coefficients(segments: list[ChebyshevSegment]) -> FloatArray:
 
 
 class MappedRecords:
-    """``coefficients[row]`` read from the mapped segments on demand: the same numbers as
-    :func:`pack_coefficients` without reading the file."""
+    """``coefficients[row]`` read from the mapped segments on demand, as lists of Python
+    floats: the same numbers as :func:`pack_coefficients` without reading the file."""
 
     def __init__(self, segments: list[ChebyshevSegment]) -> None:
         self._tables = [s.table for s in segments]
         self._starts = [int(start) for start in segment_table(segments)[:, OFFSET]]
 
-    def __getitem__(self, row: int) -> FloatArray:
+    def __getitem__(self, row: int) -> list[list[float]]:
+        # Python floats: the plain kernels compute faster on them than on numpy scalars.
         index = bisect_right(self._starts, row) - 1
-        out: FloatArray = self._tables[index][row - self._starts[index]]
+        out: list[list[float]] = self._tables[index][row - self._starts[index]].tolist()
         return out
 
 
@@ -158,27 +159,34 @@ def segment_state(coefficients: FloatArray, segments: FloatArray, s: int, whole:
     first, interval = segments[s, FIRST], segments[s, INTERVAL]
     days = (whole - first) + fraction
     record = min(max(np.floor(days / interval), 0.0), segments[s, RECORDS] - 1.0)
-    x = (days - record * interval) * (2.0 / interval) - 1.0
+    # float(): a no-op compiled; in plain Python the series then runs on Python floats,
+    # several times faster than on numpy scalars, with the same IEEE 754 operations.
+    x = float((days - record * interval) * (2.0 / interval) - 1.0)
     c = coefficients[int(record) + int(segments[s, OFFSET])]
+    cx, cy, cz = c[0], c[1], c[2]
     count = int(segments[s, COUNT])
-    # T_0 = 1, T_1 = x, T_n = 2x T_(n-1) - T_(n-2); and their derivatives in x.
-    for j in range(3):
-        out[j] = c[j, 0] + c[j, 1] * x
+    # T_0 = 1, T_1 = x, T_n = 2x T_(n-1) - T_(n-2); and their derivatives in x. Each
+    # component is summed in its own variable, in the order of n.
+    px, py, pz = cx[0] + cx[1] * x, cy[0] + cy[1] * x, cz[0] + cz[1] * x
     t0, t1 = 1.0, x
     if not rates:
         for n in range(2, count):
             t0, t1 = t1, 2.0 * x * t1 - t0
-            for j in range(3):
-                out[j] += c[j, n] * t1
+            px += cx[n] * t1
+            py += cy[n] * t1
+            pz += cz[n] * t1
+        out[0], out[1], out[2] = px, py, pz
         return
-    for j in range(3):
-        out[3 + j] = c[j, 1]
+    vx, vy, vz = cx[1], cy[1], cz[1]
     d0, d1 = 0.0, 1.0
     for n in range(2, count):
         t0, t1, d0, d1 = t1, 2.0 * x * t1 - t0, d1, 2.0 * t1 + 2.0 * x * d1 - d0
-        for j in range(3):
-            out[j] += c[j, n] * t1
-            out[3 + j] += c[j, n] * d1
+        px += cx[n] * t1
+        py += cy[n] * t1
+        pz += cz[n] * t1
+        vx += cx[n] * d1
+        vy += cy[n] * d1
+        vz += cz[n] * d1
     scale = 2.0 / interval
-    for j in range(3):
-        out[3 + j] *= scale
+    out[0], out[1], out[2] = px, py, pz
+    out[3], out[4], out[5] = vx * scale, vy * scale, vz * scale

@@ -55,7 +55,7 @@ from bodygraph.ephemeris.fast.chebyshev import (
 )
 from bodygraph.ephemeris.fast.design_instant import design_offsets
 from bodygraph.ephemeris.fast.frames import nutation_table
-from bodygraph.ephemeris.fast.jit import compiled, is_compiled
+from bodygraph.ephemeris.fast.jit import compiled, fastest, is_compiled
 from bodygraph.errors import EphemerisError, InvalidOptionError
 from bodygraph.model.chart import NodeKind
 
@@ -83,8 +83,9 @@ _PAIRS: tuple[tuple[int, int], ...] = tuple(
 _NODES: dict[str, int] = {"true": apparent.TRUE_NODE, "mean": apparent.MEAN_NODE}
 #: How the engine runs its loops: ``"auto"`` (plain Python for up to ``PLAIN_CALL``
 #: instants in a call until ``PLAIN_TOTAL`` instants have been computed that way, while
-#: the compiled code is not loaded in the process; compiled otherwise), ``"compiled"``
-#: or ``"plain"``. The numbers are the same.
+#: the compiled code is not loaded in the process; compiled otherwise, or plain Python
+#: where numba is not installed), ``"compiled"`` (needs numba) or ``"plain"``. The
+#: numbers are the same.
 Mode = Literal["auto", "compiled", "plain"]
 #: Plain Python takes about a millisecond per instant; loading the compiled code about
 #: half a second once per process (a few seconds the first time on a machine).
@@ -147,6 +148,7 @@ class FastEngine:
                             dtype=np.int64)
         self.span = np.array([self.first_jd, self.last_jd])
         self.nutation = nutation_table()
+        self._nutation_rows = self.nutation.tolist()
         for array in (self.chains, self.every, self.sun, self.span):
             array.flags.writeable = False
 
@@ -160,15 +162,19 @@ class FastEngine:
 
     def prepare(self) -> None:
         """Load the compiled kernels (from numba's cache, or compile them) and read the
-        whole kernel, so that no later call pays for it: run each loop, compiled, once."""
+        whole kernel, so that no later call pays for it: run each loop, compiled, once.
+        Where numba is not installed this only runs each loop once, as plain Python."""
         self._prepared = True
         middle = TT(np.array([np.floor((self.first_jd + self.last_jd) / 2.0)]),
                     np.array([0.5]))
         _, _, _ = self.epochs(middle, "true")
         self.solve_design(middle, self.sun_longitude(middle))
 
-    def _loop(self, function: Callable[..., None], size: int) -> tuple[Callable[..., None], Any]:
-        """The form of a loop to run over ``size`` instants, and the coefficients it takes."""
+    def _loop(self, function: Callable[..., None],
+              size: int) -> tuple[Callable[..., None], Any, Any]:
+        """The form of a loop to run over ``size`` instants, and the coefficients and the
+        nutation table it takes (for plain Python, as lists of Python floats: faster to
+        read there than numpy's scalars, and the same numbers)."""
         if self.mode == "auto":
             plain = (not self._prepared and not is_compiled() and size <= PLAIN_CALL
                      and self._plain_instants + size <= PLAIN_TOTAL)
@@ -176,8 +182,13 @@ class FastEngine:
             plain = self.mode == "plain"
         if plain:
             self._plain_instants += size
-            return function, self._mapped
-        return compiled(function), self.coefficients
+            return function, self._mapped, self._nutation_rows
+        if self.mode == "compiled":
+            return compiled(function), self.coefficients, self.nutation
+        run = fastest(function)  # plain Python where numba is not installed
+        if run is function:
+            return run, self._mapped, self._nutation_rows
+        return run, self.coefficients, self.nutation
 
     def close(self) -> None:
         """Nothing to release: the file's memory map goes with the engine."""
@@ -202,8 +213,8 @@ class FastEngine:
         vector_out = np.zeros((3, 10, n if vectors else 0))
         status = np.zeros(n, dtype=np.uint8)
         needed = self.sun if bodies <= 1 and code != apparent.TRUE_NODE else self.every
-        run, coefficients = self._loop(loops.positions, n)
-        run(coefficients, self.segments, self.chains, self.nutation, self.span, needed, whole,
+        run, coefficients, table = self._loop(loops.positions, n)
+        run(coefficients, self.segments, self.chains, table, self.span, needed, whole,
             fraction, bodies, code, longitudes, vector_out, status)
         self._raise(status)
         return longitudes, vector_out
@@ -228,8 +239,8 @@ class FastEngine:
             np.asarray(birth_sun, dtype=np.float64), whole.shape))
         offsets = np.zeros(whole.shape[0])
         status = np.zeros(whole.shape[0], dtype=np.uint8)
-        run, coefficients = self._loop(design_offsets, whole.shape[0])
-        run(coefficients, self.segments, self.chains, self.nutation, self.span, self.sun, whole,
+        run, coefficients, table = self._loop(design_offsets, whole.shape[0])
+        run(coefficients, self.segments, self.chains, table, self.span, self.sun, whole,
             fraction, sun, offsets, status)
         self._raise(status)
         return TT(whole, fraction + offsets)
@@ -250,8 +261,8 @@ class FastEngine:
         rows = np.zeros((2, 11, n))
         design = np.zeros(n)
         status = np.zeros(n, dtype=np.uint8)
-        run, coefficients = self._loop(loops.epochs, n)
-        run(coefficients, self.segments, self.chains, self.nutation, self.span, self.every,
+        run, coefficients, table = self._loop(loops.epochs, n)
+        run(coefficients, self.segments, self.chains, table, self.span, self.every,
             self.sun, whole, fraction, code, rows[0], design, rows[1], status)
         self._raise(status)
         if order is None:

@@ -14,6 +14,9 @@ instants). Kernels use ``*`` rather than ``**`` (Python's ``x ** 2`` calls ``pow
 numba multiplies) and avoid division by zero (numba, with numpy's error model, returns
 inf where Python raises).
 
+numba is optional (the ``fast`` extra: ``pip install 'bodygraph[fast]'``): without it
+:func:`fastest` gives the plain functions, which compute the same numbers, only slower.
+
 Compiled functions are cached on disk (numba's ``cache=True``: next to the module in
 ``__pycache__`` or, where that is read-only, in numba's per-user cache), so only the
 first use on a machine pays for compilation. They run without the GIL, so threads can
@@ -24,8 +27,11 @@ from __future__ import annotations
 
 import types
 from collections.abc import Callable
+from importlib.util import find_spec
 from threading import Lock
 from typing import Any, TypeVar, cast
+
+from bodygraph.errors import EphemerisError
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 
@@ -34,6 +40,10 @@ _KERNELS: dict[int, Callable[..., Any]] = {}
 #: The compiled twins, by the plain function's identity; filled on first use.
 _COMPILED: dict[int, Any] = {}
 _BUILDING = Lock()
+#: Set when importing numba failed: the plain functions serve from then on.
+_UNAVAILABLE: list[str] = []
+#: What to install for the compiled engine.
+FAST_EXTRA = "pip install 'bodygraph[fast]'"
 
 
 def kernel(function: Function) -> Function:
@@ -47,17 +57,52 @@ def is_compiled() -> bool:
     return bool(_COMPILED)
 
 
+def can_compile() -> bool:
+    """Whether numba is installed and importable, as far as can be told without importing
+    it (a failed import, once tried, counts too)."""
+    if _COMPILED:
+        return True
+    if _UNAVAILABLE:
+        return False
+    try:
+        return find_spec("numba") is not None
+    except (ImportError, ValueError):  # a finder that refuses it, or a broken entry
+        return False
+
+
 def compiled(function: Function) -> Function:
     """The numba-compiled twin of a kernel (compiled, or loaded from the cache, when
-    first called)."""
+    first called). Raises :class:`~bodygraph.errors.EphemerisError` where numba cannot
+    be imported."""
     with _BUILDING:
         if id(function) not in _COMPILED:
             _compile_all()
     return cast(Function, _COMPILED[id(function)])
 
 
+def fastest(function: Function) -> Function:
+    """The compiled twin of a kernel where numba can be imported, else the kernel itself
+    (the same numbers)."""
+    if not _COMPILED and not can_compile():
+        return function
+    try:
+        return compiled(function)
+    except EphemerisError:
+        return function
+
+
+def _unavailable() -> EphemerisError:
+    return EphemerisError(f"the compiled engine needs numba ({_UNAVAILABLE[0]}): {FAST_EXTRA}")
+
+
 def _compile_all() -> None:
-    import numba
+    if _UNAVAILABLE:
+        raise _unavailable()
+    try:
+        import numba
+    except ImportError as exc:  # not installed, or its LLVM cannot be loaded
+        _UNAVAILABLE.append("not installed" if exc.name == "numba" else "it cannot be loaded")
+        raise _unavailable() from exc
 
     twins: dict[int, Any] = {}
     namespaces: list[dict[str, Any]] = []
