@@ -31,7 +31,12 @@ from enum import StrEnum
 from typing import overload
 
 from bodygraph_server.billing.keys import generate_key, hash_key
-from bodygraph_server.billing.ratelimit import RateLimiter, open_rate_limiter, rate_limit_headers
+from bodygraph_server.billing.ratelimit import (
+    RateLimiter,
+    StoreRateLimiter,
+    open_rate_limiter,
+    rate_limit_headers,
+)
 from bodygraph_server.policy.clock import Clock, SystemClock
 from bodygraph_server.policy.plans import Billing, Plan, Tier, get_plan, tier_allows
 from bodygraph_server.store import (
@@ -39,6 +44,7 @@ from bodygraph_server.store import (
     Account,
     AccountNotFoundError,
     AccountStatus,
+    ApiKeyRecord,
     Audit,
     ChargeRefusal,
     IdempotencyClaim,
@@ -124,6 +130,16 @@ def _denied(reason: Denial) -> Denied:
     return Denied(reason, _MESSAGES[reason])
 
 
+def _principal(record: ApiKeyRecord | None) -> Principal | Denied:
+    """The principal of a key found by its hash: API_KEY_INVALID for none (unknown or
+    rotated away), ACCOUNT_INACTIVE for a deactivated account."""
+    if record is None:
+        return _denied(Denial.API_KEY_INVALID)
+    if not record.account_active:
+        return _denied(Denial.ACCOUNT_INACTIVE)
+    return Principal(record.account_id, record.key_id, record.key_hash, record.plan)
+
+
 class Bookkeeper:
     """Accounts, keys, credits and the rate limit over one :class:`Store`.
 
@@ -183,12 +199,23 @@ class Bookkeeper:
         key = api_key.strip()
         if not key:
             return _denied(Denial.API_KEY_INVALID)
-        record = self.store.find_key(hash_key(key))
-        if record is None:
-            return _denied(Denial.API_KEY_INVALID)
-        if not record.account_active:
-            return _denied(Denial.ACCOUNT_INACTIVE)
-        return Principal(record.account_id, record.key_id, record.key_hash, record.plan)
+        return _principal(self.store.find_key(hash_key(key)))
+
+    def admit(self, api_key: str) -> tuple[Principal | Denied, RateDecision | None]:
+        """:meth:`authenticate`, then for a principal :meth:`check_rate`: the outcome and
+        the rate decision (None when refused before the rate limit). With the windows
+        in the store itself, both are one store call
+        (:meth:`~bodygraph_server.store.Store.admit_key`: one round trip on PostgreSQL)."""
+        limiter = self.rate_limiter
+        key = api_key.strip()
+        if key and isinstance(limiter, StoreRateLimiter) and limiter.store is self.store:
+            record, decision = limiter.admit(hash_key(key), self.clock.now())
+            outcome = _principal(record)
+        else:
+            outcome, decision = self.authenticate(api_key), None
+        if isinstance(outcome, Principal) and decision is None:
+            decision = self.check_rate(outcome)
+        return outcome, decision
 
     def authorize(self, principal: Principal, path: str) -> Denied | None:
         """ACCESS_DENIED when ``path`` is above the principal's tier, else None."""
