@@ -64,6 +64,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # also when loaded by file path
 from proc_cpu import backend_cpu, tree_cpu
 
 MAX_DURATION = 120.0
