@@ -6,9 +6,9 @@ more): a request's key lookup, rate-limit hit, reservation and commit took 18. H
 * :meth:`admit_key`: the key lookup and the rate-limit hit in one call of the server-side
   function ``bodygraph_admit`` (schema 4), in autocommit mode, so the call is the whole
   transaction; the hit's commit does not wait for the WAL flush, as before.
-* :meth:`reserve`: ``bodygraph_reserve`` takes the credit when that is all there is to
-  do (the account active, in the period it was in when its key was last looked up, not
-  cancelled, with credits). Anything else (a period boundary, a refusal, overage, an
+* :meth:`reserve`: ``bodygraph_reserve`` takes the credit (or records the overage call)
+  when that is all there is to do (the account active, in the period it was in when its
+  key was last looked up, not cancelled). Anything else (a period boundary, a refusal, an
   idempotency key) leaves no trace and goes the general way of
   :class:`~bodygraph_server.store.charges.ChargeRepository`, whose rules stay the only
   rules. The reservation still waits for the WAL flush (see ``docs/accounts.md``).
@@ -84,8 +84,8 @@ class RequestCalls(SqlStore):
         self, account_id: int, endpoint: str, now: datetime,
         claim: IdempotencyClaim | None = None,
     ) -> Reservation | ChargeRefusal | Replay:
-        """Take 1 credit in one round trip when that is all there is to do; otherwise
-        (or with ``claim``) the general reservation."""
+        """Take 1 credit (or record an overage call) in one round trip when that is all
+        there is to do; otherwise (or with ``claim``) the general reservation."""
         known = self._periods.get(account_id) if claim is None else None
         if known is not None:
             created_us, period_index, end_us = known
@@ -98,7 +98,8 @@ class RequestCalls(SqlStore):
             if row is not None:
                 return Reservation(
                     id=int(row[0]), account_id=account_id, period_index=period_index,
-                    endpoint=endpoint, credits=1, overage=False, balance_after=int(row[1]),
+                    endpoint=endpoint, credits=int(row[1]), overage=bool(row[2]),
+                    balance_after=int(row[3]),
                 )
         outcome = super().reserve(account_id, endpoint, now, claim)
         if known is not None and isinstance(outcome, Reservation):

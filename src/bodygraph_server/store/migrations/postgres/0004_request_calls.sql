@@ -47,32 +47,42 @@ BEGIN
 END
 $$;
 
--- A reservation of 1 credit (ChargeRepository.reserve without an idempotency key) when
--- nothing but taking the credit is to be done: the account, locked, is active, still in
--- period p_period (of anchor p_created, which ends at p_end, computed by the caller),
--- not cancelled at p_at, with a positive balance. Then the balance drops by one and the
--- usage row is inserted: its id and the balance after. Otherwise nothing changes and no
--- row comes back: the caller takes the general path (rollover, refusals, overage).
+-- A reservation (ChargeRepository.reserve without an idempotency key) when nothing but
+-- the charge is to be done: the account, locked, is active, still in period p_period (of
+-- anchor p_created, which ends at p_end, computed by the caller) and not cancelled at
+-- p_at. Then, as in Python: with a positive balance 1 credit is taken, else with overage
+-- enabled an overage call is recorded; the usage row is inserted: its id, credits,
+-- overage flag and the balance after. Otherwise nothing changes and no row comes back: the
+-- caller takes the general path (rollover, refusals). Such a call only held a row lock,
+-- so its commit does not wait for the WAL flush.
 CREATE FUNCTION bodygraph_reserve(p_account BIGINT, p_endpoint TEXT, p_at BIGINT,
                                   p_created BIGINT, p_period INTEGER, p_end BIGINT,
                                   p_status TEXT)
-RETURNS TABLE (usage_id BIGINT, balance_after BIGINT)
+RETURNS TABLE (usage_id BIGINT, credits INTEGER, overage BOOLEAN, balance_after BIGINT)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
     account RECORD;
+    taken INTEGER := 0;
 BEGIN
-    SELECT a.created_us, a.active, a.cancel_at_us, a.period_index, a.balance INTO account
+    SELECT a.created_us, a.active, a.overage_enabled, a.cancel_at_us, a.period_index,
+           a.balance
+      INTO account
       FROM accounts a WHERE a.id = p_account FOR UPDATE;
     IF NOT FOUND OR account.created_us <> p_created OR account.period_index <> p_period
-       OR p_at >= p_end OR NOT account.active OR account.balance <= 0
-       OR (account.cancel_at_us IS NOT NULL AND p_at >= account.cancel_at_us) THEN
+       OR p_at >= p_end OR NOT account.active
+       OR (account.cancel_at_us IS NOT NULL AND p_at >= account.cancel_at_us)
+       OR (account.balance <= 0 AND NOT account.overage_enabled) THEN
+        PERFORM set_config('synchronous_commit', 'off', true);
         RETURN;
     END IF;
-    UPDATE accounts SET balance = balance - 1, updated_us = p_at WHERE id = p_account;
+    IF account.balance > 0 THEN
+        UPDATE accounts SET balance = balance - 1, updated_us = p_at WHERE id = p_account;
+        taken := 1;
+    END IF;
     RETURN QUERY INSERT INTO usage_log (account_id, period_index, endpoint, credits, overage,
                                         status, created_us)
-        VALUES (p_account, p_period, p_endpoint, 1, FALSE, p_status, p_at)
-        RETURNING id, account.balance - 1;
+        VALUES (p_account, p_period, p_endpoint, taken, taken = 0, p_status, p_at)
+        RETURNING id, taken, taken = 0, account.balance - taken;
 END
 $$;
