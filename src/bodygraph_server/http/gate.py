@@ -137,7 +137,9 @@ def admit(book: Bookkeeper, credential: str | Credential, client: Any) -> Admiss
             principal = outcome
         else:
             denied = outcome
-    if principal is not None and counted is not None:
+    if principal is not None:
+        if counted is None:  # pragma: no cover - Bookkeeper.admit counts every principal
+            raise RuntimeError("a principal without a rate decision")
         decision = counted
         headers = book.rate_headers(principal, decision)
     else:
