@@ -65,6 +65,9 @@ from urllib.parse import urlsplit
 
 import httpx
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # also when loaded by file path
+from proc_cpu import backend_cpu, tree_cpu
+
 MAX_DURATION = 120.0
 PER_KEY = 100
 #: The PostgreSQL server of --postgres (loopback only).
@@ -96,6 +99,10 @@ class Figures:
     load_before: float = float("nan")
     load_after: float = float("nan")
     generator_cpu_s: float = float("nan")
+    service_cpu_s: float = float("nan")
+    """CPU seconds of the started service's processes during the run."""
+    database_cpu_s: float = float("nan")
+    """CPU seconds of the PostgreSQL backends of the run's database (--postgres)."""
 
 
 def loopback_only(url: str) -> None:
@@ -460,6 +467,8 @@ def main(argv: list[str] | None = None) -> int:
                 asyncio.run(generate(url, args.path, warm_keys, args.concurrency,
                                      args.warmup, len(warm_keys) * PER_KEY, args.seed + 1))
         load_before = os.getloadavg()[0]
+        service_before = tree_cpu(process.pid) if process is not None else float("nan")
+        database_before = backend_cpu(scratch) if scratch is not None else float("nan")
         if args.generator == "wrk":
             cpu_before = _cpu(resource.RUSAGE_CHILDREN)
             result = run_wrk(url, args.path, keys, args.concurrency, duration, args.seed,
@@ -473,6 +482,10 @@ def main(argv: list[str] | None = None) -> int:
             )
             generator_cpu = _cpu(resource.RUSAGE_SELF) - cpu_before
         load_after = os.getloadavg()[0]
+        service_cpu = (tree_cpu(process.pid) if process is not None else float("nan")) \
+            - service_before
+        database_cpu = (backend_cpu(scratch) if scratch is not None else float("nan")) \
+            - database_before
     finally:
         if process is not None:
             process.terminate()
@@ -496,7 +509,8 @@ def main(argv: list[str] | None = None) -> int:
             ok_rps=ok / result.elapsed, p50_ms=result.p50_ms, p90_ms=result.p90_ms,
             p99_ms=result.p99_ms, max_ms=result.max_ms, cpu_count=os.cpu_count(),
             generator="wrk", load_before=load_before, load_after=load_after,
-            generator_cpu_s=generator_cpu,
+            generator_cpu_s=generator_cpu, service_cpu_s=service_cpu,
+            database_cpu_s=database_cpu,
         )
         return _report(figures, args.json)
     ok = statuses.get("200", 0)
@@ -510,7 +524,7 @@ def main(argv: list[str] | None = None) -> int:
         p90_ms=percentile(ms, 0.90), p99_ms=percentile(ms, 0.99),
         max_ms=max(ms) if ms else float("nan"), cpu_count=os.cpu_count(),
         generator=args.generator, load_before=load_before, load_after=load_after,
-        generator_cpu_s=generator_cpu,
+        generator_cpu_s=generator_cpu, service_cpu_s=service_cpu, database_cpu_s=database_cpu,
     )
     return _report(figures, args.json)
 
@@ -523,6 +537,9 @@ def _report(figures: Figures, as_json: bool) -> int:
         print(markdown(figures))
         print(f"\ngenerator {figures.generator} used {figures.generator_cpu_s:.1f} CPU s; "
               f"load average {figures.load_before:.2f} before, {figures.load_after:.2f} after")
+        per = 1000 / max(figures.requests, 1)
+        print(f"CPU per request: service {figures.service_cpu_s * per:.2f} ms, "
+              f"PostgreSQL backends {figures.database_cpu_s * per:.2f} ms")
     return 0 if figures.ok == figures.requests else 1
 
 

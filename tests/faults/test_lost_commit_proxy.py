@@ -1,14 +1,16 @@
 """A real lost commit acknowledgement on a real PostgreSQL (a database of the test's own,
 ``bglostack_<random>``, dropped afterwards): the store talks to the server through a TCP
-proxy that, when armed, forwards the next ``COMMIT`` and drops the server's answer to it
-(``CommandComplete COMMIT``: the server has committed), closing both connections; or
-drops the ``COMMIT`` itself (the server never commits, and rolls back when it sees the
-client gone). The store reports either as an unknown outcome, and the group commit and
+proxy that, when armed, forwards the next ``COMMIT`` (or the one-statement group commit,
+``UPDATE usage_log ... WHERE id = ANY(...)``, a transaction of its own) and drops the
+server's answer to it (``CommandComplete``: the server has committed), closing both
+connections; or drops the ``COMMIT`` itself (the server never commits, and rolls back
+when it sees the client gone). The store reports either as an unknown outcome, and the group commit and
 the batch find out: answered and charged once, or failed and nothing charged."""
 
 from __future__ import annotations
 
 import contextlib
+import re
 import secrets
 import socket
 import threading
@@ -29,6 +31,15 @@ from bodygraph_server.store.postgres import PostgresStore
 PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 PATH = "/v2/charts/coordinates"
 BATCH = "/v2/charts/batch"
+#: The server's CommandComplete of a COMMIT, or of the one-statement group commit.
+COMMITTED = re.compile(rb"(COMMIT|UPDATE \d+)\x00")
+
+
+def _commits(message: bytes) -> bool:
+    """A COMMIT (simple query) or the group commit's statement (its Parse message)."""
+    return (message[:1] == b"Q" and message[5:].startswith(b"COMMIT")) or (
+        message[:1] == b"P" and b"UPDATE usage_log SET status" in message
+        and b"ANY(" in message)
 
 
 class AckDropper:
@@ -99,7 +110,7 @@ class AckDropper:
                     if len(buffer) < size:
                         break
                     message, buffer, started = buffer[:size], buffer[size:], True
-                    if message[:1] == b"Q" and message[5:].startswith(b"COMMIT"):
+                    if _commits(message):
                         mode = self._take()
                         if mode == "before":
                             self._cut(client, server)
@@ -117,7 +128,7 @@ class AckDropper:
             while data := server.recv(65536):
                 if state["commit"] == "after":
                     self.answer += data
-                    if b"COMMIT\x00" in self.answer:
+                    if COMMITTED.search(self.answer):
                         self._cut(client, server)
                         return
                     continue
@@ -169,7 +180,7 @@ def test_a_commit_acknowledgement_lost_on_the_wire(own_db: str) -> None:
         with pytest.raises(CommitUncertainError) as caught:
             book.commit_many([first])
         lost = caught.value
-        assert proxy.dropped.wait(2) and b"COMMIT\x00" in proxy.answer
+        assert proxy.dropped.wait(2) and COMMITTED.search(proxy.answer)
         assert _status(own_db, first.id) == "committed"
 
         # The group commit finds it committed: the call is answered.

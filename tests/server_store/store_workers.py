@@ -7,15 +7,20 @@ from datetime import datetime
 from typing import Any
 
 from bodygraph_server.billing.accounts import Bookkeeper, Denied, Principal
+from bodygraph_server.policy.clock import ManualClock
 from bodygraph_server.store import open_store
 
 
-def spend_until_exhausted(url: str, api_key: str, barrier: Any, results: Any) -> None:
+def spend_until_exhausted(
+    url: str, api_key: str, admitted: bool, barrier: Any, results: Any
+) -> None:
     """Charge the account behind ``api_key`` (reserve + commit) until refused; report
-    ``("spent", successes, refusal reason)``."""
+    ``("spent", successes, refusal reason)``. ``admitted``: the key is looked up as the
+    service does (``Bookkeeper.admit``: on PostgreSQL the reservations then take one
+    round trip each), else with ``authenticate``."""
     book = Bookkeeper.open(url)
     try:
-        principal = book.authenticate(api_key)
+        principal = book.admit(api_key)[0] if admitted else book.authenticate(api_key)
         assert isinstance(principal, Principal), principal
         barrier.wait()
         successes = 0
@@ -49,6 +54,26 @@ def hit_window(
         raise
     finally:
         store.close()
+
+
+def admit_window(
+    url: str, api_key: str, instant: datetime, hits: int, barrier: Any, results: Any
+) -> None:
+    """Send ``hits`` requests of ``api_key`` through ``Bookkeeper.admit`` at one injected
+    ``instant``; report ``("hits", accepted)``."""
+    book = Bookkeeper.open(url, clock=ManualClock(instant))
+    try:
+        barrier.wait()
+        accepted = 0
+        for _ in range(hits):
+            decision = book.admit(api_key)[1]
+            accepted += decision is not None and decision.allowed
+        results.put(("hits", accepted, ""))
+    except BaseException as exc:
+        results.put(("error", 0, repr(exc)))
+        raise
+    finally:
+        book.close()
 
 
 def open_fresh(url: str, barrier: Any, results: Any) -> None:

@@ -188,7 +188,7 @@ def test_keys_survive_the_migration_to_schema_4(fresh_db_url: str, clock: Manual
         old.close()
     new = Bookkeeper.open(fresh_db_url, clock=clock)
     try:
-        assert new.store.schema_version() == 4
+        assert new.store.schema_version() >= 4
         assert [new.reserve(principal, "/v2/charts", c) for c in claims] == [
             Replay.IN_FLIGHT, Replay.ANSWERED]
     finally:

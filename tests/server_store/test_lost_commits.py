@@ -96,6 +96,26 @@ class FaultyPostgres(_Faulty, PostgresStore):
             conn.close()  # the connection is gone: the pool throws it away
         return psycopg.OperationalError("server closed the connection unexpectedly")
 
+    @contextmanager
+    def _statements(self, conn: Any) -> Iterator[Tx]:
+        """Statements that commit alone (the one-statement group commit): the fault
+        strikes before the statement is sent, or after it ran (and committed)."""
+        with super()._statements(conn) as tx:
+            inner = tx._run
+
+            def run(sql: str, params: Sequence[object]) -> Any:
+                hit = _commits_charges(sql, params)
+                if hit and self.fault.mode == "before":
+                    self.fault.mode, self.fault.hits = None, self.fault.hits + 1
+                    raise self._lost(conn)
+                result = inner(sql, params)
+                if hit and self.fault.mode == "after":
+                    self.fault.mode, self.fault.hits = None, self.fault.hits + 1
+                    raise self._lost(conn)
+                return result
+
+            yield Tx(run)
+
 
 @pytest.fixture
 def anyio_backend() -> str:

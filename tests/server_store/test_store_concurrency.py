@@ -44,14 +44,16 @@ def _run(target: Any, args_of: Any) -> list[tuple[str, int, str]]:
     return collected
 
 
-def test_last_credits_are_spent_exactly_once(db_url: str) -> None:
+@pytest.mark.parametrize("admitted", [False, True], ids=["authenticate", "admit"])
+def test_last_credits_are_spent_exactly_once(db_url: str, admitted: bool) -> None:
     starting = 150
     with Bookkeeper.open(db_url, clock=SystemClock()) as book:
         issued = book.create_account("developer")
         account_id = issued.account.id
         book.adjust_credits(account_id, starting)
 
-    collected = _run(store_workers.spend_until_exhausted, lambda i: (db_url, issued.api_key))
+    collected = _run(store_workers.spend_until_exhausted,
+                     lambda i: (db_url, issued.api_key, admitted))
 
     assert all(kind == "spent" for kind, _, _ in collected), collected
     assert all(reason == "CREDITS_EXHAUSTED" for _, _, reason in collected)
@@ -74,11 +76,20 @@ def test_rate_window_holds_across_processes(db_url: str) -> None:
     assert sum(n for _, n, _ in collected) == 100  # 160 attempts, exactly 100 accepted
 
 
+def test_rate_window_holds_across_processes_through_admit(db_url: str) -> None:
+    instant = START + timedelta(days=3)
+    with Bookkeeper.open(db_url) as book:
+        api_key = book.create_account("scale").api_key
+    collected = _run(store_workers.admit_window, lambda i: (db_url, api_key, instant, 40))
+    assert all(kind == "hits" for kind, _, _ in collected), collected
+    assert sum(n for _, n, _ in collected) == 100  # 160 attempts, exactly 100 accepted
+
+
 def test_workers_starting_together_migrate_once(fresh_db_url: str) -> None:
     db_url = fresh_db_url
     # Like uvicorn workers starting at once on a brand-new database.
     collected = _run(store_workers.open_fresh, lambda i: (db_url,))
-    assert collected == [("opened", 4, "")] * PROCESSES
+    assert collected == [("opened", 5, "")] * PROCESSES
     with Bookkeeper.open(db_url) as book, book.store.read_transaction() as tx:  # type: ignore[attr-defined]
         versions = tx.rows("SELECT version FROM schema_version ORDER BY version")
-        assert versions == [(1,), (2,), (3,), (4,)]
+        assert versions == [(1,), (2,), (3,), (4,), (5,)]

@@ -118,6 +118,13 @@ def test_terminated_backends_are_replaced(pg_url: str, clock: ManualClock) -> No
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                 "WHERE application_name = %s", (name,)
             ).fetchall()
+            # pg_terminate_backend only signals: wait until the backends have sent their
+            # farewell and exited (else a loaded machine races the checks below)
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and admin.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", (name,)
+            ).fetchone() != (0,):
+                time.sleep(0.01)
         assert ended
         for _ in range(3):  # every pooled connection was ended: each checkout replaces one
             assert isinstance(book.reserve(principal, ENDPOINT), Reservation)

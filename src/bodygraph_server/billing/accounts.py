@@ -26,14 +26,25 @@ is ``CREDITS_EXHAUSTED``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import overload
 
 from bodygraph_server.billing.keys import generate_key, hash_key
-from bodygraph_server.billing.ratelimit import RateLimiter, open_rate_limiter, rate_limit_headers
+from bodygraph_server.billing.principals import (
+    Denial,
+    Denied,
+    IssuedKey,
+    Principal,
+    denied,
+    principal_of,
+)
+from bodygraph_server.billing.ratelimit import (
+    RateLimiter,
+    StoreRateLimiter,
+    open_rate_limiter,
+    rate_limit_headers,
+)
 from bodygraph_server.policy.clock import Clock, SystemClock
-from bodygraph_server.policy.plans import Billing, Plan, Tier, get_plan, tier_allows
+from bodygraph_server.policy.plans import Billing, get_plan, tier_allows
 from bodygraph_server.store import (
     DEFAULT_BUSY_TIMEOUT,
     Account,
@@ -67,61 +78,6 @@ __all__ = [
     "Reservation",
     "StoreError",
 ]
-
-
-class Denial(StrEnum):
-    """Why the bookkeeping refuses a request; values equal the contract's error codes."""
-
-    API_KEY_INVALID = "API_KEY_INVALID"
-    ACCOUNT_INACTIVE = "ACCOUNT_INACTIVE"
-    ACCESS_DENIED = "ACCESS_DENIED"
-    CREDITS_EXHAUSTED = "CREDITS_EXHAUSTED"
-
-
-@dataclass(frozen=True, slots=True)
-class Denied:
-    """A typed refusal: ``reason`` maps to an error code, ``message`` is for humans."""
-
-    reason: Denial
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
-class Principal:
-    """An authenticated caller: the key and the account it belongs to."""
-
-    account_id: int
-    key_id: int
-    key_hash: str
-    plan: Plan
-
-    @property
-    def tier(self) -> Tier:
-        """The access tier of the account's plan."""
-        return self.plan.tier
-
-
-@dataclass(frozen=True, slots=True)
-class IssuedKey:
-    """A new API key and its account; ``api_key`` is shown once and never stored."""
-
-    account: Account
-    api_key: str
-
-    def __repr__(self) -> str:
-        return f"IssuedKey(account={self.account!r}, api_key='***')"
-
-
-_MESSAGES = {
-    Denial.API_KEY_INVALID: "API key invalid or deactivated",
-    Denial.ACCOUNT_INACTIVE: "Account is inactive",
-    Denial.ACCESS_DENIED: "Your plan does not include this endpoint",
-    Denial.CREDITS_EXHAUSTED: "No credits left and overage is disabled",
-}
-
-
-def _denied(reason: Denial) -> Denied:
-    return Denied(reason, _MESSAGES[reason])
 
 
 class Bookkeeper:
@@ -182,19 +138,30 @@ class Bookkeeper:
         layer's API_KEY_MISSING and never reaches here."""
         key = api_key.strip()
         if not key:
-            return _denied(Denial.API_KEY_INVALID)
-        record = self.store.find_key(hash_key(key))
-        if record is None:
-            return _denied(Denial.API_KEY_INVALID)
-        if not record.account_active:
-            return _denied(Denial.ACCOUNT_INACTIVE)
-        return Principal(record.account_id, record.key_id, record.key_hash, record.plan)
+            return denied(Denial.API_KEY_INVALID)
+        return principal_of(self.store.find_key(hash_key(key)))
+
+    def admit(self, api_key: str) -> tuple[Principal | Denied, RateDecision | None]:
+        """:meth:`authenticate`, then for a principal :meth:`check_rate`: the outcome and
+        the rate decision (None when refused before the rate limit). With the windows
+        in the store itself, both are one store call
+        (:meth:`~bodygraph_server.store.Store.admit_key`: one round trip on PostgreSQL)."""
+        limiter = self.rate_limiter
+        key = api_key.strip()
+        if key and isinstance(limiter, StoreRateLimiter) and limiter.store is self.store:
+            record, decision = limiter.admit(hash_key(key), self.clock.now())
+            outcome = principal_of(record)
+        else:
+            outcome, decision = self.authenticate(api_key), None
+        if isinstance(outcome, Principal) and decision is None:
+            decision = self.check_rate(outcome)
+        return outcome, decision
 
     def authorize(self, principal: Principal, path: str) -> Denied | None:
         """ACCESS_DENIED when ``path`` is above the principal's tier, else None."""
         if tier_allows(principal.tier, path):
             return None
-        return _denied(Denial.ACCESS_DENIED)
+        return denied(Denial.ACCESS_DENIED)
 
     def check_rate(self, principal: Principal) -> RateDecision:
         """Count this request against the key's sliding window (100 per 60 s)."""
@@ -224,8 +191,8 @@ class Bookkeeper:
         outcome = self.store.reserve(principal.account_id, endpoint, self.clock.now(), claim)
         if isinstance(outcome, ChargeRefusal):
             if outcome is ChargeRefusal.ACCOUNT_INACTIVE:
-                return _denied(Denial.ACCOUNT_INACTIVE)
-            return _denied(Denial.CREDITS_EXHAUSTED)
+                return denied(Denial.ACCOUNT_INACTIVE)
+            return denied(Denial.CREDITS_EXHAUSTED)
         return outcome
 
     def commit(self, reservation: Reservation) -> None:

@@ -25,7 +25,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Protocol
 
 from bodygraph_server.policy.clock import to_micros
-from bodygraph_server.store import DatabaseURLError, RateDecision, Store
+from bodygraph_server.store import ApiKeyRecord, DatabaseURLError, RateDecision, Store
 from bodygraph_server.store.records import decision_from_window
 
 if TYPE_CHECKING:
@@ -72,9 +72,22 @@ class StoreRateLimiter:
         self._limit = limit
         self._window = window_seconds
 
+    @property
+    def store(self) -> Store:
+        """The store keeping the windows."""
+        return self._store
+
     def hit(self, bucket: str, now: datetime) -> RateDecision:
         """Count a request at ``now`` if the window allows it."""
         return self._store.rate_limit_hit(bucket, now, self._limit, self._window)
+
+    def admit(
+        self, key_hash: str, now: datetime
+    ) -> tuple[ApiKeyRecord | None, RateDecision | None]:
+        """The key with this hash and, for a current key of an active account, this
+        request counted against its window (bucket ``key_hash``): one store call
+        (:meth:`~bodygraph_server.store.Store.admit_key`)."""
+        return self._store.admit_key(key_hash, now, self._limit, self._window)
 
     def close(self) -> None:
         """Nothing to do: the store belongs to the caller."""

@@ -130,14 +130,17 @@ def admit(book: Bookkeeper, credential: str | Credential, client: Any) -> Admiss
     """Authenticate and (for a valid key) count the request. Blocking: run in a thread."""
     principal: Principal | None = None
     denied: Denied | None = None
+    counted: RateDecision | None = None
     if isinstance(credential, str):
-        outcome = book.authenticate(credential)
+        outcome, counted = book.admit(credential)  # one store call: key, then rate limit
         if isinstance(outcome, Principal):
             principal = outcome
         else:
             denied = outcome
     if principal is not None:
-        decision = book.check_rate(principal)
+        if counted is None:  # pragma: no cover - Bookkeeper.admit counts every principal
+            raise RuntimeError("a principal without a rate decision")
+        decision = counted
         headers = book.rate_headers(principal, decision)
     else:
         decision = RateDecision(

@@ -190,6 +190,18 @@ class Store(ABC):
         requests were accepted for ``bucket`` in ``(now - window, now]``; atomic across
         processes. Refused requests are not recorded."""
 
+    def admit_key(
+        self, key_hash: str, now: datetime, limit: int, window_seconds: int
+    ) -> tuple[records.ApiKeyRecord | None, records.RateDecision | None]:
+        """:meth:`find_key` and, when the key is current and its account active, the
+        request's :meth:`rate_limit_hit` on the bucket ``key_hash``: the key (None if
+        unknown) and the decision (None when nothing was counted). Backends may do both
+        in one round trip; this default makes two calls."""
+        record = self.find_key(key_hash)
+        if record is None or not record.account_active:
+            return record, None
+        return record, self.rate_limit_hit(key_hash, now, limit, window_seconds)
+
     @abstractmethod
     def prune_rate_hits(self, older_than: datetime) -> int:
         """Delete the rate-limit hits made before ``older_than`` (idle keys' included, so

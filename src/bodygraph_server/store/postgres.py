@@ -1,4 +1,5 @@
-"""The PostgreSQL backend (psycopg 3, connections from a pool: :class:`PooledConnections`).
+"""The PostgreSQL backend (psycopg 3, connections from a pool: :class:`PooledConnections`;
+a request's bookkeeping in one round trip per step: :mod:`.request_calls`).
 
 Charges lock the account row with ``SELECT ... FOR UPDATE``; rate-limit hits lock the
 bucket's row in ``rate_buckets`` the same way; migrations take a transaction-level
@@ -19,13 +20,10 @@ from typing import Any
 
 import psycopg
 
-from bodygraph_server.store.connections import (
-    PooledConnections,
-    Tx,
-    first_line,
-)
+from bodygraph_server.store.connections import Tx, first_line
 from bodygraph_server.store.errors import DatabaseError, DatabaseUnavailableError, StoreError
-from bodygraph_server.store.sql import SqlStore
+from bodygraph_server.store.pool import PooledConnections
+from bodygraph_server.store.request_calls import RequestCalls
 
 #: Advisory lock id held while migrating ("bodygrap" in ASCII).
 MIGRATION_LOCK = 0x626F_6479_6772_6170
@@ -35,7 +33,7 @@ def _placeholders(sql: str) -> str:
     return sql.replace("%", "%%").replace("?", "%s")
 
 
-class PostgresStore(SqlStore):
+class PostgresStore(RequestCalls):
     """The bookkeeping in a PostgreSQL database.
 
     ``wait``: how long a call waits for a connection while the server is unreachable
@@ -75,6 +73,16 @@ class PostgresStore(SqlStore):
     @contextmanager
     def _transaction(self, conn: Any, *, write: bool) -> Iterator[Tx]:
         with conn.transaction(), conn.cursor() as cursor:
+
+            def run(sql: str, params: Sequence[object]) -> Any:
+                cursor.execute(_placeholders(sql), tuple(params))
+                return cursor
+
+            yield Tx(run)
+
+    @contextmanager
+    def _statements(self, conn: Any) -> Iterator[Tx]:
+        with conn.cursor() as cursor:  # autocommit: each statement commits alone
 
             def run(sql: str, params: Sequence[object]) -> Any:
                 cursor.execute(_placeholders(sql), tuple(params))

@@ -61,13 +61,16 @@ def _version(tx: Tx) -> int:
 
 
 def iter_statements(script: str) -> Iterator[str]:
-    """The statements of a migration file (split at ``;`` ending a line; comments kept
-    out)."""
+    """The statements of a migration file (split at ``;`` ending a line outside a
+    ``$$``-quoted function body; comment lines kept out)."""
     lines = [line for line in script.splitlines() if not line.strip().startswith("--")]
     buffer: list[str] = []
+    quoted = False
     for line in lines:
         buffer.append(line)
-        if line.rstrip().endswith(";"):
+        if line.count("$$") % 2:
+            quoted = not quoted
+        if not quoted and line.rstrip().endswith(";"):
             statement = "\n".join(buffer).strip().rstrip(";").strip()
             if statement:
                 yield statement

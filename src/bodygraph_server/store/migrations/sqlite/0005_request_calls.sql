@@ -1,0 +1,3 @@
+-- bodygraph bookkeeping, schema 5 (SQLite): no change. PostgreSQL gains the functions that
+-- do a request's bookkeeping in one round trip per step; SQLite runs in the process, so
+-- it has no round trips to save. The number keeps both backends' versions equal.
