@@ -4,8 +4,8 @@ proxy that, when armed, forwards the next ``COMMIT`` (or the one-statement group
 ``UPDATE usage_log ... WHERE id = ANY(...)``, a transaction of its own) and drops the
 server's answer to it (``CommandComplete``: the server has committed), closing both
 connections; or drops the ``COMMIT`` itself (the server never commits, and rolls back
-when it sees the client gone). The store reports either as an unknown outcome, and the group commit and
-the batch find out: answered and charged once, or failed and nothing charged."""
+when it sees the client gone). The store reports either as an unknown outcome, and the
+group commit and the batch find out: answered and charged once, or failed and nothing charged."""
 
 from __future__ import annotations
 
