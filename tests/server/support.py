@@ -12,13 +12,14 @@ import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator, Mapping
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import ExitStack, asynccontextmanager, contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
+import pytest
 from starlette.applications import Starlette
 from starlette.types import Receive, Scope, Send
 
@@ -198,3 +199,19 @@ def served(folder: Path) -> Iterator[tuple[LiveServer, Bookkeeper]]:
         server.stop()
         book.close()
 
+
+
+_SHARED: dict[str, tuple[LiveServer, Bookkeeper]] = {}
+
+
+def shared_served(config: pytest.Config,
+                  tmp_path_factory: pytest.TempPathFactory) -> tuple[LiveServer, Bookkeeper]:
+    """One :func:`served` service per test process (each xdist worker), started by the first
+    test that asks and stopped at the end of the session: for the modules that need no
+    configuration of their own (each makes its own accounts)."""
+    if "served" not in _SHARED:
+        stack = ExitStack()
+        _SHARED["served"] = stack.enter_context(served(tmp_path_factory.mktemp("served")))
+        config.add_cleanup(stack.close)
+        config.add_cleanup(lambda: _SHARED.pop("served", None))
+    return _SHARED["served"]
