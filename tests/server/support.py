@@ -127,6 +127,7 @@ class LiveServer:
     """``bodygraph_server.serve.run`` in a subprocess on 127.0.0.1."""
 
     def __init__(self, env: Mapping[str, str], workers: int = 1, log: Path | None = None):
+        self.env = dict(env)
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.log_path = log

@@ -28,7 +28,7 @@ from bodygraph_server.http.access_log import PathOnly, log_config
 from bodygraph_server.http.limits import MAX_HEADER_BYTES, LimitedHttpToolsProtocol
 from bodygraph_server.serve import SUPERVISOR_VARIABLE
 
-from .support import LiveServer, free_port
+from .support import LiveServer, free_port, shared_served
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -190,25 +190,27 @@ def live_env(tmp_path: Path) -> dict[str, str]:
 
 
 def test_the_service_applies_the_limits_and_logs_no_query(
-    live_env: dict[str, str], tmp_path: Path
+    pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    server = LiveServer(live_env, log=tmp_path / "server.log")
-    try:
-        server.wait_ready()
-        token = "k1." + "Z" * 116
-        r = httpx.get(f"{server.base_url}/render/default.svg", params={"t": token})
-        assert r.status_code in (400, 403)
-        assert "server" not in r.headers
-        assert httpx.get(f"{server.base_url}/health").headers.get("server") is None
-        big = httpx.get(f"{server.base_url}/health", headers={"x-big": "a" * 100_000})
-        assert big.status_code == 431
-        many = httpx.get(f"{server.base_url}/health",
-                         headers=[(f"x-{i}", "y") for i in range(200)])
-        assert many.status_code == 431
-    finally:
-        server.stop()
+    server, _book = shared_served(pytestconfig, tmp_path_factory)
+    token = "k1." + "Z" * 116
+    r = httpx.get(f"{server.base_url}/render/default.svg", params={"t": token})
+    assert r.status_code in (400, 403)
+    assert "server" not in r.headers
+    assert httpx.get(f"{server.base_url}/health").headers.get("server") is None
+    big = httpx.get(f"{server.base_url}/health", headers={"x-big": "a" * 100_000})
+    assert big.status_code == 431
+    many = httpx.get(f"{server.base_url}/health",
+                     headers=[(f"x-{i}", "y") for i in range(200)])
+    assert many.status_code == 431
+    # The server is shared (other tests' lines are in its log too): its access line is
+    # written as the answer goes out.
+    line = f'"GET /render/default.svg HTTP/1.1" {r.status_code}'
+    deadline = time.monotonic() + 10
+    while line not in server.log_text():
+        assert time.monotonic() < deadline, server.log_text()
+        time.sleep(0.02)
     log = server.log_text()
-    assert f'"GET /render/default.svg HTTP/1.1" {r.status_code}' in log
     assert token not in log and "?t=" not in log
     assert "127.0.0.1:" not in log.split("Uvicorn running")[-1].replace(server.base_url, "")
 
