@@ -151,15 +151,17 @@ def start_server(
 
 def wait_ready(url: str, process: subprocess.Popen[bytes] | None, timeout: float = 120) -> None:
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process is not None and process.poll() is not None:
-            raise SystemExit(f"server exited with status {process.returncode}")
-        try:
-            if httpx.get(url + "/health", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
+    # One client for every poll (``httpx.get`` builds a client, TLS context and all, per call).
+    with httpx.Client(timeout=1) as http:
+        while time.monotonic() < deadline:
+            if process is not None and process.poll() is not None:
+                raise SystemExit(f"server exited with status {process.returncode}")
+            try:
+                if http.get(url + "/health").status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
     raise SystemExit("server did not become ready")
 
 

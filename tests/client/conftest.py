@@ -1,14 +1,14 @@
 """Fixtures of the client tests: the real service under uvicorn on 127.0.0.1 (a
 subprocess started with the service tests' :class:`LiveServer`), a fresh SQLite database,
-the offline gazetteer for place names, and accounts made through the bookkeeping API."""
+the offline gazetteer for place names, and accounts made through the bookkeeping API. The
+service is the one :func:`server.support.shared_served` starts once per test process."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
-from server.support import LiveServer, served
+from server.support import LiveServer, shared_served
 
 from bodygraph_server.billing.accounts import Bookkeeper, IssuedKey
 
@@ -33,9 +33,9 @@ class Service:
 
 
 @pytest.fixture(scope="session")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
-    with served(tmp_path_factory.mktemp("client-service")) as (server, book):
-        yield Service(server, book)
+def service(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory) -> Service:
+    """The service these tests share with the browser tests (one per xdist worker)."""
+    return Service(*shared_served(pytestconfig, tmp_path_factory))
 
 
 @pytest.fixture

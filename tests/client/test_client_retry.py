@@ -78,7 +78,9 @@ class _Handler(BaseHTTPRequestHandler):
 def scripted() -> Iterator[tuple[str, Script]]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     server.script = Script()  # type: ignore[attr-defined]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # shutdown() waits for serve_forever to look at its flag: every 10 ms, not 0.5 s.
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01},
+                              daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}", server.script  # type: ignore[attr-defined]

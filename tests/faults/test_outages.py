@@ -89,12 +89,11 @@ class Load:
             for thread in threads:
                 thread.join(15)
 
-    def health_says(self, status: int, timeout: float) -> bool:
-        """Wait until a /health answer made from now on has ``status``."""
-        start = time.monotonic()
-        deadline = start + timeout
+    def health_says(self, status: int, since: float, timeout: float) -> bool:
+        """Wait until a /health answer that arrived after ``since`` has ``status``."""
+        deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if any(at > start and got == status for at, got in self.health):
+            if any(at > since and got == status for at, got in list(self.health)):
                 return True
             time.sleep(0.02)
         return False
@@ -186,11 +185,15 @@ def test_postgres_backends_terminated_and_connections_refused(
         with load.running(), psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
             assert load.wait_for(lambda o: sum(x.status == 200 for x in o) >= 20, 10)
             assert _terminate(admin, name) > 0  # mid-load: every backend of the service
-            time.sleep(0.5)
+            terminated = time.monotonic()
+            # The load runs on into the dead connections (for at most 0.5 s, until the
+            # service answers again), then connections are refused.
+            load.wait_for(lambda o: any(x.at > terminated and x.status == 200 for x in o), 0.5)
             admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS false")
+            refused = time.monotonic()
             _terminate(admin, name)
             assert load.wait_for(lambda o: sum(x.status == 503 for x in o) >= 5, 5)
-            assert load.health_says(503, 5), "/health never said down"
+            assert load.health_says(503, refused, 5), "/health never said down"
             admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
             back = time.monotonic()
             assert load.wait_for(_served_since(back, 1.0), 6), "no full service after 5 s"

@@ -1,6 +1,7 @@
 """The MCP server as an assistant starts it: a subprocess (``python -m bodygraph_mcp``, what
 the ``bodygraph-mcp`` command runs) driven over stdio by the official SDK's client, one
-server process per test module."""
+server process for the test modules of this folder (one per xdist worker that runs them):
+every tool is a function of its arguments, so the modules do not see each other."""
 
 from __future__ import annotations
 
@@ -15,12 +16,12 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def anyio_backend() -> str:
     return "asyncio"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 async def session(anyio_backend: str) -> AsyncIterator[ClientSession]:
     path = os.pathsep.join(p for p in (str(SRC), os.environ.get("PYTHONPATH")) if p)
     params = StdioServerParameters(command=sys.executable, args=["-m", "bodygraph_mcp"],

@@ -45,7 +45,7 @@ def url() -> Iterator[str]:
                 break
             except OSError:
                 assert time.monotonic() < deadline, "the MCP server did not start"
-                time.sleep(0.1)
+                time.sleep(0.02)
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
         process.terminate()

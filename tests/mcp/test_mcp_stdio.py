@@ -1,7 +1,8 @@
 """The MCP server as an assistant uses it: started as a subprocess
 (``python -m bodygraph_mcp``, what the ``bodygraph-mcp`` command runs) and driven over
-stdio by the official SDK's client. One server process for the whole module; every bad
-input is a tool error with a clear message, and the server keeps answering."""
+stdio by the official SDK's client. One server process for this folder's modules
+(conftest.py); every bad input is a tool error with a clear message, and the server keeps
+answering."""
 
 from __future__ import annotations
 

@@ -11,14 +11,15 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator, Mapping
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from contextlib import ExitStack, asynccontextmanager, contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
+import pytest
 from starlette.applications import Starlette
 from starlette.types import Receive, Scope, Send
 
@@ -126,6 +127,7 @@ class LiveServer:
     """``bodygraph_server.serve.run`` in a subprocess on 127.0.0.1."""
 
     def __init__(self, env: Mapping[str, str], workers: int = 1, log: Path | None = None):
+        self.env = dict(env)
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.log_path = log
@@ -198,3 +200,33 @@ def served(folder: Path) -> Iterator[tuple[LiveServer, Bookkeeper]]:
         server.stop()
         book.close()
 
+
+
+_SHARED: dict[str, Any] = {}
+T = TypeVar("T")
+
+
+def once_per_process(config: pytest.Config, name: str, start: Callable[[ExitStack], T]) -> T:
+    """``start(stack)``, made by the first test of this process (each xdist worker) that
+    asks for ``name`` and shared with the later ones; ``stack`` (what ``start`` opened) is
+    closed at the end of the session."""
+    if name not in _SHARED:
+        stack = ExitStack()
+        try:
+            _SHARED[name] = start(stack)
+        except BaseException:
+            stack.close()
+            raise
+        config.add_cleanup(stack.close)
+        config.add_cleanup(lambda: _SHARED.pop(name, None))
+    shared: T = _SHARED[name]
+    return shared
+
+
+def shared_served(config: pytest.Config,
+                  tmp_path_factory: pytest.TempPathFactory) -> tuple[LiveServer, Bookkeeper]:
+    """One :func:`served` service per test process, for the modules that need no
+    configuration of their own (each makes its own accounts)."""
+    return once_per_process(
+        config, "served",
+        lambda stack: stack.enter_context(served(tmp_path_factory.mktemp("served"))))

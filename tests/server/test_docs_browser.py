@@ -23,7 +23,7 @@ from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.http.errors import ERROR_TABLE, ErrorCode
 from bodygraph_server.http.pages import content_security_policy
 
-from .support import REPO, LiveServer, served
+from .support import REPO, LiveServer, shared_served
 
 WAIT_MS = 40_000  # a loaded machine: the first place name loads the gazetteer
 
@@ -62,9 +62,9 @@ class Site:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    with served(tmp_path_factory.mktemp("docs-browser")) as (server, book):
-        yield Site(server, book)
+def site(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory) -> Site:
+    """The service shared with the client tests (one per xdist worker)."""
+    return Site(*shared_served(pytestconfig, tmp_path_factory))
 
 
 @pytest.fixture(scope="module")

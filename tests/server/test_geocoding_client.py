@@ -49,7 +49,9 @@ def google() -> Iterator[tuple[str, ThreadingHTTPServer]]:
     server.daemon_threads = True
     server.seen = []  # type: ignore[attr-defined]
     server.peers = []  # type: ignore[attr-defined]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # shutdown() waits for serve_forever to look at its flag: every 10 ms, not 0.5 s.
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01},
+                              daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}", server

@@ -33,6 +33,11 @@ V1 = {"birthdate": "15-Jul-90", "birthtime": "14:30", "location": "Berlin, Germa
 SECRETS = ("1990-07-15", "15-Jul-90", "14:30", "52.52", "13.405", "Berlin", "Nowhere")
 
 
+#: For the servers of one test: a few charts need not load the compiled engine (about a
+#: second of CPU per worker). The module's shared server warms up as deployed ones do.
+NO_WARM_UP = {"BODYGRAPH_WARM_UP": "0"}
+
+
 def expected() -> bodygraph.Chart:
     return bodygraph.calculate(datetime(1990, 7, 15, 14, 30, tzinfo=ZoneInfo("Europe/Berlin")))
 
@@ -168,8 +173,8 @@ def test_ephemeris_error_over_http(tmp_path: Path, google_url: str) -> None:
     broken = tmp_path / "broken.bsp"
     broken.write_bytes(b"not a kernel" * 1000)
     with _deploy(f"sqlite:///{tmp_path / 'eph.sqlite3'}", tmp_path, google_url,
-                 extra_env={"BODYGRAPH_EPHEMERIS": str(broken),
-                            "BODYGRAPH_ACCESS_LOG": "0"}) as deployment:
+                 extra_env={"BODYGRAPH_EPHEMERIS": str(broken), "BODYGRAPH_ACCESS_LOG": "0",
+                            **NO_WARM_UP}) as deployment:
         key = deployment.key()
         response = deployment.http.post("/v2/charts/coordinates", json=COORDS,
                                         headers={"Authorization": f"Bearer {key}"})
@@ -183,7 +188,7 @@ def test_ephemeris_error_over_http(tmp_path: Path, google_url: str) -> None:
 
 def test_two_workers_share_the_books(tmp_path: Path, google_url: str) -> None:
     with _deploy(f"sqlite:///{tmp_path / 'two.sqlite3'}", tmp_path, google_url,
-                 workers=2, extra_env={"BODYGRAPH_ACCESS_LOG": "0"}) as deployment:
+                 workers=2, extra_env={"BODYGRAPH_ACCESS_LOG": "0", **NO_WARM_UP}) as deployment:
         issued = deployment.book.create_account("developer")
         headers = {"Authorization": f"Bearer {issued.api_key}"}
         with httpx.Client(base_url=deployment.server.base_url, timeout=30) as first, \
@@ -211,7 +216,7 @@ def test_postgres_backend_over_http(tmp_path: Path, google_url: str) -> None:
         conn.execute(f"CREATE SCHEMA {schema}")
     url = f"{PG_ADMIN_URL}?options={quote(f'-csearch_path={schema}')}"
     try:
-        with _deploy(url, tmp_path, google_url) as deployment:
+        with _deploy(url, tmp_path, google_url, extra_env=NO_WARM_UP) as deployment:
             issued = deployment.book.create_account("hobbyist")
             headers = {"Authorization": f"Bearer {issued.api_key}", "HD-Geocode-Key": "g"}
             ok = deployment.http.post("/v2/charts/simple", json=PLACE, headers=headers)

@@ -10,6 +10,8 @@ from types import ModuleType
 
 import pytest
 
+from .support import shared_served
+
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "load_test.py"
 
 
@@ -53,10 +55,15 @@ def test_short_run(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.timeout(180)
-def test_short_wrk_run(capsys: pytest.CaptureFixture[str]) -> None:
-    status = load_script().main(["--generator", "wrk", "--workers", "1", "--concurrency", "2",
-                                 "--duration", "1", "--requests", "2000", "--warmup", "0",
-                                 "--json"])
+def test_short_wrk_run(capsys: pytest.CaptureFixture[str], pytestconfig: pytest.Config,
+                       tmp_path_factory: pytest.TempPathFactory) -> None:
+    """wrk against a running service (``--url``: the one this test process shares;
+    test_short_run covers the script starting its own)."""
+    server, _book = shared_served(pytestconfig, tmp_path_factory)
+    status = load_script().main(["--generator", "wrk", "--url", server.base_url,
+                                 "--database-url", server.env["BODYGRAPH_DATABASE_URL"],
+                                 "--concurrency", "2", "--duration", "1", "--requests", "2000",
+                                 "--warmup", "0", "--json"])
     figures = json.loads(capsys.readouterr().out)
     assert status == 0
     assert figures["generator"] == "wrk"

@@ -9,7 +9,6 @@ import gzip
 import json
 import re
 import struct
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -19,8 +18,7 @@ import pytest
 from bodygraph.render import Theme, png_bytes, render_svg
 from bodygraph_server.cli.admin import main
 
-from .support import google_stand_in
-from .test_visual_live import COORDS, IMMUTABLE, Site, expected_input, start
+from .test_visual_live import COORDS, IMMUTABLE, Site, expected_input, shared_site
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -34,15 +32,11 @@ def admin(db_url: str, capsys: pytest.CaptureFixture[str], *args: str) -> dict[s
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Site, str]]:
-    db_url = f"sqlite:///{tmp_path_factory.mktemp('png-live') / 'live.sqlite3'}"
-    with google_stand_in() as (google_url, _seen):
-        running = start(db_url, google_url, tmp_path_factory.mktemp("logs") / "server.log")
-        try:
-            yield running, db_url
-        finally:
-            running.http.close()
-            running.server.stop()
+def site(pytestconfig: pytest.Config,
+         tmp_path_factory: pytest.TempPathFactory) -> tuple[Site, str]:
+    """The server shared with test_visual_live (one per test process) and its database."""
+    shared = shared_site(pytestconfig, tmp_path_factory)
+    return shared.site, shared.db_url
 
 
 def png_size(data: bytes) -> tuple[int, int]:

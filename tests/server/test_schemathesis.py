@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,7 +20,7 @@ from schemathesis import GenerationMode
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.store import open_store
 
-from .support import LiveServer, google_stand_in
+from .test_visual_live import shared_site
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -47,24 +46,15 @@ class Target:
 
 
 @pytest.fixture(scope="module")
-def target(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
-    tmp: Path = tmp_path_factory.mktemp("schemathesis")
-    db_url = f"sqlite:///{tmp / 'st.sqlite3'}"
-    with google_stand_in() as (google_url, _seen):
-        book = Bookkeeper(open_store(db_url))
+def target(pytestconfig: pytest.Config,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
+    """The server test_visual_live shares (one per test process: the Google geocoder at
+    the local stand-in, links to its own /render), with 40 accounts of these tests."""
+    shared = shared_site(pytestconfig, tmp_path_factory)
+    with Bookkeeper(open_store(shared.db_url)) as book:
         keys = [book.create_account("scale").api_key for _ in range(40)]
-        server = LiveServer({
-            "BODYGRAPH_DATABASE_URL": db_url,
-            "BODYGRAPH_GEOCODER": "google",
-            "BODYGRAPH_GEOCODER_URL": google_url,
-        }, log=tmp / "server.log")
-        try:
-            server.wait_ready()
-            yield Target(server.base_url, keys)
-        finally:
-            server.stop()
-            book.close()
-            assert "Traceback" not in server.log_text()
+    yield Target(shared.site.server.base_url, keys)
+    assert "Traceback" not in shared.site.server.log_text()
 
 
 @pytest.fixture(scope="module")

@@ -15,10 +15,10 @@ import io
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
+from contextlib import ExitStack
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo
 
@@ -29,7 +29,7 @@ import bodygraph
 from bodygraph.render import RenderInput, Theme, render_svg
 from bodygraph_server.cli.admin import main
 
-from .support import LiveServer, google_stand_in
+from .support import LiveServer, google_stand_in, once_per_process
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -72,15 +72,40 @@ class Site:
         self.http = httpx.Client(base_url=server.base_url, timeout=30)
 
 
-@pytest.fixture(scope="module")
-def google_url() -> Iterator[str]:
-    with google_stand_in() as (url, _seen):
-        yield url
+class Shared(NamedTuple):
+    """The server these tests and test_render_png_live share (one per test process), its
+    database and its geocoding stand-in."""
+
+    site: Site
+    db_url: str
+    google_url: str
+
+
+def shared_site(config: pytest.Config, tmp_path_factory: pytest.TempPathFactory) -> Shared:
+    def begin(stack: ExitStack) -> Shared:
+        google_url, _seen = stack.enter_context(google_stand_in())
+        db_url = f"sqlite:///{tmp_path_factory.mktemp('visual-live') / 'live.sqlite3'}"
+        running = start(db_url, google_url, tmp_path_factory.mktemp("logs") / "server.log")
+        stack.callback(running.server.stop)
+        stack.callback(running.http.close)
+        return Shared(running, db_url, google_url)
+
+    return once_per_process(config, "visual-site", begin)
 
 
 @pytest.fixture(scope="module")
-def db_url(tmp_path_factory: pytest.TempPathFactory) -> str:
-    return f"sqlite:///{tmp_path_factory.mktemp('visual-live') / 'live.sqlite3'}"
+def shared(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory) -> Shared:
+    return shared_site(pytestconfig, tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def google_url(shared: Shared) -> str:
+    return shared.google_url
+
+
+@pytest.fixture(scope="module")
+def db_url(shared: Shared) -> str:
+    return shared.db_url
 
 
 def start(db_url: str, google_url: str, log: Path, workers: int = 1) -> Site:
@@ -97,14 +122,8 @@ def start(db_url: str, google_url: str, log: Path, workers: int = 1) -> Site:
 
 
 @pytest.fixture(scope="module")
-def site(db_url: str, google_url: str, tmp_path_factory: pytest.TempPathFactory
-         ) -> Iterator[Site]:
-    running = start(db_url, google_url, tmp_path_factory.mktemp("logs") / "server.log")
-    try:
-        yield running
-    finally:
-        running.http.close()
-        running.server.stop()
+def site(shared: Shared) -> Site:
+    return shared.site
 
 
 def test_visual_chart_link_template_and_refusals(site: Site, db_url: str,

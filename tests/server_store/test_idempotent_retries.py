@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 import anyio
@@ -31,11 +32,28 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+#: The time limit of the app that answers the duplicate with 409: a duplicate waits this
+#: long for the first request before giving up (charts are served by ``client``).
+HURRIED_TIMEOUT = 0.2
+
+
+def _app_client(db_url: str, book: Bookkeeper,
+                request_timeout: float) -> AbstractAsyncContextManager[httpx.AsyncClient]:
+    settings = Settings(database_url=db_url, geocoder="offline", warm_up=False,
+                        request_timeout=request_timeout)
+    return in_process(create_app(settings, book=book, charts=LibraryCharts("offline")))
+
+
 @pytest.fixture
 async def client(db_url: str, book: Bookkeeper) -> AsyncIterator[httpx.AsyncClient]:
-    settings = Settings(database_url=db_url, geocoder="offline", warm_up=False,
-                        request_timeout=2.0)
-    async with in_process(create_app(settings, book=book, charts=LibraryCharts("offline"))) as c:
+    async with _app_client(db_url, book, 2.0) as c:
+        yield c
+
+
+@pytest.fixture
+async def hurried(db_url: str, book: Bookkeeper) -> AsyncIterator[httpx.AsyncClient]:
+    """Another app on the same bookkeeping with a short time limit."""
+    async with _app_client(db_url, book, HURRIED_TIMEOUT) as c:
         yield c
 
 
@@ -84,7 +102,7 @@ async def test_five_concurrent_retries_charge_once(
 
 
 async def test_a_duplicate_of_a_request_still_running_is_409(
-    client: httpx.AsyncClient, book: Bookkeeper
+    client: httpx.AsyncClient, hurried: httpx.AsyncClient, book: Bookkeeper
 ) -> None:
     issued = book.create_account("developer")
     principal = book.authenticate(issued.api_key)
@@ -92,7 +110,7 @@ async def test_a_duplicate_of_a_request_still_running_is_409(
     # The first request holds its reservation (as if still computing) past the time limit.
     first = book.reserve(principal, PATH, claim_for(book, principal, "slow", PATH, BODY))
     assert isinstance(first, Reservation)
-    response = await client.post(PATH, content=BODY, headers=_headers(issued.api_key, "slow"))
+    response = await hurried.post(PATH, content=BODY, headers=_headers(issued.api_key, "slow"))
     assert response.status_code == 409
     assert response.json()["errorCode"] == "IDEMPOTENCY_KEY_IN_USE"
     assert response.headers["retry-after"] == "1"

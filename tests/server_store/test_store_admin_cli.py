@@ -294,7 +294,7 @@ def test_serve_migrates_and_starts_the_service(url: str, tmp_path: Path) -> None
                     body = r.read()
                     break
             except OSError:
-                time.sleep(0.25)
+                time.sleep(0.05)
         assert proc.poll() is None, (tmp_path / "serve.log").read_text()
         assert json.loads(body) == {"status": "ok", "database": "up"}
         with Bookkeeper.open(url) as book:
