@@ -12,7 +12,12 @@ import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from contextlib import ExitStack, asynccontextmanager, contextmanager
+from contextlib import (
+    AbstractAsyncContextManager,
+    ExitStack,
+    asynccontextmanager,
+    contextmanager,
+)
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, TypeVar
@@ -46,6 +51,18 @@ async def in_process(app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
         transport = httpx.ASGITransport(app=with_state, client=("127.0.0.1", 40000))
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
             yield c
+
+
+def app_client(db_url: str, book: Bookkeeper,
+               request_timeout: float) -> AbstractAsyncContextManager[httpx.AsyncClient]:
+    """:func:`in_process` of an app on ``book`` (offline geocoder, no warm-up) whose
+    requests have ``request_timeout`` seconds."""
+    from bodygraph_server import Settings, create_app
+    from bodygraph_server.charting import LibraryCharts
+
+    settings = Settings(database_url=db_url, geocoder="offline", warm_up=False,
+                        request_timeout=request_timeout)
+    return in_process(create_app(settings, book=book, charts=LibraryCharts("offline")))
 
 
 def free_port() -> int:

@@ -14,13 +14,11 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-from server.support import in_process
+from server.support import app_client
 
-from bodygraph_server import Settings, create_app
 from bodygraph_server.billing.accounts import Bookkeeper, Principal, Reservation
 from bodygraph_server.billing.batch_charges import release_many, reserve_many
 from bodygraph_server.billing.idempotency import claim_for
-from bodygraph_server.charting import LibraryCharts
 from bodygraph_server.policy.clock import ManualClock, to_micros
 from bodygraph_server.store import Replay, sqlite_path
 from bodygraph_server.store.postgres import PostgresStore
@@ -42,11 +40,18 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+
 @pytest.fixture
 async def client(db_url: str, book: Bookkeeper) -> AsyncIterator[httpx.AsyncClient]:
-    settings = Settings(database_url=db_url, geocoder="offline", warm_up=False,
-                        request_timeout=2.0)
-    async with in_process(create_app(settings, book=book, charts=LibraryCharts("offline"))) as c:
+    async with app_client(db_url, book, 2.0) as c:
+        yield c
+
+
+@pytest.fixture
+async def hurried(db_url: str, book: Bookkeeper) -> AsyncIterator[httpx.AsyncClient]:
+    """Another app on the same bookkeeping with a short time limit (0.2 s): a duplicate
+    waits that long for the first batch before it is refused."""
+    async with app_client(db_url, book, 0.2) as c:
         yield c
 
 
@@ -118,7 +123,7 @@ async def test_a_batch_key_used_by_a_single_chart_is_422(
 
 
 async def test_a_duplicate_of_a_batch_still_running_is_409(
-    client: httpx.AsyncClient, book: Bookkeeper
+    client: httpx.AsyncClient, hurried: httpx.AsyncClient, book: Bookkeeper
 ) -> None:
     issued = book.create_account("developer")
     principal = book.authenticate(issued.api_key)
@@ -126,7 +131,7 @@ async def test_a_duplicate_of_a_batch_still_running_is_409(
     # The first batch holds its reservations (as if still computing) past the time limit.
     first = reserve_many(book, principal, PATH, 4, claim_for(book, principal, "slow", PATH, BODY))
     assert isinstance(first, list)
-    response = await client.post(PATH, content=BODY, headers=_headers(issued.api_key, "slow"))
+    response = await hurried.post(PATH, content=BODY, headers=_headers(issued.api_key, "slow"))
     assert response.status_code == 409
     assert response.json()["errorCode"] == "IDEMPOTENCY_KEY_IN_USE"
     assert response.headers["retry-after"] == "1"

@@ -6,18 +6,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 import anyio
 import httpx
 import pytest
-from server.support import in_process
+from server.support import app_client
 
-from bodygraph_server import Settings, create_app
 from bodygraph_server.billing.accounts import Bookkeeper, Principal, Reservation
 from bodygraph_server.billing.idempotency import claim_for
-from bodygraph_server.charting import LibraryCharts
 
 pytestmark = pytest.mark.anyio
 
@@ -37,23 +34,17 @@ def anyio_backend() -> str:
 HURRIED_TIMEOUT = 0.2
 
 
-def _app_client(db_url: str, book: Bookkeeper,
-                request_timeout: float) -> AbstractAsyncContextManager[httpx.AsyncClient]:
-    settings = Settings(database_url=db_url, geocoder="offline", warm_up=False,
-                        request_timeout=request_timeout)
-    return in_process(create_app(settings, book=book, charts=LibraryCharts("offline")))
-
 
 @pytest.fixture
 async def client(db_url: str, book: Bookkeeper) -> AsyncIterator[httpx.AsyncClient]:
-    async with _app_client(db_url, book, 2.0) as c:
+    async with app_client(db_url, book, 2.0) as c:
         yield c
 
 
 @pytest.fixture
 async def hurried(db_url: str, book: Bookkeeper) -> AsyncIterator[httpx.AsyncClient]:
     """Another app on the same bookkeeping with a short time limit."""
-    async with _app_client(db_url, book, HURRIED_TIMEOUT) as c:
+    async with app_client(db_url, book, HURRIED_TIMEOUT) as c:
         yield c
 
 
