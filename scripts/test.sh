@@ -36,8 +36,8 @@ echo "==> mypy --strict src"
 .venv/bin/mypy
 echo "==> lint-imports (the layers, pyproject.toml [tool.importlinter])"
 .venv/bin/lint-imports
-echo "==> mkdocs build --strict (the docs site, reference from the docstrings; warnings fail)"
-.venv/bin/mkdocs build --strict --quiet    # into site/ (git-ignored)
+# The docs site (`mkdocs build --strict`, the reference from the docstrings) is built once,
+# by tests/docs/test_site.py, in a pytest worker.
 wait "$warm" || { echo "note: compiling the fast engine failed:"; cat "$warm_log"; }
 trap - EXIT
 rm -f "$warm_log"
