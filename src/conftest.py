@@ -14,6 +14,10 @@ import pytest
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
     """Leave out the modules without ``>>>`` (``None``: pytest decides as usual)."""
-    if collection_path.suffix != ".py" or collection_path.name == "conftest.py":
+    if collection_path.name == "conftest.py":
+        # This file: importing it as a module named ``conftest`` again would clash with
+        # tests/conftest.py, which pytest has loaded under that name too.
+        return True
+    if collection_path.suffix != ".py":
         return None
     return ">>>" not in collection_path.read_text(encoding="utf-8") or None

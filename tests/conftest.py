@@ -21,6 +21,10 @@ from collections import deque
 import pytest
 from hypothesis import settings
 
+# ``--doctest-modules`` would import this file as a module named ``conftest`` while
+# src/conftest.py holds that name: it has no doctests, leave it out.
+collect_ignore = ["conftest.py"]
+
 settings.register_profile("ci", settings.get_profile("ci"), derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
