@@ -4,21 +4,60 @@ Hypothesis explores new random examples on every developer run; under CI (the ``
 environment variable) it replays a fixed, derandomized sequence so that a submission's
 result does not depend on chance. Whatever it finds locally is fixed, not skipped.
 
-The suite runs in pytest-xdist workers (``scripts/test.sh`` passes ``-n auto``): every
-worker loads this file, and a derandomized test draws the same examples whichever worker
-runs it and in whatever order (the seed is a hash of the test itself). The ``ci`` profile
-builds on Hypothesis's own: no example database (``derandomize`` implies it, so workers
-share no files) and no per-example deadline, since wall-clock time on a machine whose cores
-are all busy with workers measures the load, not the code; every test still has the global
-``timeout`` of pyproject.toml.
+The suite runs in pytest-xdist workers (``scripts/test.sh`` starts one more than there are
+cores): every worker loads this file, and a derandomized test draws the same examples
+whichever worker runs it and in whatever order (the seed is a hash of the test itself).
+The ``ci`` profile builds on Hypothesis's own: no example database (``derandomize``
+implies it, so workers share no files) and no per-example deadline, since wall-clock time
+on a machine whose cores are all busy with workers measures the load, not the code; every
+test still has the global ``timeout`` of pyproject.toml.
 """
 
 from __future__ import annotations
 
 import os
+from collections import deque
 
+import pytest
 from hypothesis import settings
+
+# ``--doctest-modules`` would import this file as a module named ``conftest`` while
+# src/conftest.py holds that name: it has no doctests, leave it out.
+collect_ignore = ["conftest.py"]
 
 settings.register_profile("ci", settings.get_profile("ci"), derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under xdist, start every worker on its share of the modules with ``slow`` tests.
+
+    ``--dist worksteal`` (scripts/test.sh) hands worker ``k`` of ``n`` the ``k``-th of ``n``
+    consecutive runs of the collected tests, and idle workers later steal from the end of
+    the longest queue. The modules that hold a test marked ``slow`` are dealt out, one run
+    each in turn, to the start of the runs, and the other modules fill the runs in their
+    usual order: the long tests start at once, side by side, instead of meeting at the end.
+    A module is never split but where a run ends, so module fixtures are made once.
+    """
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
+    if workers < 2:
+        return
+    modules: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        modules.setdefault(item.nodeid.split("::")[0], []).append(item)
+    slow = [name for name, group in modules.items()
+            if any(item.get_closest_marker("slow") for item in group)]
+    rest = deque(item for name, group in modules.items() if name not in slow for item in group)
+    ordered: list[pytest.Item] = []
+    remaining = len(items)
+    for run in range(workers):
+        size = remaining // (workers - run)  # as xdist's worksteal scheduler sends them
+        remaining -= size
+        end = len(ordered) + size
+        for name in slow[run::workers]:
+            ordered.extend(modules[name])
+        while rest and len(ordered) < end:
+            ordered.append(rest.popleft())
+    ordered.extend(rest)
+    items[:] = ordered

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import numpy as np
 import swisseph as swe  # type: ignore[import-not-found]
@@ -73,10 +74,16 @@ def swiss_design_jd(birth_tt: float) -> float:
 
 def near_line_boundary(longitude: float, tolerance_arcsec: float) -> bool:
     """Whether a longitude lies within ``tolerance`` of a line boundary."""
-    units = int(to_units([longitude])[0])
-    offset = (units - round(302 * UNITS_PER_DEGREE)) % LINE
-    distance = min(offset, LINE - offset) / 16.0
-    return distance <= tolerance_arcsec
+    return bool(near_line_boundaries(np.array([longitude]), np.array([tolerance_arcsec]))[0])
+
+
+def near_line_boundaries(
+    longitudes: np.ndarray[Any, Any], tolerances_arcsec: np.ndarray[Any, Any]
+) -> np.ndarray[Any, Any]:
+    """:func:`near_line_boundary` of many longitudes at once."""
+    offset = (to_units(longitudes) - round(302 * UNITS_PER_DEGREE)) % LINE
+    distance = np.minimum(offset, LINE - offset) / 16.0
+    return distance <= tolerances_arcsec
 
 
 @dataclass
@@ -111,25 +118,28 @@ def compare(calculator: Calculator, instants: Sequence[datetime], node: str = "t
     epochs = calculator.epochs(list(instants), node)  # type: ignore[arg-type]
     result = Comparison()
     node_tol = TOLERANCE_ARCSEC[Body.NORTH_NODE] if node == "true" else MEAN_NODE_TOLERANCE_ARCSEC
+    # What to check, one row per instant, epoch and body: gate.line of ours and theirs,
+    # unless theirs is within the tolerance of a line boundary (all at once, below).
+    labels: list[tuple[datetime, str, Body]] = []
+    ours_all: list[float] = []
+    theirs_all: list[float] = []
+    tolerances: list[float] = []
     for n, instant in enumerate(instants):
         birth_tt = float(epochs.birth.whole[n] + epochs.birth.fraction[n])
         design_tt = float(epochs.design.whole[n] + epochs.design.fraction[n])
         swiss_design = swiss_design_jd(birth_tt)
         dt = (design_tt - swiss_design) * 86400.0
         result.design_seconds.append(dt)
-        sun_birth = _wrap_arcsec(
-            float(epochs.personality[0, n]), swiss_longitudes(birth_tt)[Body.SUN]
-        )
-        sun_design = _wrap_arcsec(
-            float(epochs.design_longitudes[0, n]), swiss_longitudes(design_tt)[Body.SUN]
-        )
+        at_birth = swiss_longitudes(birth_tt, node)  # the Sun does not depend on the node
+        sun_birth = _wrap_arcsec(float(epochs.personality[0, n]), at_birth[Body.SUN])
+        sun_design = _wrap_arcsec(float(epochs.design_longitudes[0, n]),
+                                  swe.calc(design_tt, swe.SUN, FLAGS)[0][0])
         rate = swe.calc(design_tt, swe.SUN, FLAGS | swe.FLG_SPEED)[0][3] * 3600 / 86400
         result.design_residual_seconds.append(dt - (sun_birth - sun_design) / rate)
-        for label, swiss_tt, ours in (
-            ("personality", birth_tt, epochs.personality[:, n]),
-            ("design", swiss_design, epochs.design_longitudes[:, n]),
+        for label, theirs, ours in (
+            ("personality", at_birth, epochs.personality[:, n]),
+            ("design", swiss_longitudes(swiss_design, node), epochs.design_longitudes[:, n]),
         ):
-            theirs = swiss_longitudes(swiss_tt, node)
             for i, body in enumerate(BODIES):
                 source = OPPOSITE.get(body, body)
                 tol = node_tol if source is Body.NORTH_NODE else TOLERANCE_ARCSEC[source]
@@ -144,17 +154,19 @@ def compare(calculator: Calculator, instants: Sequence[datetime], node: str = "t
                     result.design_differences[body].append(difference)
                 else:
                     result.differences[body].append(difference)
-                if near_line_boundary(theirs[body], tol):
-                    result.skipped += 1
-                    continue
-                result.compared += 1
-                a = positions(to_units([float(ours[i])]))
-                b = positions(to_units([theirs[body]]))
-                if (a.gate[0], a.line[0]) != (b.gate[0], b.line[0]):
-                    result.mismatches.append(
-                        f"{instant.isoformat()} {label} {body.value}: "
-                        f"{a.gate[0]}.{a.line[0]} vs {b.gate[0]}.{b.line[0]}"
-                    )
+                labels.append((instant, label, body))
+                ours_all.append(float(ours[i]))
+                theirs_all.append(theirs[body])
+                tolerances.append(tol)
+    skip = near_line_boundaries(np.array(theirs_all), np.array(tolerances))
+    result.skipped = int(skip.sum())
+    result.compared = len(skip) - result.skipped
+    a = positions(to_units(ours_all))
+    b = positions(to_units(theirs_all))
+    for k in np.flatnonzero(~skip & ((a.gate != b.gate) | (a.line != b.line))).tolist():
+        instant, label, body = labels[k]
+        result.mismatches.append(f"{instant.isoformat()} {label} {body.value}: "
+                                 f"{a.gate[k]}.{a.line[k]} vs {b.gate[k]}.{b.line[k]}")
     return result
 
 

@@ -36,6 +36,7 @@ def comparison():  # type: ignore[no-untyped-def]
     return compare(calc, instants)
 
 
+@pytest.mark.slow
 def test_every_gate_line_agrees_away_from_boundaries(comparison) -> None:  # type: ignore[no-untyped-def]
     assert comparison.compared + comparison.skipped == SAMPLE * 2 * len(BODIES)
     assert comparison.mismatches == []

@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -32,6 +34,7 @@ def test_docstrings_read_as_markdown() -> None:
     assert markdown(">>> 1\n1").endswith("```pycon\n>>> 1\n1\n```")
 
 
+@pytest.mark.slow
 def test_the_site_builds_strict_with_the_reference(tmp_path: Path) -> None:
     site = tmp_path / "site"
     build = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",

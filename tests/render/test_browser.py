@@ -70,6 +70,7 @@ def difference(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.abs(a - b).mean())
 
 
+@pytest.mark.slow
 def test_every_preset_looks_the_same_in_chromium_and_cairo(page: Any) -> None:
     # Every preset once, the overlays among them (four renders keep the test near 5 s).
     chart = RenderInput.from_chart(named_chart("manifesting-generator"))

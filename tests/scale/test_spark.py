@@ -8,16 +8,22 @@ import os
 import shutil
 import sys
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 import pytest
 
 import bodygraph
 from bodygraph.dask import OUTPUT_COLUMNS, charts_partition
 
+if TYPE_CHECKING:  # pandas is imported by the test, not when every worker collects this
+    import pandas as pd
+
 pytestmark = [
+    pytest.mark.slow,
+    # About 10 s on a quiet machine (JVM start, one Python worker); past the suite's 60 s
+    # when the machine is loaded, like the other tests that start servers.
+    pytest.mark.timeout(300),
     pytest.mark.skipif(
         shutil.which("java") is None and not os.environ.get("JAVA_HOME"),
         reason="Spark needs a Java runtime (17 or later): no `java` on PATH and no JAVA_HOME",
@@ -35,17 +41,26 @@ def spark() -> Iterator[Any]:
 
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    # Set up for a small job started once: one task at a time (one Python worker to
+    # start) over two partitions; no web UI, no adaptive planning and no whole-stage code
+    # generation (Janino compiling Java code for 150 rows); a JVM that compiles little,
+    # collects simply and does not verify Spark's own classes.
     session = (
-        SparkSession.builder.master("local[2]")
+        SparkSession.builder.master("local[1]")
         .appName("bodygraph-tests")
         .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.default.parallelism", "2")
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.ui.enabled", "false")
+        .config("spark.sql.adaptive.enabled", "false")
+        .config("spark.sql.codegen.wholeStage", "false")
         # Batches of at most 16 rows: a worker computes them as plain Python (no numba
         # to load in each worker; the same numbers, see tests/fast/test_plain.py).
         .config("spark.sql.execution.arrow.maxRecordsPerBatch", "16")
         .config("spark.driver.memory", "512m")
-        .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
+        .config("spark.driver.extraJavaOptions",
+                "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:+UnlockDiagnosticVMOptions"
+                " -XX:-BytecodeVerificationRemote")
         .getOrCreate()
     )
     session.sparkContext.setLogLevel("ERROR")
@@ -71,6 +86,8 @@ def _recipe(spark: Any, births: Any) -> Any:
 
 
 def test_map_in_pandas_gives_the_charts_of_calculate_many(spark: Any) -> None:
+    import pandas as pd
+
     rng = np.random.default_rng(61)
     utc = np.sort(rng.integers(np.datetime64("1801-01-01", "us").astype(np.int64),
                                np.datetime64("2199-01-01", "us").astype(np.int64), 150)
@@ -78,7 +95,8 @@ def test_map_in_pandas_gives_the_charts_of_calculate_many(spark: Any) -> None:
     text = [f"{np.datetime_as_string(u, unit='us')}Z" for u in utc]
     births = spark.createDataFrame(
         pd.DataFrame({"birth_utc": [*text, "not a date", "1700-01-01T00:00:00Z"]})
-    ).repartition(2)
+    )
+    assert births.rdd.getNumPartitions() == 2  # spark.default.parallelism, no shuffle
     got = _recipe(spark, births).toPandas()
     assert list(got.columns) == list(OUTPUT_COLUMNS)
     assert len(got) == len(utc) + 2
