@@ -28,6 +28,8 @@ from server.support import LiveServer
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.store import open_store
 
+pytestmark = pytest.mark.slow  # its module starts first under xdist (tests/conftest.py)
+
 PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 BODY = {"birthdate": "1990-07-15", "birthtime": "14:30", "lat": 52.52, "lng": 13.405}
 CLIENTS = 6

@@ -30,7 +30,7 @@ from bodygraph_server.serve import SUPERVISOR_VARIABLE
 
 from .support import LiveServer, free_port, shared_served
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.slow]
 
 
 class QuickLimits(LimitedHttpToolsProtocol):

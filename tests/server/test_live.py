@@ -25,7 +25,7 @@ from bodygraph_server.store import open_store
 from .support import POLICY_RE, STATE_RE, LiveServer, google_stand_in
 from .test_error_codes import CASES, Case, check_error
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
 
 PLACE = {"birthdate": "1990-07-15", "birthtime": "14:30", "location": "Berlin, Germany"}
 COORDS = {"birthdate": "1990-07-15", "birthtime": "14:30", "lat": 52.52, "lng": 13.405}

@@ -12,6 +12,8 @@ import pytest
 
 from .support import shared_served
 
+pytestmark = pytest.mark.slow  # its module starts first under xdist (tests/conftest.py)
+
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "load_test.py"
 
 

@@ -22,7 +22,7 @@ from bodygraph_server.store import open_store
 
 from .test_visual_live import shared_site
 
-pytestmark = pytest.mark.timeout(600)
+pytestmark = [pytest.mark.timeout(600), pytest.mark.slow]
 
 CHECKS = [
     schemathesis.checks.not_a_server_error,
