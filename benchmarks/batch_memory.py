@@ -6,8 +6,11 @@
 
 Writes ``births.csv`` (random instants 1800-2200, ISO 8601, a few bad rows) in a
 temporary folder, runs the batch command in a child process and prints its wall time,
-CPU time (user + system of the child), throughput and peak resident memory
-(``ru_maxrss`` of the child). With several ``--jobs`` values the runs alternate for
+CPU time (user + system of the child and of its worker processes), throughput and peak
+memory: the peak resident memory of the largest process (``ru_maxrss``) and the peak of
+the proportional set size summed over the job's process and its workers (PSS, sampled
+every 50 ms from ``/proc``: shared pages counted once, split between the processes that
+share them; Linux only). With several ``--jobs`` values the runs alternate for
 ``--rounds`` rounds, the outputs are checked identical, and the median wall time of each
 is compared with the first's.
 """
@@ -21,6 +24,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -61,6 +65,39 @@ def command() -> list[str]:
     return [sys.executable, "-c", _FALLBACK, "batch"]
 
 
+def tree_pss(pid: int) -> int:
+    """The PSS of ``pid`` and its descendants, in KiB (0 for what is gone or unreadable)."""
+    total = 0
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as rollup:
+            total += sum(int(line.split()[1]) for line in rollup if line.startswith("Pss:"))
+        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as children:
+            kids = [int(k) for k in children.read().split()]
+    except (OSError, ValueError):
+        return total
+    return total + sum(tree_pss(kid) for kid in kids)
+
+
+class PeakPss:
+    """The peak of :func:`tree_pss` of a process, sampled on a thread until stopped."""
+
+    def __init__(self, pid: int) -> None:
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, args=(pid,), daemon=True)
+        self._thread.start()
+
+    def _sample(self, pid: int) -> None:
+        while not self._stop.wait(0.05):
+            self.peak = max(self.peak, tree_pss(pid))
+
+    def stop(self) -> int:
+        """Stop sampling; the peak in KiB."""
+        self._stop.set()
+        self._thread.join()
+        return self.peak
+
+
 def run(source: Path, target: Path, chunk_size: int, jobs: int | None) -> tuple[float, float]:
     """One ``bodygraph batch`` child: prints what it did, returns (wall s, CPU s)."""
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
@@ -72,7 +109,9 @@ def run(source: Path, target: Path, chunk_size: int, jobs: int | None) -> tuple[
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
     )
     assert child.stderr is not None
+    pss = PeakPss(child.pid)
     stderr = child.stderr.read().decode().strip()
+    peak_pss = pss.stop()  # before the child is reaped (its /proc entry goes with it)
     _, status, usage = os.wait4(child.pid, 0)
     seconds = time.perf_counter() - start
     cpu = usage.ru_utime + usage.ru_stime
@@ -83,7 +122,8 @@ def run(source: Path, target: Path, chunk_size: int, jobs: int | None) -> tuple[
     print(f"  jobs {jobs or 'default'}  rows {rows:,}  exit {os.waitstatus_to_exitcode(status)}  "
           f"output lines {written:,}  wall {seconds:.1f} s  CPU {cpu:.1f} s  "
           f"{rows / seconds:,.0f} rows/s  peak RSS {usage.ru_maxrss / 1024:,.0f} MiB  "
-          f"input {source.stat().st_size / 2**20:,.0f} MiB  "
+          f"peak PSS (all processes) {peak_pss / 1024:,.0f} MiB  "
+          f"load {os.getloadavg()[0]:.1f}  input {source.stat().st_size / 2**20:,.0f} MiB  "
           f"output {target.stat().st_size / 2**20:,.0f} MiB", flush=True)
     return seconds, cpu
 
