@@ -7,7 +7,8 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
+from contextlib import closing
 from dataclasses import dataclass, replace
 from itertools import chain
 from pathlib import Path
@@ -86,14 +87,16 @@ def run_batch(
         mode = input_mode(header)
         work = ChunkWork(source, header, _resolver(mode, geocode), calc, node,
                          encoder_for(target))
-        for done in _computed(work, _tasks(chain([first], pieces)), workers,
-                              offline=mode == "location" and geocode is None):
-            clear = "\r\x1b[K" if progress and err.isatty() else ""
-            for line in done.reported[: max(MAX_REPORTED - reported, 0)]:
-                err.write(f"{clear}{line}\n")
-                reported += 1
-            writer.write(done.part)
-            bar.update(done.rows, done.errors)
+        results = _computed(work, _tasks(chain([first], pieces)), workers,
+                            offline=mode == "location" and geocode is None)
+        with closing(results):  # on an error here too, the workers stop at once
+            for done in results:
+                clear = "\r\x1b[K" if progress and err.isatty() else ""
+                for line in done.reported[: max(MAX_REPORTED - reported, 0)]:
+                    err.write(f"{clear}{line}\n")
+                    reported += 1
+                writer.write(done.part)
+                bar.update(done.rows, done.errors)
     finally:
         writer.close()
     bar.finish()
@@ -127,7 +130,7 @@ def _tasks(pieces: Iterable[Piece]) -> Iterator[Task]:
 
 
 def _computed(work: ChunkWork, tasks: Iterator[Task], jobs: int, *,
-              offline: bool) -> Iterator[Done]:
+              offline: bool) -> Generator[Done, None, None]:
     """Each task's result, in order: in this process with one job (or a single chunk, or
     where workers cannot be forked: then the engine runs on ``jobs`` threads), else in
     ``jobs`` worker processes."""
