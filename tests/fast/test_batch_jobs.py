@@ -112,8 +112,12 @@ def test_places_are_geocoded_in_the_workers(
     written = []
     for jobs in (1, 2):
         target = tmp_path / f"out{jobs}.csv"
-        summary = run_batch(source, target, chunk_size=7, jobs=jobs, stderr=io.StringIO())
+        shown = io.StringIO()
+        summary = run_batch(source, target, chunk_size=7, jobs=jobs, stderr=shown,
+                            progress=True)
         assert (summary.rows, summary.errors) == (40, 16)
+        final = shown.getvalue().rstrip("\n").rsplit("\r", 1)[-1]  # the bar at the end
+        assert "100.0% 40/40" in final and final.endswith(" rows/s  16 bad"), final
         written.append(target.read_bytes())
     assert pools.processes == [2]
     assert written[0] == written[1]
