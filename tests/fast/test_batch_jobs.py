@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-import bodygraph.batch.job
+import bodygraph.batch.pool
 from bodygraph.batch import BatchError, default_jobs, run_batch
 from bodygraph.batch.pool import WorkerPool
 from bodygraph.batch.work import ChunkWork, Done, Task
@@ -62,7 +62,7 @@ class _Pools:
                 counter.processes.append(processes)
                 super().__init__(work, processes)
 
-        monkeypatch.setattr(bodygraph.batch.job, "WorkerPool", Counted)
+        monkeypatch.setattr(bodygraph.batch.pool, "WorkerPool", Counted)
 
 
 @pytest.mark.parametrize(("given", "suffix"), [
@@ -214,7 +214,7 @@ def test_jobs_run_here_with_one_job_one_chunk_or_no_fork(
     run_batch(source, tmp_path / "b.csv", chunk_size=5000, jobs=2, stderr=quiet)
     assert seen == [2]  # a single chunk: its engine on two threads here
     seen.clear()
-    monkeypatch.setattr(bodygraph.batch.job, "can_fork", lambda: False)
+    monkeypatch.setattr(bodygraph.batch.pool, "can_fork", lambda: False)
     run_batch(source, tmp_path / "c.csv", chunk_size=1000, stderr=quiet)
     assert seen == [default_jobs()] * 3
     assert pools.processes == []

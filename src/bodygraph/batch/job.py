@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, NoReturn, TypeVar
 
 from bodygraph.batch.errors import BatchError
-from bodygraph.batch.pool import WorkerPool, can_fork
 from bodygraph.batch.progress import Progress
 from bodygraph.batch.readers import Piece, count_rows, input_mode, read_pieces
 from bodygraph.batch.resolve import Resolver
@@ -135,6 +134,8 @@ def _computed(work: ChunkWork, tasks: Iterator[Task], jobs: int, *,
     where workers cannot be forked: then the engine runs on ``jobs`` threads), else in
     ``jobs`` worker processes."""
     if jobs > 1:
+        from bodygraph.batch.pool import WorkerPool, can_fork  # multiprocessing: 10 ms
+
         head, tasks = _peek(tasks, 2)
         if len(head) == 2 and can_fork():
             _load(work, offline=offline)
