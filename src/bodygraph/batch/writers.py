@@ -93,7 +93,7 @@ def encode_parquet(columns: Columns) -> Any:
 
 
 class ParquetWriter:
-    """Output as Parquet, a row group per chunk."""
+    """Output as Parquet, written chunk by chunk."""
 
     def __init__(self, path: Path) -> None:
         self._parquet = pyarrow_parquet()
