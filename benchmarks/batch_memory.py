@@ -6,8 +6,11 @@
 
 Writes ``births.csv`` (random instants 1800-2200, ISO 8601, a few bad rows) in a
 temporary folder, runs the batch command in a child process and prints its wall time,
-CPU time (user + system of the child), throughput and peak resident memory
-(``ru_maxrss`` of the child). With several ``--jobs`` values the runs alternate for
+CPU time (user + system of the child and of its worker processes), throughput and peak
+memory: the peak resident memory of the largest process (``ru_maxrss``) and the peak of
+the memory of all the job's processes: the resident memory of the job's process plus
+the private memory of its workers (what they do not share with it or anyone; sampled
+every 50 ms from ``/proc``, Linux only). With several ``--jobs`` values the runs alternate for
 ``--rounds`` rounds, the outputs are checked identical, and the median wall time of each
 is compared with the first's.
 """
@@ -21,6 +24,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -61,6 +65,50 @@ def command() -> list[str]:
     return [sys.executable, "-c", _FALLBACK, "batch"]
 
 
+def _rollup(pid: int, fields: tuple[str, ...]) -> int:
+    """The sum of ``fields`` of ``/proc/PID/smaps_rollup``, in KiB (0 when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as rollup:
+            return sum(int(line.split()[1]) for line in rollup if line.startswith(fields))
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _descendants(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as children:
+            kids = [int(k) for k in children.read().split()]
+    except (OSError, ValueError):
+        return []
+    return kids + [d for kid in kids for d in _descendants(kid)]
+
+
+def job_memory(pid: int) -> int:
+    """The resident memory of ``pid`` plus the private memory of its descendants, KiB."""
+    private = ("Private_Clean:", "Private_Dirty:")
+    return _rollup(pid, ("Rss:",)) + sum(_rollup(kid, private) for kid in _descendants(pid))
+
+
+class PeakMemory:
+    """The peak of :func:`job_memory` of a process, sampled on a thread until stopped."""
+
+    def __init__(self, pid: int) -> None:
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, args=(pid,), daemon=True)
+        self._thread.start()
+
+    def _sample(self, pid: int) -> None:
+        while not self._stop.wait(0.05):
+            self.peak = max(self.peak, job_memory(pid))
+
+    def stop(self) -> int:
+        """Stop sampling; the peak in KiB."""
+        self._stop.set()
+        self._thread.join()
+        return self.peak
+
+
 def run(source: Path, target: Path, chunk_size: int, jobs: int | None) -> tuple[float, float]:
     """One ``bodygraph batch`` child: prints what it did, returns (wall s, CPU s)."""
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
@@ -72,7 +120,9 @@ def run(source: Path, target: Path, chunk_size: int, jobs: int | None) -> tuple[
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
     )
     assert child.stderr is not None
+    memory = PeakMemory(child.pid)
     stderr = child.stderr.read().decode().strip()
+    peak = memory.stop()  # before the child is reaped (its /proc entry goes with it)
     _, status, usage = os.wait4(child.pid, 0)
     seconds = time.perf_counter() - start
     cpu = usage.ru_utime + usage.ru_stime
@@ -83,7 +133,8 @@ def run(source: Path, target: Path, chunk_size: int, jobs: int | None) -> tuple[
     print(f"  jobs {jobs or 'default'}  rows {rows:,}  exit {os.waitstatus_to_exitcode(status)}  "
           f"output lines {written:,}  wall {seconds:.1f} s  CPU {cpu:.1f} s  "
           f"{rows / seconds:,.0f} rows/s  peak RSS {usage.ru_maxrss / 1024:,.0f} MiB  "
-          f"input {source.stat().st_size / 2**20:,.0f} MiB  "
+          f"all processes {peak / 1024:,.0f} MiB  "
+          f"load {os.getloadavg()[0]:.1f}  input {source.stat().st_size / 2**20:,.0f} MiB  "
           f"output {target.stat().st_size / 2**20:,.0f} MiB", flush=True)
     return seconds, cpu
 

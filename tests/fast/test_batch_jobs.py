@@ -1,22 +1,34 @@
-"""``bodygraph batch --jobs N``: the same output, byte for byte and in input order."""
+"""``bodygraph batch --jobs N``: worker processes, the same output byte for byte and in
+input order, the same bad rows and errors; a dead worker or Ctrl-C ends the job at once."""
 
 from __future__ import annotations
 
 import io
 import os
+import select
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+import bodygraph.batch.pool
 from bodygraph.batch import BatchError, default_jobs, run_batch
+from bodygraph.batch.pool import WorkerPool
+from bodygraph.batch.work import ChunkWork, Done, Task
 from bodygraph.calculator import Calculator
 from bodygraph.cli.main import main
 
+SCRIPT = Path(sys.executable).parent / "bodygraph"
+
 
 def _births(path: Path, rows: int) -> Path:
-    """``id,birth_utc`` rows of random instants, with a bad and an out-of-range row."""
+    """``id,birth_utc`` rows of random instants, with a bad and an out-of-range row, and
+    quoted ids (one spanning two lines, across the boundary of the first two chunks)."""
     rng = np.random.default_rng(7)
     low = np.datetime64("1850-01-01T00:00:00", "s").astype(np.int64)
     high = np.datetime64("2150-01-01T00:00:00", "s").astype(np.int64)
@@ -24,34 +36,168 @@ def _births(path: Path, rows: int) -> Path:
     lines = [f"{i},{t}Z\n" for i, t in enumerate(text.tolist())]
     lines[3] = "3,not-a-date\n"
     lines[1500] = "1500,1200-01-01T00:00:00Z\n"
+    lines[998] = f'"998, ""quoted""",{text[998]}Z\n'
+    lines[999] = f'"999\nsecond line",{text[999]}Z\n'
     path.write_text("id,birth_utc\n" + "".join(lines), encoding="utf-8")
     return path
 
 
-@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def _parquet(csv_path: Path) -> Path:
+    csv = pytest.importorskip("pyarrow.csv")
+    parquet = pytest.importorskip("pyarrow.parquet")
+    target = csv_path.with_suffix(".parquet")
+    parquet.write_table(csv.read_csv(csv_path), target, row_group_size=700)
+    return target
+
+
+class _Pools:
+    """Counts the worker processes the jobs start."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.processes: list[int] = []
+        counter = self
+
+        class Counted(WorkerPool[Task, Done]):
+            def __init__(self, work: Any, processes: int) -> None:
+                counter.processes.append(processes)
+                super().__init__(work, processes)
+
+        monkeypatch.setattr(bodygraph.batch.pool, "WorkerPool", Counted)
+
+
+@pytest.mark.parametrize(("given", "suffix"), [
+    ("csv", ".csv"), ("csv", ".parquet"), ("parquet", ".csv")])
 def test_one_and_two_jobs_write_the_same_bytes(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, suffix: str
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+    given: str, suffix: str,
 ) -> None:
-    if suffix == ".parquet":
-        pytest.importorskip("pyarrow")
+    pools = _Pools(monkeypatch)
     source = _births(tmp_path / "births.csv", 2_500)
-    written = []
+    if given == "parquet" or suffix == ".parquet":
+        _parquet(source)
+    if given == "parquet":
+        source = source.with_suffix(".parquet")
+    written, reports = [], []
     for jobs in ("1", "2"):
         target = tmp_path / f"jobs{jobs}{suffix}"
         status = main(["batch", str(source), "-o", str(target), "--no-progress",
                        "--chunk-size", "1000", "--jobs", jobs])
-        assert status == 1, capsys.readouterr().err  # the two bad rows
+        err = capsys.readouterr().err
+        assert status == 1, err  # the two bad rows
         written.append(target.read_bytes())
+        reports.append(err.splitlines()[:-1])  # the last line gives the time taken
+    assert pools.processes == [2]  # --jobs 1 computes in this process
     assert written[0] == written[1]
+    assert reports[0] == reports[1]
+    assert [line.split(":")[0] for line in reports[0]] == ["row 4", "row 1501"]
+    assert reports[0][0].endswith("(INVALID_INSTANT)")
+    assert reports[0][1].endswith("(OUT_OF_RANGE)")
     if suffix == ".csv":
-        rows = written[0].decode().splitlines()
-        assert len(rows) == 2_501
+        rows = written[0].decode().split("\r\n")
+        assert len(rows) == 2_502 and rows[-1] == ""  # the header, 2,500 rows
         assert [r.split(",")[1] for r in rows[1:6]] == ["0", "1", "2", "3", "4"]
+        assert rows[999].startswith('999,"998, ""quoted""",')
+        assert rows[1000].startswith('1000,"999\nsecond line",')
 
 
-def test_every_chunk_is_computed_on_the_jobs_asked_for(
+def test_places_are_geocoded_in_the_workers(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    pools = _Pools(monkeypatch)
+    places = ["Berlin, Germany", "Paris, France", "Qwxzyland Nowhere", "", "Lima, Peru"]
+    source = tmp_path / "places.csv"
+    source.write_text("date,time,location\n" + "".join(
+        f'1990-05-{1 + i % 28:02d},08:30,"{places[i % len(places)]}"\n' for i in range(40)),
+        encoding="utf-8")
+    written = []
+    for jobs in (1, 2):
+        target = tmp_path / f"out{jobs}.csv"
+        shown = io.StringIO()
+        summary = run_batch(source, target, chunk_size=7, jobs=jobs, stderr=shown,
+                            progress=True)
+        assert (summary.rows, summary.errors) == (40, 16)
+        final = shown.getvalue().rstrip("\n").rsplit("\r", 1)[-1]  # the bar at the end
+        assert "100.0% 40/40" in final and final.endswith(" rows/s  16 bad"), final
+        written.append(target.read_bytes())
+    assert pools.processes == [2]
+    assert written[0] == written[1]
+    assert b"Europe/Berlin" in written[1] and b"America/Lima" in written[1]
+    assert written[1].count(b"PLACE_NOT_FOUND") == 8
+
+
+def test_a_bad_input_line_is_the_same_error_with_processes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    source = _births(tmp_path / "births.csv", 2_500)
+    lines = source.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[1501] = "1499," + "x" * 200_000 + "\n"  # the file's line 1502: the third chunk
+    source.write_text("".join(lines), encoding="utf-8")
+    written = []
+    for jobs in ("1", "2"):
+        target = tmp_path / f"jobs{jobs}.csv"
+        status = main(["batch", str(source), "-o", str(target), "--no-progress",
+                       "--chunk-size", "500", "--jobs", jobs])
+        err = capsys.readouterr().err.splitlines()
+        assert status == 1
+        assert err[-1] == f"bodygraph: error: {source} line 1502 is not CSV: field larger " \
+            "than field limit (131072)"
+        written.append(target.read_bytes())
+    assert written[0] == written[1]  # the chunks before the bad one, written in order
+    assert written[0].count(b"\r\n") == 1 + 1_000  # the header and two chunks
+
+
+def test_a_killed_worker_ends_the_job_with_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    compute = ChunkWork.__call__
+
+    def dying(self: ChunkWork, task: Task) -> Done:
+        if task.first_row > 1000:  # the second chunk and later: in a worker process
+            os.kill(os.getpid(), signal.SIGKILL)
+        return compute(self, task)
+
+    monkeypatch.setattr(ChunkWork, "__call__", dying)
+    source = _births(tmp_path / "births.csv", 2_500)
+    started = time.monotonic()
+    status = main(["batch", str(source), "-o", str(tmp_path / "out.csv"), "--no-progress",
+                   "--chunk-size", "1000", "--jobs", "2"])
+    err = capsys.readouterr().err
+    assert status == 1 and time.monotonic() - started < 20
+    assert err.splitlines()[-1] == "bodygraph: error: a worker process ended unexpectedly " \
+        "(killed by SIGKILL); the output is incomplete"
+    assert all(line.startswith("row ") for line in err.splitlines()[:-1])  # chunks before
+
+
+def test_ctrl_c_stops_the_job_and_its_workers(tmp_path: Path) -> None:
+    source = _births(tmp_path / "births.csv", 200_000)  # seconds of work: stopped at once
+    child = subprocess.Popen(
+        [str(SCRIPT), "batch", str(source), "-o", str(tmp_path / "out.csv"), "--progress",
+         "--chunk-size", "1000", "--jobs", "2"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    assert child.stderr is not None
+    seen = b""
+    deadline = time.monotonic() + 30
+    while b"rows/s" not in seen and time.monotonic() < deadline:  # the workers are busy
+        if select.select([child.stderr], [], [], 1)[0]:
+            seen += os.read(child.stderr.fileno(), 4096)
+    assert b"rows/s" in seen, seen
+    os.killpg(child.pid, signal.SIGINT)  # what Ctrl-C does: the whole process group
+    try:
+        rest = child.communicate(timeout=15)[1]
+    finally:
+        child.kill()
+    assert child.returncode == 130
+    assert (seen + rest).decode().splitlines()[-1].endswith("bodygraph: interrupted")
+    assert b"Traceback" not in seen + rest
+    time.sleep(0.2)
+    with pytest.raises(ProcessLookupError):  # no worker is left behind
+        os.killpg(child.pid, 0)
+
+
+def test_jobs_run_here_with_one_job_one_chunk_or_no_fork(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    pools = _Pools(monkeypatch)
     seen: list[int] = []
     original = Calculator.calculate_many
 
@@ -62,11 +208,18 @@ def test_every_chunk_is_computed_on_the_jobs_asked_for(
     monkeypatch.setattr(Calculator, "calculate_many", spy)
     source = _births(tmp_path / "births.csv", 2_500)
     quiet = io.StringIO()
-    run_batch(source, tmp_path / "a.csv", chunk_size=1000, jobs=2, stderr=quiet)
-    assert seen == [2, 2, 2]
+    run_batch(source, tmp_path / "a.csv", chunk_size=1000, jobs=1, stderr=quiet)
+    assert seen == [1, 1, 1]
     seen.clear()
-    run_batch(source, tmp_path / "b.csv", chunk_size=1000, stderr=quiet)
+    run_batch(source, tmp_path / "b.csv", chunk_size=5000, jobs=2, stderr=quiet)
+    assert seen == [2]  # a single chunk: its engine on two threads here
+    seen.clear()
+    monkeypatch.setattr(bodygraph.batch.pool, "can_fork", lambda: False)
+    run_batch(source, tmp_path / "c.csv", chunk_size=1000, stderr=quiet)
     assert seen == [default_jobs()] * 3
+    assert pools.processes == []
+    assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes() \
+        == (tmp_path / "c.csv").read_bytes()
 
 
 def test_jobs_default_to_the_cores_this_process_may_use(tmp_path: Path) -> None:

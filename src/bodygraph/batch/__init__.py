@@ -18,8 +18,10 @@ place with an empty chart, a stable code in ``error_code`` (``EMPTY``, ``INVALID
 ``UNKNOWN_ZONE``, ``INVALID_LOCATION``, ``PLACE_NOT_FOUND``, ``GEOCODE_FAILED`` or
 ``INVALID_ROW``) and the reason in words in ``error``; it is also reported on stderr
 with its row number. Memory stays bounded: rows are read, calculated and written
-``--chunk-size`` at a time, each chunk's charts computed on ``--jobs`` threads (default:
-every core), the output the same byte for byte whatever the number of jobs.
+``--chunk-size`` at a time. With ``--jobs`` N > 1 (default: every core) N worker
+processes parse, resolve, calculate and format the chunks while this process cuts the
+input into chunks and writes the results in input order, a few chunks in flight; the
+output is the same byte for byte whatever the number of jobs.
 """
 
 from bodygraph.batch.errors import BatchError

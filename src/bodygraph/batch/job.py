@@ -1,35 +1,37 @@
-"""The batch job: read a chunk, resolve its rows to instants, calculate, write, report."""
+"""The batch job: the input cut into pieces, each piece parsed, resolved, calculated and
+encoded (in this process, or in worker processes), the results written in input order,
+the bad rows reported and the progress shown."""
 
 from __future__ import annotations
 
 import os
 import sys
 import time
-from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from collections.abc import Callable, Generator, Iterable, Iterator
+from contextlib import closing
+from dataclasses import dataclass, replace
+from itertools import chain
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, NoReturn, TypeVar
 
-import numpy as np
-import numpy.typing as npt
-
-from bodygraph._time import to_aware
-from bodygraph.batch.errors import BatchError, row_error
+from bodygraph.batch.errors import BatchError
 from bodygraph.batch.progress import Progress
-from bodygraph.batch.readers import Chunk, count_rows, input_mode, read_chunks
+from bodygraph.batch.readers import Piece, count_rows, input_mode, read_pieces
 from bodygraph.batch.resolve import Resolver
-from bodygraph.batch.writers import INSTANT_COLUMNS, writer_for
+from bodygraph.batch.work import MAX_REPORTED, ChunkWork, Done, Task
+from bodygraph.batch.writers import encoder_for, writer_for
 from bodygraph.calculator import Calculator, default_calculator
-from bodygraph.columnar import COLUMNS
-from bodygraph.errors import OutOfRangeError
 from bodygraph.model.chart import NodeKind
 
 if TYPE_CHECKING:
     from bodygraph.geo.places import Place
 
 DEFAULT_CHUNK = 20_000
-MAX_REPORTED = 20  # bad rows printed one by one on stderr; the rest are counted
+#: Pieces given out to the workers and not yet written, per worker: one computed while
+#: the next waits, so that no worker idles while the job's process writes.
+AHEAD = 2
+
+X = TypeVar("X")
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,9 +59,11 @@ def run_batch(
 
     ``geocode`` looks up the ``location`` column (default: the offline gazetteer); bad
     rows are reported on ``stderr`` (default: ``sys.stderr``), at most
-    :data:`MAX_REPORTED` one by one. ``jobs`` threads compute each chunk's charts
-    (default: :func:`default_jobs`, every core this process may use); the output is the
-    same, byte for byte and in input order, whatever the number.
+    :data:`MAX_REPORTED` one by one. With ``jobs`` > 1 (default: :func:`default_jobs`,
+    every core this process may use) the chunks are computed by that many worker
+    processes, forked from this one (on Linux, when this process runs no other thread;
+    else, and when the input is a single chunk, by that many threads here); the output
+    is the same, byte for byte and in input order, whatever the number.
     """
     err = stderr if stderr is not None else sys.stderr
     if chunk_size < 1:
@@ -72,40 +76,28 @@ def run_batch(
     calc = calculator or default_calculator(None)
     bar = Progress(count_rows(source) if progress else None, err, enabled=progress)
     writer = writer_for(target)
-    resolver: Resolver | None = None
     started = time.monotonic()
-    first_row = 1
     reported = 0
-    # With more than one job, a chunk is written on a thread of its own while the next one
-    # is read and computed (the engine runs without the GIL); one write at a time, in order.
-    pool = ThreadPoolExecutor(1, thread_name_prefix="batch-writer") if workers > 1 else None
-    pending: Future[None] | None = None
     try:
-        for header, chunk in read_chunks(source, chunk_size):
-            if resolver is None:
-                resolver = _resolver(input_mode(header), geocode)
-            n = len(next(iter(chunk.values())))
-            columns, bad = _chunk(calc, resolver, chunk, n, first_row, node, workers)
-            clear = "\r\x1b[K" if progress and err.isatty() else ""
-            for row, message in bad[: max(MAX_REPORTED - reported, 0)]:
-                err.write(f"{clear}row {row}: {message}\n")
-                reported += 1
-            if pending is not None:
-                pending.result()  # at most one chunk waits to be written: memory stays bounded
-            if pool is None:
-                writer.write(columns)
-            else:
-                pending = pool.submit(writer.write, columns)
-            bar.update(n, len(bad))
-            first_row += n
-        if pending is not None:
-            pending.result()
+        header, pieces = read_pieces(source, chunk_size)
+        first = next(pieces, None)
+        if first is None:
+            raise BatchError(f"{source} has no data rows")
+        mode = input_mode(header)
+        work = ChunkWork(source, header, _resolver(mode, geocode), calc, node,
+                         encoder_for(target))
+        results = _computed(work, _tasks(chain([first], pieces)), workers,
+                            offline=mode == "location" and geocode is None)
+        with closing(results):  # on an error here too, the workers stop at once
+            for done in results:
+                clear = "\r\x1b[K" if progress and err.isatty() else ""
+                for line in done.reported[: max(MAX_REPORTED - reported, 0)]:
+                    err.write(f"{clear}{line}\n")
+                    reported += 1
+                writer.write(done.part)
+                bar.update(done.rows, done.errors)
     finally:
-        if pool is not None:
-            pool.shutdown(wait=True)  # the write in flight ends before the file is closed
         writer.close()
-    if resolver is None:  # an input with a header only
-        raise BatchError(f"{source} has no data rows")
     bar.finish()
     if bar.errors > MAX_REPORTED:
         err.write(f"... and {bar.errors - MAX_REPORTED:,} more bad rows (see the error column)\n")
@@ -129,33 +121,58 @@ def _resolver(mode: str, geocode: Callable[[str], Place] | None) -> Resolver:
     return Resolver(mode, geocode)
 
 
-def _chunk(calc: Calculator, resolver: Resolver, chunk: Chunk, n: int, first_row: int,
-           node: NodeKind, workers: int) -> tuple[dict[str, list[Any]], list[tuple[int, str]]]:
-    utc, errors, extra = resolver.resolve(chunk, n)
-    ok = ~np.isnat(utc)
-    in_range = np.zeros(n, dtype=bool)
-    in_range[ok] = calc.in_range(utc[ok])
-    for i in np.flatnonzero(ok & ~in_range).tolist():
-        errors[i] = row_error(OutOfRangeError(to_aware(utc[i]), calc.first_birth,
-                                              calc.last_birth))
-    good = np.flatnonzero(in_range)
-    table = calc.calculate_many(utc[good], node=node, workers=workers)
-    computed = table.columns()
-    columns: dict[str, list[Any]] = {"row": list(range(first_row, first_row + n))}
-    if "id" in chunk:
-        columns["id"] = list(chunk["id"])
-    iso = {name: _iso(computed[name]) for name in INSTANT_COLUMNS}
-    for name in COLUMNS:
-        values = np.full(n, None, dtype=object)
-        values[good] = iso.get(name, computed[name])
-        columns[name] = values.tolist()
-    columns.update(extra)
-    columns["error_code"] = [None if e is None else e[0] for e in errors]
-    columns["error"] = [None if e is None else e[1] for e in errors]
-    bad = [(first_row + i, f"{e[1]} ({e[0]})") for i, e in enumerate(errors) if e is not None]
-    return columns, bad
+def _tasks(pieces: Iterable[Piece]) -> Iterator[Task]:
+    first_row = 1
+    for piece in pieces:
+        yield Task(piece, first_row)
+        first_row += piece.rows
 
 
-def _iso(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    text = np.datetime_as_string(values.astype("datetime64[us]"), unit="us")
-    return np.char.add(text, "Z") if text.size else text
+def _computed(work: ChunkWork, tasks: Iterator[Task], jobs: int, *,
+              offline: bool) -> Generator[Done, None, None]:
+    """Each task's result, in order: in this process with one job (or a single chunk, or
+    where workers cannot be forked: then the engine runs on ``jobs`` threads), else in
+    ``jobs`` worker processes."""
+    if jobs > 1:
+        from bodygraph.batch.pool import WorkerPool, can_fork  # multiprocessing: 10 ms
+
+        head, tasks = _peek(tasks, 2)
+        if len(head) == 2 and can_fork():
+            _load(work, offline=offline)
+            with WorkerPool(work, jobs) as pool:
+                yield from pool.map(tasks, ahead=AHEAD * jobs)
+            return
+    yield from map(replace(work, threads=jobs), tasks)
+
+
+def _load(work: ChunkWork, *, offline: bool) -> None:
+    """Load what the workers use before they are forked, so that they share it: the
+    compiled engine and the kernel, the zone finder, the offline gazetteer."""
+    work.calculator.warm_up()
+    if work.resolver.mode in ("coordinates", "location"):
+        from bodygraph.geo.timezones import zone_at
+
+        zone_at(0.0, 0.0)
+    if offline:
+        from bodygraph.geo.places import default_geocoder
+
+        default_geocoder().prepare()
+
+
+def _peek(items: Iterator[X], count: int) -> tuple[list[X], Iterator[X]]:
+    """The first ``count`` items (fewer when there are no more) and an iterator of all
+    of them; an error reading ahead is raised in its turn, after the items before it."""
+    head: list[X] = []
+    try:
+        for _ in range(count):
+            head.append(next(items))
+    except StopIteration:
+        pass
+    except Exception as exc:
+        return head, chain(head, _raise(exc))
+    return head, chain(head, items)
+
+
+def _raise(exc: Exception) -> Iterator[NoReturn]:
+    raise exc
+    yield  # pragma: no cover - a generator that raises when first read

@@ -37,8 +37,9 @@ def add_parser(subparsers: Subparsers) -> None:
     batch.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK, metavar="ROWS",
                        help=f"rows per chunk (default {DEFAULT_CHUNK:,}); bounds the memory")
     batch.add_argument("--jobs", type=int, default=None, metavar="N",
-                       help="threads that compute the charts (default: every core, here "
-                       f"{default_jobs()}); the output is the same whatever the number")
+                       help="worker processes that compute the charts (default: every "
+                       f"core, here {default_jobs()}; 1 computes in this process); the "
+                       "output is the same whatever the number")
     add_calculation_options(batch)
     add_geocoder_options(batch, looked_up="a location column")
     shown = batch.add_mutually_exclusive_group()

@@ -1,0 +1,99 @@
+"""One piece of the input to one encoded piece of output: parse, resolve, calculate,
+build the columns, encode. Runs in the job's process or in a worker process alike."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from bodygraph._time import to_aware
+from bodygraph.batch.errors import row_error
+from bodygraph.batch.readers import Chunk, Piece, parse_piece
+from bodygraph.batch.resolve import Resolver
+from bodygraph.batch.writers import INSTANT_COLUMNS, Columns
+from bodygraph.calculator import Calculator
+from bodygraph.columnar import COLUMNS
+from bodygraph.errors import OutOfRangeError
+from bodygraph.model.chart import NodeKind
+
+#: Bad rows printed one by one on stderr; the rest are counted.
+MAX_REPORTED = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """A piece of the input and the number of its first row (1-based)."""
+
+    piece: Piece
+    first_row: int
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """A piece computed: its rows, the encoded output, how many rows are bad and the
+    messages of the first :data:`MAX_REPORTED` of them (``row N: reason (CODE)``)."""
+
+    rows: int
+    part: Any
+    errors: int
+    reported: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkWork:
+    """What the job does to each piece (``threads``: the threads of the engine)."""
+
+    source: Path
+    header: list[str]
+    resolver: Resolver
+    calculator: Calculator
+    node: NodeKind
+    encode: Callable[[Columns], Any]
+    threads: int = 1
+
+    def __call__(self, task: Task) -> Done:
+        """The piece of ``task`` computed and encoded."""
+        chunk = parse_piece(self.source, self.header, task.piece)
+        n = len(next(iter(chunk.values())))
+        columns, bad = self.columns(chunk, n, task.first_row)
+        reported = [f"row {row}: {message}" for row, message in bad[:MAX_REPORTED]]
+        return Done(n, self.encode(columns), len(bad), reported)
+
+    def columns(self, chunk: Chunk, n: int,
+                first_row: int) -> tuple[Columns, list[tuple[int, str]]]:
+        """The output columns of ``n`` rows and the bad ones (row number, message)."""
+        calc = self.calculator
+        utc, errors, extra = self.resolver.resolve(chunk, n)
+        ok = ~np.isnat(utc)
+        in_range = np.zeros(n, dtype=bool)
+        in_range[ok] = calc.in_range(utc[ok])
+        for i in np.flatnonzero(ok & ~in_range).tolist():
+            errors[i] = row_error(OutOfRangeError(to_aware(utc[i]), calc.first_birth,
+                                                  calc.last_birth))
+        good = np.flatnonzero(in_range)
+        table = calc.calculate_many(utc[good], node=self.node, workers=self.threads)
+        computed = table.columns()
+        columns: Columns = {"row": list(range(first_row, first_row + n))}
+        if "id" in chunk:
+            columns["id"] = list(chunk["id"])
+        iso = {name: _iso(computed[name]) for name in INSTANT_COLUMNS}
+        for name in COLUMNS:
+            values = np.full(n, None, dtype=object)
+            values[good] = iso.get(name, computed[name])
+            columns[name] = values.tolist()
+        columns.update(extra)
+        columns["error_code"] = [None if e is None else e[0] for e in errors]
+        columns["error"] = [None if e is None else e[1] for e in errors]
+        bad = [(first_row + i, f"{e[1]} ({e[0]})") for i, e in enumerate(errors)
+               if e is not None]
+        return columns, bad
+
+
+def _iso(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    text = np.datetime_as_string(values.astype("datetime64[us]"), unit="us")
+    return np.char.add(text, "Z") if text.size else text
