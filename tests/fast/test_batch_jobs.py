@@ -9,6 +9,7 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -51,11 +52,17 @@ def _parquet(csv_path: Path) -> Path:
 
 
 class _Pools:
-    """Counts the worker processes the jobs start."""
+    """Counts the worker processes the jobs start.
+
+    A pytest-xdist worker runs its network I/O on a thread of its own, so ``can_fork``
+    (no other thread) is false there and the jobs would compute in this process: these
+    tests fork anyway (the workers touch nothing that thread holds).
+    ``test_jobs_run_here_with_one_job_one_chunk_or_no_fork`` checks the rule itself."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.processes: list[int] = []
         counter = self
+        monkeypatch.setattr(bodygraph.batch.pool, "can_fork", lambda: True)
 
         class Counted(WorkerPool[Task, Done]):
             def __init__(self, work: Any, processes: int) -> None:
@@ -149,10 +156,12 @@ def test_a_bad_input_line_is_the_same_error_with_processes(
 def test_a_killed_worker_ends_the_job_with_one_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    pools = _Pools(monkeypatch)
     compute = ChunkWork.__call__
+    job = os.getpid()
 
     def dying(self: ChunkWork, task: Task) -> Done:
-        if task.first_row > 1000:  # the second chunk and later: in a worker process
+        if task.first_row > 1000 and os.getpid() != job:  # the second chunk and later
             os.kill(os.getpid(), signal.SIGKILL)
         return compute(self, task)
 
@@ -166,6 +175,7 @@ def test_a_killed_worker_ends_the_job_with_one_line(
     assert err.splitlines()[-1] == "bodygraph: error: a worker process ended unexpectedly " \
         "(killed by SIGKILL); the output is incomplete"
     assert all(line.startswith("row ") for line in err.splitlines()[:-1])  # chunks before
+    assert pools.processes == [2]
 
 
 def test_ctrl_c_stops_the_job_and_its_workers(tmp_path: Path) -> None:
@@ -220,6 +230,21 @@ def test_jobs_run_here_with_one_job_one_chunk_or_no_fork(
     assert pools.processes == []
     assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes() \
         == (tmp_path / "c.csv").read_bytes()
+
+
+def test_workers_are_forked_only_from_a_process_without_other_threads() -> None:
+    alone = subprocess.run(
+        [sys.executable, "-c", "from bodygraph.batch.pool import can_fork; print(can_fork())"],
+        capture_output=True, text=True, check=True)
+    assert alone.stdout.strip() == str(sys.platform.startswith("linux"))
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert not bodygraph.batch.pool.can_fork()
+    finally:
+        stop.set()
+        other.join()
 
 
 def test_jobs_default_to_the_cores_this_process_may_use(tmp_path: Path) -> None:

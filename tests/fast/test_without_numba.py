@@ -5,6 +5,7 @@ compiled engine makes, and ``bodygraph batch`` works there (with a one-line note
 from __future__ import annotations
 
 import csv
+import json
 import pickle
 import subprocess
 import sys
@@ -39,8 +40,18 @@ table = bodygraph.calculate_many(np.load(births), workers=2)
 with open(table_file, "wb") as out:
     pickle.dump(table, out)
 status = main(["batch", source, "-o", target, "--no-progress"])
+import contextlib, io
+calendar = io.StringIO()
+with contextlib.redirect_stdout(calendar):
+    main(["calendar", *CALENDAR])
+with open(target + ".calendar.json", "w") as out:
+    out.write(calendar.getvalue())
 print(status, "numba" in sys.modules)
 """
+
+#: A day's line ingresses of the Sun and the Moon (the command line's arguments).
+CALENDAR = ["--from", "2024-01-22", "--to", "2024-01-22", "--body", "sun,moon", "--level",
+            "line", "--json"]
 
 #: Places for the batch's local times (their zones come from timezonefinder, also
 #: without numba).
@@ -69,13 +80,16 @@ def test_without_numba_the_charts_are_the_compiled_ones(
     np.save(tmp_path / "births.npy", births)
     source = _batch_input(tmp_path / "in.csv", 60)
     done = subprocess.run(
-        [sys.executable, "-c", _WITHOUT_NUMBA, str(tmp_path / "births.npy"),
+        [sys.executable, "-c", f"CALENDAR = {CALENDAR!r}\n{_WITHOUT_NUMBA}",
+         str(tmp_path / "births.npy"),
          str(tmp_path / "table.pickle"), str(source), str(tmp_path / "plain.csv")],
         capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["0", "False"]  # every row charted; numba never loaded
     notes = [line for line in done.stderr.splitlines() if "bodygraph[fast]" in line]
-    assert len(notes) == 1 and "numba is not installed" in notes[0]
+    assert [note.split(" makes ")[1] for note in notes] == [
+        "batch much faster", "calendar much faster"]
+    assert all(note.startswith("note: numba is not installed") for note in notes)
     with (tmp_path / "table.pickle").open("rb") as handle:
         plain = pickle.load(handle)
 
@@ -85,6 +99,10 @@ def test_without_numba_the_charts_are_the_compiled_ones(
                  "--no-progress"]) == 0
     assert "bodygraph[fast]" not in capsys.readouterr().err  # numba is installed here
     assert (tmp_path / "plain.csv").read_bytes() == (tmp_path / "compiled.csv").read_bytes()
+    assert main(["calendar", *CALENDAR]) == 0
+    compiled_calendar = capsys.readouterr().out
+    assert json.loads(compiled_calendar)  # the Moon changes line several times a day
+    assert (tmp_path / "plain.csv.calendar.json").read_text() == compiled_calendar
 
 
 def test_the_compiled_mode_without_numba_says_what_to_install(

@@ -15,9 +15,9 @@ from bodygraph.cli.options import (
     add_geocoder_options,
     calculator_from,
     geocoder_from,
+    note_if_plain,
     plain_text,
 )
-from bodygraph.ephemeris.fast.jit import FAST_EXTRA, can_compile
 from bodygraph.geo.providers import DEFAULT_GEOCODER
 
 
@@ -53,9 +53,7 @@ def run(args: argparse.Namespace) -> int:
     """The handler of ``bodygraph batch``: 0 when every row made a chart, 1 when some
     rows are bad (they are in the output with their error)."""
     progress = sys.stderr.isatty() if args.progress is None else bool(args.progress)
-    if not can_compile():
-        print(f"note: numba is not installed, so charts are computed as plain Python; "
-              f"{FAST_EXTRA} makes batch much faster", file=sys.stderr)
+    note_if_plain("batch")
     geocode = None  # the job looks places up offline, loading the gazetteer only if needed
     if args.geocoder != DEFAULT_GEOCODER or args.geocode_key:
         geocode = geocoder_from(args).geocode

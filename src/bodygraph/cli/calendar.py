@@ -8,7 +8,7 @@ import json
 from datetime import UTC, date, datetime, time, timedelta
 
 from bodygraph.calculator import Calculator
-from bodygraph.cli.options import CliError, Subparsers, calculator_from
+from bodygraph.cli.options import CliError, Subparsers, calculator_from, note_if_plain
 from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
 from bodygraph.cli.relations_text import rounded_seconds_text
 from bodygraph.model.chart import BODIES, NodeKind, gate_line
@@ -63,6 +63,7 @@ def ingresses(first: str, last: str, bodies: str, level: Level, *, node: NodeKin
 @input_errors_exit_2
 def run(args: argparse.Namespace) -> int:
     """Compute and print the ingresses."""
+    note_if_plain("calendar")
     found = ingresses(args.start, args.end, args.body, args.level, node=args.node,
                       calculator=calculator_from(args))
     if args.json:

@@ -11,7 +11,7 @@ from typing import Any
 
 from bodygraph.calculator import Calculator
 from bodygraph.cli.chart import add_birth_options, chart_from_args
-from bodygraph.cli.options import Subparsers, calculator_from
+from bodygraph.cli.options import Subparsers, calculator_from, note_if_plain
 from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
 from bodygraph.cli.relations_text import rounded_seconds_text
 from bodygraph.relations.common import instant_text
@@ -67,6 +67,7 @@ def cycles_of(birth: datetime, year: int | None,
 @input_errors_exit_2
 def run(args: argparse.Namespace) -> int:
     """Compute and print the cycles of the birth."""
+    note_if_plain("cycles")
     birth = chart_from_args(args).birth_utc
     found = cycles_of(birth, args.year, calculator_from(args))
     if args.json:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from typing import TYPE_CHECKING, Final, TypeAlias
 
 from bodygraph.calculator import Calculator, default_calculator
@@ -72,3 +73,13 @@ def geocoder_from(args: argparse.Namespace) -> Geocoder:
     from bodygraph.geo.places import geocoder_for  # the gazetteer code: only when used
 
     return geocoder_for(args.geocoder, args.geocode_key)
+
+
+def note_if_plain(command: str) -> None:
+    """One line on stderr when numba is missing: ``command`` (a batch, or a search over
+    many instants) then runs the engine as plain Python, tens of times slower."""
+    from bodygraph.ephemeris.fast.jit import FAST_EXTRA, can_compile
+
+    if not can_compile():
+        print(f"note: numba is not installed, so charts are computed as plain Python; "
+              f"{FAST_EXTRA} makes {command} much faster", file=sys.stderr)

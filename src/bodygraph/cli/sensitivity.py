@@ -9,7 +9,7 @@ import re
 from datetime import timedelta
 
 from bodygraph.cli.chart import add_birth_options, chart_from_args
-from bodygraph.cli.options import CliError, Subparsers, calculator_from
+from bodygraph.cli.options import CliError, Subparsers, calculator_from, note_if_plain
 from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
 from bodygraph.cli.relations_text import rounded_seconds_text
 from bodygraph.relations.segments import Sensitivity
@@ -49,6 +49,7 @@ def add_parser(subparsers: Subparsers) -> None:
 @input_errors_exit_2
 def run(args: argparse.Namespace) -> int:
     """Compute and print the sensitivity of the birth."""
+    note_if_plain("sensitivity")
     window = parse_window(args.window)
     birth = chart_from_args(args).birth_utc
     result = sensitivity(birth, window, args.node, calculator=calculator_from(args))
