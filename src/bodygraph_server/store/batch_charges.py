@@ -26,6 +26,7 @@ from bodygraph_server.store.charges import ChargeRepository
 from bodygraph_server.store.connections import Tx
 from bodygraph_server.store.errors import InvalidOperationError
 from bodygraph_server.store.records import (
+    Account,
     ChargeRefusal,
     IdempotencyClaim,
     Replay,
@@ -67,13 +68,9 @@ class BatchChargeRepository(ChargeRepository):
             raise InvalidOperationError("a batch reserves at least one call")
         at = to_micros(now)
         with self.write_transaction() as tx:
-            account = self._touch(tx, account_id, now)
-            replay = None if claim is None else self._replay(tx, claim)
-            if replay is not None:
-                return replay
-            refused = self._refusal(account, now)
-            if refused is not None:
-                return refused
+            account = self._chargeable(tx, account_id, now, claim)
+            if not isinstance(account, Account):
+                return account
             credited = min(count, account.balance)
             overage = count - credited
             if overage and not account.overage_enabled:

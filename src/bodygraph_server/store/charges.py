@@ -40,6 +40,17 @@ class ChargeRepository(AccountRepository, IdempotencyRepository, OutcomeReposito
             return ChargeRefusal.CREDITS_EXHAUSTED
         return None
 
+    def _chargeable(self, tx: Tx, account_id: int, now: datetime,
+                    claim: IdempotencyClaim | None) -> Account | ChargeRefusal | Replay:
+        """The account, locked and brought up to ``now``, ready to be charged; or the
+        :class:`Replay` of ``claim`` (a key used before), or why it takes no charge."""
+        account = self._touch(tx, account_id, now)
+        replay = None if claim is None else self._replay(tx, claim)
+        if replay is not None:
+            return replay
+        refused = self._refusal(account, now)
+        return account if refused is None else refused
+
     def reserve(
         self, account_id: int, endpoint: str, now: datetime,
         claim: IdempotencyClaim | None = None,
@@ -48,13 +59,9 @@ class ChargeRepository(AccountRepository, IdempotencyRepository, OutcomeReposito
         ``claim``: unless the key was used before, see :class:`Replay`)."""
         at = to_micros(now)
         with self.write_transaction() as tx:
-            account = self._touch(tx, account_id, now)
-            replay = None if claim is None else self._replay(tx, claim)
-            if replay is not None:
-                return replay
-            refused = self._refusal(account, now)
-            if refused is not None:
-                return refused
+            account = self._chargeable(tx, account_id, now, claim)
+            if not isinstance(account, Account):
+                return account
             credits, overage, balance = 0, False, account.balance
             if account.balance > 0:
                 changed = tx.execute(
