@@ -150,6 +150,11 @@ class LiveServer:
         self.log_path = log
         code = (
             "import sys\n"
+            # Linux: SIGTERM when the test process that started it dies (a crashed or
+            # killed pytest worker must not leave a server behind), unless already gone.
+            "import ctypes, os, signal\n"
+            "ctypes.CDLL(None).prctl(1, signal.SIGTERM)\n"
+            f"os.getppid() == {os.getpid()} or os.kill(os.getpid(), signal.SIGTERM)\n"
             "from bodygraph_server.serve import run\n"
             "from bodygraph_server.settings import Settings\n"
             f"run(Settings.from_env(), host='127.0.0.1', port={self.port}, "
