@@ -65,6 +65,14 @@ def app_client(db_url: str, book: Bookkeeper,
     return in_process(create_app(settings, book=book, charts=LibraryCharts("offline")))
 
 
+def json_headers(key: str, idempotency: str | None = None) -> dict[str, str]:
+    """A v2 JSON request's headers: the bearer key and, if given, an Idempotency-Key."""
+    headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+    if idempotency is not None:
+        headers["Idempotency-Key"] = idempotency
+    return headers
+
+
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that was free a moment ago."""
     with socket.socket() as sock:

@@ -12,13 +12,15 @@ Redis (rate-limit backend): 127.0.0.1:6379, keys under a random prefix, deleted 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
 
+import httpx
 import psycopg
 import pytest
+from server.support import app_client
 
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.policy.clock import ManualClock
@@ -145,3 +147,22 @@ def book(db_url: str, clock: ManualClock) -> Iterator[Bookkeeper]:
         yield keeper
     finally:
         keeper.close()
+
+
+#: The time limit of the ``hurried`` app: a duplicate of a request still running waits
+#: this long for the first one before it is refused with 409.
+HURRIED_TIMEOUT = 0.2
+
+
+@pytest.fixture
+async def client(db_url: str, book: Bookkeeper) -> AsyncIterator[httpx.AsyncClient]:
+    """The service in process on ``book`` (requests get 2 s)."""
+    async with app_client(db_url, book, 2.0) as c:
+        yield c
+
+
+@pytest.fixture
+async def hurried(db_url: str, book: Bookkeeper) -> AsyncIterator[httpx.AsyncClient]:
+    """Another app on the same bookkeeping with a short time limit (HURRIED_TIMEOUT)."""
+    async with app_client(db_url, book, HURRIED_TIMEOUT) as c:
+        yield c

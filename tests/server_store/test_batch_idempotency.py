@@ -8,13 +8,12 @@ survive the migration to schema 4."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
 import httpx
 import pytest
-from server.support import app_client
+from server.support import json_headers
 
 from bodygraph_server.billing.accounts import Bookkeeper, Principal, Reservation
 from bodygraph_server.billing.batch_charges import release_many, reserve_many
@@ -35,29 +34,9 @@ BAD = {"birthdate": "2001-02-29", "birthtime": "10:00", "lat": 0, "lng": 0}
 BODY = json.dumps({"births": [GOOD[0], BAD, *GOOD[1:]]}).encode()
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 
-@pytest.fixture
-async def client(db_url: str, book: Bookkeeper) -> AsyncIterator[httpx.AsyncClient]:
-    async with app_client(db_url, book, 2.0) as c:
-        yield c
-
-
-@pytest.fixture
-async def hurried(db_url: str, book: Bookkeeper) -> AsyncIterator[httpx.AsyncClient]:
-    """Another app on the same bookkeeping with a short time limit (0.2 s): a duplicate
-    waits that long for the first batch before it is refused."""
-    async with app_client(db_url, book, 0.2) as c:
-        yield c
-
-
-def _headers(key: str, idempotency: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}", "Content-Type": "application/json",
-            "Idempotency-Key": idempotency}
 
 
 def _data(response: httpx.Response) -> Any:
@@ -80,7 +59,7 @@ async def test_five_concurrent_retries_of_a_batch_charge_once(
 
     async def send() -> None:
         responses.append(await client.post(PATH, content=BODY,
-                                           headers=_headers(issued.api_key, '"batch-7"')))
+                                           headers=json_headers(issued.api_key, '"batch-7"')))
 
     async with anyio.create_task_group() as tasks:
         for _ in range(5):
@@ -92,7 +71,7 @@ async def test_five_concurrent_retries_of_a_batch_charge_once(
     assert book.account(account_id).balance == before - 4
 
     # Later, the same batch again: the same answer, nothing more charged.
-    again = await client.post(PATH, content=BODY, headers=_headers(issued.api_key, "batch-7"))
+    again = await client.post(PATH, content=BODY, headers=json_headers(issued.api_key, "batch-7"))
     assert _data(again) == answers[0]
     assert book.account(account_id).balance == before - 4
 
@@ -101,7 +80,7 @@ async def test_five_concurrent_retries_of_a_batch_charge_once(
     single = json.dumps(GOOD[0]).encode()
     for path, body in ((PATH, other), ("/v2/charts/coordinates", single)):
         reused = await client.post(path, content=body,
-                                   headers=_headers(issued.api_key, "batch-7"))
+                                   headers=json_headers(issued.api_key, "batch-7"))
         assert reused.status_code == 422, reused.text
         assert reused.json()["errorCode"] == "IDEMPOTENCY_KEY_REUSED"
     assert _charged(book, account_id) == (4, 4, 0)
@@ -114,9 +93,9 @@ async def test_a_batch_key_used_by_a_single_chart_is_422(
     issued = book.create_account("developer")
     single = json.dumps(GOOD[0]).encode()
     first = await client.post("/v2/charts/coordinates", content=single,
-                              headers=_headers(issued.api_key, "k1"))
+                              headers=json_headers(issued.api_key, "k1"))
     assert first.status_code == 200
-    batch = await client.post(PATH, content=BODY, headers=_headers(issued.api_key, "k1"))
+    batch = await client.post(PATH, content=BODY, headers=json_headers(issued.api_key, "k1"))
     assert batch.status_code == 422
     assert batch.json()["errorCode"] == "IDEMPOTENCY_KEY_REUSED"
     assert _charged(book, issued.account.id) == (1, 1, 0)
@@ -131,12 +110,12 @@ async def test_a_duplicate_of_a_batch_still_running_is_409(
     # The first batch holds its reservations (as if still computing) past the time limit.
     first = reserve_many(book, principal, PATH, 4, claim_for(book, principal, "slow", PATH, BODY))
     assert isinstance(first, list)
-    response = await hurried.post(PATH, content=BODY, headers=_headers(issued.api_key, "slow"))
+    response = await hurried.post(PATH, content=BODY, headers=json_headers(issued.api_key, "slow"))
     assert response.status_code == 409
     assert response.json()["errorCode"] == "IDEMPOTENCY_KEY_IN_USE"
     assert response.headers["retry-after"] == "1"
     release_many(book, principal, first)  # it failed: the key is free, the retry is charged
-    retried = await client.post(PATH, content=BODY, headers=_headers(issued.api_key, "slow"))
+    retried = await client.post(PATH, content=BODY, headers=json_headers(issued.api_key, "slow"))
     assert len(_data(retried)["results"]) == 5
     assert _charged(book, issued.account.id) == (4, 4, 0)
 
@@ -152,11 +131,11 @@ async def test_a_batch_that_charged_nothing_binds_its_key(
         body = json.dumps({"births": births}).encode()
         key = f"nothing-{n}"
         first = _data(await client.post(PATH, content=body,
-                                         headers=_headers(issued.api_key, key)))
+                                         headers=json_headers(issued.api_key, key)))
         assert all("errorCode" in slot for slot in first["results"])
-        again = await client.post(PATH, content=body, headers=_headers(issued.api_key, key))
+        again = await client.post(PATH, content=body, headers=json_headers(issued.api_key, key))
         assert _data(again) == first
-        other = await client.post(PATH, content=BODY, headers=_headers(issued.api_key, key))
+        other = await client.post(PATH, content=BODY, headers=json_headers(issued.api_key, key))
         assert other.status_code == 422, other.text
     assert book.account(issued.account.id).balance == before
     assert _charged(book, issued.account.id) == (0, 0, 0)

@@ -5,13 +5,12 @@ first request is still running past the time limit is 409 with Retry-After."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
 import httpx
 import pytest
-from server.support import app_client
+from server.support import json_headers
 
 from bodygraph_server.billing.accounts import Bookkeeper, Principal, Reservation
 from bodygraph_server.billing.idempotency import claim_for
@@ -24,33 +23,11 @@ BODY = json.dumps(
 ).encode()
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-#: The time limit of the app that answers the duplicate with 409: a duplicate waits this
-#: long for the first request before giving up (charts are served by ``client``).
-HURRIED_TIMEOUT = 0.2
 
 
 
-@pytest.fixture
-async def client(db_url: str, book: Bookkeeper) -> AsyncIterator[httpx.AsyncClient]:
-    async with app_client(db_url, book, 2.0) as c:
-        yield c
 
 
-@pytest.fixture
-async def hurried(db_url: str, book: Bookkeeper) -> AsyncIterator[httpx.AsyncClient]:
-    """Another app on the same bookkeeping with a short time limit."""
-    async with app_client(db_url, book, HURRIED_TIMEOUT) as c:
-        yield c
-
-
-def _headers(key: str, idempotency: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}", "Content-Type": "application/json",
-            "Idempotency-Key": idempotency}
 
 
 def _chart(response: httpx.Response) -> Any:
@@ -68,7 +45,7 @@ async def test_five_concurrent_retries_charge_once(
 
     async def send() -> None:
         responses.append(await client.post(PATH, content=BODY,
-                                           headers=_headers(issued.api_key, '"order-42"')))
+                                           headers=json_headers(issued.api_key, '"order-42"')))
 
     async with anyio.create_task_group() as tasks:
         for _ in range(5):
@@ -80,13 +57,14 @@ async def test_five_concurrent_retries_charge_once(
     assert book.account(issued.account.id).balance == before - 1
 
     # Later, the same request again: the same answer, still one charge.
-    again = await client.post(PATH, content=BODY, headers=_headers(issued.api_key, "order-42"))
+    again = await client.post(PATH, content=BODY, headers=json_headers(issued.api_key, "order-42"))
     assert _chart(again) == charts[0]
     assert book.account(issued.account.id).balance == before - 1
 
     # The key with another body is refused (another endpoint too: test_store_outages).
     other = BODY.replace(b"14:30", b"14:31")
-    reused = await client.post(PATH, content=other, headers=_headers(issued.api_key, "order-42"))
+    reused = await client.post(PATH, content=other,
+                               headers=json_headers(issued.api_key, "order-42"))
     assert reused.status_code == 422
     assert reused.json()["errorCode"] == "IDEMPOTENCY_KEY_REUSED"
     assert book.account(issued.account.id).balance == before - 1
@@ -101,11 +79,11 @@ async def test_a_duplicate_of_a_request_still_running_is_409(
     # The first request holds its reservation (as if still computing) past the time limit.
     first = book.reserve(principal, PATH, claim_for(book, principal, "slow", PATH, BODY))
     assert isinstance(first, Reservation)
-    response = await hurried.post(PATH, content=BODY, headers=_headers(issued.api_key, "slow"))
+    response = await hurried.post(PATH, content=BODY, headers=json_headers(issued.api_key, "slow"))
     assert response.status_code == 409
     assert response.json()["errorCode"] == "IDEMPOTENCY_KEY_IN_USE"
     assert response.headers["retry-after"] == "1"
     book.release(first)  # it failed: the key is free, the retry is served and charged
-    retried = await client.post(PATH, content=BODY, headers=_headers(issued.api_key, "slow"))
+    retried = await client.post(PATH, content=BODY, headers=json_headers(issued.api_key, "slow"))
     _chart(retried)
     assert book.usage(issued.account.id)[-1].calls == 1

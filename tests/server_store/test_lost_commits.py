@@ -19,7 +19,7 @@ import anyio
 import httpx
 import psycopg
 import pytest
-from server.support import in_process
+from server.support import in_process, json_headers
 
 from bodygraph_server import Settings, create_app
 from bodygraph_server.billing import outcomes
@@ -117,10 +117,6 @@ class FaultyPostgres(_Faulty, PostgresStore):
             yield Tx(run)
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
 
 @pytest.fixture
 def fault() -> Fault:
@@ -151,12 +147,6 @@ async def client(db_url: str, faulty_book: Bookkeeper) -> AsyncIterator[httpx.As
         yield c
 
 
-def _headers(key: str, idempotency: str | None = None) -> dict[str, str]:
-    headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
-    if idempotency is not None:
-        headers["Idempotency-Key"] = idempotency
-    return headers
-
 
 def _books(book: Bookkeeper, account_id: int) -> tuple[int, int, int, int]:
     """Calls, credits, pending reservations and the balance; the ledger checked."""
@@ -172,7 +162,7 @@ async def test_a_chart_whose_commit_is_unacknowledged(
     issued = faulty_book.create_account("developer")
     before = faulty_book.account(issued.account.id).balance
     fault.mode = mode
-    response = await client.post(CHART, json=BIRTH, headers=_headers(issued.api_key))
+    response = await client.post(CHART, json=BIRTH, headers=json_headers(issued.api_key))
     assert fault.hits == 1
     if mode == "after":  # it committed: the chart is answered, charged once
         assert response.status_code == 200, response.text
@@ -190,7 +180,8 @@ async def test_a_group_commit_whose_acknowledgement_is_lost(
     statuses: list[int] = []
 
     async def send(key: str) -> None:
-        statuses.append((await client.post(CHART, json=BIRTH, headers=_headers(key))).status_code)
+        response = await client.post(CHART, json=BIRTH, headers=json_headers(key))
+        statuses.append(response.status_code)
 
     fault.mode = "after"
     async with anyio.create_task_group() as tasks:
@@ -210,7 +201,7 @@ async def test_a_batch_whose_commit_is_unacknowledged(
     account_id = issued.account.id
     before = faulty_book.account(account_id).balance
     body = json.dumps({"births": [BIRTH, BAD, OTHER]}).encode()
-    headers = _headers(issued.api_key, "lost-ack")
+    headers = json_headers(issued.api_key, "lost-ack")
     fault.mode = mode
     response = await client.post(BATCH, content=body, headers=headers)
     assert fault.hits == 1
