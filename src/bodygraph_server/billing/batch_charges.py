@@ -1,6 +1,6 @@
 """Charging a request that costs more than one credit (the batch endpoint): take all its
 reservations before any work (:func:`reserve_many`), then commit those of the results it
-returns and release the rest (:func:`settle_batch`; each half alone: :func:`commit_all`,
+returns and release the rest (:func:`settle_batch`; the release alone:
 :func:`release_many`). With an ``Idempotency-Key`` the batch claims the key once
 (:func:`reserve_many` with a claim, or :func:`claim_unpaid` for a batch without a valid
 birth) and :func:`settle_batch` records how many charts it charged.
@@ -79,17 +79,6 @@ def settle_batch(
     if used:
         book.commit_many(reservations[:used])
     release_many(book, principal, reservations[used:])
-
-
-def commit_all(
-    book: Bookkeeper, principal: Principal, reservations: Sequence[Reservation]
-) -> None:
-    """Commit the reservations still pending (the calls they paid for succeeded)."""
-    store = book.store
-    if isinstance(store, BatchChargeRepository):
-        store.commit_all(principal.account_id, [r.id for r in reservations], book.clock.now())
-        return
-    book.commit_many(reservations)
 
 
 def release_many(

@@ -5,9 +5,8 @@ A batch request (``POST /v2/charts/batch``) costs 1 credit per chart it returns.
 a reservation per chart before any work (:meth:`BatchChargeRepository.reserve_many`),
 commits those of the charts it returns and releases the rest, in one transaction
 (:meth:`BatchChargeRepository.settle_batch`, which also records the charged count of an
-idempotency key; :meth:`~BatchChargeRepository.commit_all` and
-:meth:`~BatchChargeRepository.release_many` do each half alone). Each reservation is
-one ``usage_log`` row, exactly what
+idempotency key; :meth:`~BatchChargeRepository.release_many` gives them all back
+alone). Each reservation is one ``usage_log`` row, exactly what
 :meth:`~bodygraph_server.store.charges.ChargeRepository.reserve` would have written for
 the same number of single calls, so the usage report, the ledger audit and the
 stale-reservation sweep treat a batch as that many calls. One transaction for
@@ -110,14 +109,6 @@ class BatchChargeRepository(ChargeRepository):
             if replay is None:
                 self._record_claim(tx, claim, None, to_micros(now), charged=0)
             return replay
-
-    def commit_all(self, account_id: int, reservation_ids: Sequence[int],
-                   now: datetime) -> int:
-        """Commit the pending reservations among ``reservation_ids`` (all of account
-        ``account_id``) with one statement: :meth:`commit_many` without a statement per
-        reservation. The number committed."""
-        with self.write_transaction() as tx:
-            return self._commit_ids(tx, account_id, reservation_ids, to_micros(now))
 
     def release_many(self, account_id: int, reservation_ids: Sequence[int],
                      now: datetime) -> int:

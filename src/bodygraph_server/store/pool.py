@@ -142,6 +142,7 @@ class PooledConnections:
             held, self._pool = self._pool, None
         if held is not None and held[0] == os.getpid():
             held[1].close()
+
     def translate(self, exc: Exception) -> StoreError | None:
         """The store's error for a pool error (None: not the pool's)."""
         if isinstance(exc, psycopg_pool.PoolTimeout):

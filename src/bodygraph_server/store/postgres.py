@@ -33,6 +33,16 @@ def _placeholders(sql: str) -> str:
     return sql.replace("%", "%%").replace("?", "%s")
 
 
+def _on(cursor: Any) -> Tx:
+    """Statements run on ``cursor`` (the store's ``?`` placeholders made psycopg's)."""
+
+    def run(sql: str, params: Sequence[object]) -> Any:
+        cursor.execute(_placeholders(sql), tuple(params))
+        return cursor
+
+    return Tx(run)
+
+
 class PostgresStore(RequestCalls):
     """The bookkeeping in a PostgreSQL database.
 
@@ -73,22 +83,12 @@ class PostgresStore(RequestCalls):
     @contextmanager
     def _transaction(self, conn: Any, *, write: bool) -> Iterator[Tx]:
         with conn.transaction(), conn.cursor() as cursor:
-
-            def run(sql: str, params: Sequence[object]) -> Any:
-                cursor.execute(_placeholders(sql), tuple(params))
-                return cursor
-
-            yield Tx(run)
+            yield _on(cursor)
 
     @contextmanager
     def _statements(self, conn: Any) -> Iterator[Tx]:
         with conn.cursor() as cursor:  # autocommit: each statement commits alone
-
-            def run(sql: str, params: Sequence[object]) -> Any:
-                cursor.execute(_placeholders(sql), tuple(params))
-                return cursor
-
-            yield Tx(run)
+            yield _on(cursor)
 
     def relax_durability(self, tx: Tx) -> None:
         """``synchronous_commit = off`` for this transaction only: no wait for the WAL

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from bodygraph_server.policy.clock import from_micros, to_micros
-from bodygraph_server.policy.credits import add_months
+from bodygraph_server.policy.credits import period_bounds
 from bodygraph_server.store.errors import CommitUncertainError, DatabaseUnavailableError
 from bodygraph_server.store.records import (
     ApiKeyRecord,
@@ -54,9 +54,12 @@ class RequestCalls(SqlStore):
         super().__init__(url)
 
     def _remember(self, account_id: int, created_us: int, period_index: int) -> None:
+        known = self._periods.get(account_id)
+        if known is not None and known[:2] == (created_us, period_index):
+            return  # the end of the period is known already
         if len(self._periods) >= MAX_REMEMBERED:
             self._periods.clear()
-        end = add_months(from_micros(created_us), period_index + 1)
+        end = period_bounds(from_micros(created_us), period_index)[1]
         self._periods[account_id] = (created_us, period_index, to_micros(end))
 
     def admit_key(
@@ -121,8 +124,6 @@ class RequestCalls(SqlStore):
                     (UsageStatus.COMMITTED.value, to_micros(now), sorted(set(reservation_ids)),
                      UsageStatus.RESERVED.value),
                 )
-        except CommitUncertainError:
-            raise
         except DatabaseUnavailableError as exc:
             # The statement is its own transaction: once sent, the server may have
             # committed it whatever became of the answer (the caller finds out, .outcomes).
