@@ -54,10 +54,11 @@ def _parquet(csv_path: Path) -> Path:
 class _Pools:
     """Counts the worker processes the jobs start.
 
-    A pytest-xdist worker runs its network I/O on a thread of its own, so ``can_fork``
-    (no other thread) is false there and the jobs would compute in this process: these
-    tests fork anyway (the workers touch nothing that thread holds).
-    ``test_jobs_run_here_with_one_job_one_chunk_or_no_fork`` checks the rule itself."""
+    ``can_fork`` (no other thread) is false where an earlier test in the same test
+    process left a thread running, and the jobs would then compute in this process:
+    these tests fork anyway (the workers touch nothing such a thread holds).
+    ``test_workers_are_forked_only_from_a_process_without_other_threads`` checks the
+    rule itself."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.processes: list[int] = []
@@ -133,8 +134,9 @@ def test_places_are_geocoded_in_the_workers(
 
 
 def test_a_bad_input_line_is_the_same_error_with_processes(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    pools = _Pools(monkeypatch)
     source = _births(tmp_path / "births.csv", 2_500)
     lines = source.read_text(encoding="utf-8").splitlines(keepends=True)
     lines[1501] = "1499," + "x" * 200_000 + "\n"  # the file's line 1502: the third chunk
@@ -151,6 +153,39 @@ def test_a_bad_input_line_is_the_same_error_with_processes(
         written.append(target.read_bytes())
     assert written[0] == written[1]  # the chunks before the bad one, written in order
     assert written[0].count(b"\r\n") == 1 + 1_000  # the header and two chunks
+    assert pools.processes == [2]
+
+
+def test_a_callers_geocoder_is_asked_here_once_per_place(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A geocoder the caller passes (an online one costs a request per place) stays in
+    the job's process with its cache: no workers, each place asked once."""
+    from bodygraph.geo.places import default_geocoder
+
+    pools = _Pools(monkeypatch)
+    offline = default_geocoder().geocode
+    asked: list[str] = []
+
+    def geocode(text: str) -> Any:
+        asked.append(text)
+        return offline(text)
+
+    places = ["Berlin, Germany", "Paris, France", "Lima, Peru"]
+    source = tmp_path / "places.csv"
+    source.write_text("date,time,location\n" + "".join(
+        f'1990-05-{1 + i % 28:02d},08:30,"{places[i % 3]}"\n' for i in range(30)),
+        encoding="utf-8")
+    written = []
+    for jobs in (1, 2):
+        target = tmp_path / f"out{jobs}.csv"
+        summary = run_batch(source, target, chunk_size=7, jobs=jobs, geocode=geocode,
+                            stderr=io.StringIO())
+        assert (summary.rows, summary.errors) == (30, 0)
+        written.append(target.read_bytes())
+    assert pools.processes == []
+    assert written[0] == written[1]
+    assert sorted(asked) == sorted(places * 2)  # once per place and run
 
 
 def test_a_killed_worker_ends_the_job_with_one_line(

@@ -86,8 +86,12 @@ def run_batch(
         mode = input_mode(header)
         work = ChunkWork(source, header, _resolver(mode, geocode), calc, node,
                          encoder_for(target))
+        looked_up = mode == "location"
+        # A caller's geocoder (an online one: paid, rate-limited requests) stays in this
+        # process with its cache; workers would each look the same places up again.
         results = _computed(work, _tasks(chain([first], pieces)), workers,
-                            offline=mode == "location" and geocode is None)
+                            offline=looked_up and geocode is None,
+                            forkable=not looked_up or geocode is None)
         with closing(results):  # on an error here too, the workers stop at once
             for done in results:
                 clear = "\r\x1b[K" if progress and err.isatty() else ""
@@ -129,11 +133,11 @@ def _tasks(pieces: Iterable[Piece]) -> Iterator[Task]:
 
 
 def _computed(work: ChunkWork, tasks: Iterator[Task], jobs: int, *,
-              offline: bool) -> Generator[Done, None, None]:
+              offline: bool, forkable: bool) -> Generator[Done, None, None]:
     """Each task's result, in order: in this process with one job (or a single chunk, or
-    where workers cannot be forked: then the engine runs on ``jobs`` threads), else in
-    ``jobs`` worker processes."""
-    if jobs > 1:
+    a caller's geocoder, or where workers cannot be forked: then the engine runs on
+    ``jobs`` threads), else in ``jobs`` worker processes."""
+    if jobs > 1 and forkable:
         from bodygraph.batch.pool import WorkerPool, can_fork  # multiprocessing: 10 ms
 
         head, tasks = _peek(tasks, 2)

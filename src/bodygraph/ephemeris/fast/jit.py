@@ -65,9 +65,12 @@ def can_compile() -> bool:
     if _UNAVAILABLE:
         return False
     try:
-        return find_spec("numba") is not None
+        found = find_spec("numba") is not None
     except (ImportError, ValueError):  # a finder that refuses it, or a broken entry
-        return False
+        found = False
+    if not found:  # remembered: the engine asks on every call past its plain start
+        _UNAVAILABLE.append("not installed")
+    return found
 
 
 def compiled(function: Function) -> Function:
@@ -83,7 +86,7 @@ def compiled(function: Function) -> Function:
 def fastest(function: Function) -> Function:
     """The compiled twin of a kernel where numba can be imported, else the kernel itself
     (the same numbers)."""
-    if not _COMPILED and not can_compile():
+    if not can_compile():
         return function
     try:
         return compiled(function)
