@@ -21,6 +21,7 @@ reservations and keeps sweeping them (:mod:`bodygraph_server.billing.sweep`).
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 from collections.abc import AsyncIterator, Sequence
@@ -42,6 +43,7 @@ from bodygraph.errors import BodygraphError
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.billing.commits import CommitBatcher
 from bodygraph_server.billing.opening import open_waiting
+from bodygraph_server.billing.request_path import RequestBook
 from bodygraph_server.billing.sweep import sweep_forever, sweep_stale
 from bodygraph_server.charting import ChartSource, LibraryCharts
 from bodygraph_server.http import v1, v2
@@ -67,6 +69,8 @@ from bodygraph_server.services import (
 )
 from bodygraph_server.settings import Settings
 from bodygraph_server.store import StoreError
+from bodygraph_server.store.async_calls import AsyncRequestCalls
+from bodygraph_server.store.postgres import PostgresStore
 from bodygraph_server.store.sql import SqlStore
 
 LOG = logging.getLogger("bodygraph_server")
@@ -117,15 +121,27 @@ async def readiness(services: Services) -> Response:
 
 
 async def _services(
-    config: Settings, book: Bookkeeper, charts: ChartSource, threads: BookThreads
+    config: Settings, book: Bookkeeper, charts: ChartSource, threads: BookThreads,
+    on_loop: AsyncRequestCalls | None,
 ) -> Services:
     """The long-lived parts of one worker: keys from the settings or the database,
     templates over the bookkeeping store (when it is an SQL store)."""
     keys = await threads.run(signing_keys, config.render_keys, book.store, book.clock.now())
     store = book.store
     hub = TemplateHub(SqlTemplateStore(store) if isinstance(store, SqlStore) else None)
-    commits = CommitBatcher(book, threads.run)
-    return Services(config, book, charts, threads, keys, hub, StyleCache(hub), commits)
+    requests = RequestBook(book, threads.run, on_loop)
+    return Services(config, book, charts, threads, keys, hub, StyleCache(hub), requests,
+                    CommitBatcher(requests))
+
+
+def _on_loop(book: Bookkeeper) -> AsyncRequestCalls | None:
+    """The request path's statements on the event loop: on PostgreSQL under asyncio."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # another event loop (trio): bookkeeping threads only
+        return None
+    store = book.store
+    return store.on_loop() if isinstance(store, PostgresStore) else None
 
 
 def create_app(
@@ -194,8 +210,11 @@ def create_app(
         if source is None:
             source = LibraryCharts(config.geocoder, config.geocoder_url)
         threads = BookThreads(bookkeeping_threads(config.database_url))
+        on_loop = _on_loop(bookkeeper)
         try:
-            services = await _services(config, bookkeeper, source, threads)
+            if on_loop is not None:
+                await on_loop.open()
+            services = await _services(config, bookkeeper, source, threads, on_loop)
             try:
                 await services.booked(sweep_stale, bookkeeper, config)
             except StoreError as exc:  # the next round (sweep_forever) tries again
@@ -208,6 +227,9 @@ def create_app(
                 background.cancel_scope.cancel()
         finally:
             threads.close()
+            if on_loop is not None:
+                with anyio.CancelScope(shield=True):
+                    await on_loop.close()
             if isinstance(source, LibraryCharts):  # its geocoding HTTP client
                 with anyio.CancelScope(shield=True):
                     await source.aclose()

@@ -19,6 +19,7 @@ import anyio.to_thread
 
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.billing.commits import CommitBatcher
+from bodygraph_server.billing.request_path import RequestBook
 from bodygraph_server.charting import ChartSource
 from bodygraph_server.images.route import RenderContext, StyleCache
 from bodygraph_server.images.templates import TemplateHub
@@ -102,6 +103,8 @@ class Services:
     """The accounts' render templates (active template ids, styles)."""
     styles: StyleCache
     """``templates`` behind the image route's 24-hour style cache."""
+    requests: RequestBook
+    """A request's admission, reservation and commit (on the event loop for PostgreSQL)."""
     commits: CommitBatcher
     """Group commit of the successful calls' reservations."""
 

@@ -21,10 +21,11 @@ import anyio
 import psycopg
 import pytest
 
-from bodygraph_server.billing.accounts import Bookkeeper, Principal
+from bodygraph_server.billing.accounts import Bookkeeper, Principal, Reservation
 from bodygraph_server.billing.batch_charges import reserve_many, settle_batch
 from bodygraph_server.billing.commits import CommitBatcher
 from bodygraph_server.billing.outcomes import resolve_batch
+from bodygraph_server.billing.request_path import RequestBook
 from bodygraph_server.store import CommitUncertainError, DatabaseUnavailableError
 from bodygraph_server.store.postgres import PostgresStore
 
@@ -163,6 +164,35 @@ async def _inline(call: Any, *args: Any) -> Any:
     return call(*args)
 
 
+async def _commits_on_loop(
+    book: Bookkeeper, api_key: str, proxy: AckDropper, name: str
+) -> None:
+    """A group commit on the event loop whose answer is lost (it committed: answered), or
+    whose statement never arrived (an outage, the reservation released)."""
+    store = book.store
+    assert isinstance(store, PostgresStore)
+    calls = store.on_loop()
+    await calls.open()
+    try:
+        requests = RequestBook(book, _inline, calls)
+        principal, decision = await requests.admit(api_key)  # the account's period known
+        assert isinstance(principal, Principal) and decision is not None
+        batcher = CommitBatcher(requests)
+        for mode, status in (("after", "committed"), ("before", "released")):
+            reservation = await requests.reserve(principal, PATH)
+            assert isinstance(reservation, Reservation)
+            proxy.arm(mode)
+            if mode == "after":
+                await batcher.commit(reservation)
+            else:
+                with pytest.raises(DatabaseUnavailableError):
+                    await batcher.commit(reservation)
+            assert proxy.dropped.wait(2)
+            assert _status(name, reservation.id) == status
+    finally:
+        await calls.close()
+
+
 @pytest.mark.postgres
 def test_a_commit_acknowledgement_lost_on_the_wire(own_db: str) -> None:
     proxy = AckDropper()
@@ -184,7 +214,7 @@ def test_a_commit_acknowledgement_lost_on_the_wire(own_db: str) -> None:
         assert _status(own_db, first.id) == "committed"
 
         # The group commit finds it committed: the call is answered.
-        batcher = CommitBatcher(book, _inline)
+        batcher = CommitBatcher(RequestBook(book, _inline))
         second = book.reserve(principal, PATH)
         proxy.arm("after")
         anyio.run(batcher.commit, second)
@@ -199,6 +229,9 @@ def test_a_commit_acknowledgement_lost_on_the_wire(own_db: str) -> None:
             anyio.run(batcher.commit, third)
         assert proxy.dropped.wait(2)
         assert _status(own_db, third.id) == "released"
+
+        # The same on the event loop (the service's request path on PostgreSQL).
+        anyio.run(_commits_on_loop, book, issued.api_key, proxy, own_db)
 
         # A batch of 3 whose 2 charts were returned: settled in one transaction.
         for mode in ("after", "before"):
@@ -218,8 +251,8 @@ def test_a_commit_acknowledgement_lost_on_the_wire(own_db: str) -> None:
                 assert {_status(own_db, r.id) for r in taken} == {"released"}
 
         usage = book.usage(issued.account.id)[-1]
-        assert (usage.calls, usage.credits, usage.pending) == (4, 4, 0)
-        assert book.account(issued.account.id).balance == balance - 4
+        assert (usage.calls, usage.credits, usage.pending) == (5, 5, 0)
+        assert book.account(issued.account.id).balance == balance - 5
         assert book.audit(issued.account.id).balanced
     finally:
         book.close()

@@ -289,8 +289,11 @@ async def test_server_failures(
     request_id = response.headers["x-request-id"]
     assert request_id in response.json()["message"]
     assert request_id in caplog.text
+    logged = caplog.text  # without the request ids (32 random hex digits may hold "1990")
+    for answer in (response, legacy):
+        logged = logged.replace(answer.headers["x-request-id"], "<id>")
     for secret in ("1990", "14:30", "52.52", "13.405", "Berlin"):
-        assert secret not in caplog.text
+        assert secret not in logged
     assert "Traceback" not in response.text
     assert book.account(issued.account.id).balance == before
 

@@ -15,6 +15,7 @@ import pytest
 import bodygraph
 from bodygraph_server.billing.accounts import Bookkeeper, Principal, Reservation
 from bodygraph_server.billing.commits import CommitBatcher
+from bodygraph_server.billing.request_path import RequestBook
 from bodygraph_server.charting import ChartBatcher
 from bodygraph_server.services import BookThreads
 from bodygraph_server.store import ReservationNotFoundError
@@ -68,7 +69,7 @@ async def test_inline_book_threads_run_on_the_calling_thread(book: Bookkeeper) -
             await threads.run(boom)
         principal = _principal(book)
         reservations = [_reserve(book, principal) for _ in range(5)]
-        commits = CommitBatcher(book, threads.run)
+        commits = CommitBatcher(RequestBook(book, threads.run))
         async with anyio.create_task_group() as group:
             for reservation in reservations:
                 group.start_soon(commits.commit, reservation)
@@ -150,7 +151,7 @@ async def test_concurrent_commits_share_transactions(book: Bookkeeper) -> None:
     reservations = [_reserve(book, principal) for _ in range(30)]
     threads = BookThreads(1)
     runner = CountingRunner(threads)
-    commits = CommitBatcher(book, runner, max_batch=8)
+    commits = CommitBatcher(RequestBook(book, runner), max_batch=8)
     try:
         async with anyio.create_task_group() as group:
             for reservation in reservations:
@@ -171,7 +172,7 @@ async def test_a_commit_that_is_not_pending_fails_only_its_request(book: Bookkee
     reservations = [_reserve(book, principal) for _ in range(6)]
     book.release(reservations[2])
     threads = BookThreads(1)
-    commits = CommitBatcher(book, threads.run)
+    commits = CommitBatcher(RequestBook(book, threads.run))
     outcomes: dict[int, BaseException | None] = {}
 
     async def one(index: int) -> None:
@@ -203,7 +204,7 @@ async def test_a_failing_store_call_fails_the_requests_of_its_batch(book: Bookke
         raise Broken
 
     with pytest.raises(Broken):
-        await CommitBatcher(book, broken).commit(reservation)
+        await CommitBatcher(RequestBook(book, broken)).commit(reservation)
     assert book.usage(principal.account_id)[-1].pending == 1
 
 
@@ -215,7 +216,7 @@ async def test_a_cancelled_request_still_commits(book: Bookkeeper) -> None:
     try:
         with anyio.CancelScope() as scope:
             scope.cancel()
-            await CommitBatcher(book, threads.run).commit(reservation)
+            await CommitBatcher(RequestBook(book, threads.run)).commit(reservation)
     finally:
         threads.close()
     usage = book.usage(principal.account_id)[-1]

@@ -27,6 +27,7 @@ from bodygraph_server.billing.accounts import Bookkeeper, Principal
 from bodygraph_server.charting import LibraryCharts
 from bodygraph_server.policy.clock import ManualClock
 from bodygraph_server.store import DatabaseUnavailableError, sqlite_path
+from bodygraph_server.store.async_calls import AsyncRequestCalls
 from bodygraph_server.store.connections import Tx
 from bodygraph_server.store.postgres import PostgresStore
 from bodygraph_server.store.sql import SqlStore
@@ -49,6 +50,7 @@ class Fault:
 
     mode: str | None = None
     hits: int = 0
+    where: str = ""  # the path it struck: "driver" (a blocking call) or "event loop"
 
 
 def _commits_charges(sql: str, params: Sequence[object]) -> bool:
@@ -77,9 +79,11 @@ class _Faulty(SqlStore):
             yield Tx(run)
             if any(seen) and self.fault.mode == "before":
                 self.fault.mode, self.fault.hits = None, self.fault.hits + 1
+                self.fault.where = "driver"
                 raise self._lost(None)  # rolled back by the backend's transaction
         if any(seen) and self.fault.mode == "after":
             self.fault.mode, self.fault.hits = None, self.fault.hits + 1
+            self.fault.where = "driver"
             raise self._lost(conn)
 
 
@@ -107,15 +111,39 @@ class FaultyPostgres(_Faulty, PostgresStore):
                 hit = _commits_charges(sql, params)
                 if hit and self.fault.mode == "before":
                     self.fault.mode, self.fault.hits = None, self.fault.hits + 1
+                    self.fault.where = "driver"
                     raise self._lost(conn)
                 result = inner(sql, params)
                 if hit and self.fault.mode == "after":
                     self.fault.mode, self.fault.hits = None, self.fault.hits + 1
+                    self.fault.where = "driver"
                     raise self._lost(conn)
                 return result
 
             yield Tx(run)
 
+    def on_loop(self) -> AsyncRequestCalls:
+        return FaultyCallsOnLoop(self, self.fault)
+
+
+class FaultyCallsOnLoop(AsyncRequestCalls):
+    """The request path's statements on the event loop (what the service uses on
+    PostgreSQL), the group commit failing as :class:`Fault` says."""
+
+    def __init__(self, store: PostgresStore, fault: Fault) -> None:
+        super().__init__(store)
+        self.fault = fault
+
+    async def _run(self, cursor: Any, sql: str, params: Sequence[object]) -> None:
+        hit = _commits_charges(sql, params)
+        for when in ("before", "after"):
+            if hit and self.fault.mode == when:
+                self.fault.mode, self.fault.hits = None, self.fault.hits + 1
+                self.fault.where = "event loop"
+                await cursor.connection.close()  # gone: the pool throws it away
+                raise psycopg.OperationalError("server closed the connection unexpectedly")
+            if when == "before":
+                await super()._run(cursor, sql, params)
 
 
 @pytest.fixture
@@ -148,6 +176,11 @@ async def client(db_url: str, faulty_book: Bookkeeper) -> AsyncIterator[httpx.As
 
 
 
+def _request_path(db_url: str) -> str:
+    """Where a chart's group commit runs: on the event loop on PostgreSQL."""
+    return "event loop" if db_url.startswith("postgres") else "driver"
+
+
 def _books(book: Bookkeeper, account_id: int) -> tuple[int, int, int, int]:
     """Calls, credits, pending reservations and the balance; the ledger checked."""
     usage = book.usage(account_id)[-1]
@@ -157,13 +190,13 @@ def _books(book: Bookkeeper, account_id: int) -> tuple[int, int, int, int]:
 
 @pytest.mark.parametrize("mode", ["after", "before"])
 async def test_a_chart_whose_commit_is_unacknowledged(
-    client: httpx.AsyncClient, faulty_book: Bookkeeper, fault: Fault, mode: str
+    client: httpx.AsyncClient, faulty_book: Bookkeeper, fault: Fault, mode: str, db_url: str
 ) -> None:
     issued = faulty_book.create_account("developer")
     before = faulty_book.account(issued.account.id).balance
     fault.mode = mode
     response = await client.post(CHART, json=BIRTH, headers=json_headers(issued.api_key))
-    assert fault.hits == 1
+    assert (fault.hits, fault.where) == (1, _request_path(db_url))
     if mode == "after":  # it committed: the chart is answered, charged once
         assert response.status_code == 200, response.text
         assert _books(faulty_book, issued.account.id) == (1, 1, 0, before - 1)
@@ -174,7 +207,7 @@ async def test_a_chart_whose_commit_is_unacknowledged(
 
 
 async def test_a_group_commit_whose_acknowledgement_is_lost(
-    client: httpx.AsyncClient, faulty_book: Bookkeeper, fault: Fault
+    client: httpx.AsyncClient, faulty_book: Bookkeeper, fault: Fault, db_url: str
 ) -> None:
     issued = [faulty_book.create_account("developer") for _ in range(4)]
     statuses: list[int] = []
@@ -187,7 +220,7 @@ async def test_a_group_commit_whose_acknowledgement_is_lost(
     async with anyio.create_task_group() as tasks:
         for one in issued:
             tasks.start_soon(send, one.api_key)
-    assert fault.hits == 1
+    assert (fault.hits, fault.where) == (1, _request_path(db_url))
     assert statuses == [200] * 4
     for one in issued:
         assert _books(faulty_book, one.account.id)[:3] == (1, 1, 0)

@@ -146,16 +146,23 @@ class Bookkeeper:
         the rate decision (None when refused before the rate limit). With the windows
         in the store itself, both are one store call
         (:meth:`~bodygraph_server.store.Store.admit_key`: one round trip on PostgreSQL)."""
-        limiter = self.rate_limiter
+        windows = self.windows_in_store()
         key = api_key.strip()
-        if key and isinstance(limiter, StoreRateLimiter) and limiter.store is self.store:
-            record, decision = limiter.admit(hash_key(key), self.clock.now())
-            outcome = principal_of(record)
-        else:
-            outcome, decision = self.authenticate(api_key), None
-        if isinstance(outcome, Principal) and decision is None:
-            decision = self.check_rate(outcome)
-        return outcome, decision
+        if key and windows is not None:
+            record, decision = windows.admit(hash_key(key), self.clock.now())
+            return principal_of(record), decision
+        outcome = self.authenticate(api_key)
+        if isinstance(outcome, Principal):
+            return outcome, self.check_rate(outcome)
+        return outcome, None
+
+    def windows_in_store(self) -> StoreRateLimiter | None:
+        """The rate limiter when it keeps its windows in this bookkeeping's own store
+        (admission is then one store call), else None."""
+        limiter = self.rate_limiter
+        if isinstance(limiter, StoreRateLimiter) and limiter.store is self.store:
+            return limiter
+        return None
 
     def authorize(self, principal: Principal, path: str) -> Denied | None:
         """ACCESS_DENIED when ``path`` is above the principal's tier, else None."""

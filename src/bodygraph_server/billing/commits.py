@@ -17,43 +17,29 @@ reservation committed succeed, the others fail as an outage with nothing charged
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, Protocol, TypeVar
+from collections.abc import Sequence
 
 from bodygraph_server.batching import Batcher
-from bodygraph_server.billing.accounts import Bookkeeper, Reservation
+from bodygraph_server.billing.accounts import Reservation
 from bodygraph_server.billing.outcomes import resolve_commits
+from bodygraph_server.billing.request_path import RequestBook
 from bodygraph_server.store import CommitUncertainError, ReservationNotFoundError
 
 DEFAULT_MAX_BATCH = 64
 
 
-T = TypeVar("T")
-
-
-class BookRunner(Protocol):
-    """Runs a blocking bookkeeping call in a thread (``BookThreads.run``)."""
-
-    async def __call__(self, call: Callable[..., T], *args: Any) -> T:
-        """``call(*args)`` off the event loop."""
-        ...
-
-
 class CommitBatcher(Batcher[Reservation, None]):
     """Commits the reservations of one event loop's requests in groups.
 
-    ``run`` runs a blocking call in a bookkeeping thread (``BookThreads.run``). A commit,
+    ``requests`` makes the bookkeeping calls (on the event loop or a thread). A commit,
     once asked for, is carried out even if the request is cancelled meanwhile (as a
     started bookkeeping call always is), so a computed and answered chart is never left
     as a pending reservation.
     """
 
-    def __init__(
-        self, book: Bookkeeper, run: BookRunner, max_batch: int = DEFAULT_MAX_BATCH
-    ) -> None:
+    def __init__(self, requests: RequestBook, max_batch: int = DEFAULT_MAX_BATCH) -> None:
         super().__init__(max_batch)
-        self.book = book
-        self._run = run
+        self.requests = requests
 
     async def commit(self, reservation: Reservation) -> None:
         """Commit ``reservation`` (with whatever other commits are waiting); raises
@@ -64,9 +50,10 @@ class CommitBatcher(Batcher[Reservation, None]):
         """Commit a batch in one bookkeeping call; a reservation no longer pending fails
         its own request only."""
         try:
-            committed = await self._run(self.book.commit_many, items)
+            committed = await self.requests.commit_many(items)
         except CommitUncertainError as lost:
-            return await resolve_commits(self.book, self._run, items, lost)
+            requests = self.requests
+            return await resolve_commits(requests.book, requests.run, items, lost)
         return [
             None if done else ReservationNotFoundError(f"no pending reservation {item.id}")
             for item, done in zip(items, committed, strict=True)

@@ -28,7 +28,7 @@ from typing import TypeVar
 import anyio
 
 from bodygraph_server.billing.accounts import Bookkeeper, Denied, Principal, Reservation
-from bodygraph_server.billing.commits import BookRunner
+from bodygraph_server.billing.request_path import BookRunner
 from bodygraph_server.store import IdempotencyClaim, Replay
 
 __all__ = ["KEY_LIFETIME", "Replay", "claim_for", "reserve_once", "until_settled"]

@@ -34,7 +34,7 @@ from bodygraph_server.store import (
 )
 
 if TYPE_CHECKING:
-    from bodygraph_server.billing.commits import BookRunner
+    from bodygraph_server.billing.request_path import BookRunner
 
 T = TypeVar("T")
 

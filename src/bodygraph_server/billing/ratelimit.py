@@ -77,6 +77,16 @@ class StoreRateLimiter:
         """The store keeping the windows."""
         return self._store
 
+    @property
+    def limit(self) -> int:
+        """Requests allowed per window."""
+        return self._limit
+
+    @property
+    def window_seconds(self) -> int:
+        """The window's length."""
+        return self._window
+
     def hit(self, bucket: str, now: datetime) -> RateDecision:
         """Count a request at ``now`` if the window allows it."""
         return self._store.rate_limit_hit(bucket, now, self._limit, self._window)

@@ -38,8 +38,9 @@ from typing import Any
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from bodygraph_server.billing.accounts import Bookkeeper, Denied, Principal, RateDecision
+from bodygraph_server.billing.accounts import Denied, Principal, RateDecision
 from bodygraph_server.billing.ratelimit import LIMIT, WINDOW_SECONDS, rate_limit_headers
+from bodygraph_server.billing.request_path import RequestBook
 from bodygraph_server.http.envelope import error_response
 from bodygraph_server.http.errors import ApiError, ErrorCode, outage_error
 from bodygraph_server.services import services_of
@@ -126,13 +127,14 @@ def _anonymous_partition(client: tuple[str, int] | None) -> str:
     return "anon:" + hashlib.sha256(host.encode("utf-8")).hexdigest()
 
 
-def admit(book: Bookkeeper, credential: str | Credential, client: Any) -> Admission:
-    """Authenticate and (for a valid key) count the request. Blocking: run in a thread."""
+async def admit(requests: RequestBook, credential: str | Credential, client: Any) -> Admission:
+    """Authenticate and (for a valid key) count the request."""
+    book = requests.book
     principal: Principal | None = None
     denied: Denied | None = None
     counted: RateDecision | None = None
     if isinstance(credential, str):
-        outcome, counted = book.admit(credential)  # one store call: key, then rate limit
+        outcome, counted = await requests.admit(credential)  # key, then rate limit
         if isinstance(outcome, Principal):
             principal = outcome
         else:
@@ -222,9 +224,7 @@ class Gate:
             if version is not None:
                 services = services_of(scope)
                 credential = read_credential(Headers(scope=scope), version)
-                admission = await services.booked(
-                    admit, services.book, credential, scope.get("client")
-                )
+                admission = await admit(services.requests, credential, scope.get("client"))
                 scope[ADMISSION_KEY] = admission
                 extra.update(admission.headers)
             await self.app(scope, receive, send_with_headers)

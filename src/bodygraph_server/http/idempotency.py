@@ -45,7 +45,7 @@ async def reserve_charge(
     book = services.book
     outcome: Reservation | Denied | Replay
     if key is None:
-        outcome = await services.booked(book.reserve, principal, endpoint)
+        outcome = await services.requests.reserve(principal, endpoint)
     else:
         claim = claim_for(book, principal, key, endpoint, body)
         outcome = await reserve_once(book, services.booked, principal, endpoint, claim,

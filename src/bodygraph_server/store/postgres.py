@@ -20,24 +20,21 @@ from typing import Any
 
 import psycopg
 
+from bodygraph_server.store.async_calls import AsyncRequestCalls
 from bodygraph_server.store.connections import Tx, first_line
 from bodygraph_server.store.errors import DatabaseError, DatabaseUnavailableError, StoreError
 from bodygraph_server.store.pool import PooledConnections
-from bodygraph_server.store.request_calls import RequestCalls
+from bodygraph_server.store.request_calls import RequestCalls, placeholders
 
 #: Advisory lock id held while migrating ("bodygrap" in ASCII).
 MIGRATION_LOCK = 0x626F_6479_6772_6170
-
-
-def _placeholders(sql: str) -> str:
-    return sql.replace("%", "%%").replace("?", "%s")
 
 
 def _on(cursor: Any) -> Tx:
     """Statements run on ``cursor`` (the store's ``?`` placeholders made psycopg's)."""
 
     def run(sql: str, params: Sequence[object]) -> Any:
-        cursor.execute(_placeholders(sql), tuple(params))
+        cursor.execute(placeholders(sql), tuple(params))
         return cursor
 
     return Tx(run)
@@ -56,6 +53,8 @@ class PostgresStore(RequestCalls):
     RETRY_START = True
 
     def __init__(self, url: str, *, wait: float = 1.0, connect_timeout: int = 5) -> None:
+        self.wait = wait
+        self.connect_timeout = connect_timeout
         self._pool = PooledConnections(
             url,
             connect_kwargs={"autocommit": True, "connect_timeout": connect_timeout},
@@ -71,6 +70,10 @@ class PostgresStore(RequestCalls):
         return self._pool.connection()
 
     def _translate(self, exc: Exception) -> StoreError | None:
+        return self.translate(exc)
+
+    def translate(self, exc: Exception) -> StoreError | None:
+        """The store's error for a driver or pool error (None: neither's)."""
         pooled = self._pool.translate(exc)
         if pooled is not None:
             return pooled
@@ -94,6 +97,11 @@ class PostgresStore(RequestCalls):
         """``synchronous_commit = off`` for this transaction only: no wait for the WAL
         flush (a crash may lose the last ~0.6 s of such commits, atomically)."""
         tx.execute("SET LOCAL synchronous_commit = off")
+
+    def on_loop(self) -> AsyncRequestCalls:
+        """The request path's statements on the running event loop (open and close it
+        there)."""
+        return AsyncRequestCalls(self)
 
     def close(self) -> None:
         """Close this process's connection pool."""

@@ -23,10 +23,12 @@ sends a call the general way.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from bodygraph_server.policy.clock import from_micros, to_micros
 from bodygraph_server.policy.credits import period_bounds
+from bodygraph_server.store.connections import Row
 from bodygraph_server.store.errors import CommitUncertainError, DatabaseUnavailableError
 from bodygraph_server.store.records import (
     ApiKeyRecord,
@@ -43,6 +45,52 @@ from bodygraph_server.store.sql import SqlStore
 
 #: Accounts whose period is remembered per process before the memory starts again.
 MAX_REMEMBERED = 100_000
+
+#: The request path's statements (``?`` placeholders, as every statement of the store).
+ADMIT_SQL = "SELECT * FROM bodygraph_admit(?, ?, ?, ?)"
+RESERVE_SQL = "SELECT * FROM bodygraph_reserve(?, ?, ?, ?, ?, ?, ?)"
+COMMIT_SQL = (
+    "UPDATE usage_log SET status = ?, settled_us = ? "
+    "WHERE id = ANY(?) AND status = ? RETURNING id"
+)
+
+
+def placeholders(sql: str) -> str:
+    """The store's SQL (``?`` placeholders) as psycopg wants it (``%s``)."""
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+@dataclass(frozen=True, slots=True)
+class AdmitCall:
+    """One call of ``bodygraph_admit``: a key looked up and its window hit at ``now_us``."""
+
+    key_hash: str
+    now_us: int
+    limit: int
+    window_seconds: int
+
+    @property
+    def params(self) -> tuple[object, ...]:
+        """The statement's parameters (:data:`ADMIT_SQL`)."""
+        cutoff = self.now_us - self.window_seconds * 1_000_000
+        return (self.key_hash, self.now_us, cutoff, self.limit)
+
+
+def commit_params(reservation_ids: Sequence[int], now: datetime) -> tuple[object, ...]:
+    """The parameters of :data:`COMMIT_SQL` (each id once, in order)."""
+    return (UsageStatus.COMMITTED.value, to_micros(now), sorted(set(reservation_ids)),
+            UsageStatus.RESERVED.value)
+
+
+def committed(reservation_ids: Sequence[int], rows: Sequence[Row]) -> list[bool]:
+    """For each id, whether :data:`COMMIT_SQL` returned it (a repeated id is committed
+    once: the first time it is asked for)."""
+    pending = {int(row[0]) for row in rows}
+    done = []
+    for reservation_id in reservation_ids:
+        done.append(reservation_id in pending)
+        pending.discard(reservation_id)
+    return done
 
 
 class RequestCalls(SqlStore):
@@ -66,12 +114,15 @@ class RequestCalls(SqlStore):
         self, key_hash: str, now: datetime, limit: int, window_seconds: int
     ) -> tuple[ApiKeyRecord | None, RateDecision | None]:
         """The key and (active account) the rate-limit hit: one round trip."""
-        now_us = to_micros(now)
+        call = AdmitCall(key_hash, to_micros(now), limit, window_seconds)
         with self.alone() as tx:
-            row = tx.one(
-                "SELECT * FROM bodygraph_admit(?, ?, ?, ?)",
-                (key_hash, now_us, now_us - window_seconds * 1_000_000, limit),
-            )
+            row = tx.one(ADMIT_SQL, call.params)
+        return self.admitted(call, row)
+
+    def admitted(
+        self, call: AdmitCall, row: Row | None
+    ) -> tuple[ApiKeyRecord | None, RateDecision | None]:
+        """What ``bodygraph_admit``'s row says; remembers the account's period."""
         if row is None:
             return None, None
         record = key_from_row(row[:7])
@@ -80,9 +131,21 @@ class RequestCalls(SqlStore):
             return record, None
         count, oldest = int(row[10]), None if row[11] is None else int(row[11])
         return record, decision_from_window(
-            allowed=bool(row[9]), count=count, oldest_us=oldest, now_us=now_us, limit=limit,
-            window_seconds=window_seconds,
+            allowed=bool(row[9]), count=count, oldest_us=oldest, now_us=call.now_us,
+            limit=call.limit, window_seconds=call.window_seconds,
         )
+
+    def fast_reservation(
+        self, account_id: int, endpoint: str, now: datetime
+    ) -> tuple[tuple[object, ...], int] | None:
+        """The parameters of :data:`RESERVE_SQL` and the period index, when the account's
+        period is remembered (else None: only the general reservation will do)."""
+        known = self._periods.get(account_id)
+        if known is None:
+            return None
+        created_us, period_index, end_us = known
+        return (account_id, endpoint, to_micros(now), created_us, period_index, end_us,
+                UsageStatus.RESERVED.value), period_index
 
     def reserve(
         self, account_id: int, endpoint: str, now: datetime,
@@ -90,21 +153,23 @@ class RequestCalls(SqlStore):
     ) -> Reservation | ChargeRefusal | Replay:
         """Take 1 credit (or record an overage call) in one round trip when that is all
         there is to do; otherwise (or with ``claim``) the general reservation."""
-        known = self._periods.get(account_id) if claim is None else None
-        if known is not None:
-            created_us, period_index, end_us = known
+        fast = self.fast_reservation(account_id, endpoint, now) if claim is None else None
+        if fast is not None:
+            params, period_index = fast
             with self.alone() as tx:
-                row = tx.one(
-                    "SELECT * FROM bodygraph_reserve(?, ?, ?, ?, ?, ?, ?)",
-                    (account_id, endpoint, to_micros(now), created_us, period_index, end_us,
-                     UsageStatus.RESERVED.value),
-                )
+                row = tx.one(RESERVE_SQL, params)
             if row is not None:
-                return Reservation(
-                    id=int(row[0]), account_id=account_id, period_index=period_index,
-                    endpoint=endpoint, credits=int(row[1]), overage=bool(row[2]),
-                    balance_after=int(row[3]),
-                )
+                return reservation_from_row(row, account_id, endpoint, period_index)
+        return self.general_reserve(account_id, endpoint, now, claim)
+
+    def general_reserve(
+        self, account_id: int, endpoint: str, now: datetime,
+        claim: IdempotencyClaim | None = None,
+    ) -> Reservation | ChargeRefusal | Replay:
+        """The reservation of :class:`~bodygraph_server.store.charges.ChargeRepository`
+        (every rule: period boundaries, refusals, idempotency keys); remembers the
+        account's period for the next fast one."""
+        known = self._periods.get(account_id)
         outcome = super().reserve(account_id, endpoint, now, claim)
         if known is not None and isinstance(outcome, Reservation):
             self._remember(account_id, known[0], outcome.period_index)
@@ -118,19 +183,19 @@ class RequestCalls(SqlStore):
             return []
         try:
             with self.alone() as tx:
-                rows = tx.rows(
-                    "UPDATE usage_log SET status = ?, settled_us = ? "
-                    "WHERE id = ANY(?) AND status = ? RETURNING id",
-                    (UsageStatus.COMMITTED.value, to_micros(now), sorted(set(reservation_ids)),
-                     UsageStatus.RESERVED.value),
-                )
+                rows = tx.rows(COMMIT_SQL, commit_params(reservation_ids, now))
         except DatabaseUnavailableError as exc:
             # The statement is its own transaction: once sent, the server may have
             # committed it whatever became of the answer (the caller finds out, .outcomes).
             raise CommitUncertainError(f"{exc} (while committing)") from exc
-        pending = {int(row[0]) for row in rows}
-        done = []
-        for reservation_id in reservation_ids:  # a repeated id is committed once
-            done.append(reservation_id in pending)
-            pending.discard(reservation_id)
-        return done
+        return committed(reservation_ids, rows)
+
+
+def reservation_from_row(
+    row: Row, account_id: int, endpoint: str, period_index: int
+) -> Reservation:
+    """The reservation ``bodygraph_reserve`` made (its row: id, credits, overage, balance)."""
+    return Reservation(
+        id=int(row[0]), account_id=account_id, period_index=period_index, endpoint=endpoint,
+        credits=int(row[1]), overage=bool(row[2]), balance_after=int(row[3]),
+    )

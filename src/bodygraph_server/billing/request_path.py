@@ -1,0 +1,82 @@
+"""A chart request's bookkeeping as the HTTP layer awaits it: admission, reservation and
+the group commit.
+
+Each call is the :class:`~bodygraph_server.billing.accounts.Bookkeeper`'s, run where it
+costs least:
+
+* with ``on_loop`` (PostgreSQL: :class:`~bodygraph_server.store.async_calls.AsyncRequestCalls`),
+  the one-round-trip statements run on the event loop itself; a reservation the fast
+  statement cannot make (a period boundary, a refusal) goes the general way;
+* everything else runs as a blocking call through ``run`` (a bookkeeping thread, or inline
+  for SQLite: :class:`~bodygraph_server.services.BookThreads`).
+
+Both ways give the same outcomes: the statements, their rows and the rules are the
+store's, and the tests run the service on both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar
+
+import anyio
+
+from bodygraph_server.billing.accounts import Bookkeeper, Denied, Principal, RateDecision
+from bodygraph_server.billing.keys import hash_key
+from bodygraph_server.billing.principals import principal_of
+from bodygraph_server.store import Reservation
+from bodygraph_server.store.async_calls import AsyncRequestCalls
+
+T = TypeVar("T")
+
+
+class BookRunner(Protocol):
+    """Runs a blocking bookkeeping call in a thread (``BookThreads.run``)."""
+
+    async def __call__(self, call: Callable[..., T], *args: Any) -> T:
+        """``call(*args)`` off the event loop."""
+        ...
+
+
+class RequestBook:
+    """See the module docstring."""
+
+    def __init__(
+        self, book: Bookkeeper, run: BookRunner, on_loop: AsyncRequestCalls | None = None
+    ) -> None:
+        self.book = book
+        self.run = run
+        self.on_loop = on_loop
+
+    async def admit(self, api_key: str) -> tuple[Principal | Denied, RateDecision | None]:
+        """:meth:`Bookkeeper.admit`."""
+        book, on_loop = self.book, self.on_loop
+        windows = book.windows_in_store()
+        key = api_key.strip()
+        if on_loop is None or windows is None or not key:
+            return await self.run(book.admit, api_key)
+        with anyio.CancelScope(shield=True):  # as a started thread call: never abandoned
+            record, decision = await on_loop.admit_key(
+                hash_key(key), book.clock.now(), windows.limit, windows.window_seconds
+            )
+        return principal_of(record), decision
+
+    async def reserve(self, principal: Principal, endpoint: str) -> Reservation | Denied:
+        """:meth:`Bookkeeper.reserve` without an idempotency claim."""
+        if self.on_loop is not None:
+            with anyio.CancelScope(shield=True):  # a credit taken is always known
+                reservation = await self.on_loop.reserve(
+                    principal.account_id, endpoint, self.book.clock.now()
+                )
+            if reservation is not None:
+                return reservation
+        return await self.run(self.book.reserve, principal, endpoint)
+
+    async def commit_many(self, reservations: Sequence[Reservation]) -> list[bool]:
+        """:meth:`Bookkeeper.commit_many`."""
+        if self.on_loop is None:
+            return await self.run(self.book.commit_many, reservations)
+        with anyio.CancelScope(shield=True):
+            done = await self.on_loop.commit_many([r.id for r in reservations],
+                                                  self.book.clock.now())
+        return done
