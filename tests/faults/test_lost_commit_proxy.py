@@ -18,7 +18,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import anyio
-import psycopg
 import pytest
 
 from bodygraph_server.billing.accounts import Bookkeeper, Principal
@@ -26,7 +25,6 @@ from bodygraph_server.billing.batch_charges import reserve_many, settle_batch
 from bodygraph_server.billing.commits import CommitBatcher
 from bodygraph_server.billing.outcomes import resolve_batch
 from bodygraph_server.store import CommitUncertainError, DatabaseUnavailableError
-from bodygraph_server.store.postgres import PostgresStore
 
 PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 PATH = "/v2/charts/coordinates"
@@ -140,6 +138,8 @@ class AckDropper:
 
 @pytest.fixture
 def own_db() -> Iterator[str]:
+    import psycopg
+
     name = "bglostack_" + secrets.token_hex(5)
     with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
         admin.execute(f"CREATE DATABASE {name}")
@@ -152,6 +152,8 @@ def own_db() -> Iterator[str]:
 
 def _status(name: str, reservation_id: int) -> str:
     """The usage row's status, read directly (not through the proxy)."""
+    import psycopg
+
     with psycopg.connect(f"postgresql://postgres@127.0.0.1:5432/{name}") as conn:
         row = conn.execute("SELECT status FROM usage_log WHERE id = %s",
                            (reservation_id,)).fetchone()
@@ -165,6 +167,8 @@ async def _inline(call: Any, *args: Any) -> Any:
 
 @pytest.mark.postgres
 def test_a_commit_acknowledgement_lost_on_the_wire(own_db: str) -> None:
+    from bodygraph_server.store.postgres import PostgresStore
+
     proxy = AckDropper()
     book = Bookkeeper(PostgresStore(
         f"postgresql://postgres@127.0.0.1:{proxy.port}/{own_db}?sslmode=disable"))
