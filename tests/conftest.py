@@ -11,6 +11,11 @@ The ``ci`` profile builds on Hypothesis's own: no example database (``derandomiz
 implies it, so workers share no files) and no per-example deadline, since wall-clock time
 on a machine whose cores are all busy with workers measures the load, not the code; every
 test still has the global ``timeout`` of pyproject.toml.
+
+Since every worker collects (imports) every test module, a third-party package that only
+some tests need (mcp, schemathesis, psycopg, redis, jsonschema, PIL, ...) is imported in
+the tests and fixtures that use it, with a ``TYPE_CHECKING`` import for annotations, not
+at the top of the module.
 """
 
 from __future__ import annotations
