@@ -16,8 +16,10 @@ import sys
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import grimp
+if TYPE_CHECKING:
+    import grimp
 
 REPO = Path(__file__).resolve().parents[1]
 #: The packages the contracts cover (``bodygraph``, ``bodygraph_server``, ...).
@@ -141,6 +143,8 @@ def _describe(graph: grimp.ImportGraph, group: list[str]) -> str:
 
 
 def test_no_import_cycle() -> None:
+    import grimp
+
     graph = grimp.build_graph(*PACKAGES, exclude_type_checking_imports=True, cache_dir=None)
     edges = {module: graph.find_modules_directly_imported_by(module) & graph.modules
              for module in graph.modules}

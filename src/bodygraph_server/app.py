@@ -27,7 +27,7 @@ import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import date, time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.to_thread
@@ -69,9 +69,10 @@ from bodygraph_server.services import (
 )
 from bodygraph_server.settings import Settings
 from bodygraph_server.store import StoreError
-from bodygraph_server.store.async_calls import AsyncRequestCalls
-from bodygraph_server.store.postgres import PostgresStore
 from bodygraph_server.store.sql import SqlStore
+
+if TYPE_CHECKING:
+    from bodygraph_server.store.async_calls import AsyncRequestCalls
 
 LOG = logging.getLogger("bodygraph_server")
 
@@ -140,6 +141,8 @@ def _on_loop(book: Bookkeeper) -> AsyncRequestCalls | None:
         asyncio.get_running_loop()
     except RuntimeError:  # another event loop (trio): bookkeeping threads only
         return None
+    from bodygraph_server.store.postgres import PostgresStore  # psycopg: only when used
+
     store = book.store
     return store.on_loop() if isinstance(store, PostgresStore) else None
 

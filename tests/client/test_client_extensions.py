@@ -14,7 +14,6 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import httpx
-import jsonschema
 import pytest
 
 import bodygraph
@@ -104,6 +103,8 @@ def openapi(service: Service) -> dict[str, Any]:
 
 
 def check(case: Case, result: Any, openapi: dict[str, Any]) -> None:
+    import jsonschema
+
     schema = {**openapi, "$ref": f"#/components/schemas/{case.schema}"}
     jsonschema.Draft202012Validator(schema).validate(result)
     expected = case.expected()

@@ -11,7 +11,6 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import httpx
-import jsonschema
 import pytest
 
 import bodygraph
@@ -59,6 +58,8 @@ IDS = [f"{c.method}-{i}" for i, c in enumerate(CASES)]
 
 
 def check(case: Case, result: Any, rate: RateLimit) -> None:
+    import jsonschema
+
     chart = expected()
     if case.visual:
         assert isinstance(result, VisualChart)

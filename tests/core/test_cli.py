@@ -10,7 +10,6 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-import jsonschema
 import pytest
 
 import bodygraph
@@ -48,6 +47,8 @@ def test_console_script_prints_a_readable_chart() -> None:
 
 
 def test_json_is_exactly_to_v2(capsys: pytest.CaptureFixture[str]) -> None:
+    import jsonschema
+
     status, out, err = run(capsys, *EXAMPLE, "--json")
     assert status == 0, err
     printed = json.loads(out)
@@ -57,6 +58,8 @@ def test_json_is_exactly_to_v2(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_v1_json_and_mean_node(capsys: pytest.CaptureFixture[str]) -> None:
+    import jsonschema
+
     status, out, _ = run(capsys, *EXAMPLE, "--json", "--v1", "--node", "mean")
     assert status == 0
     printed = json.loads(out)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import shutil
 from datetime import UTC, datetime, timedelta, timezone
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,8 +19,19 @@ from bodygraph.model.chart import Authority, ChartType, Definition
 from bodygraph.model.contract import json_schema
 from bodygraph.testing import birth_instants
 
+if TYPE_CHECKING:
+    import jsonschema
+
 EXAMPLE = datetime(1980, 1, 3, 8, 30, tzinfo=UTC)
-FORMAT_CHECKER = jsonschema.FormatChecker()
+
+
+@cache
+def format_checker() -> jsonschema.FormatChecker:
+    """One for the module, made on first use (jsonschema is imported by the test that
+    uses it, not in every pytest worker that collects this module)."""
+    import jsonschema
+
+    return jsonschema.FormatChecker()
 
 
 def test_example_chart() -> None:
@@ -114,6 +126,8 @@ def test_same_input_same_chart(instant: datetime) -> None:
 @settings(max_examples=25, deadline=None)
 @given(birth_instants(), st.sampled_from(["true", "mean"]))
 def test_physical_and_format_invariants(instant: datetime, node: str) -> None:
+    import jsonschema
+
     chart = bodygraph.calculate(instant, node=node)  # type: ignore[arg-type]
     days = (chart.birth_utc - chart.design_utc).total_seconds() / 86400
     assert 86 <= days <= 93
@@ -127,8 +141,8 @@ def test_physical_and_format_invariants(instant: datetime, node: str) -> None:
     assert arc == pytest.approx(88.0, abs=1e-6)
     assert chart.type in ChartType and chart.authority in Authority
     assert chart.definition in Definition
-    jsonschema.validate(chart.to_v2(), json_schema("chart-result"), format_checker=FORMAT_CHECKER)
-    jsonschema.validate(chart.to_v1(), json_schema("v1-bodygraph"), format_checker=FORMAT_CHECKER)
+    jsonschema.validate(chart.to_v2(), json_schema("chart-result"), format_checker=format_checker())
+    jsonschema.validate(chart.to_v1(), json_schema("v1-bodygraph"), format_checker=format_checker())
     jsonschema.validate(chart.to_v2_simple(), json_schema("chart-simple-result"))
     jsonschema.validate(chart.to_v1_simple(), json_schema("v1-bodygraph-simple"))
 

@@ -18,7 +18,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import anyio
-import psycopg
 import pytest
 
 from bodygraph_server.billing.accounts import Bookkeeper, Principal, Reservation
@@ -27,7 +26,6 @@ from bodygraph_server.billing.commits import CommitBatcher
 from bodygraph_server.billing.outcomes import resolve_batch
 from bodygraph_server.billing.request_path import RequestBook
 from bodygraph_server.store import CommitUncertainError, DatabaseUnavailableError
-from bodygraph_server.store.postgres import PostgresStore
 
 PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 PATH = "/v2/charts/coordinates"
@@ -141,6 +139,8 @@ class AckDropper:
 
 @pytest.fixture
 def own_db() -> Iterator[str]:
+    import psycopg
+
     name = "bglostack_" + secrets.token_hex(5)
     with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
         admin.execute(f"CREATE DATABASE {name}")
@@ -153,6 +153,8 @@ def own_db() -> Iterator[str]:
 
 def _status(name: str, reservation_id: int) -> str:
     """The usage row's status, read directly (not through the proxy)."""
+    import psycopg
+
     with psycopg.connect(f"postgresql://postgres@127.0.0.1:5432/{name}") as conn:
         row = conn.execute("SELECT status FROM usage_log WHERE id = %s",
                            (reservation_id,)).fetchone()
@@ -169,6 +171,8 @@ async def _commits_on_loop(
 ) -> None:
     """A group commit on the event loop whose answer is lost (it committed: answered), or
     whose statement never arrived (an outage, the reservation released)."""
+    from bodygraph_server.store.postgres import PostgresStore
+
     store = book.store
     assert isinstance(store, PostgresStore)
     calls = store.on_loop()
@@ -195,6 +199,8 @@ async def _commits_on_loop(
 
 @pytest.mark.postgres
 def test_a_commit_acknowledgement_lost_on_the_wire(own_db: str) -> None:
+    from bodygraph_server.store.postgres import PostgresStore
+
     proxy = AckDropper()
     book = Bookkeeper(PostgresStore(
         f"postgresql://postgres@127.0.0.1:{proxy.port}/{own_db}?sslmode=disable"))

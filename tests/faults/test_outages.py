@@ -19,14 +19,17 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
-import psycopg
 import pytest
 from server.support import LiveServer
 
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.store import open_store
+
+if TYPE_CHECKING:
+    import psycopg
 
 pytestmark = pytest.mark.slow  # its module starts first under xdist (tests/conftest.py)
 
@@ -157,6 +160,8 @@ def _deployment(url: str, tmp: Path) -> tuple[Bookkeeper, list[int], list[str], 
 @pytest.fixture
 def fault_db() -> Iterator[tuple[str, str]]:
     """A database of this test's own (name, URL), dropped afterwards."""
+    import psycopg
+
     name = "bgfault_" + secrets.token_hex(5)
     with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
         admin.execute(f"CREATE DATABASE {name}")
@@ -179,6 +184,8 @@ def _terminate(admin: psycopg.Connection[object], name: str) -> int:
 def test_postgres_backends_terminated_and_connections_refused(
     fault_db: tuple[str, str], tmp_path: Path
 ) -> None:
+    import psycopg
+
     name, url = fault_db
     book, accounts, keys, server = _deployment(url, tmp_path)
     try:

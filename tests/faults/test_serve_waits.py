@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 
 import httpx
-import psycopg
 import pytest
 from server.support import REPO, free_port
 
@@ -20,6 +19,8 @@ PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 
 @pytest.mark.postgres
 def test_serve_waits_for_the_database(tmp_path: Path) -> None:
+    import psycopg
+
     name = "bgserve_" + secrets.token_hex(5)  # does not exist yet: connections fail
     port = free_port()
     env = {**os.environ, "BODYGRAPH_DATABASE_URL": f"postgresql://postgres@127.0.0.1:5432/{name}",

@@ -9,9 +9,12 @@ import os
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from mcp import ClientSession, StdioServerParameters, stdio_client
+
+if TYPE_CHECKING:  # the SDK is imported by the fixture: every worker collects this folder
+    from mcp import ClientSession
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -23,6 +26,8 @@ def anyio_backend() -> str:
 
 @pytest.fixture(scope="package")
 async def session(anyio_backend: str) -> AsyncIterator[ClientSession]:
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
     path = os.pathsep.join(p for p in (str(SRC), os.environ.get("PYTHONPATH")) if p)
     params = StdioServerParameters(command=sys.executable, args=["-m", "bodygraph_mcp"],
                                    env={"PYTHONPATH": path})

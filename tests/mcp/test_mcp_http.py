@@ -12,8 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from mcp import ClientSession
-from mcp.client.streamable_http import streamable_http_client
 from server.support import free_port
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
@@ -53,6 +51,9 @@ def url() -> Iterator[str]:
 
 
 async def test_tools_over_streamable_http(url: str) -> None:
+    from mcp import ClientSession  # imported here, not in every collecting worker
+    from mcp.client.streamable_http import streamable_http_client
+
     async with streamable_http_client(url) as (read, write), \
             ClientSession(read, write) as session:
         await session.initialize()

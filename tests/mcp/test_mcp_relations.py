@@ -7,17 +7,19 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from mcp import ClientSession
-from mcp.types import CallToolResult, EmbeddedResource, TextContent, TextResourceContents
 
 from bodygraph import calculate
 from bodygraph import transit as transit_of
 from bodygraph.cli.main import main
 from bodygraph.render import render_svg
 from bodygraph.render.from_relations import connection_input, transit_input
+
+if TYPE_CHECKING:  # the SDK is imported when a test runs, not in every collecting worker
+    from mcp import ClientSession
+    from mcp.types import CallToolResult
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
 
@@ -35,6 +37,8 @@ def cli_json(capsys: pytest.CaptureFixture[str], *args: str) -> Any:
 
 
 def text_of(result: CallToolResult) -> str:
+    from mcp.types import TextContent
+
     first = result.content[0]
     assert isinstance(first, TextContent)
     return first.text
@@ -115,6 +119,8 @@ async def test_sensitivity_cycles_calendar(session: ClientSession,
 
 
 async def test_render_svg_overlays(session: ClientSession) -> None:
+    from mcp.types import EmbeddedResource, TextResourceContents
+
     natal, other = calculate(datetime(1980, 1, 3, 8, 30, tzinfo=UTC)), calculate(
         datetime(1985, 7, 9, 14, 0, tzinfo=UTC))
     moment = transit_of(datetime(2024, 3, 20, 3, 6, tzinfo=UTC), natal=natal)

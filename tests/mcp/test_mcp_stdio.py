@@ -7,17 +7,18 @@ answering."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-import jsonschema
 import pytest
-from mcp import ClientSession
-from mcp.types import CallToolResult, EmbeddedResource, TextContent, TextResourceContents
 
 import bodygraph
 from bodygraph.model.contract import json_schema
 from bodygraph.render import svg
+
+if TYPE_CHECKING:  # the SDK is imported when a test runs, not in every collecting worker
+    from mcp import ClientSession
+    from mcp.types import CallToolResult
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
 
@@ -33,6 +34,8 @@ async def call(session: ClientSession, tool: str, birth: dict[str, Any]) -> Call
 
 
 def summary_of(result: CallToolResult) -> str:
+    from mcp.types import TextContent
+
     first = result.content[0]
     assert isinstance(first, TextContent)
     return first.text
@@ -56,6 +59,8 @@ async def test_lists_the_tools_with_schemas(session: ClientSession) -> None:
 
 
 async def test_chart_at_a_place(session: ClientSession) -> None:
+    import jsonschema
+
     result = await call(session, "chart", BERLIN)
     assert not result.is_error
     data = result.structured_content
@@ -89,6 +94,8 @@ async def test_chart_at_coordinates_and_at_an_instant(session: ClientSession) ->
 
 
 async def test_render_svg(session: ClientSession) -> None:
+    from mcp.types import EmbeddedResource, TextResourceContents
+
     result = await call(session, "render_svg", BERLIN)
     assert not result.is_error and result.structured_content is not None
     document = svg(expected())

@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 import pytest
 from chromium import chromium
-from PIL import Image
 
 from bodygraph.render import (
     PRESET_NAMES,
@@ -63,6 +62,8 @@ def inline(document: str) -> str:
 
 
 def pixels(png: bytes) -> np.ndarray:
+    from PIL import Image
+
     return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.float64)
 
 

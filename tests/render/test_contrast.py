@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from PIL import Image
 
 from bodygraph.render import PRESET_NAMES, Theme, png_bytes, render_svg
 from bodygraph.render.color import MIN_CONTRAST, contrast
@@ -126,6 +125,8 @@ def dot_mask(image: np.ndarray, x: float, y: float, scale: float) -> np.ndarray:
 
 def test_design_and_personality_differ_in_black_and_white() -> None:
     """In the print theme both sides are black: the dots differ by shape alone."""
+    from PIL import Image
+
     theme = Theme.from_dict({"show_gate_numbers": False}, base=Theme.preset("print"))
     data = RenderInput.from_chart(named_chart("generator"))  # 5: design only, 15: personality
     assert data.activation_of(5) == "design" and data.activation_of(15) == "personality"

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image
 
 from bodygraph.model.chart import BODIES
 from bodygraph.render import PRESET_NAMES, Theme, render_svg, svg
@@ -75,6 +74,8 @@ def fontless_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 
 def render_without_fonts(document: str, env: dict[str, str]) -> np.ndarray:
+    from PIL import Image
+
     done = subprocess.run([sys.executable, "-c", RENDER], input=document.encode("utf-8"),
                           env=env, capture_output=True, check=True, timeout=60)
     return np.asarray(Image.open(io.BytesIO(done.stdout)).convert("RGB"), dtype=np.int16)
@@ -90,6 +91,8 @@ GLYPH = r'<path class="planet"[^>]*/>'
 
 def test_planet_glyphs_are_drawn_without_any_font(fontless_env: dict[str, str],
                                                  tmp_path: Path) -> None:
+    from PIL import Image
+
     document = svg(named_chart("manifesting-generator"))
     shapes = without(document, TEXT)  # everything but text: must not need fonts at all
     no_font = render_without_fonts(shapes, fontless_env)

@@ -8,6 +8,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 from uuid import UUID
 
@@ -16,7 +17,6 @@ import pytest
 import uvicorn
 from starlette.applications import Starlette
 from starlette.routing import Mount
-from starlette.testclient import TestClient
 
 from bodygraph.render import RenderInput, Theme, render_svg
 from bodygraph_server.images.route import (
@@ -34,6 +34,9 @@ from bodygraph_server.images.tokens import (
 )
 
 from .charts import named_chart
+
+if TYPE_CHECKING:  # starlette's test client (httpx2) is imported where it is used
+    from starlette.testclient import TestClient
 
 RING = KeyRing([SigningKey("k1", b"\x11" * 32)])
 DATA = RenderInput.from_chart(named_chart("generator"))
@@ -71,6 +74,8 @@ def templates() -> Templates:
 
 @pytest.fixture
 def client(templates: Templates) -> Iterator[TestClient]:
+    from starlette.testclient import TestClient
+
     with TestClient(render_app(RING, templates)) as c:
         yield c
 
@@ -162,6 +167,8 @@ def test_only_get_and_head(client: TestClient) -> None:
 
 
 def test_template_source_failure_is_503_and_not_cached() -> None:
+    from starlette.testclient import TestClient
+
     class Broken:
         def style_for(self, template_id: UUID) -> Theme | None:
             raise TemplateLookupError("database unavailable")
@@ -191,6 +198,8 @@ def test_style_cache_keeps_answers_24_hours_and_is_bounded(templates: Templates)
 
 
 def test_mounted_under_render_and_links_resolve(templates: Templates) -> None:
+    from starlette.testclient import TestClient
+
     parent = Starlette(routes=[Mount("/render", app=render_app(RING, templates))])
     link = render_link("https://api.example.com/render/", KNOWN, KNOWN_TOKEN)
     assert link == f"https://api.example.com/render/{KNOWN}.svg?t={KNOWN_TOKEN}"

@@ -11,7 +11,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.applications import Starlette
 from starlette.routing import Route
-from starlette.testclient import TestClient
 
 from bodygraph_server.http.openapi import render_operation
 from bodygraph_server.images.route import IMAGE_ROUTE, RenderContext, cached, image_endpoint
@@ -27,6 +26,8 @@ from .test_route import KNOWN_TOKEN, RING, TOKEN, Clock
 
 
 def test_one_client_cannot_take_the_worker() -> None:
+    from starlette.testclient import TestClient
+
     clock = Clock()
     throttle = Throttle(rate=2, burst=3, clock=clock)
     context = RenderContext(RING, cached(None))

@@ -8,13 +8,12 @@ from __future__ import annotations
 import gzip
 import sys
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 import pytest
 from starlette.applications import Starlette
 from starlette.routing import Route
-from starlette.testclient import TestClient
 
 from bodygraph.render import Theme, render_svg
 from bodygraph_server.images.formats import PNG_COST, accepts_gzip, split_image_name, svg_body
@@ -31,9 +30,14 @@ from bodygraph_server.images.throttle import Throttle
 
 from .test_route import DATA, KNOWN, KNOWN_TOKEN, RING, TOKEN, UNKNOWN, Clock, Templates
 
+if TYPE_CHECKING:  # starlette's test client: imported by the fixture and tests that use it
+    from starlette.testclient import TestClient
+
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
+    from starlette.testclient import TestClient
+
     with TestClient(render_app(RING, Templates({}))) as c:
         yield c
 
@@ -64,6 +68,8 @@ def test_only_get_and_head(client: TestClient) -> None:
 
 
 def test_png_template_store_failure_is_503() -> None:
+    from starlette.testclient import TestClient
+
     class Broken:
         def style_for(self, template_id: UUID) -> Theme | None:
             raise TemplateLookupError("database unavailable")
@@ -82,6 +88,8 @@ def test_without_cairo_png_is_503_and_svg_still_works(client: TestClient,
 
 
 def test_a_png_takes_several_images_from_the_throttle() -> None:
+    from starlette.testclient import TestClient
+
     clock = Clock()
     throttle = Throttle(rate=PNG_COST, burst=2 * PNG_COST, clock=clock)
     context = RenderContext(RING, cached(None))

@@ -12,7 +12,6 @@ from pathlib import Path
 from urllib.parse import quote
 from uuid import UUID, uuid4
 
-import psycopg
 import pytest
 
 from bodygraph.render import Theme, ThemeError
@@ -38,6 +37,8 @@ GREEN = Theme.from_dict({"personality_color": "#2e7d32", "show_summary": False})
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    import psycopg
+
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'templates.sqlite3'}"
         return

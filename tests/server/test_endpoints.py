@@ -9,7 +9,6 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import httpx
-import jsonschema
 import pytest
 
 import bodygraph
@@ -52,6 +51,14 @@ def check_envelope(body: dict[str, Any], type_name: str, message: str) -> None:
     assert TIMESTAMP_RE.match(body["timestamp"])
 
 
+def validate(instance: Any, name: str) -> None:
+    """``instance`` is valid against the contract's schema ``name`` (jsonschema imported
+    here, not in every pytest worker that collects this module)."""
+    import jsonschema
+
+    jsonschema.validate(instance, json_schema(name))
+
+
 async def test_full_chart_from_coordinates(client: httpx.AsyncClient, book: Bookkeeper) -> None:
     key = new_key(book)
     before = balance(book, key)
@@ -62,7 +69,7 @@ async def test_full_chart_from_coordinates(client: httpx.AsyncClient, book: Book
     body = response.json()
     check_envelope(body, "ChartResult", "Chart generated from coordinates")
     assert body["data"] == expected().to_v2()
-    jsonschema.validate(body["data"], json_schema("chart-result"))
+    validate(body["data"], "chart-result")
     assert balance(book, key) == before - 1
 
 
@@ -83,7 +90,7 @@ async def test_simple_chart(client: httpx.AsyncClient, book: Bookkeeper) -> None
     body = response.json()
     check_envelope(body, "ChartSimpleResult", "Chart generated")
     assert body["data"] == expected().to_v2_simple()
-    jsonschema.validate(body["data"], json_schema("chart-simple-result"))
+    validate(body["data"], "chart-simple-result")
 
 
 async def test_v1_bodygraph(client: httpx.AsyncClient, book: Bookkeeper) -> None:
@@ -92,7 +99,7 @@ async def test_v1_bodygraph(client: httpx.AsyncClient, book: Bookkeeper) -> None
     assert response.status_code == 200, response.text
     body = response.json()
     assert body == expected().to_v1()
-    jsonschema.validate(body, json_schema("v1-bodygraph"))
+    validate(body, "v1-bodygraph")
 
 
 async def test_v1_simple(client: httpx.AsyncClient, book: Bookkeeper) -> None:
@@ -100,7 +107,7 @@ async def test_v1_simple(client: httpx.AsyncClient, book: Bookkeeper) -> None:
     response = await client.post("/v1/bodygraphs/simple", json=V1, headers=v1_headers(key))
     assert response.status_code == 200, response.text
     assert response.json() == expected().to_v1_simple()
-    jsonschema.validate(response.json(), json_schema("v1-bodygraph-simple"))
+    validate(response.json(), "v1-bodygraph-simple")
 
 
 async def test_same_input_same_chart(client: httpx.AsyncClient, book: Bookkeeper) -> None:

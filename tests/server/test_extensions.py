@@ -8,7 +8,6 @@ import json
 from typing import Any
 
 import httpx
-import jsonschema
 import pytest
 
 from bodygraph.cli.main import main as cli
@@ -43,6 +42,8 @@ def cli_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
 
 def check_schema(type_name: str, data: Any) -> None:
     """``data`` against the OpenAPI schema of ``type_name`` (local refs resolved)."""
+    import jsonschema
+
     from bodygraph_server.http.openapi import openapi_document
 
     document = openapi_document(())

@@ -14,7 +14,6 @@ from urllib.parse import parse_qs, urlsplit
 from xml.etree import ElementTree as ET
 
 import httpx
-import jsonschema
 import pytest
 
 from bodygraph.cli.main import main as cli
@@ -48,6 +47,8 @@ def settings(db_url: str) -> Settings:
 
 def check_picture_envelope(body: dict[str, Any], type_name: str, message: str) -> None:
     """The extension's envelope plus ``svgRenderUrl``, valid against its OpenAPI schema."""
+    import jsonschema
+
     from bodygraph_server.http.openapi import openapi_document
 
     check_envelope({k: v for k, v in body.items() if k != "svgRenderUrl"}, type_name, message)

@@ -14,7 +14,6 @@ from urllib.parse import quote
 from zoneinfo import ZoneInfo
 
 import httpx
-import psycopg
 import pytest
 
 import bodygraph
@@ -211,6 +210,8 @@ PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 
 @pytest.mark.postgres
 def test_postgres_backend_over_http(tmp_path: Path, google_url: str) -> None:
+    import psycopg
+
     schema = "bgsrv_" + secrets.token_hex(5)
     with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")

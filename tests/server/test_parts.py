@@ -7,7 +7,6 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-import jsonschema
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -139,6 +138,8 @@ def _visual(call: Any, chart: Any) -> dict[str, Any]:
 
 
 def test_openapi_document() -> None:
+    import jsonschema
+
     extra = Endpoint(path="/v2/visual-charts", kind="location", format=_visual,
                      summary="Visual chart", success_type="ChartResult",
                      geocode_key_missing_status=400)

@@ -16,7 +16,6 @@ from datetime import timedelta
 from pathlib import Path
 from urllib.parse import quote
 
-import psycopg
 import pytest
 
 from bodygraph_server import Settings, create_app
@@ -93,6 +92,8 @@ def test_admin_does_not_load_the_web_stack() -> None:
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def any_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    import psycopg
+
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'keys.sqlite3'}"
         return

@@ -18,7 +18,6 @@ from pathlib import Path
 from urllib.parse import quote
 
 import httpx
-import psycopg
 import pytest
 from server.support import app_client
 
@@ -37,6 +36,8 @@ def pg_schema_url(schema: str) -> str:
 
 
 def _new_pg_schema() -> str:
+    import psycopg
+
     schema = "bgtest_" + secrets.token_hex(6)
     with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")
@@ -44,6 +45,8 @@ def _new_pg_schema() -> str:
 
 
 def _drop_pg_schema(schema: str) -> None:
+    import psycopg
+
     with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
         conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
 
@@ -78,6 +81,8 @@ def _pg_migrated() -> Iterator[str]:
 def _empty_pg_schema(schema: str) -> None:
     """Delete every row but the schema version's (tables referencing others first) and
     restart every sequence, in one round trip."""
+    import psycopg
+
     with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
         tables = {
             str(row[0])

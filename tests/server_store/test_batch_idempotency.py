@@ -20,7 +20,6 @@ from bodygraph_server.billing.batch_charges import release_many, reserve_many
 from bodygraph_server.billing.idempotency import claim_for
 from bodygraph_server.policy.clock import ManualClock, to_micros
 from bodygraph_server.store import Replay, sqlite_path
-from bodygraph_server.store.postgres import PostgresStore
 from bodygraph_server.store.sql import SqlStore
 from bodygraph_server.store.sqlite import SqliteStore
 
@@ -144,6 +143,8 @@ async def test_a_batch_that_charged_nothing_binds_its_key(
 def test_keys_survive_the_migration_to_schema_4(fresh_db_url: str, clock: ManualClock) -> None:
     """A database at schema 3 with a key in flight and a key answered: after schema 4
     (SQLite rebuilds the table) both mean what they meant."""
+    from bodygraph_server.store.postgres import PostgresStore
+
     base = SqliteStore if fresh_db_url.startswith("sqlite") else PostgresStore
 
     class AtSchema3(base):  # type: ignore[valid-type,misc]

@@ -13,11 +13,11 @@ import sqlite3
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import anyio
 import httpx
-import psycopg
 import pytest
 from server.support import in_process, json_headers
 
@@ -27,9 +27,7 @@ from bodygraph_server.billing.accounts import Bookkeeper, Principal
 from bodygraph_server.charting import LibraryCharts
 from bodygraph_server.policy.clock import ManualClock
 from bodygraph_server.store import DatabaseUnavailableError, sqlite_path
-from bodygraph_server.store.async_calls import AsyncRequestCalls
 from bodygraph_server.store.connections import Tx
-from bodygraph_server.store.postgres import PostgresStore
 from bodygraph_server.store.sql import SqlStore
 from bodygraph_server.store.sqlite import SqliteStore
 
@@ -94,56 +92,68 @@ class FaultySqlite(_Faulty, SqliteStore):
         return error
 
 
-class FaultyPostgres(_Faulty, PostgresStore):
-    def _lost(self, conn: Any) -> Exception:
-        if conn is not None:
-            conn.close()  # the connection is gone: the pool throws it away
-        return psycopg.OperationalError("server closed the connection unexpectedly")
+@cache
+def faulty_postgres() -> type[_Faulty]:
+    """The PostgreSQL store with faults, made on first use: psycopg and the store are
+    imported by the tests that use them, not in every pytest worker that collects this
+    module."""
+    import psycopg
 
-    @contextmanager
-    def _statements(self, conn: Any) -> Iterator[Tx]:
-        """Statements that commit alone (the one-statement group commit): the fault
-        strikes before the statement is sent, or after it ran (and committed)."""
-        with super()._statements(conn) as tx:
-            inner = tx._run
+    from bodygraph_server.store.async_calls import AsyncRequestCalls
+    from bodygraph_server.store.postgres import PostgresStore
 
-            def run(sql: str, params: Sequence[object]) -> Any:
-                hit = _commits_charges(sql, params)
-                if hit and self.fault.mode == "before":
+    class FaultyPostgres(_Faulty, PostgresStore):
+        def _lost(self, conn: Any) -> Exception:
+            if conn is not None:
+                conn.close()  # the connection is gone: the pool throws it away
+            return psycopg.OperationalError("server closed the connection unexpectedly")
+
+        @contextmanager
+        def _statements(self, conn: Any) -> Iterator[Tx]:
+            """Statements that commit alone (the one-statement group commit): the fault
+            strikes before the statement is sent, or after it ran (and committed)."""
+            with super()._statements(conn) as tx:
+                inner = tx._run
+
+                def run(sql: str, params: Sequence[object]) -> Any:
+                    hit = _commits_charges(sql, params)
+                    if hit and self.fault.mode == "before":
+                        self.fault.mode, self.fault.hits = None, self.fault.hits + 1
+                        self.fault.where = "driver"
+                        raise self._lost(conn)
+                    result = inner(sql, params)
+                    if hit and self.fault.mode == "after":
+                        self.fault.mode, self.fault.hits = None, self.fault.hits + 1
+                        self.fault.where = "driver"
+                        raise self._lost(conn)
+                    return result
+
+                yield Tx(run)
+
+        def on_loop(self) -> AsyncRequestCalls:
+            return FaultyCallsOnLoop(self, self.fault)
+
+    class FaultyCallsOnLoop(AsyncRequestCalls):
+        """The request path's statements on the event loop (what the service uses on
+        PostgreSQL), the group commit failing as :class:`Fault` says."""
+
+        def __init__(self, store: PostgresStore, fault: Fault) -> None:
+            super().__init__(store)
+            self.fault = fault
+
+        async def _run(self, cursor: Any, sql: str, params: Sequence[object]) -> None:
+            hit = _commits_charges(sql, params)
+            for when in ("before", "after"):
+                if hit and self.fault.mode == when:
                     self.fault.mode, self.fault.hits = None, self.fault.hits + 1
-                    self.fault.where = "driver"
-                    raise self._lost(conn)
-                result = inner(sql, params)
-                if hit and self.fault.mode == "after":
-                    self.fault.mode, self.fault.hits = None, self.fault.hits + 1
-                    self.fault.where = "driver"
-                    raise self._lost(conn)
-                return result
+                    self.fault.where = "event loop"
+                    await cursor.connection.close()  # gone: the pool throws it away
+                    raise psycopg.OperationalError(
+                        "server closed the connection unexpectedly")
+                if when == "before":
+                    await super()._run(cursor, sql, params)
 
-            yield Tx(run)
-
-    def on_loop(self) -> AsyncRequestCalls:
-        return FaultyCallsOnLoop(self, self.fault)
-
-
-class FaultyCallsOnLoop(AsyncRequestCalls):
-    """The request path's statements on the event loop (what the service uses on
-    PostgreSQL), the group commit failing as :class:`Fault` says."""
-
-    def __init__(self, store: PostgresStore, fault: Fault) -> None:
-        super().__init__(store)
-        self.fault = fault
-
-    async def _run(self, cursor: Any, sql: str, params: Sequence[object]) -> None:
-        hit = _commits_charges(sql, params)
-        for when in ("before", "after"):
-            if hit and self.fault.mode == when:
-                self.fault.mode, self.fault.hits = None, self.fault.hits + 1
-                self.fault.where = "event loop"
-                await cursor.connection.close()  # gone: the pool throws it away
-                raise psycopg.OperationalError("server closed the connection unexpectedly")
-            if when == "before":
-                await super()._run(cursor, sql, params)
+    return FaultyPostgres
 
 
 @pytest.fixture
@@ -158,8 +168,9 @@ def faulty_book(db_url: str, clock: ManualClock, fault: Fault) -> Iterator[Bookk
         FaultySqlite.fault = fault
         store = FaultySqlite(sqlite_path(db_url))
     else:
-        FaultyPostgres.fault = fault
-        store = FaultyPostgres(db_url)
+        faulty = faulty_postgres()
+        faulty.fault = fault
+        store = faulty(db_url)
     keeper = Bookkeeper(store, clock=clock)
     try:
         yield keeper

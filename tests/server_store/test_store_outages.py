@@ -18,7 +18,6 @@ from datetime import timedelta
 from pathlib import Path
 
 import anyio
-import psycopg
 import pytest
 
 from bodygraph_server.billing.accounts import Bookkeeper, Principal
@@ -109,6 +108,8 @@ def test_other_driver_errors_are_database_errors(db_url: str) -> None:
 
 @pytest.mark.postgres
 def test_terminated_backends_are_replaced(pg_url: str, clock: ManualClock) -> None:
+    import psycopg
+
     name = "bgstore_" + secrets.token_hex(4)
     book = Bookkeeper(open_store(f"{pg_url}&application_name={name}"), clock=clock)
     try:

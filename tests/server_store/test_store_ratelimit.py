@@ -12,7 +12,6 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-import redis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -53,6 +52,8 @@ def limiter_factory(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[
         prefix = f"bgtest:{secrets.token_hex(6)}:"
 
         def drop_keys() -> None:
+            import redis  # here, not in every pytest worker that collects this module
+
             client = redis.Redis.from_url(REDIS_URL)
             keys = list(client.scan_iter(match=prefix + "*"))
             if keys:
@@ -206,6 +207,8 @@ def test_open_rate_limiter(tmp_path: Path) -> None:
 
 
 def test_redis_backend_through_the_bookkeeper(tmp_path: Path) -> None:
+    import redis
+
     clock = ManualClock(START + timedelta(days=1000 + secrets.randbelow(10_000)))
     with Bookkeeper.open(
         f"sqlite:///{tmp_path / 'd.sqlite3'}", clock=clock, rate_limit_url=REDIS_URL

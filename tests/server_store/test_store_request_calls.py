@@ -13,7 +13,6 @@ from bodygraph_server.billing.accounts import Bookkeeper, Denial, Denied, Princi
 from bodygraph_server.billing.request_path import RequestBook
 from bodygraph_server.policy.clock import ManualClock
 from bodygraph_server.store.charges import ChargeRepository
-from bodygraph_server.store.postgres import PostgresStore
 from bodygraph_server.store.records import ChargeRefusal, Reservation
 
 from .conftest import START
@@ -64,6 +63,8 @@ def _story(
     account_id = issued.account.id
     requests = calls = None
     if loop is not None:
+        from bodygraph_server.store.postgres import PostgresStore
+
         assert isinstance(book.store, PostgresStore)
         calls = book.store.on_loop()
         loop.call(calls.open)

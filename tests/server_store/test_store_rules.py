@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
-import psycopg
 import pytest
 
 from bodygraph_server.billing.accounts import (
@@ -492,6 +491,8 @@ def test_no_personal_data_columns(db_url: str) -> None:
 
 @pytest.mark.postgres
 def test_postgres_schemas_are_isolated(pg_url: str, clock: ManualClock) -> None:
+    import psycopg
+
     with Bookkeeper.open(pg_url, clock=clock) as book:
         book.create_account("developer")
     with psycopg.connect("postgresql://postgres@127.0.0.1:5432/test") as conn:

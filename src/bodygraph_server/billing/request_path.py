@@ -17,7 +17,7 @@ store's, and the tests run the service on both.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import anyio
 
@@ -25,7 +25,9 @@ from bodygraph_server.billing.accounts import Bookkeeper, Denied, Principal, Rat
 from bodygraph_server.billing.keys import hash_key
 from bodygraph_server.billing.principals import principal_of
 from bodygraph_server.store import Reservation
-from bodygraph_server.store.async_calls import AsyncRequestCalls
+
+if TYPE_CHECKING:  # psycopg is imported only where PostgreSQL is used
+    from bodygraph_server.store.async_calls import AsyncRequestCalls
 
 T = TypeVar("T")
 
