@@ -5,13 +5,11 @@ service is the one :func:`server.support.shared_served` starts once per test pro
 
 from __future__ import annotations
 
-import ssl
 from dataclasses import dataclass
-from functools import cache
 
 import httpx
 import pytest
-from server.support import LiveServer, shared_served
+from server.support import LiveServer, shared_served, tls_context
 
 from bodygraph_server.billing.accounts import Bookkeeper, IssuedKey
 
@@ -35,21 +33,16 @@ class Service:
         return self.account(plan).api_key
 
 
-@cache
-def _tls() -> ssl.SSLContext:
-    return ssl.create_default_context()
-
-
 def loopback() -> httpx.HTTPTransport:
-    """A network transport for a client of the service (plain HTTP on 127.0.0.1) with a
-    TLS context made once: httpx makes one per client otherwise, loading the CA bundle
-    (about 20 ms of CPU), which tests making a client each paid over and over."""
-    return httpx.HTTPTransport(verify=_tls())
+    """A network transport for a client of the service (plain HTTP on 127.0.0.1) with the
+    TLS context made once (:func:`server.support.tls_context`): the client's default
+    transport makes one per client, about 20 ms of CPU for each test."""
+    return httpx.HTTPTransport(verify=tls_context())
 
 
 def async_loopback() -> httpx.AsyncHTTPTransport:
     """:func:`loopback` for the async client."""
-    return httpx.AsyncHTTPTransport(verify=_tls())
+    return httpx.AsyncHTTPTransport(verify=tls_context())
 
 
 @pytest.fixture(scope="session")

@@ -21,7 +21,7 @@ from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.http.fields import DATE_PATTERN, SUPPORTED_RANGE, input_schemas
 
 from .conftest import new_key, v1_headers, v2_headers
-from .support import shared_served
+from .support import shared_served, tls_context
 from .test_endpoints import balance
 from .test_no_5xx import Harness, harness  # noqa: F401 (the module fixture)
 
@@ -254,13 +254,13 @@ def test_junk_clients_do_not_slow_down_others(
     junk_answers: list[int] = []
 
     def junk_client(n: int) -> None:
-        with httpx.Client(base_url=server.base_url, timeout=60) as http:
+        with httpx.Client(base_url=server.base_url, timeout=60, verify=tls_context()) as http:
             for i in range(len(JUNK) * 3):
                 r = http.post("/v2/charts", headers=v2_headers(keys[4 + n]),
                               json={**coords, "location": JUNK[i % len(JUNK)]})
                 junk_answers.append(r.status_code)
 
-    with httpx.Client(base_url=server.base_url, timeout=60) as http:
+    with httpx.Client(base_url=server.base_url, timeout=60, verify=tls_context()) as http:
         timed(http, keys[0], 5)  # warm the connection
         # The shared server starts without the warm-up: a place found once loads the
         # gazetteer (as the warm-up would) before the junk's CPU is counted.

@@ -27,7 +27,7 @@ import bodygraph
 from bodygraph.render import RenderInput, Theme, render_svg
 from bodygraph_server.cli.admin import main
 
-from .support import LiveServer, google_stand_in, once_per_process
+from .support import LiveServer, google_stand_in, once_per_process, tls_context
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
 
@@ -58,7 +58,7 @@ class Site:
 
     def __init__(self, server: LiveServer) -> None:
         self.server = server
-        self.http = httpx.Client(base_url=server.base_url, timeout=30)
+        self.http = httpx.Client(base_url=server.base_url, timeout=30, verify=tls_context())
 
 
 class Shared(NamedTuple):
@@ -131,7 +131,7 @@ def test_visual_chart_link_template_and_refusals(site: Site, db_url: str,
     assert link.path == "/render/default.svg"
 
     # 2. the image from the same server: right headers, the chart drawn with the default
-    image = httpx.get(body["svgRenderUrl"], timeout=30)
+    image = httpx.get(body["svgRenderUrl"], timeout=30, verify=tls_context())
     assert image.status_code == 200
     assert image.headers["content-type"] == "image/svg+xml"
     assert image.headers["cache-control"] == IMMUTABLE
