@@ -29,7 +29,7 @@ from bodygraph_client import (
     ServiceUnreachable,
 )
 
-from .conftest import Service
+from .conftest import Service, async_loopback, loopback
 from .samples import AT, BERLIN, PARIS
 
 pytestmark = pytest.mark.timeout(300)
@@ -129,7 +129,8 @@ def _check(case: Case, error: BodygraphApiError, slept: list[float]) -> None:
 def test_sync_error(service: Service, case: Case) -> None:
     slept: list[float] = []
     with Client(_key(service, case), base_url=service.base_url, geocode_key=case.geocode_key,
-                sleep=slept.append) as client, pytest.raises(BodygraphApiError) as caught:
+                sleep=slept.append, transport=loopback()) as client, \
+            pytest.raises(BodygraphApiError) as caught:
         getattr(client, case.method)(*case.args)
     _check(case, caught.value, slept)
 
@@ -143,14 +144,15 @@ async def test_async_error(service: Service, case: Case) -> None:
         slept.append(seconds)
 
     async with AsyncClient(_key(service, case), base_url=service.base_url,
-                           geocode_key=case.geocode_key, sleep=sleep) as client:
+                           geocode_key=case.geocode_key, sleep=sleep,
+                           transport=async_loopback()) as client:
         with pytest.raises(BodygraphApiError) as caught:
             await getattr(client, case.method)(*case.args)
     _check(case, caught.value, slept)
 
 
 def test_unknown_endpoint(service: Service) -> None:
-    with Client(service.key(), base_url=service.base_url) as client, \
+    with Client(service.key(), base_url=service.base_url, transport=loopback()) as client, \
             pytest.raises(EndpointNotFound) as caught:
         client.send(Call(Endpoint("/v2/no-such-endpoint"), {}, dict))
     assert (caught.value.error_code, caught.value.status) == ("NOT_FOUND", 404)
@@ -159,7 +161,8 @@ def test_unknown_endpoint(service: Service) -> None:
 def test_rate_limit_is_waited_for_then_raised(service: Service) -> None:
     slept: list[float] = []
     key = service.key()
-    with Client(key, base_url=service.base_url, retry=RetryPolicy(backoff=())) as client:
+    with Client(key, base_url=service.base_url, retry=RetryPolicy(backoff=()),
+                transport=loopback()) as client:
         for _ in range(100):
             with pytest.raises(InvalidInput):
                 client.chart_at(95.0, 0.0, "1990-07-15", "14:30")
@@ -169,8 +172,8 @@ def test_rate_limit_is_waited_for_then_raised(service: Service) -> None:
     first = caught.value
     assert (first.error_code, first.status) == ("RATE_LIMIT_EXCEEDED", 429)
     assert first.retry_after is not None and 0 < first.retry_after <= 60
-    with Client(key, base_url=service.base_url, sleep=slept.append) as client, \
-            pytest.raises(RateLimited) as caught:
+    with Client(key, base_url=service.base_url, sleep=slept.append,
+                transport=loopback()) as client, pytest.raises(RateLimited) as caught:
         client.chart_at(*COORDS)
     # the contract's rule: wait Retry-After, at most three retries, then give up
     assert len(slept) == 3 and all(0 < s <= 60 for s in slept)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import httpx
 import pytest
-from server.support import LiveServer
+from server.support import LiveServer, tls_context
 
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.store import open_store
@@ -64,7 +64,7 @@ class Load:
 
     def _client(self, index: int) -> None:
         n = index
-        with httpx.Client(base_url=self.base_url, timeout=10) as http:
+        with httpx.Client(base_url=self.base_url, timeout=10, verify=tls_context()) as http:
             while not self._stop.is_set():
                 key = n % len(self.keys)
                 n += CLIENTS
@@ -76,7 +76,7 @@ class Load:
                 time.sleep(PAUSE)
 
     def _prober(self) -> None:
-        with httpx.Client(base_url=self.base_url, timeout=10) as http:
+        with httpx.Client(base_url=self.base_url, timeout=10, verify=tls_context()) as http:
             while not self._stop.is_set():
                 self.health.append((time.monotonic(), http.get("/health").status_code))
                 time.sleep(0.1)
@@ -230,7 +230,9 @@ def test_sqlite_write_lock_held_by_another_process(tmp_path: Path) -> None:
                 assert load.wait_for(lambda o: sum(x.status == 503 for x in o) >= 5, 5)
                 # The worker is not frozen: /health answers at once (reads need no lock).
                 started = time.monotonic()
-                assert httpx.get(server.base_url + "/health/live", timeout=5).status_code == 200
+                live = httpx.get(server.base_url + "/health/live", timeout=5,
+                                 verify=tls_context())
+                assert live.status_code == 200
                 assert time.monotonic() - started < 1.0
                 time.sleep(max(0.0, locked + 1.0 - time.monotonic()))
             finally:

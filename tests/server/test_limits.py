@@ -28,7 +28,7 @@ from bodygraph_server.http.access_log import PathOnly, log_config
 from bodygraph_server.http.limits import MAX_HEADER_BYTES, LimitedHttpToolsProtocol
 from bodygraph_server.serve import SUPERVISOR_VARIABLE
 
-from .support import LiveServer, free_port, shared_served
+from .support import LiveServer, free_port, shared_served, tls_context
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.slow]
 
@@ -85,7 +85,7 @@ def read_all(sock: socket.socket) -> bytes:
 
 def test_a_normal_request_passes(quick_server: int) -> None:
     r = httpx.post(f"http://127.0.0.1:{quick_server}/echo", content=b"x" * 1000,
-                   headers={f"x-h{i}": "v" * 100 for i in range(90)})
+                   headers={f"x-h{i}": "v" * 100 for i in range(90)}, verify=tls_context())
     assert r.status_code == 200 and r.text == "POST 1000"
     assert "server" not in r.headers
 
@@ -165,7 +165,8 @@ def test_a_slow_body_is_cut_off(quick_server: int) -> None:
 
 
 def test_keep_alive_requests_each_get_their_own_clock(quick_server: int) -> None:
-    with httpx.Client(base_url=f"http://127.0.0.1:{quick_server}") as client:
+    with httpx.Client(base_url=f"http://127.0.0.1:{quick_server}",
+                      verify=tls_context()) as client:
         for _ in range(3):
             assert client.get("/echo").status_code == 200
             time.sleep(0.2)  # 3 x 0.2 s > one head clock, but each request is in time
@@ -194,14 +195,15 @@ def test_the_service_applies_the_limits_and_logs_no_query(
 ) -> None:
     server, _book = shared_served(pytestconfig, tmp_path_factory)
     token = "k1." + "Z" * 116
-    r = httpx.get(f"{server.base_url}/render/default.svg", params={"t": token})
+    tls = tls_context()  # a client per request, as before: a 431 ends its connection
+    r = httpx.get(f"{server.base_url}/render/default.svg", params={"t": token}, verify=tls)
     assert r.status_code in (400, 403)
     assert "server" not in r.headers
-    assert httpx.get(f"{server.base_url}/health").headers.get("server") is None
-    big = httpx.get(f"{server.base_url}/health", headers={"x-big": "a" * 100_000})
+    assert httpx.get(f"{server.base_url}/health", verify=tls).headers.get("server") is None
+    big = httpx.get(f"{server.base_url}/health", headers={"x-big": "a" * 100_000}, verify=tls)
     assert big.status_code == 431
     many = httpx.get(f"{server.base_url}/health",
-                     headers=[(f"x-{i}", "y") for i in range(200)])
+                     headers=[(f"x-{i}", "y") for i in range(200)], verify=tls)
     assert many.status_code == 431
     # The server is shared (other tests' lines are in its log too): its access line is
     # written as the answer goes out.

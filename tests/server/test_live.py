@@ -21,7 +21,7 @@ from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.http.errors import ErrorCode
 from bodygraph_server.store import open_store
 
-from .support import POLICY_RE, STATE_RE, LiveServer, google_stand_in
+from .support import POLICY_RE, STATE_RE, LiveServer, google_stand_in, tls_context
 from .test_error_codes import CASES, Case, check_error
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
@@ -47,7 +47,7 @@ class Deployment:
     def __init__(self, server: LiveServer, book: Bookkeeper) -> None:
         self.server = server
         self.book = book
-        self.http = httpx.Client(base_url=server.base_url, timeout=30)
+        self.http = httpx.Client(base_url=server.base_url, timeout=30, verify=tls_context())
 
     def key(self, plan: str = "developer") -> str:
         return self.book.create_account(plan).api_key
@@ -190,8 +190,9 @@ def test_two_workers_share_the_books(tmp_path: Path, google_url: str) -> None:
                  workers=2, extra_env={"BODYGRAPH_ACCESS_LOG": "0", **NO_WARM_UP}) as deployment:
         issued = deployment.book.create_account("developer")
         headers = {"Authorization": f"Bearer {issued.api_key}"}
-        with httpx.Client(base_url=deployment.server.base_url, timeout=30) as first, \
-                httpx.Client(base_url=deployment.server.base_url, timeout=30) as second:
+        url = deployment.server.base_url
+        with httpx.Client(base_url=url, timeout=30, verify=tls_context()) as first, \
+                httpx.Client(base_url=url, timeout=30, verify=tls_context()) as second:
             statuses = []
             for index in range(101):
                 client = first if index % 2 else second

@@ -18,6 +18,7 @@ import pytest
 from bodygraph.render import Theme, png_bytes, render_svg
 from bodygraph_server.cli.admin import main
 
+from .support import tls_context
 from .test_visual_live import COORDS, IMMUTABLE, Site, expected_input, shared_site
 
 pytestmark = pytest.mark.timeout(300)
@@ -120,8 +121,8 @@ def test_svg_gzip_negotiated(site: tuple[Site, str],
     assert gzip.decompress(raw) == expected and len(raw) < len(expected) // 4
     again = server.http.get(url, headers={"Accept-Encoding": "gzip"})
     assert again.content == expected  # httpx decodes it: the same document
-    assert httpx.get(server.server.base_url + url, headers={"Accept-Encoding": "gzip;q=0"}
-                     ).headers.get("content-encoding") is None
+    assert httpx.get(server.server.base_url + url, headers={"Accept-Encoding": "gzip;q=0"},
+                     verify=tls_context()).headers.get("content-encoding") is None
 
 
 def test_png_link_of_a_default_chart(site: tuple[Site, str],

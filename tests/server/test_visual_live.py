@@ -1,6 +1,6 @@
 """Acceptance of the visual charts end to end: a real uvicorn server on 127.0.0.1
 (subprocess), accounts and templates made through the ``bodygraph-server`` CLI on the
-same database (its ``main`` in this process; the first account through the installed
+same database (its ``main`` in this process; test_store_admin_cli runs the installed
 console script), real HTTP from httpx.
 
 No render URL, public URL or render keys are configured: the server generates its signing
@@ -13,8 +13,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import subprocess
-import sys
 from contextlib import ExitStack
 from datetime import datetime
 from pathlib import Path
@@ -29,31 +27,22 @@ import bodygraph
 from bodygraph.render import RenderInput, Theme, render_svg
 from bodygraph_server.cli.admin import main
 
-from .support import LiveServer, google_stand_in, once_per_process
+from .support import LiveServer, google_stand_in, once_per_process, tls_context
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
 
 COORDS = {"birthdate": "1990-07-15", "birthtime": "14:30", "lat": 52.52, "lng": 13.405}
 PLACE = {"birthdate": "1990-07-15", "birthtime": "14:30", "location": "Berlin, Germany"}
 IMMUTABLE = "public, max-age=31536000, immutable"
-SCRIPT = Path(sys.executable).parent / "bodygraph-server"
 
 
-def cli(db_url: str, *args: str, spawn: bool = False) -> Any:
-    """Run ``bodygraph-server --database-url db_url ...`` (in this process, or with
-    ``spawn`` as the console script) and parse its ``--json`` output."""
-    argv = ["--database-url", db_url, *args]
-    if spawn:
-        command = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m",
-                                                         "bodygraph_server.cli.admin"]
-        done = subprocess.run([*command, *argv], capture_output=True, text=True, timeout=60,
-                              check=False)
-        status, out, err = done.returncode, done.stdout, done.stderr
-    else:
-        out_buf, err_buf = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out_buf), contextlib.redirect_stderr(err_buf):
-            status = main(argv)
-        out, err = out_buf.getvalue(), err_buf.getvalue()
+def cli(db_url: str, *args: str) -> Any:
+    """Run ``bodygraph-server --database-url db_url ...`` in this process and parse its
+    ``--json`` output."""
+    out_buf, err_buf = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out_buf), contextlib.redirect_stderr(err_buf):
+        status = main(["--database-url", db_url, *args])
+    out, err = out_buf.getvalue(), err_buf.getvalue()
     assert status == 0, err
     return json.loads(out) if "--json" in args else out
 
@@ -69,7 +58,7 @@ class Site:
 
     def __init__(self, server: LiveServer) -> None:
         self.server = server
-        self.http = httpx.Client(base_url=server.base_url, timeout=30)
+        self.http = httpx.Client(base_url=server.base_url, timeout=30, verify=tls_context())
 
 
 class Shared(NamedTuple):
@@ -128,7 +117,7 @@ def site(shared: Shared) -> Site:
 
 def test_visual_chart_link_template_and_refusals(site: Site, db_url: str,
                                                 google_url: str, tmp_path: Path) -> None:
-    created = cli(db_url, "accounts", "create", "--plan", "developer", "--json", spawn=True)
+    created = cli(db_url, "accounts", "create", "--plan", "developer", "--json")
     account, key = created["account_id"], created["api_key"]
     auth = {"Authorization": f"Bearer {key}"}
 
@@ -142,7 +131,7 @@ def test_visual_chart_link_template_and_refusals(site: Site, db_url: str,
     assert link.path == "/render/default.svg"
 
     # 2. the image from the same server: right headers, the chart drawn with the default
-    image = httpx.get(body["svgRenderUrl"], timeout=30)
+    image = httpx.get(body["svgRenderUrl"], timeout=30, verify=tls_context())
     assert image.status_code == 200
     assert image.headers["content-type"] == "image/svg+xml"
     assert image.headers["cache-control"] == IMMUTABLE

@@ -278,14 +278,15 @@ def test_overage_counts_and_prices_calls(book: Bookkeeper, clock: ManualClock) -
     principal = principal_of(book, issued)
     book.adjust_credits(account_id, 5)
     book.set_overage(account_id, True)
-    done = spend(book, principal, 5 + 250)
-    assert [r.credits for r in done] == [1] * 5 + [0] * 250
-    assert [r.overage for r in done] == [False] * 5 + [True] * 250
+    # 25 overage calls: a whole number of cents (as 250 were, at ten times the round trips)
+    done = spend(book, principal, 5 + 25)
+    assert [r.credits for r in done] == [1] * 5 + [0] * 25
+    assert [r.overage for r in done] == [False] * 5 + [True] * 25
     account = book.account(account_id)
     assert account.balance == 0 and account.overage_enabled
     period = book.usage(account_id)[0]
-    assert (period.calls, period.credits, period.overage_calls) == (255, 5, 250)
-    assert period.overage_price == Decimal("0.50")  # 250 calls at 2.00 EUR per 1,000
+    assert (period.calls, period.credits, period.overage_calls) == (30, 5, 25)
+    assert period.overage_price == Decimal("0.05")  # 25 calls at 2.00 EUR per 1,000
     # Disabling overage stops the calls again.
     book.set_overage(account_id, False)
     assert refusal(book, principal) is Denial.CREDITS_EXHAUSTED
@@ -293,7 +294,7 @@ def test_overage_counts_and_prices_calls(book: Bookkeeper, clock: ManualClock) -
     clock.set(add_months(START, 1))
     spend(book, principal, 1)
     report = book.usage(account_id)
-    assert [p.overage_calls for p in report] == [250, 0]
+    assert [p.overage_calls for p in report] == [25, 0]
     assert report[1].calls == 1 and report[1].allocated == 10_000
     assert_balanced(book, account_id)
 
@@ -303,8 +304,8 @@ def test_scale_overage_rate(book: Bookkeeper) -> None:
     principal = principal_of(book, issued)
     book.adjust_credits(issued.account.id, 0)
     book.set_overage(issued.account.id, True)
-    spend(book, principal, 120)
-    assert book.usage(issued.account.id)[0].overage_price == Decimal("0.12")
+    spend(book, principal, 20)  # 1.00 EUR per 1,000: 0.02 (the Developer plan's, 0.04)
+    assert book.usage(issued.account.id)[0].overage_price == Decimal("0.02")
 
 
 def test_release_refunds_and_is_not_billed(book: Bookkeeper) -> None:
