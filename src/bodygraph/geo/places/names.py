@@ -30,8 +30,11 @@ _SPECIAL_RE: Final = re.compile("[" + "".join(_SPECIAL) + "]")
 #: Combining diacritical marks (the accents of Latin, Greek and Cyrillic letters) and
 #: zero-width joiners, which are dropped.
 _MARKS: Final = re.compile("[\u0300-\u036f\u200b-\u200d\u2060\ufeff]+")
-#: Blanks (NFKD has made other spaces plain), dashes, apostrophes and dots read as a space.
-_SEPARATORS: Final = re.compile("[ \t\r\f\v\u2010-\u2015'\u2019\u02bb`.-]+")
+#: Blanks (NFKD has made other spaces plain), dashes, apostrophes and dots read as a space:
+#: a run of them becomes one space. (A lone space, the most common run by far, is left
+#: alone rather than replaced by itself: far fewer replacements.)
+_SEPARATORS: Final = re.compile("[ \t\r\f\v\u2010-\u2015'\u2019\u02bb`.-]{2,}"
+                                "|[\t\r\f\v\u2010-\u2015'\u2019\u02bb`.-]")
 
 #: Common names of countries that GeoNames' English names do not cover (already folded).
 _COUNTRY_ALIASES: Final[Mapping[str, str]] = {
@@ -55,11 +58,14 @@ _COUNTRY_ALIASES: Final[Mapping[str, str]] = {
 
 def fold_lines(text: str) -> list[str]:
     """Fold every line of ``text`` (see :func:`fold`); one call folds a whole dataset."""
-    # Compatibility forms first (a mathematical or circled capital has no lower case of its
-    # own, but its plain letter does), then case, then decompose what case folding made.
-    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", text).casefold())
-    text = _SPECIAL_RE.sub(lambda match: _SPECIAL[match.group()], _MARKS.sub("", text))
-    return [line.strip() for line in _SEPARATORS.sub(" ", text).split("\n")]
+    if text.isascii():  # nothing to decompose, no marks, no special letters
+        text = text.lower()
+    else:
+        # Compatibility forms first (a mathematical or circled capital has no lower case of
+        # its own, but its plain letter does), then case, then decompose what case folding made.
+        text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", text).casefold())
+        text = _SPECIAL_RE.sub(lambda match: _SPECIAL[match.group()], _MARKS.sub("", text))
+    return list(map(str.strip, _SEPARATORS.sub(" ", text).split("\n")))
 
 
 def fold(text: str) -> str:
