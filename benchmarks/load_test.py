@@ -133,6 +133,37 @@ def make_keys(database_url: str, count: int) -> list[str]:
         return [book.create_account("scale").api_key for _ in range(count)]
 
 
+def check_books(
+    database_url: str, keys: list[str], answered: int, unread: int = 0
+) -> tuple[bool, str]:
+    """Whether the counted run's accounts were charged exactly once per answered request
+    (usage calls), with nothing left pending and every ledger balanced; and a line saying
+    so. Run once the server has stopped (or answered everything). ``unread``: how many
+    answers the generator may have left unread at its end (wrk stops with a request in
+    flight on each connection; the service answered and charged those)."""
+    from bodygraph_server.billing.accounts import Bookkeeper, Principal
+
+    with Bookkeeper.open(database_url) as book:
+        accounts = []
+        for key in keys:
+            principal = book.authenticate(key)
+            assert isinstance(principal, Principal)
+            accounts.append(principal.account_id)
+        deadline = time.monotonic() + 5  # a running service (--url) may still be at work
+        while True:
+            usage = [u for account in accounts for u in book.usage(account)]
+            charged, pending = sum(u.calls for u in usage), sum(u.pending for u in usage)
+            if pending == 0 or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        unbalanced = sum(not book.audit(account).balanced for account in accounts)
+    exact = answered <= charged <= answered + unread and pending == 0 and unbalanced == 0
+    unread_note = f" (+ up to {unread} answers unread)" if unread else ""
+    return exact, (f"books: {answered} answered{unread_note}, {charged} charged, "
+                   f"{pending} pending, "
+                   f"{unbalanced} unbalanced ledgers: {'exact' if exact else 'NOT EXACT'}")
+
+
 def start_server(
     database_url: str, workers: int, port: int, log: Path, rate_limit_url: str
 ) -> subprocess.Popen[bytes]:
@@ -450,6 +481,8 @@ def main(argv: list[str] | None = None) -> int:
         url = f"http://127.0.0.1:{free_port()}"
         workers = args.workers
     scratch = None
+    ran = False
+    books = (False, "books: not checked")
     if args.postgres and not args.url:
         scratch = "bgload_" + secrets.token_hex(5)
         database_url = _postgres_database(scratch, create=True)
@@ -488,6 +521,7 @@ def main(argv: list[str] | None = None) -> int:
             - service_before
         database_cpu = (backend_cpu(scratch) if scratch is not None else float("nan")) \
             - database_before
+        ran = True
     finally:
         if process is not None:
             process.terminate()
@@ -495,6 +529,12 @@ def main(argv: list[str] | None = None) -> int:
                 process.wait(20)
             except subprocess.TimeoutExpired:
                 process.kill()
+        if ran:
+            if args.generator == "wrk":
+                books = check_books(database_url, keys, result.statuses.get("2xx", 0),
+                                    unread=args.concurrency)
+            else:
+                books = check_books(database_url, keys, statuses.get("200", 0))
         if scratch is not None:
             _postgres_database(scratch, create=False)
         log = workdir / "server.log"
@@ -514,7 +554,7 @@ def main(argv: list[str] | None = None) -> int:
             generator_cpu_s=generator_cpu, service_cpu_s=service_cpu,
             database_cpu_s=database_cpu,
         )
-        return _report(figures, args.json)
+        return _report(figures, args.json, books)
     ok = statuses.get("200", 0)
     ms = [x * 1000 for x in latencies]
     figures = Figures(
@@ -528,12 +568,13 @@ def main(argv: list[str] | None = None) -> int:
         generator=args.generator, load_before=load_before, load_after=load_after,
         generator_cpu_s=generator_cpu, service_cpu_s=service_cpu, database_cpu_s=database_cpu,
     )
-    return _report(figures, args.json)
+    return _report(figures, args.json, books)
 
 
-def _report(figures: Figures, as_json: bool) -> int:
+def _report(figures: Figures, as_json: bool, books: tuple[bool, str]) -> int:
+    exact, books_line = books
     if as_json:
-        print(json.dumps(asdict(figures), indent=2))
+        print(json.dumps({**asdict(figures), "books_exact": exact}, indent=2))
     else:
         print(MARKDOWN_HEADER)
         print(markdown(figures))
@@ -542,7 +583,8 @@ def _report(figures: Figures, as_json: bool) -> int:
         per = 1000 / max(figures.requests, 1)
         print(f"CPU per request: service {figures.service_cpu_s * per:.2f} ms, "
               f"PostgreSQL backends {figures.database_cpu_s * per:.2f} ms")
-    return 0 if figures.ok == figures.requests else 1
+        print(books_line)
+    return 0 if figures.ok == figures.requests and exact else 1
 
 
 if __name__ == "__main__":

@@ -55,6 +55,7 @@ def test_short_run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Monke
     figures = json.loads(capsys.readouterr().out)
     assert status == 0
     assert figures["requests"] == figures["ok"] > 0
+    assert figures["books_exact"]  # one charge per answer, nothing pending
     assert figures["requests"] <= 40
     assert figures["p99_ms"] >= figures["p50_ms"] > 0
 
@@ -73,6 +74,7 @@ def test_short_wrk_run(capsys: pytest.CaptureFixture[str], pytestconfig: pytest.
     assert status == 0
     assert figures["generator"] == "wrk"
     assert figures["requests"] == figures["ok"] > 0
+    assert figures["books_exact"]
     assert figures["statuses"] == {"2xx": figures["requests"]}
     assert figures["max_ms"] >= figures["p99_ms"] >= figures["p50_ms"] > 0
 

@@ -47,10 +47,11 @@ from bodygraph_server.store.request_calls import (
 if TYPE_CHECKING:
     from bodygraph_server.store.postgres import PostgresStore
 
-#: Connections per worker process: enough to overlap the round trips of concurrent
-#: requests, few enough that the backends do not crowd the CPU (measured on the 2-core
-#: box at 500 requests/s: 2 busy connections per worker beat 8 by 2-4x in p99).
-DEFAULT_SIZE = 2
+#: Connections per worker process at most (the pool opens them as concurrent requests
+#: need them: one when idle). On the 2-core box at 500 requests/s, 2, 4 and 8 gave the
+#: same p99 (8-10 ms) when the machine was quiet; 8 held up best when it was loaded, as the
+#: eight bookkeeping threads did before (docs/performance.md).
+DEFAULT_SIZE = 8
 
 
 async def _check(conn: psycopg.AsyncConnection[Any]) -> None:
