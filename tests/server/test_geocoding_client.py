@@ -15,7 +15,8 @@ from bodygraph.geo.places import GeocodeFailedError
 from bodygraph_server import Settings, create_app
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.charting import LibraryCharts
-from bodygraph_server.geocoding import HttpxAdapter, SharedClient
+from bodygraph_server.geocoding import SharedClient
+from bodygraph_server.geocoding_transport import HttpxAdapter
 
 from .conftest import new_key, v2_headers
 from .support import _GoogleHandler, free_port, in_process
