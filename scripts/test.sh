@@ -42,8 +42,9 @@ wait "$warm" || { echo "note: compiling the fast engine failed:"; cat "$warm_log
 trap - EXIT
 rm -f "$warm_log"
 # One pytest worker more than there are cores: many tests wait on a server, a browser or
-# the JVM they started, and the extra worker uses the core they leave idle (2 cores: 86 s
-# with 3 workers against 90 s with 2; tests/conftest.py starts the slow modules first).
+# the JVM they started, and the extra worker uses the core they leave idle (2 cores, pytest
+# alone, alternated: 61.3 and 61.8 s with 3 workers against 65.4 and 62.6 s with 2;
+# tests/conftest.py starts the slow modules first).
 workers=$(( $(nproc) + 1 ))
 echo "==> pytest (tests and the doctests in src, $workers workers)"
 exec .venv/bin/python -m pytest -n "$workers" --dist worksteal "$@"
