@@ -21,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import anyio
 import httpx
 import pytest
 from server.support import LiveServer, tls_context
@@ -178,6 +179,59 @@ def _terminate(admin: psycopg.Connection[object], name: str) -> int:
         "WHERE datname = %s AND pid <> pg_backend_pid()", (name,)
     ).fetchall()
     return len(rows)
+
+
+async def _blocking(call: Callable[..., object], *args: object) -> object:
+    return call(*args)
+
+
+async def _admits_after_terminations(name: str, url: str) -> None:
+    import psycopg
+
+    from bodygraph_server.billing.accounts import Principal
+    from bodygraph_server.billing.request_path import RequestBook
+    from bodygraph_server.store.postgres import PostgresStore
+
+    book = Bookkeeper.open(url)
+    try:
+        key = book.create_account("developer").api_key
+        store = book.store
+        assert isinstance(store, PostgresStore)
+        calls = store.on_loop()
+        await calls.open()
+        try:
+            requests = RequestBook(book, _blocking, calls)  # type: ignore[arg-type]
+            for _ in range(20):  # concurrent admissions until the pool holds several
+                async with anyio.create_task_group() as group:
+                    for _ in range(12):
+                        group.start_soon(requests.admit, key)
+                if calls.pool_size() >= 3:
+                    break
+            assert calls.pool_size() >= 3
+            with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
+                assert _terminate(admin, name) >= 3  # the database itself stays up
+                for _ in range(100):  # until the backends have ended
+                    if not admin.execute("SELECT 1 FROM pg_stat_activity WHERE datname = %s "
+                                         "AND pid <> pg_backend_pid()", (name,)).fetchall():
+                        break
+                    await anyio.sleep(0.02)
+            for _ in range(5):  # each may draw dead connections first: none may fail
+                principal, decision = await requests.admit(key)
+                assert isinstance(principal, Principal) and decision is not None
+        finally:
+            await calls.close()
+    finally:
+        book.close()
+
+
+@pytest.mark.postgres
+def test_dead_connections_on_the_event_loop_are_replaced_at_once(
+    fault_db: tuple[str, str]
+) -> None:
+    """Every connection of the request path's pool terminated, the database up: the next
+    requests are served (the pool's own check would wait a second from the second dead
+    connection on, and then fail the request as an outage)."""
+    anyio.run(_admits_after_terminations, *fault_db)
 
 
 @pytest.mark.postgres

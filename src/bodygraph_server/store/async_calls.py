@@ -54,16 +54,21 @@ if TYPE_CHECKING:
 DEFAULT_SIZE = 8
 
 
-async def _check(conn: psycopg.AsyncConnection[Any]) -> None:
-    """Raise unless a pooled, idle connection still works (the pool then takes another).
-    An idle connection has nothing to read; only when its socket is readable (a
-    terminated backend's notice, or end of file) does a round trip decide."""
+async def _alive(conn: psycopg.AsyncConnection[Any]) -> bool:
+    """Whether a pooled, idle connection still works. An idle connection has nothing to
+    read; only when its socket is readable (a terminated backend's notice, or end of
+    file) does a round trip decide."""
     if conn.closed or conn.broken:
-        raise psycopg.OperationalError("the connection is closed")
+        return False
     poller = select.poll()
     poller.register(conn.fileno(), select.POLLIN)
-    if poller.poll(0):
+    if not poller.poll(0):
+        return True
+    try:
         await conn.execute("")
+    except psycopg.Error:
+        return False
+    return True
 
 
 class AsyncRequestCalls:
@@ -72,6 +77,7 @@ class AsyncRequestCalls:
 
     def __init__(self, store: PostgresStore, *, size: int = DEFAULT_SIZE) -> None:
         self.store = store
+        self._size = size
         self._pool: psycopg_pool.AsyncConnectionPool[Any] = psycopg_pool.AsyncConnectionPool(
             store.url,
             kwargs={"autocommit": True, "connect_timeout": store.connect_timeout},
@@ -79,7 +85,6 @@ class AsyncRequestCalls:
             max_size=size,
             timeout=store.wait,
             reconnect_timeout=store.wait * 2,
-            check=_check,
             open=False,
             name=f"bodygraph-async-{os.getpid()}",
         )
@@ -92,16 +97,45 @@ class AsyncRequestCalls:
         """Close the pool's connections."""
         await self._pool.close()
 
+    def pool_size(self) -> int:
+        """How many connections the pool holds (idle and in use)."""
+        return int(self._pool.get_stats().get("pool_size", 0))
+
     @asynccontextmanager
-    async def _cursor(self) -> AsyncIterator[psycopg.AsyncCursor[Any]]:
+    async def _connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        """A working connection, back to the pool afterwards. A dead one (after a server
+        restart or ``pg_terminate_backend``) is thrown away and the next one taken at
+        once, as the blocking pool does (the pool's own ``check`` waits a second from
+        the second dead one on). Errors getting one: nothing was sent."""
+        pool = self._pool
         try:
-            async with self._pool.connection() as conn, conn.cursor() as cursor:
-                yield cursor
+            conn = await pool.getconn()
+            for _ in range(self._size):
+                if await _alive(conn):
+                    break
+                await pool.putconn(conn)  # closed or broken: the pool discards it
+                conn = await pool.getconn()
         except Exception as exc:
             error = self.store.translate(exc)
             if error is None:
                 raise
             raise error from exc
+        try:
+            yield conn
+        finally:
+            await pool.putconn(conn)
+
+    @asynccontextmanager
+    async def _cursor(self) -> AsyncIterator[psycopg.AsyncCursor[Any]]:
+        async with self._connection() as conn:
+            try:
+                async with conn.cursor() as cursor:
+                    yield cursor
+            except Exception as exc:
+                error = self.store.translate(exc)
+                if error is None:
+                    raise
+                raise error from exc
 
     async def _run(
         self, cursor: psycopg.AsyncCursor[Any], sql: str, params: Sequence[object]
@@ -138,10 +172,18 @@ class AsyncRequestCalls:
         """:meth:`~.request_calls.RequestCalls.commit_many`, on the event loop."""
         if not reservation_ids:
             return []
-        try:
-            async with self._cursor() as cursor:
-                await self._run(cursor, COMMIT_SQL, commit_params(reservation_ids, now))
-                rows = [tuple(row) for row in await cursor.fetchall()]
-        except DatabaseUnavailableError as exc:
-            raise CommitUncertainError(f"{exc} (while committing)") from exc
+        async with self._connection() as conn:  # not sent if this fails: an outage
+            try:
+                async with conn.cursor() as cursor:
+                    await self._run(cursor, COMMIT_SQL, commit_params(reservation_ids, now))
+                    rows = [tuple(row) for row in await cursor.fetchall()]
+            except Exception as exc:
+                error = self.store.translate(exc)
+                if error is None:
+                    raise
+                if isinstance(error, DatabaseUnavailableError):
+                    # Sent in autocommit: the server may have committed it whatever
+                    # became of the answer (the caller finds out, .outcomes).
+                    raise CommitUncertainError(f"{error} (while committing)") from exc
+                raise error from exc
         return committed(reservation_ids, rows)
