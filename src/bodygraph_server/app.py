@@ -213,8 +213,9 @@ def create_app(
         if source is None:
             source = LibraryCharts(config.geocoder, config.geocoder_url)
         threads = BookThreads(bookkeeping_threads(config.database_url))
-        on_loop = _on_loop(bookkeeper)
+        on_loop = None
         try:
+            on_loop = _on_loop(bookkeeper)
             if on_loop is not None:
                 await on_loop.open()
             services = await _services(config, bookkeeper, source, threads, on_loop)

@@ -63,6 +63,7 @@ from bodygraph_server.store import (
     StoreError,
     open_store,
 )
+from bodygraph_server.store.request_calls import RequestCalls
 
 __all__ = [
     "Account",
@@ -78,6 +79,13 @@ __all__ = [
     "Reservation",
     "StoreError",
 ]
+
+
+def _refused(refusal: ChargeRefusal) -> Denied:
+    """The refusal a caller sees for the store's."""
+    if refusal is ChargeRefusal.ACCOUNT_INACTIVE:
+        return denied(Denial.ACCOUNT_INACTIVE)
+    return denied(Denial.CREDITS_EXHAUSTED)
 
 
 class Bookkeeper:
@@ -196,11 +204,20 @@ class Bookkeeper:
         (:mod:`bodygraph_server.billing.idempotency`), a key used before is a
         :class:`Replay` instead and nothing is taken."""
         outcome = self.store.reserve(principal.account_id, endpoint, self.clock.now(), claim)
-        if isinstance(outcome, ChargeRefusal):
-            if outcome is ChargeRefusal.ACCOUNT_INACTIVE:
-                return denied(Denial.ACCOUNT_INACTIVE)
-            return denied(Denial.CREDITS_EXHAUSTED)
-        return outcome
+        return _refused(outcome) if isinstance(outcome, ChargeRefusal) else outcome
+
+    def reserve_generally(self, principal: Principal, endpoint: str) -> Reservation | Denied:
+        """:meth:`reserve` (no idempotency claim) by the general rules only, for a caller
+        whose one-statement reservation did not apply
+        (:class:`~bodygraph_server.billing.request_path.RequestBook`): it is not tried
+        again."""
+        store, now = self.store, self.clock.now()
+        outcome = (store.general_reserve(principal.account_id, endpoint, now)
+                   if isinstance(store, RequestCalls)
+                   else store.reserve(principal.account_id, endpoint, now))
+        if isinstance(outcome, Replay):  # pragma: no cover - only with a claim
+            raise InvalidOperationError("a replay without an idempotency claim")
+        return _refused(outcome) if isinstance(outcome, ChargeRefusal) else outcome
 
     def commit(self, reservation: Reservation) -> None:
         """The call succeeded: count (and, for overage, bill) it."""

@@ -72,6 +72,7 @@ class RequestBook:
                 )
             if reservation is not None:
                 return reservation
+            return await self.run(self.book.reserve_generally, principal, endpoint)
         return await self.run(self.book.reserve, principal, endpoint)
 
     async def commit_many(self, reservations: Sequence[Reservation]) -> list[bool]:

@@ -32,6 +32,7 @@ import psycopg_pool
 
 from bodygraph_server.policy.clock import to_micros
 from bodygraph_server.store.errors import CommitUncertainError, DatabaseUnavailableError
+from bodygraph_server.store.pool import AsyncConnection
 from bodygraph_server.store.records import ApiKeyRecord, RateDecision, Reservation
 from bodygraph_server.store.request_calls import (
     ADMIT_SQL,
@@ -80,6 +81,7 @@ class AsyncRequestCalls:
         self._size = size
         self._pool: psycopg_pool.AsyncConnectionPool[Any] = psycopg_pool.AsyncConnectionPool(
             store.url,
+            connection_class=AsyncConnection,  # remembers why connecting failed
             kwargs={"autocommit": True, "connect_timeout": store.connect_timeout},
             min_size=1,
             max_size=size,

@@ -48,6 +48,20 @@ class _Connection(psycopg.Connection[Any]):
         return connection
 
 
+class AsyncConnection(psycopg.AsyncConnection[Any]):
+    """:class:`_Connection` for the event loop's pool (``store/async_calls.py``)."""
+
+    @classmethod
+    async def connect(cls, conninfo: str = "", **kwargs: Any) -> Any:
+        try:
+            connection = await super().connect(conninfo, **kwargs)
+        except psycopg.Error as exc:
+            _LAST_FAILURE[conninfo] = first_line(exc)
+            raise
+        _LAST_FAILURE.pop(conninfo, None)
+        return connection
+
+
 def _alive(conn: psycopg.Connection[Any]) -> bool:
     """Whether a pooled, idle connection still works. An idle connection has nothing to
     read; if its socket is readable the server sent something (the notice of a terminated
