@@ -5,8 +5,10 @@ environment variable) it replays a fixed, derandomized sequence so that a submis
 result does not depend on chance. Whatever it finds locally is fixed, not skipped.
 
 The suite runs in pytest-xdist workers (``scripts/test.sh`` starts one more than there are
-cores): every worker loads this file, and a derandomized test draws the same examples
-whichever worker runs it and in whatever order (the seed is a hash of the test itself).
+cores): every worker loads this file. A derandomized test's seed is a hash of the test
+itself, but Hypothesis also draws constants from the project's modules already imported,
+and the test modules import some packages only in the tests that use them: the examples
+can differ with what the worker ran before, not from run to run of the same order.
 The ``ci`` profile builds on Hypothesis's own: no example database (``derandomize``
 implies it, so workers share no files) and no per-example deadline, since wall-clock time
 on a machine whose cores are all busy with workers measures the load, not the code; every
