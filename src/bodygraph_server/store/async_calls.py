@@ -21,9 +21,8 @@ Errors are the store's: an unreachable or lost server is
 from __future__ import annotations
 
 import os
-import select
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +31,7 @@ import psycopg_pool
 
 from bodygraph_server.policy.clock import to_micros
 from bodygraph_server.store.errors import CommitUncertainError, DatabaseUnavailableError
-from bodygraph_server.store.pool import AsyncConnection
+from bodygraph_server.store.pool import AsyncConnection, quiet
 from bodygraph_server.store.records import ApiKeyRecord, RateDecision, Reservation
 from bodygraph_server.store.request_calls import (
     ADMIT_SQL,
@@ -56,15 +55,11 @@ DEFAULT_SIZE = 8
 
 
 async def _alive(conn: psycopg.AsyncConnection[Any]) -> bool:
-    """Whether a pooled, idle connection still works. An idle connection has nothing to
-    read; only when its socket is readable (a terminated backend's notice, or end of
-    file) does a round trip decide."""
-    if conn.closed or conn.broken:
-        return False
-    poller = select.poll()
-    poller.register(conn.fileno(), select.POLLIN)
-    if not poller.poll(0):
-        return True
+    """Whether a pooled, idle connection still works (:func:`~.pool.quiet`, then a round
+    trip)."""
+    state = quiet(conn)
+    if state is not False:
+        return bool(state)
     try:
         await conn.execute("")
     except psycopg.Error:
@@ -103,6 +98,17 @@ class AsyncRequestCalls:
         """How many connections the pool holds (idle and in use)."""
         return int(self._pool.get_stats().get("pool_size", 0))
 
+    @contextmanager
+    def _translated(self) -> Iterator[None]:
+        """Driver and pool errors raised in the block as the store's."""
+        try:
+            yield
+        except Exception as exc:
+            error = self.store.translate(exc)
+            if error is None:
+                raise
+            raise error from exc
+
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
         """A working connection, back to the pool afterwards. A dead one (after a server
@@ -110,18 +116,13 @@ class AsyncRequestCalls:
         once, as the blocking pool does (the pool's own ``check`` waits a second from
         the second dead one on). Errors getting one: nothing was sent."""
         pool = self._pool
-        try:
+        with self._translated():
             conn = await pool.getconn()
             for _ in range(self._size):
                 if await _alive(conn):
                     break
                 await pool.putconn(conn)  # closed or broken: the pool discards it
                 conn = await pool.getconn()
-        except Exception as exc:
-            error = self.store.translate(exc)
-            if error is None:
-                raise
-            raise error from exc
         try:
             yield conn
         finally:
@@ -130,14 +131,9 @@ class AsyncRequestCalls:
     @asynccontextmanager
     async def _cursor(self) -> AsyncIterator[psycopg.AsyncCursor[Any]]:
         async with self._connection() as conn:
-            try:
+            with self._translated():
                 async with conn.cursor() as cursor:
                     yield cursor
-            except Exception as exc:
-                error = self.store.translate(exc)
-                if error is None:
-                    raise
-                raise error from exc
 
     async def _run(
         self, cursor: psycopg.AsyncCursor[Any], sql: str, params: Sequence[object]
@@ -176,16 +172,13 @@ class AsyncRequestCalls:
             return []
         async with self._connection() as conn:  # not sent if this fails: an outage
             try:
-                async with conn.cursor() as cursor:
-                    await self._run(cursor, COMMIT_SQL, commit_params(reservation_ids, now))
-                    rows = [tuple(row) for row in await cursor.fetchall()]
-            except Exception as exc:
-                error = self.store.translate(exc)
-                if error is None:
-                    raise
-                if isinstance(error, DatabaseUnavailableError):
-                    # Sent in autocommit: the server may have committed it whatever
-                    # became of the answer (the caller finds out, .outcomes).
-                    raise CommitUncertainError(f"{error} (while committing)") from exc
-                raise error from exc
+                with self._translated():
+                    async with conn.cursor() as cursor:
+                        await self._run(cursor, COMMIT_SQL,
+                                        commit_params(reservation_ids, now))
+                        rows = [tuple(row) for row in await cursor.fetchall()]
+            except DatabaseUnavailableError as exc:
+                # Sent in autocommit: the server may have committed it whatever became
+                # of the answer (the caller finds out, .outcomes).
+                raise CommitUncertainError(f"{exc} (while committing)") from exc
         return committed(reservation_ids, rows)

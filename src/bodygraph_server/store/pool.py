@@ -34,18 +34,24 @@ _INHERITED: list[Any] = []
 _LAST_FAILURE: dict[str, str] = {}
 
 
+@contextmanager
+def _remembering(conninfo: str) -> Iterator[None]:
+    """Remember why connecting to ``conninfo`` failed (forget it once it works)."""
+    try:
+        yield
+    except psycopg.Error as exc:
+        _LAST_FAILURE[conninfo] = first_line(exc)
+        raise
+    _LAST_FAILURE.pop(conninfo, None)
+
+
 class _Connection(psycopg.Connection[Any]):
     """A psycopg connection that remembers why connecting failed."""
 
     @classmethod
     def connect(cls, conninfo: str = "", **kwargs: Any) -> Any:
-        try:
-            connection = super().connect(conninfo, **kwargs)
-        except psycopg.Error as exc:
-            _LAST_FAILURE[conninfo] = first_line(exc)
-            raise
-        _LAST_FAILURE.pop(conninfo, None)
-        return connection
+        with _remembering(conninfo):
+            return super().connect(conninfo, **kwargs)
 
 
 class AsyncConnection(psycopg.AsyncConnection[Any]):
@@ -53,25 +59,26 @@ class AsyncConnection(psycopg.AsyncConnection[Any]):
 
     @classmethod
     async def connect(cls, conninfo: str = "", **kwargs: Any) -> Any:
-        try:
-            connection = await super().connect(conninfo, **kwargs)
-        except psycopg.Error as exc:
-            _LAST_FAILURE[conninfo] = first_line(exc)
-            raise
-        _LAST_FAILURE.pop(conninfo, None)
-        return connection
+        with _remembering(conninfo):
+            return await super().connect(conninfo, **kwargs)
+
+
+def quiet(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any]) -> bool | None:
+    """What a pooled, idle connection's socket says: None, the connection is closed or
+    broken; True, it has nothing to read (alive); False, the server sent something (the
+    notice of a terminated backend, or end of file), and only a round trip decides."""
+    if conn.closed or conn.broken:
+        return None
+    poller = select.poll()
+    poller.register(conn.fileno(), select.POLLIN)
+    return not poller.poll(0)
 
 
 def _alive(conn: psycopg.Connection[Any]) -> bool:
-    """Whether a pooled, idle connection still works. An idle connection has nothing to
-    read; if its socket is readable the server sent something (the notice of a terminated
-    backend, or end of file), and only then a round trip decides."""
-    if conn.closed or conn.broken:
-        return False
-    poller = select.poll()
-    poller.register(conn.fileno(), select.POLLIN)
-    if not poller.poll(0):
-        return True
+    """Whether a pooled, idle connection still works (:func:`quiet`, then a round trip)."""
+    state = quiet(conn)
+    if state is not False:
+        return bool(state)
     try:
         conn.execute("")
     except psycopg.Error:
