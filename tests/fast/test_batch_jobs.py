@@ -43,6 +43,14 @@ def _births(path: Path, rows: int) -> Path:
     return path
 
 
+def _places(path: Path, rows: int, places: list[str]) -> Path:
+    """``rows`` births at 08:30 in ``places``, in turn (date, time, location)."""
+    path.write_text("date,time,location\n" + "".join(
+        f'1990-05-{1 + i % 28:02d},08:30,"{places[i % len(places)]}"\n' for i in range(rows)),
+        encoding="utf-8")
+    return path
+
+
 def _parquet(csv_path: Path) -> Path:
     csv = pytest.importorskip("pyarrow.csv")
     parquet = pytest.importorskip("pyarrow.parquet")
@@ -112,11 +120,8 @@ def test_places_are_geocoded_in_the_workers(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     pools = _Pools(monkeypatch)
-    places = ["Berlin, Germany", "Paris, France", "Qwxzyland Nowhere", "", "Lima, Peru"]
-    source = tmp_path / "places.csv"
-    source.write_text("date,time,location\n" + "".join(
-        f'1990-05-{1 + i % 28:02d},08:30,"{places[i % len(places)]}"\n' for i in range(40)),
-        encoding="utf-8")
+    source = _places(tmp_path / "places.csv", 40, [
+        "Berlin, Germany", "Paris, France", "Qwxzyland Nowhere", "", "Lima, Peru"])
     written = []
     for jobs in (1, 2):
         target = tmp_path / f"out{jobs}.csv"
@@ -172,10 +177,7 @@ def test_a_callers_geocoder_is_asked_here_once_per_place(
         return offline(text)
 
     places = ["Berlin, Germany", "Paris, France", "Lima, Peru"]
-    source = tmp_path / "places.csv"
-    source.write_text("date,time,location\n" + "".join(
-        f'1990-05-{1 + i % 28:02d},08:30,"{places[i % 3]}"\n' for i in range(30)),
-        encoding="utf-8")
+    source = _places(tmp_path / "places.csv", 30, places)
     written = []
     for jobs in (1, 2):
         target = tmp_path / f"out{jobs}.csv"
