@@ -3,8 +3,9 @@
 Every successful chart request ends by committing its credit reservation, and answers only
 once the commit is stored. Under load many requests finish at about the same time; a
 :class:`CommitBatcher` lets the first of them commit every reservation waiting at that
-moment in one bookkeeping call (one transaction on the SQL stores: one write lock, one
-hand-off to a bookkeeping thread) while the others wait for that result. An idle service
+moment in one bookkeeping call (one transaction on the SQL stores: one write lock; on
+PostgreSQL one statement on the event loop, :mod:`.request_path`) while the others wait
+for that result. An idle service
 commits each request at once, alone.
 
 Each request still learns the outcome of its own reservation: one that was no longer
