@@ -154,22 +154,23 @@ class Bookkeeper:
         the rate decision (None when refused before the rate limit). With the windows
         in the store itself, both are one store call
         (:meth:`~bodygraph_server.store.Store.admit_key`: one round trip on PostgreSQL)."""
-        windows = self.windows_in_store()
-        key = api_key.strip()
-        if key and windows is not None:
-            record, decision = windows.admit(hash_key(key), self.clock.now())
+        windows = self.windows_for(api_key)
+        if windows is not None:
+            key_hash, limiter = windows
+            record, decision = limiter.admit(key_hash, self.clock.now())
             return principal_of(record), decision
         outcome = self.authenticate(api_key)
         if isinstance(outcome, Principal):
             return outcome, self.check_rate(outcome)
         return outcome, None
 
-    def windows_in_store(self) -> StoreRateLimiter | None:
-        """The rate limiter when it keeps its windows in this bookkeeping's own store
-        (admission is then one store call), else None."""
-        limiter = self.rate_limiter
-        if isinstance(limiter, StoreRateLimiter) and limiter.store is self.store:
-            return limiter
+    def windows_for(self, api_key: str) -> tuple[str, StoreRateLimiter] | None:
+        """The hash of ``api_key`` and the rate limiter when the limiter keeps its windows
+        in this bookkeeping's own store (admission is then one store call); None for
+        another limiter or a blank key."""
+        limiter, key = self.rate_limiter, api_key.strip()
+        if key and isinstance(limiter, StoreRateLimiter) and limiter.store is self.store:
+            return hash_key(key), limiter
         return None
 
     def authorize(self, principal: Principal, path: str) -> Denied | None:

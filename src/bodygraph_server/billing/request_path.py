@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import anyio
 
 from bodygraph_server.billing.accounts import Bookkeeper, Denied, Principal, RateDecision
-from bodygraph_server.billing.keys import hash_key
 from bodygraph_server.billing.principals import principal_of
 from bodygraph_server.store import Reservation
 
@@ -53,13 +52,13 @@ class RequestBook:
     async def admit(self, api_key: str) -> tuple[Principal | Denied, RateDecision | None]:
         """:meth:`Bookkeeper.admit`."""
         book, on_loop = self.book, self.on_loop
-        windows = book.windows_in_store()
-        key = api_key.strip()
-        if on_loop is None or windows is None or not key:
+        windows = book.windows_for(api_key)
+        if on_loop is None or windows is None:
             return await self.run(book.admit, api_key)
+        key_hash, limiter = windows
         with anyio.CancelScope(shield=True):  # as a started thread call: never abandoned
             record, decision = await on_loop.admit_key(
-                hash_key(key), book.clock.now(), windows.limit, windows.window_seconds
+                key_hash, book.clock.now(), limiter.limit, limiter.window_seconds
             )
         return principal_of(record), decision
 
