@@ -79,7 +79,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     the longest queue. The modules that hold a test marked ``slow`` are dealt out, one run
     each in turn, to the start of the runs, and the other modules fill the runs in their
     usual order: the long tests start at once, side by side, instead of meeting at the end.
-    A module is never split but where a run ends, so module fixtures are made once.
+    The scheduler (``pytest_xdist_make_scheduler`` below) ends each run, and each steal, at
+    a boundary between modules, so a module's fixtures are made once.
     """
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
     if workers < 2:
@@ -102,3 +103,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             ordered.append(rest.popleft())
     ordered.extend(rest)
     items[:] = ordered
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """``--dist worksteal`` that moves its cuts to module boundaries (module_stealing)."""
+    if config.getvalue("dist") != "worksteal":
+        return None
+    from module_stealing import ModuleStealing
+
+    return ModuleStealing(config, log)  # type: ignore[arg-type]
