@@ -10,6 +10,20 @@ bodygraph as SVG, optionally with a transit or a second person), and the relatio
 
 from __future__ import annotations
 
-from bodygraph_mcp.server import create_server
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bodygraph_mcp.server import create_server
 
 __all__ = ["create_server"]
+
+
+def __getattr__(name: str) -> Any:
+    """``create_server`` imported on first use: ``python -m bodygraph_mcp`` imports this
+    package before its ``__main__``, which imports the SDK in its own way
+    (:func:`bodygraph_mcp.cli.built_server`)."""
+    if name == "create_server":
+        from bodygraph_mcp.server import create_server
+
+        return create_server
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -18,8 +18,8 @@ from bodygraph.render import render_svg
 from bodygraph.render.from_relations import connection_input, transit_input
 
 if TYPE_CHECKING:  # the SDK is imported when a test runs, not in every collecting worker
-    from mcp import ClientSession
     from mcp.types import CallToolResult
+    from shared_session import SharedSession
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
 
@@ -44,14 +44,14 @@ def text_of(result: CallToolResult) -> str:
     return first.text
 
 
-async def ok(session: ClientSession, tool: str, arguments: dict[str, Any]) -> CallToolResult:
+async def ok(session: SharedSession, tool: str, arguments: dict[str, Any]) -> CallToolResult:
     result = await session.call_tool(tool, arguments)
     assert not result.is_error, text_of(result)
     assert result.structured_content is not None
     return result
 
 
-async def test_lists_the_relation_tools(session: ClientSession) -> None:
+async def test_lists_the_relation_tools(session: SharedSession) -> None:
     tools = {tool.name: tool for tool in (await session.list_tools()).tools}
     assert set(RELATIONS) <= set(tools)
     birth = tools["chart"].input_schema["properties"]["birth"]
@@ -70,7 +70,7 @@ async def test_lists_the_relation_tools(session: ClientSession) -> None:
     assert tools["transit"].input_schema["required"] == ["at"]
 
 
-async def test_transit(session: ClientSession, capsys: pytest.CaptureFixture[str]) -> None:
+async def test_transit(session: SharedSession, capsys: pytest.CaptureFixture[str]) -> None:
     alone = await ok(session, "transit", {"at": AT})
     assert alone.structured_content == cli_json(capsys, "transit", "--at", AT)
     assert text_of(alone).startswith("Transit at 2024-03-20 03:06:00 UTC: Sun 25.2")
@@ -82,7 +82,7 @@ async def test_transit(session: ClientSession, capsys: pytest.CaptureFixture[str
     assert expected["natal"]["overlay"]["type"] in text_of(over)
 
 
-async def test_connection_and_penta(session: ClientSession,
+async def test_connection_and_penta(session: SharedSession,
                                     capsys: pytest.CaptureFixture[str]) -> None:
     pair = await ok(session, "connection", {"person1": {"utc": A}, "person2": BERLIN})
     expected = cli_json(capsys, "connection", "--utc", A, *BERLIN_CLI)
@@ -97,7 +97,7 @@ async def test_connection_and_penta(session: ClientSession,
         assert channel in text_of(group)
 
 
-async def test_sensitivity_cycles_calendar(session: ClientSession,
+async def test_sensitivity_cycles_calendar(session: SharedSession,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     found = await ok(session, "sensitivity", {"birth": {"utc": A}, "window": "30m"})
     expected = cli_json(capsys, "sensitivity", "--utc", A, "--window", "30m")
@@ -118,7 +118,7 @@ async def test_sensitivity_cycles_calendar(session: ClientSession,
         capsys, "calendar", "--from", "2026-03-01", "--to", "2026-03-01")}
 
 
-async def test_render_svg_overlays(session: ClientSession) -> None:
+async def test_render_svg_overlays(session: SharedSession) -> None:
     from mcp.types import EmbeddedResource, TextResourceContents
 
     natal, other = calculate(datetime(1980, 1, 3, 8, 30, tzinfo=UTC)), calculate(
@@ -177,7 +177,7 @@ BAD: list[tuple[str, dict[str, Any], str]] = [
 
 @pytest.mark.parametrize(("tool", "arguments", "message"), BAD,
                          ids=[f"{tool}-{message}" for tool, _, message in BAD])
-async def test_bad_input_is_a_tool_error(session: ClientSession, tool: str,
+async def test_bad_input_is_a_tool_error(session: SharedSession, tool: str,
                                          arguments: dict[str, Any], message: str) -> None:
     result = await session.call_tool(tool, arguments)
     assert result.is_error
@@ -188,7 +188,7 @@ async def test_bad_input_is_a_tool_error(session: ClientSession, tool: str,
     assert text != f"Error executing tool {tool}"  # never the bare text of a crash
 
 
-async def test_still_answers_after_errors(session: ClientSession) -> None:
+async def test_still_answers_after_errors(session: SharedSession) -> None:
     assert (await session.call_tool("penta", {"members": members(6)})).is_error
     assert (await session.call_tool("transit", {"at": "1700-01-01T00:00:00Z"})).is_error
     await ok(session, "penta", {"members": members(5)})

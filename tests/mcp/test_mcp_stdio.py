@@ -1,8 +1,8 @@
 """The MCP server as an assistant uses it: started as a subprocess
 (``python -m bodygraph_mcp``, what the ``bodygraph-mcp`` command runs) and driven over
-stdio by the official SDK's client. One server process for this folder's modules
-(conftest.py); every bad input is a tool error with a clear message, and the server keeps
-answering."""
+stdio by the official SDK's client. One server process for this folder's modules in a
+pytest worker (conftest.py); every bad input is a tool error with a clear message, and the
+server keeps answering."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from bodygraph.model.contract import json_schema
 from bodygraph.render import svg
 
 if TYPE_CHECKING:  # the SDK is imported when a test runs, not in every collecting worker
-    from mcp import ClientSession
     from mcp.types import CallToolResult
+    from shared_session import SharedSession
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
 
@@ -29,7 +29,7 @@ def expected() -> bodygraph.Chart:
     return bodygraph.calculate(datetime(1990, 7, 15, 14, 30, tzinfo=ZoneInfo("Europe/Berlin")))
 
 
-async def call(session: ClientSession, tool: str, birth: dict[str, Any]) -> CallToolResult:
+async def call(session: SharedSession, tool: str, birth: dict[str, Any]) -> CallToolResult:
     return await session.call_tool(tool, {"birth": birth})
 
 
@@ -41,7 +41,7 @@ def summary_of(result: CallToolResult) -> str:
     return first.text
 
 
-async def test_lists_the_tools_with_schemas(session: ClientSession) -> None:
+async def test_lists_the_tools_with_schemas(session: SharedSession) -> None:
     tools = {tool.name: tool for tool in (await session.list_tools()).tools}
     assert set(tools) == {"chart", "render_svg", "transit", "connection", "penta",
                           "sensitivity", "cycles", "calendar"}
@@ -58,7 +58,7 @@ async def test_lists_the_tools_with_schemas(session: ClientSession) -> None:
     assert chart_schema["properties"]["chart"]["title"] == "ChartResult"
 
 
-async def test_chart_at_a_place(session: ClientSession) -> None:
+async def test_chart_at_a_place(session: SharedSession) -> None:
     import jsonschema
 
     result = await call(session, "chart", BERLIN)
@@ -80,7 +80,7 @@ async def test_chart_at_a_place(session: ClientSession) -> None:
         assert part in text
 
 
-async def test_chart_at_coordinates_and_at_an_instant(session: ClientSession) -> None:
+async def test_chart_at_coordinates_and_at_an_instant(session: SharedSession) -> None:
     at = await call(session, "chart", {"date": "1990-07-15", "time": "14:30", "lat": 52.52,
                                        "lng": 13.405})
     utc = await call(session, "chart", {"utc": "1990-07-15T12:30:00Z"})
@@ -93,7 +93,7 @@ async def test_chart_at_coordinates_and_at_an_instant(session: ClientSession) ->
     assert utc.structured_content["birth"]["local"] is None
 
 
-async def test_render_svg(session: ClientSession) -> None:
+async def test_render_svg(session: SharedSession) -> None:
     from mcp.types import EmbeddedResource, TextResourceContents
 
     result = await call(session, "render_svg", BERLIN)
@@ -135,7 +135,7 @@ BAD = [
 
 @pytest.mark.parametrize("tool", ["chart", "render_svg"])
 @pytest.mark.parametrize(("birth", "message"), BAD, ids=[m for _, m in BAD])
-async def test_bad_input_is_a_tool_error(session: ClientSession, tool: str,
+async def test_bad_input_is_a_tool_error(session: SharedSession, tool: str,
                                          birth: dict[str, Any], message: str) -> None:
     result = await call(session, tool, birth)
     assert result.is_error
@@ -146,7 +146,7 @@ async def test_bad_input_is_a_tool_error(session: ClientSession, tool: str,
     assert "Traceback" not in text
 
 
-async def test_still_answers_after_errors(session: ClientSession) -> None:
+async def test_still_answers_after_errors(session: SharedSession) -> None:
     assert (await call(session, "chart", {"utc": "yesterday"})).is_error
     missing = await session.call_tool("chart", {})
     assert missing.is_error and "birth" in summary_of(missing)
