@@ -28,6 +28,7 @@ import os
 from collections import deque
 from collections.abc import Iterator
 
+import chromium
 import pytest
 from hypothesis import settings
 
@@ -86,8 +87,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     each in turn, to the start of the runs, and the other modules fill the runs in their
     usual order: the long tests start at once, side by side, instead of meeting at the end.
     The scheduler (``pytest_xdist_make_scheduler`` below) ends each run, and each steal, at
-    a boundary between modules, so a module's fixtures are made once.
+    a boundary between modules, so a module's fixtures are made once. The slow modules
+    that use the browser are dealt as one, one after the other, so that they share their
+    worker's chromium (tests/chromium.py: about a CPU-second each).
     """
+    chromium.note_users(items)
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
     if workers < 2:
         return
@@ -96,6 +100,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         modules.setdefault(item.nodeid.split("::")[0], []).append(item)
     slow = [name for name, group in modules.items()
             if any(item.get_closest_marker("slow") for item in group)]
+    browsing = [name for name in slow if any(
+        chromium.FIXTURE in getattr(item, "fixturenames", ()) for item in modules[name])]
+    deals = [browsing if name in browsing else [name]
+             for name in slow if name not in browsing[1:]]
     rest = deque(item for name, group in modules.items() if name not in slow for item in group)
     ordered: list[pytest.Item] = []
     remaining = len(items)
@@ -103,8 +111,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         size = remaining // (workers - run)  # as xdist's worksteal scheduler sends them
         remaining -= size
         end = len(ordered) + size
-        for name in slow[run::workers]:
-            ordered.extend(modules[name])
+        for deal in deals[run::workers]:
+            for name in deal:
+                ordered.extend(modules[name])
         while rest and len(ordered) < end:
             ordered.append(rest.popleft())
     ordered.extend(rest)
@@ -119,3 +128,10 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
     from module_stealing import ModuleStealing
 
     return ModuleStealing(config, log)  # type: ignore[arg-type]
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """Once a test's fixtures are torn down, close the worker's chromium unless the next
+    test's module uses it (tests/chromium.py)."""
+    chromium.after_test(nextitem)

@@ -62,9 +62,11 @@ def inline(document: str) -> str:
 
 
 def pixels(png: bytes) -> np.ndarray:
+    """RGB values as 16-bit integers: differences fit, and their mean is the same float64
+    mean of exact integers as with float64 pixels, in a quarter of the time."""
     from PIL import Image
 
-    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.float64)
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=np.int16)
 
 
 def difference(a: np.ndarray, b: np.ndarray) -> float:

@@ -12,7 +12,7 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from itertools import pairwise
 from types import MappingProxyType
@@ -89,8 +89,15 @@ def layout() -> Layout:
     return parse_layout(json.loads(text))
 
 
+@lru_cache(maxsize=4096)
 def num(value: float) -> str:
-    """A coordinate as short, stable text: at most two decimals, no ``-0``."""
+    """A coordinate as short, stable text: at most two decimals, no ``-0``.
+
+    Cached: a drawing formats some 1,300 numbers, nearly all of them the layout's
+    (a few hundred distinct values over many charts), and a cache hit costs a third of
+    formatting. Equal keys format alike (``0.0`` and ``-0.0`` both give ``"0"``, ``2``
+    and ``2.0`` both ``"2"``), so the text does not depend on what was cached first.
+    """
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
@@ -101,11 +108,13 @@ def polyline_path(points: Sequence[Point]) -> str:
     return f"M{num(head[0])} {num(head[1])}" + "".join(f"L{num(x)} {num(y)}" for x, y in rest)
 
 
-def rounded_polygon_path(points: Sequence[Point], radius: float) -> str:
+@lru_cache(maxsize=64)
+def rounded_polygon_path(points: tuple[Point, ...], radius: float) -> str:
     """SVG path data of a closed polygon whose corners are rounded by ``radius``.
 
     Each corner is cut at ``radius`` (at most a third of the shorter side) along
-    both sides and joined by a quadratic curve through the corner.
+    both sides and joined by a quadratic curve through the corner. Cached: the
+    polygons are the layout's nine centers, the same in every drawing.
     """
     n = len(points)
     parts: list[str] = []
@@ -126,8 +135,12 @@ def _toward(origin: Point, target: Point, distance: float) -> Point:
     return (origin[0] + dx * step, origin[1] + dy * step)
 
 
-def split_half(points: Sequence[Point]) -> tuple[tuple[Point, ...], tuple[Point, ...]]:
-    """Cut a polyline at half its length: (first half, second half), both from the ends."""
+@lru_cache(maxsize=128)
+def split_half(points: tuple[Point, ...]) -> tuple[tuple[Point, ...], tuple[Point, ...]]:
+    """Cut a polyline at half its length: (first half, second half), both from the ends.
+
+    Cached: the polylines are the layout's 36 channels, the same in every drawing.
+    """
     lengths = [math.dist(a, b) for a, b in pairwise(points)]
     remaining = sum(lengths) / 2
     for i, seg in enumerate(lengths):
