@@ -20,7 +20,10 @@ from typing import Final
 from bodygraph.geo.places import countrydata
 from bodygraph.geo.places.base import InvalidLocationError, check_location
 
-__all__ = ["Constraint", "Countries", "Query", "countries", "fold", "fold_lines", "parse_query"]
+__all__ = [
+    "Constraint", "Countries", "Query", "countries", "fold", "fold_lines", "is_separator",
+    "parse_query",
+]
 
 #: Letters that Unicode does not decompose into a base letter and an accent.
 _SPECIAL: Final[Mapping[str, str]] = {
@@ -66,6 +69,12 @@ def fold_lines(text: str) -> list[str]:
         text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", text).casefold())
         text = _SPECIAL_RE.sub(lambda match: _SPECIAL[match.group()], _MARKS.sub("", text))
     return list(map(str.strip, _SEPARATORS.sub(" ", text).split("\n")))
+
+
+def is_separator(char: str) -> bool:
+    """Whether ``char`` is a separator: a run of them folds to one space (or none, at
+    either end of the text)."""
+    return _SEPARATORS.fullmatch(char * 2) is not None
 
 
 def fold(text: str) -> str:
