@@ -13,6 +13,7 @@ from collections import defaultdict
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
+from unittest.mock import patch
 
 import numpy as np
 import pytest
@@ -20,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bodygraph.geo.places import build as building
-from bodygraph.geo.places import textblock
+from bodygraph.geo.places import foldblock, textblock
 from bodygraph.geo.places.build import DATASETS, build
 from bodygraph.geo.places.entries import entries
 from bodygraph.geo.places.foldblock import fold_block
@@ -174,6 +175,9 @@ def test_texts_sharing_long_beginnings_sort_by_their_bytes(monkeypatch):
 def test_names_folded_as_one_block_fold_as_each_alone(texts):
     block, starts, _ = split("".join(text + "\n" for text in texts).encode())
     folded, numbers = fold_block(block, starts)
+    with patch.object(foldblock, "_PIECE", 5):  # folded a few lines at a time
+        in_pieces = fold_block(block, starts)
+    assert in_pieces[0] == folded and in_pieces[1].tolist() == numbers.tolist()
     assert sorted(numbers.tolist()) == list(range(len(texts)))
     lines = folded.decode().split("\n")
     assert lines.pop() == ""
