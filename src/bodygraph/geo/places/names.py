@@ -20,7 +20,10 @@ from typing import Final
 from bodygraph.geo.places import countrydata
 from bodygraph.geo.places.base import InvalidLocationError, check_location
 
-__all__ = ["Constraint", "Countries", "Query", "countries", "fold", "fold_lines", "parse_query"]
+__all__ = [
+    "Constraint", "Countries", "Query", "countries", "decompose", "fold", "fold_lines", "is_mark",
+    "is_separator", "parse_query", "plain_letters",
+]
 
 #: Letters that Unicode does not decompose into a base letter and an accent.
 _SPECIAL: Final[Mapping[str, str]] = {
@@ -58,14 +61,33 @@ _COUNTRY_ALIASES: Final[Mapping[str, str]] = {
 
 def fold_lines(text: str) -> list[str]:
     """Fold every line of ``text`` (see :func:`fold`); one call folds a whole dataset."""
-    if text.isascii():  # nothing to decompose, no marks, no special letters
-        text = text.lower()
-    else:
-        # Compatibility forms first (a mathematical or circled capital has no lower case of
-        # its own, but its plain letter does), then case, then decompose what case folding made.
-        text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", text).casefold())
-        text = _SPECIAL_RE.sub(lambda match: _SPECIAL[match.group()], _MARKS.sub("", text))
+    # (An ASCII text has nothing to decompose, no marks and no special letters.)
+    text = text.lower() if text.isascii() else plain_letters(_MARKS.sub("", decompose(text)))
     return list(map(str.strip, _SEPARATORS.sub(" ", text).split("\n")))
+
+
+def decompose(text: str) -> str:
+    """``text`` case folded, with its compatibility forms and accented letters decomposed:
+    the first step of folding a text that is not ASCII."""
+    # Compatibility forms first (a mathematical or circled capital has no lower case of
+    # its own, but its plain letter does), then case, then decompose what case folding made.
+    return unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", text).casefold())
+
+
+def plain_letters(text: str) -> str:
+    """``text`` with the letters that do not decompose (see :data:`_SPECIAL`) made plain."""
+    return _SPECIAL_RE.sub(lambda match: _SPECIAL[match.group()], text)
+
+
+def is_mark(char: str) -> bool:
+    """Whether ``char`` is a mark that folding drops (after :func:`decompose`)."""
+    return _MARKS.fullmatch(char) is not None
+
+
+def is_separator(char: str) -> bool:
+    """Whether ``char`` is a separator: a run of them folds to one space (or none, at
+    either end of the text)."""
+    return _SEPARATORS.fullmatch(char * 2) is not None
 
 
 def fold(text: str) -> str:
