@@ -20,6 +20,7 @@ from bodygraph_server.charting import ChartSource, LibraryCharts
 from bodygraph_server.policy.clock import ManualClock
 from bodygraph_server.store import open_store
 
+from .sqlite_template import migrated_sqlite, write_database
 from .support import google_stand_in, in_process
 
 START = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
@@ -42,9 +43,17 @@ def db_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'service.sqlite3'}"
 
 
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """A freshly migrated SQLite database, made once per test process (sqlite_template)."""
+    return migrated_sqlite(tmp_path_factory.mktemp("migrated"))
+
+
 @pytest.fixture
-def book(db_url: str, clock: ManualClock) -> Iterator[Bookkeeper]:
-    """The bookkeeping the app uses (and the test inspects)."""
+def book(db_url: str, clock: ManualClock, migrated_database: bytes) -> Iterator[Bookkeeper]:
+    """The bookkeeping the app uses (and the test inspects), on a new database file in
+    the state of a freshly migrated one."""
+    write_database(db_url, migrated_database)
     bookkeeper = Bookkeeper(open_store(db_url), clock=clock)
     try:
         yield bookkeeper

@@ -6,6 +6,8 @@ PostgreSQL: 127.0.0.1:5432, user postgres, database ``test``, in schemas
 test (every row deleted, every sequence restarted: the state of a freshly migrated
 database, without its ~0.3 s of DDL per test); ``fresh_db_url`` and ``pg_url`` are new,
 empty schemas for the tests of migrating a database.
+SQLite: ``db_url`` is a new file's URL; ``book`` writes into it a database migrated once
+per session (server/sqlite_template.py), the state of a freshly migrated one.
 Redis (rate-limit backend): 127.0.0.1:6379, keys under a random prefix, deleted after.
 """
 
@@ -19,6 +21,7 @@ from urllib.parse import quote
 
 import httpx
 import pytest
+from server.sqlite_template import migrated_sqlite, write_database
 from server.support import app_client
 
 from bodygraph_server.billing.accounts import Bookkeeper
@@ -144,9 +147,19 @@ def clock() -> ManualClock:
     return ManualClock(START)
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite_database(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """A freshly migrated SQLite database, made once per test process
+    (server/sqlite_template.py)."""
+    return migrated_sqlite(tmp_path_factory.mktemp("migrated"))
+
+
 @pytest.fixture
-def book(db_url: str, clock: ManualClock) -> Iterator[Bookkeeper]:
-    """A bookkeeper over a fresh database, with injected time."""
+def book(request: pytest.FixtureRequest, db_url: str, clock: ManualClock) -> Iterator[Bookkeeper]:
+    """A bookkeeper over a fresh database, with injected time: on SQLite a new file
+    holding a freshly migrated database, on PostgreSQL the session's schema, emptied."""
+    if db_url.startswith("sqlite:"):
+        write_database(db_url, request.getfixturevalue("migrated_sqlite_database"))
     keeper = Bookkeeper.open(db_url, clock=clock)
     try:
         yield keeper
