@@ -7,7 +7,7 @@ test (every row deleted, every sequence restarted: the state of a freshly migrat
 database, without its ~0.3 s of DDL per test); ``fresh_db_url`` and ``pg_url`` are new,
 empty schemas for the tests of migrating a database.
 SQLite: ``db_url`` is a new file's URL; ``book`` writes into it a database migrated once
-per session (server/sqlite_template.py), the state of a freshly migrated one.
+per session (server/databases.py), the state of a freshly migrated one.
 Redis (rate-limit backend): 127.0.0.1:6379, keys under a random prefix, deleted after.
 """
 
@@ -16,12 +16,11 @@ from __future__ import annotations
 import secrets
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 from urllib.parse import quote
 
 import httpx
 import pytest
-from server.sqlite_template import migrated_sqlite, write_database
+from server.databases import DatabaseFiles, migrated_sqlite, write_database
 from server.support import app_client
 
 from bodygraph_server.billing.accounts import Bookkeeper
@@ -64,10 +63,16 @@ def pg_url() -> Iterator[str]:
         _drop_pg_schema(schema)
 
 
+@pytest.fixture(scope="session")
+def database_files(tmp_path_factory: pytest.TempPathFactory) -> DatabaseFiles:
+    """The session's folder of the tests' SQLite files (server/databases.py)."""
+    return DatabaseFiles(tmp_path_factory.mktemp("databases"))
+
+
 @pytest.fixture
-def sqlite_url(tmp_path: Path) -> str:
+def sqlite_url(request: pytest.FixtureRequest, database_files: DatabaseFiles) -> str:
     """A SQLite URL for a fresh file (four slashes: absolute path)."""
-    return f"sqlite:///{tmp_path / 'book.sqlite3'}"
+    return database_files.url(request.node.name)
 
 
 @pytest.fixture(scope="session")
@@ -118,10 +123,11 @@ def _empty_pg_schema(schema: str) -> None:
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def fresh_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+def fresh_db_url(request: pytest.FixtureRequest,
+                 database_files: DatabaseFiles) -> Iterator[str]:
     """A new, empty database (never migrated), on SQLite and on PostgreSQL."""
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'book.sqlite3'}"
+        yield database_files.url(request.node.name)
         return
     schema = _new_pg_schema()
     try:
@@ -131,11 +137,11 @@ def fresh_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+def db_url(request: pytest.FixtureRequest, database_files: DatabaseFiles) -> str:
     """The same test on SQLite (a new file) and on PostgreSQL (the session's migrated
     schema, emptied)."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'book.sqlite3'}"
+        return database_files.url(request.node.name)
     schema: str = request.getfixturevalue("_pg_migrated")
     _empty_pg_schema(schema)
     return pg_schema_url(schema)
@@ -150,7 +156,7 @@ def clock() -> ManualClock:
 @pytest.fixture(scope="session")
 def migrated_sqlite_database(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     """A freshly migrated SQLite database, made once per test process
-    (server/sqlite_template.py)."""
+    (server/databases.py)."""
     return migrated_sqlite(tmp_path_factory.mktemp("migrated"))
 
 
