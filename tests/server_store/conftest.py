@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from urllib.parse import quote
 
@@ -75,20 +76,40 @@ def sqlite_url(request: pytest.FixtureRequest, database_files: DatabaseFiles) ->
     return database_files.url(request.node.name)
 
 
+@dataclass(frozen=True)
+class MigratedSchema:
+    """A schema migrated once for the session, and the statements that empty it."""
+
+    name: str
+    emptying: str
+
+
 @pytest.fixture(scope="session")
-def _pg_migrated() -> Iterator[str]:
-    """A schema migrated once for the session (the xdist worker)."""
+def _pg_migrated() -> Iterator[MigratedSchema]:
+    """A schema migrated once for the session (the xdist worker). Its tables and
+    sequences are those of the migrations (no test changes the schema of ``db_url``), so
+    the statements that empty it are worked out once from the catalog."""
     schema = _new_pg_schema()
     try:
         Bookkeeper.open(pg_schema_url(schema)).close()
-        yield schema
+        yield MigratedSchema(schema, _emptying_statements(schema))
     finally:
         _drop_pg_schema(schema)
 
 
-def _empty_pg_schema(schema: str) -> None:
-    """Delete every row but the schema version's (tables referencing others first) and
-    restart every sequence, in one round trip."""
+def _empty_pg_schema(schema: MigratedSchema) -> None:
+    """Delete every row but the schema version's and restart every sequence, in one
+    round trip."""
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+        conn.execute("SET lock_timeout = '20s'")
+        conn.execute(schema.emptying)
+
+
+def _emptying_statements(schema: str) -> str:
+    """The statements that delete every row of ``schema`` but the schema version's
+    (tables referencing others first) and restart every sequence."""
     import psycopg
 
     with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
@@ -115,11 +136,10 @@ def _empty_pg_schema(schema: str) -> None:
             tables -= set(leaves)
         sequences = [str(row[0]) for row in conn.execute(
             "SELECT sequencename FROM pg_sequences WHERE schemaname = %s", (schema,))]
-        conn.execute("SET lock_timeout = '20s'")
-        conn.execute("; ".join(
-            [f"DELETE FROM {schema}.{table}" for table in order]
-            + [f"SELECT setval('{schema}.{seq}', 1, false)" for seq in sequences]
-        ))
+    return "; ".join(
+        [f"DELETE FROM {schema}.{table}" for table in order]
+        + [f"SELECT setval('{schema}.{seq}', 1, false)" for seq in sequences]
+    )
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -142,9 +162,9 @@ def db_url(request: pytest.FixtureRequest, database_files: DatabaseFiles) -> str
     schema, emptied)."""
     if request.param == "sqlite":
         return database_files.url(request.node.name)
-    schema: str = request.getfixturevalue("_pg_migrated")
+    schema: MigratedSchema = request.getfixturevalue("_pg_migrated")
     _empty_pg_schema(schema)
-    return pg_schema_url(schema)
+    return pg_schema_url(schema.name)
 
 
 @pytest.fixture
