@@ -28,6 +28,8 @@ from bodygraph_client import (
     ServerError,
 )
 
+from .conftest import async_loopback, loopback
+
 COORDS = (52.52, 13.405, "1990-07-15", "14:30")
 DATA = {"type": "Projector"}
 Answer = tuple[int, dict[str, str], dict[str, Any]]
@@ -105,7 +107,7 @@ def test_500_twice_then_200(scripted: tuple[str, Script]) -> None:
     url, script = scripted
     script.play(refusal(500, "INTERNAL_ERROR"), refusal(500, "EPHEMERIS_ERROR"), ok())
     slept: list[float] = []
-    with Client("key", base_url=url, sleep=slept.append) as client:
+    with Client("key", base_url=url, transport=loopback(), sleep=slept.append) as client:
         assert client.chart_at(*COORDS) == DATA
         assert (client.rate_limit.remaining, client.rate_limit.reset) == (41, 17)
     assert slept == [1.0, 2.0]
@@ -117,7 +119,7 @@ def test_503_gives_up_after_three_retries(scripted: tuple[str, Script]) -> None:
     url, script = scripted
     script.play(*[refusal(503, "INTERNAL_ERROR")] * 4)
     slept: list[float] = []
-    with Client("key", base_url=url, sleep=slept.append) as client, \
+    with Client("key", base_url=url, transport=loopback(), sleep=slept.append) as client, \
             pytest.raises(ServerError) as caught:
         client.chart_at(*COORDS)
     assert slept == [1.0, 2.0, 4.0]
@@ -129,7 +131,7 @@ def test_429_waits_retry_after(scripted: tuple[str, Script]) -> None:
     url, script = scripted
     script.play(refusal(429, "RATE_LIMIT_EXCEEDED", {"Retry-After": "7"}), ok())
     slept: list[float] = []
-    with Client("key", base_url=url, sleep=slept.append) as client:
+    with Client("key", base_url=url, transport=loopback(), sleep=slept.append) as client:
         assert client.chart_at(*COORDS) == DATA
     assert slept == [7.0]
     same_key(script, 2)
@@ -139,7 +141,7 @@ def test_429_longer_than_max_wait_is_raised(scripted: tuple[str, Script]) -> Non
     url, script = scripted
     script.play(refusal(429, "RATE_LIMIT_EXCEEDED", {"Retry-After": "3600"}))
     slept: list[float] = []
-    with Client("key", base_url=url, sleep=slept.append) as client, \
+    with Client("key", base_url=url, transport=loopback(), sleep=slept.append) as client, \
             pytest.raises(RateLimited) as caught:
         client.chart_at(*COORDS)
     assert slept == [] and caught.value.retry_after == 3600.0
@@ -161,7 +163,7 @@ def test_never_retried(scripted: tuple[str, Script], status: int, code: str,
     url, script = scripted
     script.play(refusal(status, code), ok())
     slept: list[float] = []
-    with Client("key", base_url=url, sleep=slept.append) as client, \
+    with Client("key", base_url=url, transport=loopback(), sleep=slept.append) as client, \
             pytest.raises(error) as caught:
         client.chart_at(*COORDS)
     assert (caught.value.status, caught.value.error_code) == (status, code)
@@ -171,7 +173,7 @@ def test_never_retried(scripted: tuple[str, Script], status: int, code: str,
 def test_each_call_has_its_own_key(scripted: tuple[str, Script]) -> None:
     url, script = scripted
     script.play(ok(), ok())
-    with Client("key", base_url=url, geocode_key="geo") as client:
+    with Client("key", base_url=url, transport=loopback(), geocode_key="geo") as client:
         client.chart("1990-07-15", "14:30", "Berlin, Germany")
         client.chart("1990-07-15", "14:30", "Berlin, Germany")
     assert len(set(keys(script))) == 2
@@ -182,7 +184,8 @@ def test_extension_retried_with_one_key(scripted: tuple[str, Script]) -> None:
     url, script = scripted
     script.play(refusal(503, "INTERNAL_ERROR"), ok())
     slept: list[float] = []
-    with Client("key", base_url=url, geocode_key="geo", sleep=slept.append) as client:
+    with Client("key", base_url=url, transport=loopback(), geocode_key="geo",
+                sleep=slept.append) as client:
         people = (Birth.at(*COORDS), Birth.place("1990-07-15", "14:30", "Berlin"))
         assert client.connection(*people) == DATA
     assert slept == [1.0]
@@ -199,7 +202,7 @@ def test_batch_retried_with_one_key(scripted: tuple[str, Script]) -> None:
                               "data": {"results": [DATA]}})
     script.play(refusal(503, "SERVICE_UNAVAILABLE"), refusal(500, "INTERNAL_ERROR"), batch)
     slept: list[float] = []
-    with Client("key", base_url=url, sleep=slept.append) as client:
+    with Client("key", base_url=url, transport=loopback(), sleep=slept.append) as client:
         assert client.charts_batch([Birth.at(*COORDS)]) == {"results": [DATA]}
     assert slept == [1.0, 2.0]
     same_key(script, 3)
@@ -208,7 +211,7 @@ def test_batch_retried_with_one_key(scripted: tuple[str, Script]) -> None:
 def test_v1_uses_the_api_key_header(scripted: tuple[str, Script]) -> None:
     url, script = scripted
     script.play((200, {}, {"type": "Projector"}))
-    with Client("key", base_url=url, geocode_key="geo") as client:
+    with Client("key", base_url=url, transport=loopback(), geocode_key="geo") as client:
         assert client.v1_simple_bodygraph("15-Jul-90", "14:30", "Berlin") == {"type": "Projector"}
     headers = script.seen[0]
     assert headers["hd-api-key"] == "key" and "authorization" not in headers
@@ -218,7 +221,8 @@ def test_v1_uses_the_api_key_header(scripted: tuple[str, Script]) -> None:
 def test_unreadable_error_body(scripted: tuple[str, Script]) -> None:
     url, script = scripted
     script.play((502, {}, {}), (502, {}, {}), (502, {}, {}), (502, {}, {}))
-    with Client("key", base_url=url) as client, pytest.raises(ServerError) as caught:
+    with Client("key", base_url=url, transport=loopback()) as client, \
+            pytest.raises(ServerError) as caught:
         client.chart_at(*COORDS)
     assert caught.value.error_code == "" and caught.value.status == 502
     assert len(script.seen) == 1  # 502 is not in the contract's retry list
@@ -227,7 +231,8 @@ def test_unreadable_error_body(scripted: tuple[str, Script]) -> None:
 def test_malformed_success_answer(scripted: tuple[str, Script]) -> None:
     url, script = scripted
     script.play((200, {}, {"success": True}))  # no data
-    with Client("key", base_url=url) as client, pytest.raises(ServerError) as caught:
+    with Client("key", base_url=url, transport=loopback()) as client, \
+            pytest.raises(ServerError) as caught:
         client.chart_at(*COORDS)
     assert "not the JSON the contract describes" in caught.value.message
 
@@ -241,7 +246,7 @@ async def test_async_500_twice_then_200(scripted: tuple[str, Script]) -> None:
     async def sleep(seconds: float) -> None:
         slept.append(seconds)
 
-    async with AsyncClient("key", base_url=url, sleep=sleep) as client:
+    async with AsyncClient("key", base_url=url, transport=async_loopback(), sleep=sleep) as client:
         assert await client.chart_at(*COORDS) == DATA
     assert slept == [1.0, 2.0]
     same_key(script, 3)
@@ -257,7 +262,7 @@ async def test_async_429_then_400_is_not_retried(scripted: tuple[str, Script]) -
     async def sleep(seconds: float) -> None:
         slept.append(seconds)
 
-    async with AsyncClient("key", base_url=url, sleep=sleep) as client:
+    async with AsyncClient("key", base_url=url, transport=async_loopback(), sleep=sleep) as client:
         with pytest.raises(InvalidInput):
             await client.chart_at(*COORDS)
     assert slept == [2.0]

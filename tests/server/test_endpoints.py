@@ -12,10 +12,10 @@ import httpx
 import pytest
 
 import bodygraph
-from bodygraph.model.contract import json_schema
 from bodygraph_server.billing.accounts import Bookkeeper, Principal
 
 from .conftest import new_key, v1_headers, v2_headers
+from .contract_schemas import validate_contract
 from .support import POLICY_RE, STATE_RE, TIMESTAMP_RE
 
 pytestmark = pytest.mark.anyio
@@ -53,10 +53,8 @@ def check_envelope(body: dict[str, Any], type_name: str, message: str) -> None:
 
 def validate(instance: Any, name: str) -> None:
     """``instance`` is valid against the contract's schema ``name`` (jsonschema imported
-    here, not in every pytest worker that collects this module)."""
-    import jsonschema
-
-    jsonschema.validate(instance, json_schema(name))
+    when used, not in every pytest worker that collects this module)."""
+    validate_contract(instance, name)
 
 
 async def test_full_chart_from_coordinates(client: httpx.AsyncClient, book: Bookkeeper) -> None:

@@ -6,6 +6,8 @@ PostgreSQL: 127.0.0.1:5432, user postgres, database ``test``, in schemas
 test (every row deleted, every sequence restarted: the state of a freshly migrated
 database, without its ~0.3 s of DDL per test); ``fresh_db_url`` and ``pg_url`` are new,
 empty schemas for the tests of migrating a database.
+SQLite: ``db_url`` is a new file's URL; ``book`` writes into it a database migrated once
+per session (server/databases.py), the state of a freshly migrated one.
 Redis (rate-limit backend): 127.0.0.1:6379, keys under a random prefix, deleted after.
 """
 
@@ -13,12 +15,13 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from urllib.parse import quote
 
 import httpx
 import pytest
+from server.databases import DatabaseFiles, migrated_sqlite, write_database
 from server.support import app_client
 
 from bodygraph_server.billing.accounts import Bookkeeper
@@ -61,26 +64,52 @@ def pg_url() -> Iterator[str]:
         _drop_pg_schema(schema)
 
 
+@pytest.fixture(scope="session")
+def database_files(tmp_path_factory: pytest.TempPathFactory) -> DatabaseFiles:
+    """The session's folder of the tests' SQLite files (server/databases.py)."""
+    return DatabaseFiles(tmp_path_factory.mktemp("databases"))
+
+
 @pytest.fixture
-def sqlite_url(tmp_path: Path) -> str:
+def sqlite_url(request: pytest.FixtureRequest, database_files: DatabaseFiles) -> str:
     """A SQLite URL for a fresh file (four slashes: absolute path)."""
-    return f"sqlite:///{tmp_path / 'book.sqlite3'}"
+    return database_files.url(request.node.name)
+
+
+@dataclass(frozen=True)
+class MigratedSchema:
+    """A schema migrated once for the session, and the statements that empty it."""
+
+    name: str
+    emptying: str
 
 
 @pytest.fixture(scope="session")
-def _pg_migrated() -> Iterator[str]:
-    """A schema migrated once for the session (the xdist worker)."""
+def _pg_migrated() -> Iterator[MigratedSchema]:
+    """A schema migrated once for the session (the xdist worker). Its tables and
+    sequences are those of the migrations (no test changes the schema of ``db_url``), so
+    the statements that empty it are worked out once from the catalog."""
     schema = _new_pg_schema()
     try:
         Bookkeeper.open(pg_schema_url(schema)).close()
-        yield schema
+        yield MigratedSchema(schema, _emptying_statements(schema))
     finally:
         _drop_pg_schema(schema)
 
 
-def _empty_pg_schema(schema: str) -> None:
-    """Delete every row but the schema version's (tables referencing others first) and
-    restart every sequence, in one round trip."""
+def _empty_pg_schema(schema: MigratedSchema) -> None:
+    """Delete every row but the schema version's and restart every sequence, in one
+    round trip."""
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+        conn.execute("SET lock_timeout = '20s'")
+        conn.execute(schema.emptying)
+
+
+def _emptying_statements(schema: str) -> str:
+    """The statements that delete every row of ``schema`` but the schema version's
+    (tables referencing others first) and restart every sequence."""
     import psycopg
 
     with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
@@ -107,18 +136,18 @@ def _empty_pg_schema(schema: str) -> None:
             tables -= set(leaves)
         sequences = [str(row[0]) for row in conn.execute(
             "SELECT sequencename FROM pg_sequences WHERE schemaname = %s", (schema,))]
-        conn.execute("SET lock_timeout = '20s'")
-        conn.execute("; ".join(
-            [f"DELETE FROM {schema}.{table}" for table in order]
-            + [f"SELECT setval('{schema}.{seq}', 1, false)" for seq in sequences]
-        ))
+    return "; ".join(
+        [f"DELETE FROM {schema}.{table}" for table in order]
+        + [f"SELECT setval('{schema}.{seq}', 1, false)" for seq in sequences]
+    )
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def fresh_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+def fresh_db_url(request: pytest.FixtureRequest,
+                 database_files: DatabaseFiles) -> Iterator[str]:
     """A new, empty database (never migrated), on SQLite and on PostgreSQL."""
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'book.sqlite3'}"
+        yield database_files.url(request.node.name)
         return
     schema = _new_pg_schema()
     try:
@@ -128,14 +157,14 @@ def fresh_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+def db_url(request: pytest.FixtureRequest, database_files: DatabaseFiles) -> str:
     """The same test on SQLite (a new file) and on PostgreSQL (the session's migrated
     schema, emptied)."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'book.sqlite3'}"
-    schema: str = request.getfixturevalue("_pg_migrated")
+        return database_files.url(request.node.name)
+    schema: MigratedSchema = request.getfixturevalue("_pg_migrated")
     _empty_pg_schema(schema)
-    return pg_schema_url(schema)
+    return pg_schema_url(schema.name)
 
 
 @pytest.fixture
@@ -144,9 +173,19 @@ def clock() -> ManualClock:
     return ManualClock(START)
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite_database(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """A freshly migrated SQLite database, made once per test process
+    (server/databases.py)."""
+    return migrated_sqlite(tmp_path_factory.mktemp("migrated"))
+
+
 @pytest.fixture
-def book(db_url: str, clock: ManualClock) -> Iterator[Bookkeeper]:
-    """A bookkeeper over a fresh database, with injected time."""
+def book(request: pytest.FixtureRequest, db_url: str, clock: ManualClock) -> Iterator[Bookkeeper]:
+    """A bookkeeper over a fresh database, with injected time: on SQLite a new file
+    holding a freshly migrated database, on PostgreSQL the session's schema, emptied."""
+    if db_url.startswith("sqlite:"):
+        write_database(db_url, request.getfixturevalue("migrated_sqlite_database"))
     keeper = Bookkeeper.open(db_url, clock=clock)
     try:
         yield keeper

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from server.databases import DatabaseFiles, write_database
 
 from bodygraph_server.billing.accounts import Bookkeeper, Principal
 from bodygraph_server.billing.ratelimit import (
@@ -27,7 +28,7 @@ from bodygraph_server.billing.ratelimit import (
 from bodygraph_server.policy.clock import ManualClock
 from bodygraph_server.store import DatabaseURLError, RateDecision, open_store
 
-from .conftest import REDIS_URL, START, _drop_pg_schema, _new_pg_schema, pg_schema_url
+from .conftest import REDIS_URL, START, MigratedSchema, _empty_pg_schema, pg_schema_url
 
 
 @pytest.fixture(
@@ -37,17 +38,23 @@ from .conftest import REDIS_URL, START, _drop_pg_schema, _new_pg_schema, pg_sche
         "redis",
     ]
 )
-def limiter_factory(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[object]:
-    """A function (limit, window) -> RateLimiter on the parametrized backend."""
+def limiter_factory(request: pytest.FixtureRequest) -> Iterator[object]:
+    """A function (limit, window) -> RateLimiter on the parametrized backend; the SQL
+    stores are freshly migrated, empty databases (a new SQLite file holding the
+    session's migrated one, the session's PostgreSQL schema emptied: conftest)."""
     made: list[RateLimiter] = []
     cleanup = []
     if request.param == "sqlite":
-        store = open_store(f"sqlite:///{tmp_path / 'rate.sqlite3'}")
+        files: DatabaseFiles = request.getfixturevalue("database_files")
+        url = files.url(request.node.name)
+        write_database(url, request.getfixturevalue("migrated_sqlite_database"))
+        store = open_store(url)
         cleanup.append(store.close)
     elif request.param == "postgres":
-        schema = _new_pg_schema()
-        store = open_store(pg_schema_url(schema))
-        cleanup.extend([lambda: _drop_pg_schema(schema), store.close])
+        schema: MigratedSchema = request.getfixturevalue("_pg_migrated")
+        _empty_pg_schema(schema)
+        store = open_store(pg_schema_url(schema.name))
+        cleanup.append(store.close)
     else:
         prefix = f"bgtest:{secrets.token_hex(6)}:"
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from functools import cache
 from importlib import resources
 
 from bodygraph_server.policy.clock import to_micros
@@ -23,13 +24,7 @@ class Schema(Database):
         """Serialize concurrent migrations (several workers starting at once)."""
 
     def _migration_files(self) -> list[tuple[int, str]]:
-        folder = resources.files("bodygraph_server.store").joinpath("migrations", self.MIGRATIONS)
-        found: list[tuple[int, str]] = []
-        for entry in folder.iterdir():
-            name = entry.name
-            if name.endswith(".sql") and name[:4].isdigit():
-                found.append((int(name[:4]), entry.read_text(encoding="utf-8")))
-        return sorted(found)
+        return list(_read_migrations(self.MIGRATIONS))
 
     def _migrate(self) -> None:
         with self.write_transaction() as tx:
@@ -53,6 +48,21 @@ class Schema(Database):
         """The highest migration applied."""
         with self.read_transaction() as tx:
             return _version(tx)
+
+
+@cache
+def _read_migrations(backend: str) -> tuple[tuple[int, str], ...]:
+    """The numbered migration files of ``backend``, in order, read once per process: they
+    are part of the installed package, and reading them again on every open of a store
+    (every worker start, every test's database) cost more than the migration check
+    itself once the schema is current."""
+    folder = resources.files("bodygraph_server.store").joinpath("migrations", backend)
+    found: list[tuple[int, str]] = []
+    for entry in folder.iterdir():
+        name = entry.name
+        if name.endswith(".sql") and name[:4].isdigit():
+            found.append((int(name[:4]), entry.read_text(encoding="utf-8")))
+    return tuple(sorted(found))
 
 
 def _version(tx: Tx) -> int:
