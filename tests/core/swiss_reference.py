@@ -1,8 +1,8 @@
 """An independent reference: the Swiss Ephemeris (Moshier theory, no JPL files).
 
 Used by the accuracy tests and by ``scripts/accuracy_report.py``. The design
-instant is solved here with swisseph's own Sun by bisection, independently of
-the engine's solver.
+instant is solved here with swisseph's own Sun (Newton's method on its longitude
+and speed), independently of the engine's solver.
 """
 
 from __future__ import annotations
@@ -56,20 +56,20 @@ def swiss_longitudes(tt_jd: float, node: str = "true") -> dict[Body, float]:
 
 
 def swiss_design_jd(birth_tt: float) -> float:
-    """TT of the design instant by bisection on swisseph's apparent Sun."""
+    """TT of the design instant by Newton's method on swisseph's apparent Sun (its
+    longitude and daily speed), until a step is under 1e-8 day: 3 or 4 steps, the error
+    then far below that step (it converges quadratically). Bisection to an interval of
+    1e-8 day took 30 evaluations, half of the accuracy tests' time, for the same
+    instants to 0.5 ms."""
     target = (swe.calc(birth_tt, swe.SUN, FLAGS)[0][0] - 88.0) % 360.0
-
-    def error(jd: float) -> float:
-        return (swe.calc(jd, swe.SUN, FLAGS)[0][0] - target + 180.0) % 360.0 - 180.0
-
-    low, high = birth_tt - 94.0, birth_tt - 85.0
-    while high - low > 1e-8:
-        middle = (low + high) / 2
-        if error(middle) < 0:
-            low = middle
-        else:
-            high = middle
-    return (low + high) / 2
+    jd = birth_tt - 89.0  # the Sun takes 86.3 to 92.6 days to move 88 degrees
+    for _ in range(20):
+        sun = swe.calc(jd, swe.SUN, FLAGS | swe.FLG_SPEED)[0]
+        step = ((sun[0] - target + 180.0) % 360.0 - 180.0) / sun[3]
+        jd -= step
+        if abs(step) < 1e-8:
+            return jd
+    raise AssertionError(f"no design instant found for TT {birth_tt}")
 
 
 def near_line_boundary(longitude: float, tolerance_arcsec: float) -> bool:

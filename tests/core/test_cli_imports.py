@@ -11,33 +11,44 @@ import pytest
 
 from bodygraph.geo.timezones import _NumbaHidden
 
+#: One fresh process for both tests below: the chart command first (what it loaded is
+#: printed before the zone lookup runs), then the zone of a place; a process each cost a
+#: Python start and ``import bodygraph`` more.
+_CODE = """
+import contextlib, io, sys
+from bodygraph.cli.main import main
+with contextlib.redirect_stdout(io.StringIO()):
+    main(['chart', '--utc', '1980-01-03T08:30:00Z', '--json'])
+print(*sys.modules)
+from bodygraph.geo.timezones import zone_at
+assert zone_at(52.52, 13.405) == 'Europe/Berlin'
+from timezonefinder import utils
+assert not utils.using_numba
+print(*sys.modules)
+"""
 
-def _modules_after(code: str) -> set[str]:
-    done = subprocess.run([sys.executable, "-c", f"{code}\nimport sys\nprint(*sys.modules)"],
-                          capture_output=True, text=True, timeout=120, check=True)
-    return set(done.stdout.split())
+
+@pytest.fixture(scope="module")
+def loaded() -> tuple[set[str], set[str]]:
+    """The modules of a fresh process after a chart, and after the zone lookup too."""
+    done = subprocess.run([sys.executable, "-c", _CODE], capture_output=True, text=True,
+                          timeout=120, check=True)
+    after_chart, after_zone = done.stdout.splitlines()
+    return set(after_chart.split()), set(after_zone.split())
 
 
-def test_a_chart_imports_no_other_subcommand() -> None:
-    loaded = _modules_after(
-        "import contextlib, io\nfrom bodygraph.cli.main import main\n"
-        "with contextlib.redirect_stdout(io.StringIO()):\n"
-        "    main(['chart', '--utc', '1980-01-03T08:30:00Z', '--json'])"
-    )
-    assert "bodygraph.cli.chart" in loaded
+def test_a_chart_imports_no_other_subcommand(loaded: tuple[set[str], set[str]]) -> None:
+    after_chart, _ = loaded
+    assert "bodygraph.cli.chart" in after_chart
     others = {"batch", "transit", "connection", "penta", "sensitivity", "cycles", "calendar"}
-    assert not {f"bodygraph.cli.{name}" for name in others} & loaded
-    assert "bodygraph.batch" not in loaded and "bodygraph.relations" not in loaded
+    assert not {f"bodygraph.cli.{name}" for name in others} & after_chart
+    assert "bodygraph.batch" not in after_chart and "bodygraph.relations" not in after_chart
 
 
-def test_the_zone_of_a_place_is_found_without_numba() -> None:
-    loaded = _modules_after(
-        "from bodygraph.geo.timezones import zone_at\n"
-        "assert zone_at(52.52, 13.405) == 'Europe/Berlin'\n"
-        "from timezonefinder import utils\nassert not utils.using_numba"
-    )
-    assert "timezonefinder" in loaded
-    assert "numba" not in loaded
+def test_the_zone_of_a_place_is_found_without_numba(loaded: tuple[set[str], set[str]]) -> None:
+    _, after_zone = loaded
+    assert "timezonefinder" in after_zone
+    assert "numba" not in after_zone
 
 
 def test_numba_is_hidden_from_the_importing_thread_only() -> None:

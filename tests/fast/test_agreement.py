@@ -126,16 +126,6 @@ def test_own_design_solver_matches_the_generic_one(
     assert np.all((offsets > -93.0) & (offsets < -86.0))
 
 
-def test_import_does_not_load_skyfield() -> None:
-    import subprocess
-    import sys
-
-    code = "import sys, bodygraph; print('skyfield' in sys.modules)"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True)
-    assert done.stdout.strip() == "False"
-
-
 def test_any_input_array_runs_the_compiled_version(
     engines: tuple[FastEngine, SkyfieldEngine],
 ) -> None:

@@ -84,13 +84,26 @@ def test_mapped_records_are_the_packed_ones(pair: tuple[FastEngine, FastEngine])
     assert not packed[:, :, counts.max():].any()
 
 
-def test_one_chart_in_a_new_process_needs_no_numba() -> None:
+@pytest.fixture(scope="module")
+def new_process() -> list[str]:
+    """What a new process prints: whether ``import bodygraph`` loaded Skyfield, then one
+    chart's Sun gate and whether computing it loaded numba (one process for the two
+    tests below: a Python start and ``import bodygraph`` each)."""
     code = ("import sys, datetime as d, bodygraph\n"
+            "print('skyfield' in sys.modules)\n"
             "c = bodygraph.calculate(d.datetime(1980, 1, 3, 8, 30, tzinfo=d.UTC))\n"
             "print(c.personality.sun.gate, 'numba' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
-    assert done.stdout.split() == ["38", "False"]
+    return done.stdout.splitlines()
+
+
+def test_import_does_not_load_skyfield(new_process: list[str]) -> None:
+    assert new_process[0] == "False"
+
+
+def test_one_chart_in_a_new_process_needs_no_numba(new_process: list[str]) -> None:
+    assert new_process[1].split() == ["38", "False"]
 
 
 def test_auto_mode_switches_to_compiled_for_large_calls(

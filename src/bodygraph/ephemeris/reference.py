@@ -14,6 +14,7 @@ import numpy as np
 from skyfield.framelib import ecliptic_frame
 from skyfield.jpllib import SpiceKernel
 from skyfield.nutationlib import iau2000a_radians
+from skyfield.timelib import Time
 
 from bodygraph._time import TT
 from bodygraph._typing import FloatArray
@@ -55,19 +56,21 @@ class SkyfieldEngine:
         """Release the kernel file."""
         self.kernel.close()
 
-    def _apparent(self, name: str, tt: TT) -> FloatArray:
-        t = tt.time()
+    def _apparent(self, name: str, t: Time) -> FloatArray:
         astrometric = self._earth.at(t).observe(self._targets[name])
         _, lon, _ = astrometric.apparent().frame_latlon(ecliptic_frame)
         return np.atleast_1d(np.asarray(lon.degrees, dtype=np.float64))
 
     def sun_longitude(self, tt: TT) -> FloatArray:
         """Apparent longitude of the Sun, degrees."""
-        return self._apparent("sun", tt)
+        return self._apparent("sun", tt.time())
 
     def true_node_longitude(self, tt: TT) -> FloatArray:
         """Osculating ascending node of the geocentric lunar orbit, true ecliptic of date."""
-        state = (self._moon - self._earth).at(tt.time())
+        return self._true_node(tt.time())
+
+    def _true_node(self, t: Time) -> FloatArray:
+        state = (self._moon - self._earth).at(t)
         position, velocity = state.frame_xyz_and_velocity(ecliptic_frame)
         r = np.asarray(position.km, dtype=np.float64).reshape(3, -1)
         v = np.asarray(velocity.km_per_s, dtype=np.float64).reshape(3, -1)
@@ -76,7 +79,11 @@ class SkyfieldEngine:
 
     def longitudes(self, tt: TT, node: NodeKind) -> FloatArray:
         """Apparent longitudes of ENGINE_BODIES, shape (11, N)."""
-        rows = [self._apparent(name, tt) for name in ENGINE_BODIES[:-1]]
-        nodes = self.true_node_longitude(tt) if node == "true" else mean_node_longitude(tt)
+        # One Skyfield Time for every body: it keeps what it computes (the IAU 2000A
+        # nutation, most of the work, and the frame matrices) for the next body. A Time
+        # per body computed them eleven times, to the same numbers.
+        t = tt.time()
+        rows = [self._apparent(name, t) for name in ENGINE_BODIES[:-1]]
+        nodes = self._true_node(t) if node == "true" else mean_node_longitude(tt)
         rows.append(nodes)
         return np.vstack(rows)
