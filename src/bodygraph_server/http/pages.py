@@ -13,6 +13,7 @@ types in.
 
 from __future__ import annotations
 
+import importlib.util
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -32,9 +33,12 @@ STATIC_DIR = Path(str(resources.files("bodygraph_server") / "static"))
 
 def swagger_ui_dir() -> Path:
     """The folder of Swagger UI's files in the ``swagger-ui-py`` package (read as data: the
-    package's Python code is not imported)."""
-    spec = resources.files("swagger_ui")
-    return Path(str(spec / "static"))
+    package's Python code is not imported; ``resources.files`` would import it, and jinja2
+    with it, a tenth of a worker's start)."""
+    spec = importlib.util.find_spec("swagger_ui")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("No module named 'swagger_ui'", name="swagger_ui")
+    return Path(spec.submodule_search_locations[0]) / "static"
 
 
 def content_security_policy(render_url: str = "") -> str:
