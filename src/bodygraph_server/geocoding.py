@@ -19,11 +19,11 @@ import ssl
 from functools import cache, partial
 from typing import TYPE_CHECKING
 
-import httpx
-
 from bodygraph.geo.places.base import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
+    import httpx
+
     from bodygraph.geo.places.google import GoogleGeocoder
 
 MAX_CONNECTIONS = 100
@@ -53,6 +53,11 @@ class SharedClient:
     def client(self) -> httpx.AsyncClient:
         """The client (created now if there is none, or after :meth:`aclose`)."""
         if self._client is None:
+            # Imported with the first Google geocoding (as geopy and the transport are):
+            # a worker that never geocodes with Google need not load httpx, a fifth of
+            # its start (its package also loads its command line: click, rich, pygments).
+            import httpx
+
             self._client = httpx.AsyncClient(
                 limits=httpx.Limits(max_connections=MAX_CONNECTIONS,
                                     max_keepalive_connections=KEEPALIVE_CONNECTIONS,
