@@ -39,7 +39,10 @@ def tls_context() -> ssl.SSLContext:
     """The TLS context of the geocoding clients, made once per process: the one httpx
     makes by default (CA files from ``SSL_CERT_FILE`` or ``SSL_CERT_DIR``, else certifi's
     bundle), whose loading costs about 25 ms of CPU, paid again by every client made
-    after an app restart (and by every test's app) if not kept."""
+    after an app restart (and by every test's app) if not kept. httpx is imported here,
+    with the first Google geocoding, as in :attr:`SharedClient.client`."""
+    import httpx
+
     return httpx.create_ssl_context(trust_env=True)
 
 
