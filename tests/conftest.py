@@ -11,8 +11,9 @@ and the test modules import some packages only in the tests that use them: the e
 can differ with what the worker ran before, not from run to run of the same order.
 The ``ci`` profile builds on Hypothesis's own: no example database (``derandomize``
 implies it, so workers share no files) and no per-example deadline, since wall-clock time
-on a machine whose cores are all busy with workers measures the load, not the code; every
-test still has the global ``timeout`` of pyproject.toml.
+on a machine whose cores are all busy with workers measures the load, not the code (the
+developer's ``dev`` profile has no deadline either, for the same reason); every test still
+has the global ``timeout`` of pyproject.toml.
 
 Since every worker collects (imports) every test module, a third-party package that only
 some tests need (mcp, schemathesis, psycopg, redis, jsonschema, PIL, ...) is imported in
@@ -37,8 +38,10 @@ from hypothesis import settings
 collect_ignore = ["conftest.py"]
 
 settings.register_profile("ci", settings.get_profile("ci"), derandomize=True, print_blob=True)
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+# A developer's run explores new examples, and like CI's has no per-example deadline: its
+# workers share the cores too (a 200 ms deadline failed render/test_tokens.py on a loaded box).
+settings.register_profile("dev", deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 #: New container objects between two runs of the cyclic garbage collector while tests run.
