@@ -1,7 +1,7 @@
 """Fixtures of the client tests: the real service under uvicorn on 127.0.0.1 (a
 subprocess started with the service tests' :class:`LiveServer`), a fresh SQLite database,
 the offline gazetteer for place names, and accounts made through the bookkeeping API. The
-service is the one :func:`server.support.shared_served` starts once per test process."""
+service is the one :func:`server.support.shared_served` starts once per test session."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import httpx
 import pytest
-from server.support import LiveServer, shared_served, tls_context
+from server.support import Server, shared_served, tls_context
 
 from bodygraph_server.billing.accounts import Bookkeeper, IssuedKey
 
@@ -18,7 +18,7 @@ from bodygraph_server.billing.accounts import Bookkeeper, IssuedKey
 class Service:
     """A running service and the bookkeeping of its database."""
 
-    server: LiveServer
+    server: Server
     book: Bookkeeper
 
     @property
@@ -47,7 +47,7 @@ def async_loopback() -> httpx.AsyncHTTPTransport:
 
 @pytest.fixture(scope="session")
 def service(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory) -> Service:
-    """The service these tests share with the browser tests (one per xdist worker)."""
+    """The service these tests share with the browser tests (one per test session)."""
     return Service(*shared_served(pytestconfig, tmp_path_factory))
 
 

@@ -3,7 +3,6 @@ a stand-in Google Geocoding API on 127.0.0.1, and a real uvicorn server in a sub
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import socket
@@ -12,18 +11,17 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import (
     AbstractAsyncContextManager,
     ExitStack,
     asynccontextmanager,
     contextmanager,
+    nullcontext,
 )
 from functools import cache
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, TypeVar
-from urllib.parse import parse_qs, urlsplit
+from typing import Any
 
 import httpx
 import pytest
@@ -32,6 +30,9 @@ from starlette.types import Receive, Scope, Send
 
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.store import open_store
+
+from . import google_api
+from .session import Outliving, once_per_process, once_per_session
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -93,55 +94,15 @@ def free_port() -> int:
 
 # -- a stand-in for the Google Geocoding API ----------------------------------------------
 
-BERLIN = {"lat": 52.52, "lng": 13.405}
-
-
-def _google_reply(address: str) -> tuple[int, dict[str, Any]]:
-    """The reply of the stand-in: the address text picks the outcome."""
-    lowered = address.lower()
-    if "denied" in lowered:
-        return 403, {"status": "REQUEST_DENIED", "error_message": "key restricted"}
-    if "nowhere" in lowered:
-        return 200, {"status": "ZERO_RESULTS", "results": []}
-    if "busy" in lowered:
-        return 200, {"status": "OVER_QUERY_LIMIT", "results": []}
-    if "broken" in lowered:
-        return 500, {"status": "UNKNOWN_ERROR"}
-    result = {
-        "formatted_address": "Berlin, Germany",
-        "geometry": {"location": BERLIN},
-        "address_components": [
-            {"long_name": "Berlin", "short_name": "Berlin", "types": ["locality"]},
-            {"long_name": "Germany", "short_name": "DE", "types": ["country"]},
-        ],
-    }
-    return 200, {"status": "OK", "results": [result]}
-
-
-class _GoogleHandler(BaseHTTPRequestHandler):
-    seen: list[dict[str, list[str]]]
-
-    def do_GET(self) -> None:
-        query = parse_qs(urlsplit(self.path).query)
-        self.server.seen.append(query)  # type: ignore[attr-defined]
-        status, body = _google_reply(query.get("address", [""])[0])
-        payload = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        return
+BERLIN = google_api.BERLIN
+_GoogleHandler = google_api.GoogleHandler
 
 
 @contextmanager
 def google_stand_in() -> Iterator[tuple[str, list[dict[str, list[str]]]]]:
     """A local HTTP server answering like the Google Geocoding API; yields its
     ``http://127.0.0.1:port`` address and the list of queries it received."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _GoogleHandler)
-    server.seen = []  # type: ignore[attr-defined]
+    server = google_api.stand_in()
     # shutdown() returns only when serve_forever next looks at its flag: with the default
     # poll interval (0.5 s) every test using the stand-in waited half a second at teardown.
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01},
@@ -158,35 +119,82 @@ def google_stand_in() -> Iterator[tuple[str, list[dict[str, list[str]]]]]:
 # -- a real uvicorn server ------------------------------------------------------------------
 
 
-class LiveServer:
-    """``bodygraph_server.serve.run`` in a subprocess on 127.0.0.1."""
+class Server:
+    """A running server as tests see it, in the test process that started it or in another
+    one of the session (:func:`server.session.once_per_session`)."""
 
-    def __init__(self, env: Mapping[str, str], workers: int = 1, log: Path | None = None):
+    def __init__(self, port: int, pid: int, env: Mapping[str, str], log: Path | None) -> None:
+        self.port = port
+        self.pid = pid
         self.env = dict(env)
-        self.port = free_port()
-        self.base_url = f"http://127.0.0.1:{self.port}"
         self.log_path = log
+        self.base_url = f"http://127.0.0.1:{port}"
+
+    def log_text(self) -> str:
+        """Everything the server printed."""
+        return self.log_path.read_text(errors="replace") if self.log_path else ""
+
+    def record(self) -> dict[str, Any]:
+        """What another test process needs to reach it (JSON)."""
+        return {"port": self.port, "pid": self.pid, "env": self.env,
+                "log": str(self.log_path) if self.log_path else None}
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Server:
+        log = record["log"]
+        return cls(record["port"], record["pid"], record["env"], Path(log) if log else None)
+
+
+def _ends_with(pid: int | None) -> str:
+    """Code that ends the server's process when process ``pid`` ends (default: its parent,
+    the test process that starts it)."""
+    if pid is None:
+        # Linux: SIGTERM when the test process that started it dies (a crashed or killed
+        # pytest worker must not leave a server behind), unless already gone.
+        return ("import ctypes, os, signal\n"
+                "ctypes.CDLL(None).prctl(1, signal.SIGTERM)\n"
+                f"os.getppid() == {os.getpid()} or os.kill(os.getpid(), signal.SIGTERM)\n")
+    # Another process than the parent (the session's pytest process): SIGTERM (uvicorn's
+    # graceful shutdown) once it has ended, a hard exit if that takes 10 s.
+    return ("import os, select, signal, threading, time\n"
+            "def _watch(pid):\n"
+            "    try:\n"
+            "        select.select([os.pidfd_open(pid)], [], [])\n"
+            "    except ProcessLookupError:\n"
+            "        pass\n"
+            "    os.kill(os.getpid(), signal.SIGTERM)\n"
+            "    time.sleep(10)\n"
+            "    os._exit(1)\n"
+            f"threading.Thread(target=_watch, args=({pid},), daemon=True).start()\n")
+
+
+class LiveServer(Server):
+    """``bodygraph_server.serve.run`` in a subprocess on 127.0.0.1; it ends with the test
+    process that starts it, or with process ``until`` when given."""
+
+    def __init__(self, env: Mapping[str, str], workers: int = 1, log: Path | None = None,
+                 *, until: int | None = None):
+        port = free_port()
         code = (
             "import sys\n"
-            # Linux: SIGTERM when the test process that started it dies (a crashed or
-            # killed pytest worker must not leave a server behind), unless already gone.
-            "import ctypes, os, signal\n"
-            "ctypes.CDLL(None).prctl(1, signal.SIGTERM)\n"
-            f"os.getppid() == {os.getpid()} or os.kill(os.getpid(), signal.SIGTERM)\n"
-            "from bodygraph_server.serve import run\n"
+            + _ends_with(until)
+            + "from bodygraph_server.serve import run\n"
             "from bodygraph_server.settings import Settings\n"
-            f"run(Settings.from_env(), host='127.0.0.1', port={self.port}, "
+            f"run(Settings.from_env(), host='127.0.0.1', port={port}, "
             f"workers={workers}, log_level='info')\n"
         )
         full_env = {**os.environ, **env, "PYTHONUNBUFFERED": "1"}
-        self._log = open(log, "wb") if log else subprocess.DEVNULL  # noqa: SIM115
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", code],
-            env=full_env,
-            cwd=str(REPO),
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-        )
+        # The server writes to its own copy of the file's descriptor: this one is closed
+        # at once (it could outlive this process, see ``until``).
+        with open(log, "wb") if log else nullcontext(subprocess.DEVNULL) as out:
+            self.process = (subprocess.Popen if until is None else Outliving)(
+                [sys.executable, "-c", code],
+                env=full_env,
+                cwd=str(REPO),
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        super().__init__(port, self.process.pid, env, log)
 
     def wait_ready(self, timeout: float = 60.0) -> None:
         """Poll /health until the server answers."""
@@ -223,59 +231,31 @@ class LiveServer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(5)
-        if self._log is not subprocess.DEVNULL:
-            self._log.close()  # type: ignore[union-attr]
-
-    def log_text(self) -> str:
-        """Everything the server printed."""
-        return self.log_path.read_text(errors="replace") if self.log_path else ""
-
-
-@contextmanager
-def served(folder: Path) -> Iterator[tuple[LiveServer, Bookkeeper]]:
-    """The service under uvicorn on a fresh SQLite database in ``folder`` (offline
-    gazetteer, no warm-up, links to this server's own /render), and that database's
-    bookkeeping for making accounts."""
-    db_url = f"sqlite:///{folder / 'service.sqlite3'}"
-    book = Bookkeeper(open_store(db_url))  # migrates before the server starts
-    server = LiveServer({"BODYGRAPH_DATABASE_URL": db_url, "BODYGRAPH_GEOCODER": "offline",
-                         "BODYGRAPH_WARM_UP": "0", "BODYGRAPH_RENDER_URL": "",
-                         "BODYGRAPH_PUBLIC_URL": "", "BODYGRAPH_RENDER_KEYS": ""},
-                        log=folder / "server.log")
-    try:
-        server.wait_ready()
-        yield server, book
-    finally:
-        server.stop()
-        book.close()
-
-
-
-_SHARED: dict[str, Any] = {}
-T = TypeVar("T")
-
-
-def once_per_process(config: pytest.Config, name: str, start: Callable[[ExitStack], T]) -> T:
-    """``start(stack)``, made by the first test of this process (each xdist worker) that
-    asks for ``name`` and shared with the later ones; ``stack`` (what ``start`` opened) is
-    closed at the end of the session."""
-    if name not in _SHARED:
-        stack = ExitStack()
-        try:
-            _SHARED[name] = start(stack)
-        except BaseException:
-            stack.close()
-            raise
-        config.add_cleanup(stack.close)
-        config.add_cleanup(lambda: _SHARED.pop(name, None))
-    shared: T = _SHARED[name]
-    return shared
 
 
 def shared_served(config: pytest.Config,
-                  tmp_path_factory: pytest.TempPathFactory) -> tuple[LiveServer, Bookkeeper]:
-    """One :func:`served` service per test process, for the modules that need no
-    configuration of their own (each makes its own accounts)."""
-    return once_per_process(
-        config, "served",
-        lambda stack: stack.enter_context(served(tmp_path_factory.mktemp("served"))))
+                  tmp_path_factory: pytest.TempPathFactory) -> tuple[Server, Bookkeeper]:
+    """The service under uvicorn on a fresh SQLite database (offline gazetteer, no warm-up,
+    links to this server's own /render), one for the whole test session
+    (:func:`server.session.once_per_session`), for the modules that need no configuration
+    of their own (each makes its own accounts); and this test process's bookkeeping on
+    its database for making accounts."""
+
+    def start(folder: Path, stack: ExitStack, until: int | None) -> dict[str, Any]:
+        db_url = f"sqlite:///{folder / 'service.sqlite3'}"
+        Bookkeeper(open_store(db_url)).close()  # migrates before the server starts
+        env = {"BODYGRAPH_DATABASE_URL": db_url, "BODYGRAPH_GEOCODER": "offline",
+               "BODYGRAPH_WARM_UP": "0", "BODYGRAPH_RENDER_URL": "",
+               "BODYGRAPH_PUBLIC_URL": "", "BODYGRAPH_RENDER_KEYS": ""}
+        server = LiveServer(env, log=folder / "server.log", until=until)
+        stack.callback(server.stop)
+        server.wait_ready()
+        return server.record()
+
+    def attach(stack: ExitStack) -> tuple[Server, Bookkeeper]:
+        server = Server.from_record(once_per_session(config, tmp_path_factory, "served", start))
+        book = Bookkeeper(open_store(server.env["BODYGRAPH_DATABASE_URL"]))
+        stack.callback(book.close)
+        return server, book
+
+    return once_per_process(config, "served", attach)

@@ -23,7 +23,7 @@ from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.http.errors import ERROR_TABLE, ErrorCode
 from bodygraph_server.http.pages import content_security_policy
 
-from .support import REPO, LiveServer, shared_served
+from .support import REPO, Server, shared_served
 
 pytestmark = pytest.mark.slow  # its module starts first under xdist (tests/conftest.py)
 
@@ -48,7 +48,7 @@ BIRTH = STEPS.BIRTH
 class Site:
     """A running service, its bookkeeping, and every URL the browser asked for."""
 
-    def __init__(self, server: LiveServer, book: Bookkeeper) -> None:
+    def __init__(self, server: Server, book: Bookkeeper) -> None:
         self.server = server
         self.book = book
         self.requested: list[str] = []
@@ -65,7 +65,7 @@ class Site:
 
 @pytest.fixture(scope="module")
 def site(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory) -> Site:
-    """The service shared with the client tests (one per xdist worker)."""
+    """The service shared with the client tests (one per test session)."""
     return Site(*shared_served(pytestconfig, tmp_path_factory))
 
 

@@ -234,10 +234,11 @@ def test_junk_clients_do_not_slow_down_others(
     pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     """Four clients sending junk location text at once against a real uvicorn worker (the
-    one this test process shares, :func:`shared_served`): each junk request costs the
+    one the test session shares, :func:`shared_served`): each junk request costs the
     worker milliseconds of CPU (it was about 1 s), and other callers' median stays in the
     same range as without them (it went from 4 to 561 ms). The CPU bound is the robust
-    one on a busy machine; the latency bound is loose."""
+    one on a busy machine (it also counts what other test processes ask of the worker
+    meanwhile, a few milliseconds a request); the latency bound is loose."""
     server, book = shared_served(pytestconfig, tmp_path_factory)
     keys = [book.create_account("developer").api_key for _ in range(9)]
     coords = {"birthdate": "1990-07-15", "birthtime": "14:30", "lat": 52.52, "lng": 13.405}
@@ -269,13 +270,13 @@ def test_junk_clients_do_not_slow_down_others(
         assert found.status_code == 200, found.text
         alone = statistics.median(timed(http, keys[1], 25))
         clients = [threading.Thread(target=junk_client, args=(n,)) for n in range(4)]
-        cpu_before = cpu_seconds(server.process.pid)
+        cpu_before = cpu_seconds(server.pid)
         for thread in clients:
             thread.start()
         loaded = statistics.median(timed(http, keys[2], 25))
         for thread in clients:
             thread.join(120)
-        cpu = cpu_seconds(server.process.pid) - cpu_before
+        cpu = cpu_seconds(server.pid) - cpu_before
     assert junk_answers == [400] * (4 * 3 * len(JUNK))
     assert cpu / len(junk_answers) < 0.05, (cpu, len(junk_answers))
     assert loaded < max(0.5, 10 * alone), (alone, loaded)  # loose: the machine may be busy

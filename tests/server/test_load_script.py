@@ -63,7 +63,7 @@ def test_short_run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Monke
 @pytest.mark.timeout(180)
 def test_short_wrk_run(capsys: pytest.CaptureFixture[str], pytestconfig: pytest.Config,
                        tmp_path_factory: pytest.TempPathFactory) -> None:
-    """wrk against a running service (``--url``: the one this test process shares;
+    """wrk against a running service (``--url``: the one the test session shares;
     test_short_run covers the script starting its own)."""
     server, _book = shared_served(pytestconfig, tmp_path_factory)
     status = load_script().main(["--generator", "wrk", "--url", server.base_url,

@@ -35,7 +35,7 @@ def admin(db_url: str, capsys: pytest.CaptureFixture[str], *args: str) -> dict[s
 @pytest.fixture(scope="module")
 def site(pytestconfig: pytest.Config,
          tmp_path_factory: pytest.TempPathFactory) -> tuple[Site, str]:
-    """The server shared with test_visual_live (one per test process) and its database."""
+    """The server shared with test_visual_live (one per test session) and its database."""
     shared = shared_site(pytestconfig, tmp_path_factory)
     return shared.site, shared.db_url
 

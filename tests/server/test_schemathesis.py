@@ -80,7 +80,7 @@ class Target:
 @pytest.fixture(scope="module")
 def target(pytestconfig: pytest.Config,
            tmp_path_factory: pytest.TempPathFactory) -> Iterator[Target]:
-    """The server test_visual_live shares (one per test process: the Google geocoder at
+    """The server test_visual_live shares (one per test session: the Google geocoder at
     the local stand-in, links to its own /render), with 40 accounts of these tests."""
     shared = shared_site(pytestconfig, tmp_path_factory)
     with Bookkeeper(open_store(shared.db_url)) as book:

@@ -27,7 +27,8 @@ import bodygraph
 from bodygraph.render import RenderInput, Theme, render_svg
 from bodygraph_server.cli.admin import main
 
-from .support import LiveServer, google_stand_in, once_per_process, tls_context
+from .session import google_process, once_per_process, once_per_session
+from .support import LiveServer, Server, google_stand_in, tls_context
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
 
@@ -56,14 +57,15 @@ def expected_input() -> RenderInput:
 class Site:
     """A running server and the way to reach it."""
 
-    def __init__(self, server: LiveServer) -> None:
+    def __init__(self, server: Server) -> None:
         self.server = server
         self.http = httpx.Client(base_url=server.base_url, timeout=30, verify=tls_context())
 
 
 class Shared(NamedTuple):
-    """The server these tests and test_render_png_live share (one per test process), its
-    database and its geocoding stand-in."""
+    """The server these tests, test_render_png_live and test_schemathesis share (one per
+    test session, :func:`server.session.once_per_session`), its database and its geocoding
+    stand-in."""
 
     site: Site
     db_url: str
@@ -71,15 +73,23 @@ class Shared(NamedTuple):
 
 
 def shared_site(config: pytest.Config, tmp_path_factory: pytest.TempPathFactory) -> Shared:
-    def begin(stack: ExitStack) -> Shared:
-        google_url, _seen = stack.enter_context(google_stand_in())
-        db_url = f"sqlite:///{tmp_path_factory.mktemp('visual-live') / 'live.sqlite3'}"
-        running = start(db_url, google_url, tmp_path_factory.mktemp("logs") / "server.log")
-        stack.callback(running.server.stop)
-        stack.callback(running.http.close)
-        return Shared(running, db_url, google_url)
+    def begin(folder: Path, stack: ExitStack, until: int | None) -> dict[str, Any]:
+        if until is None:
+            google_url, _seen = stack.enter_context(google_stand_in())
+        else:  # it must outlive this test process too
+            google_url = google_process(until, stack)
+        db_url = f"sqlite:///{folder / 'live.sqlite3'}"
+        server = start(db_url, google_url, folder / "server.log", until=until)
+        stack.callback(server.stop)
+        return {"server": server.record(), "db_url": db_url, "google_url": google_url}
 
-    return once_per_process(config, "visual-site", begin)
+    def attach(stack: ExitStack) -> Shared:
+        record = once_per_session(config, tmp_path_factory, "visual-site", begin)
+        site = Site(Server.from_record(record["server"]))
+        stack.callback(site.http.close)
+        return Shared(site, record["db_url"], record["google_url"])
+
+    return once_per_process(config, "visual-site", attach)
 
 
 @pytest.fixture(scope="module")
@@ -97,17 +107,18 @@ def db_url(shared: Shared) -> str:
     return shared.db_url
 
 
-def start(db_url: str, google_url: str, log: Path, workers: int = 1) -> Site:
+def start(db_url: str, google_url: str, log: Path, workers: int = 1,
+          until: int | None = None) -> LiveServer:
     server = LiveServer({"BODYGRAPH_DATABASE_URL": db_url, "BODYGRAPH_GEOCODER": "google",
                          "BODYGRAPH_GEOCODER_URL": google_url, "BODYGRAPH_WARM_UP": "0",
                          "BODYGRAPH_RENDER_URL": "", "BODYGRAPH_PUBLIC_URL": "",
-                         "BODYGRAPH_RENDER_KEYS": ""}, workers=workers, log=log)
+                         "BODYGRAPH_RENDER_KEYS": ""}, workers=workers, log=log, until=until)
     try:
         server.wait_ready()
     except BaseException:
         server.stop()
         raise
-    return Site(server)
+    return server
 
 
 @pytest.fixture(scope="module")
@@ -176,14 +187,15 @@ def test_visual_chart_link_template_and_refusals(site: Site, db_url: str,
     # 7. the stored key outlives the server: a fresh two-worker server serves old links
     kids = cli(db_url, "render-keys", "list", "--json")
     assert len(kids["kids"]) == 1 and token.startswith(kids["signing"] + ".")
-    other = start(db_url, google_url, tmp_path / "second.log", workers=2)
+    second = start(db_url, google_url, tmp_path / "second.log", workers=2)
+    other = Site(second)
     try:
         for _ in range(4):  # both workers verify with the same key
             again = other.http.get(f"{link.path}?{link.query}")
             assert again.status_code == 200 and again.text == render_svg(expected_input())
     finally:
         other.http.close()
-        other.server.stop()
+        second.stop()
 
 
 def test_basic_tier_gets_no_link(site: Site, db_url: str) -> None:
