@@ -4,9 +4,10 @@ HTTP."""
 from __future__ import annotations
 
 import argparse
-import gc
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
+
+from bodygraph._gc import collector_paused
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -33,8 +34,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def built_server() -> MCPServer[Any]:
-    """The server, its imports (the SDK, the library) made with Python's cycle collector
-    paused, then frozen out of the collector's sight.
+    """The server, its imports (the SDK, the tools' modules) made with Python's cycle
+    collector paused, then everything frozen out of the collector's sight (the library's
+    package, loaded by then, with it).
 
     The SDK's import makes some 10^5 long-lived objects (its pydantic models). The
     collections that triggered found ~2,500 objects of garbage (which stay) and took about
@@ -42,14 +44,7 @@ def built_server() -> MCPServer[Any]:
     all of them again, 0.3 CPU-s at every exit of the server, 0.04 once they are frozen
     (24 Nov 2026). ``gc.freeze`` also keeps them out of full collections while the tools
     run, as the service does after its start-up (bodygraph_server.app.warm_up)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused(freeze=True):
         from bodygraph_mcp.server import create_server
 
-        server = create_server()
-    finally:
-        if enabled:
-            gc.freeze()
-            gc.enable()
-    return server
+        return create_server()
