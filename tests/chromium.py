@@ -80,8 +80,14 @@ def close() -> None:
 
 
 def note_users(items: Sequence[pytest.Item]) -> None:
-    """Remember the modules whose collected tests use the browser fixture."""
-    _users.update(item.path for item in items if FIXTURE in getattr(item, "fixturenames", ()))
+    """Remember the modules whose collected tests use the browser fixture, each of which
+    must carry the ``browser`` marker (``-m "not browser"`` leaves out every test that
+    drives chromium)."""
+    users = [item for item in items if FIXTURE in getattr(item, "fixturenames", ())]
+    unmarked = sorted(item.nodeid for item in users if item.get_closest_marker("browser") is None)
+    if unmarked:
+        raise pytest.UsageError(f"these tests use chromium but are not marked browser: {unmarked}")
+    _users.update(item.path for item in users)
 
 
 def after_test(nextitem: pytest.Item | None) -> None:

@@ -27,6 +27,8 @@ from bodygraph_server.billing.outcomes import resolve_batch
 from bodygraph_server.billing.request_path import RequestBook
 from bodygraph_server.store import CommitUncertainError, DatabaseUnavailableError
 
+pytestmark = pytest.mark.faults
+
 PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 PATH = "/v2/charts/coordinates"
 BATCH = "/v2/charts/batch"

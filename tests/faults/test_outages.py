@@ -32,7 +32,8 @@ from bodygraph_server.store import open_store
 if TYPE_CHECKING:
     import psycopg
 
-pytestmark = pytest.mark.slow  # its module starts first under xdist (tests/conftest.py)
+pytestmark = [pytest.mark.slow,  # its module starts first under xdist (tests/conftest.py)
+              pytest.mark.faults]
 
 PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 BODY = {"birthdate": "1990-07-15", "birthtime": "14:30", "lat": 52.52, "lng": 13.405}

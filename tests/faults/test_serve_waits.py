@@ -14,6 +14,8 @@ import httpx
 import pytest
 from server.support import REPO, free_port, tls_context
 
+pytestmark = pytest.mark.faults
+
 PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 
 

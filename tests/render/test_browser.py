@@ -28,6 +28,8 @@ from bodygraph.render.raster import svg_to_png
 
 from .charts import connection_input, named_chart, transit_input
 
+pytestmark = pytest.mark.browser
+
 MAX_MEAN_DIFFERENCE = 4.0  # of 255, per channel, averaged over the image
 
 

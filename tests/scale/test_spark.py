@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # pandas is imported by the test, not when every worker colle
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.spark,
     # About 10 s on a quiet machine (JVM start, one Python worker); past the suite's 60 s
     # when the machine is loaded, like the other tests that start servers.
     pytest.mark.timeout(300),

@@ -25,7 +25,8 @@ from bodygraph_server.http.pages import content_security_policy
 
 from .support import REPO, Server, shared_served
 
-pytestmark = pytest.mark.slow  # its module starts first under xdist (tests/conftest.py)
+pytestmark = [pytest.mark.slow,  # its module starts first under xdist (tests/conftest.py)
+              pytest.mark.browser]
 
 WAIT_MS = 40_000  # a loaded machine: the first place name loads the gazetteer
 
