@@ -31,7 +31,7 @@ from bodygraph_server.store.connections import Tx
 from bodygraph_server.store.sql import SqlStore
 from bodygraph_server.store.sqlite import SqliteStore
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.faults]
 
 CHART = "/v2/charts/coordinates"
 BATCH = "/v2/charts/batch"

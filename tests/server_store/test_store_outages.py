@@ -38,6 +38,8 @@ from bodygraph_server.store.sqlite import SqliteStore
 
 from .conftest import PG_ADMIN_URL
 
+pytestmark = pytest.mark.faults
+
 ENDPOINT = "/v2/charts/coordinates"
 
 
