@@ -215,11 +215,18 @@ def test_a_killed_worker_ends_the_job_with_one_line(
     assert pools.processes == [2]
 
 
+#: Run the command with Ctrl-C's default disposition, as a terminal's shell starts it: a
+#: shell's background job (``bash scripts/test.sh &``) ignores SIGINT, which its children
+#: inherit, and Python then installs no KeyboardInterrupt handler.
+DEFAULT_SIGINT = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+                  "os.execv(sys.argv[1], sys.argv[1:])")
+
+
 def test_ctrl_c_stops_the_job_and_its_workers(tmp_path: Path) -> None:
     source = _births(tmp_path / "births.csv", 200_000)  # seconds of work: stopped at once
     child = subprocess.Popen(
-        [str(SCRIPT), "batch", str(source), "-o", str(tmp_path / "out.csv"), "--progress",
-         "--chunk-size", "1000", "--jobs", "2"],
+        [sys.executable, "-c", DEFAULT_SIGINT, str(SCRIPT), "batch", str(source),
+         "-o", str(tmp_path / "out.csv"), "--progress", "--chunk-size", "1000", "--jobs", "2"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     assert child.stderr is not None
     seen = b""
