@@ -4,9 +4,11 @@ and the same coefficients (mapped from the file, or packed in memory)."""
 
 from __future__ import annotations
 
+import inspect
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -115,3 +117,34 @@ def test_auto_mode_switches_to_compiled_for_large_calls(
     assert np.array_equal(auto.longitudes(tt, "true"), fast.longitudes(tt, "true"))
     with pytest.raises(InvalidOptionError, match="mode must be"):
         FastEngine(shipped_kernel(), mode="quick")  # type: ignore[arg-type]
+
+
+def test_the_compiled_cache_is_named_after_every_kernel_source(
+    pair: tuple[FastEngine, FastEngine], tmp_path: Path
+) -> None:
+    """numba checks a cached function against its own file only: the twins' cache names
+    carry a digest of every kernel module, so an edit anywhere compiles them again."""
+    from bodygraph.ephemeris.fast import jit, loops
+
+    twin = jit.compiled(loops.positions)
+    sources = jit.kernel_sources()
+    import bodygraph.ephemeris.engine as defines_the_mean_node
+
+    assert Path(inspect.getfile(loops.positions)) in sources
+    assert Path(inspect.getfile(defines_the_mean_node)) in sources  # a kernel outside
+    digest = jit.sources_digest(sources)
+    assert twin.py_func.__qualname__ == f"positions_{digest}"
+    cached = Path(twin._cache._cache_path)  # where numba put (or found) this twin
+    assert list(cached.glob(f"loops.positions_{digest}-*.nbi"))
+    # The digest follows any file's bytes or name, and nothing else.
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "b.py").write_text("y = 2\n")
+    files = [tmp_path / "a.py", tmp_path / "b.py"]
+    before = jit.sources_digest(files)
+    assert jit.sources_digest(files) == before
+    (tmp_path / "b.py").write_text("y = 3\n")
+    edited = jit.sources_digest(files)
+    (tmp_path / "b.py").rename(tmp_path / "c.py")
+    renamed = jit.sources_digest([tmp_path / "a.py", tmp_path / "c.py"])
+    assert len({before, edited, renamed}) == 3
+

@@ -19,15 +19,22 @@ numba is optional (the ``fast`` extra: ``pip install 'bodygraph[fast]'``): witho
 
 Compiled functions are cached on disk (numba's ``cache=True``: next to the module in
 ``__pycache__`` or, where that is read-only, in numba's per-user cache), so only the
-first use on a machine pays for compilation. They run without the GIL, so threads can
-run them side by side.
+first use on a machine pays for compilation. numba checks a cached function against its
+own source file only, not against the kernels it calls and has compiled into itself, so
+each twin's cache name carries a digest of every kernel's source file
+(:func:`kernel_sources`): an edit to any kernel compiles them all again instead of
+loading a stale caller (the entries of earlier sources stay behind in ``__pycache__``).
+Compiled functions run without the GIL, so threads can run them side by side.
 """
 
 from __future__ import annotations
 
+import hashlib
+import inspect
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from importlib.util import find_spec
+from pathlib import Path
 from threading import Lock
 from typing import Any, TypeVar, cast
 
@@ -50,6 +57,25 @@ def kernel(function: Function) -> Function:
     """Mark ``function`` as a kernel of the fast engine (it is returned unchanged)."""
     _KERNELS[id(function)] = function
     return function
+
+
+def kernel_sources() -> list[Path]:
+    """The files the kernels come from: this package's modules, and those of any kernel
+    defined elsewhere (the mean node's, :mod:`bodygraph.ephemeris.engine`, which this
+    package's modules import, so it is always among them)."""
+    files = set(Path(__file__).parent.glob("*.py"))
+    files.update(Path(inspect.getfile(function)) for function in _KERNELS.values())
+    return sorted(files)
+
+
+def sources_digest(files: Iterable[Path]) -> str:
+    """A short digest of ``files``: their names and contents, in the order given."""
+    digest = hashlib.sha256()
+    for path in files:
+        for part in (path.name.encode(), path.read_bytes()):
+            digest.update(len(part).to_bytes(8, "big"))
+            digest.update(part)
+    return digest.hexdigest()[:16]
 
 
 def is_compiled() -> bool:
@@ -109,6 +135,7 @@ def _compile_all() -> None:
 
     twins: dict[int, Any] = {}
     namespaces: list[dict[str, Any]] = []
+    sources = sources_digest(kernel_sources())
     for key, function in _KERNELS.items():
         if key in _COMPILED:  # built before (kernels defined later come on their own)
             continue
@@ -118,7 +145,8 @@ def _compile_all() -> None:
         namespaces.append(namespace)
         twin = types.FunctionType(function.__code__, namespace, function.__name__,
                                   function.__defaults__, function.__closure__)
-        twin.__qualname__ = function.__qualname__
+        # numba names the cache files after the qualified name (see the module's doc).
+        twin.__qualname__ = f"{function.__qualname__}_{sources}"
         twins[key] = numba.njit(cache=True, nogil=True, error_model="numpy")(twin)
     for namespace in namespaces:
         for name, value in namespace.items():
