@@ -15,6 +15,7 @@ import secrets
 import socket
 import threading
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import anyio
@@ -23,6 +24,7 @@ import pytest
 from bodygraph_server.billing.accounts import Bookkeeper, Principal, Reservation
 from bodygraph_server.billing.batch_charges import reserve_many, settle_batch
 from bodygraph_server.billing.commits import CommitBatcher
+from bodygraph_server.billing.idempotency import claim_for, reserve_once
 from bodygraph_server.billing.outcomes import resolve_batch
 from bodygraph_server.billing.request_path import RequestBook
 from bodygraph_server.store import CommitUncertainError, DatabaseUnavailableError
@@ -258,9 +260,20 @@ def test_a_commit_acknowledgement_lost_on_the_wire(own_db: str) -> None:
                     anyio.run(resolve_batch, book, _inline, principal, taken, 2, lost)
                 assert {_status(own_db, r.id) for r in taken} == {"released"}
 
+        # A reservation with an Idempotency-Key whose COMMIT's answer is lost: the request
+        # fails as an outage and what it stored is released, so the key is free at once.
+        claim = claim_for(book, principal, "on-the-wire", PATH, b"{}")
+        proxy.arm("after")
+        with pytest.raises(CommitUncertainError):
+            anyio.run(partial(reserve_once, book, _inline, principal, PATH, claim, wait=1))
+        assert proxy.dropped.wait(2) and COMMITTED.search(proxy.answer)
+        retried = book.reserve(principal, PATH, claim)
+        assert isinstance(retried, Reservation)  # a first use, not a request in flight
+        book.commit(retried)
+
         usage = book.usage(issued.account.id)[-1]
-        assert (usage.calls, usage.credits, usage.pending) == (5, 5, 0)
-        assert book.account(issued.account.id).balance == balance - 5
+        assert (usage.calls, usage.credits, usage.pending) == (6, 6, 0)
+        assert book.account(issued.account.id).balance == balance - 6
         assert book.audit(issued.account.id).balanced
     finally:
         book.close()

@@ -42,18 +42,22 @@ BAD = {**BIRTH, "lat": 123}
 
 @dataclass
 class Fault:
-    """What happens to the next transaction that commits charges: ``"after"`` its COMMIT
-    (it committed, the acknowledgement is lost), ``"before"`` it (nothing committed),
-    or nothing (None). ``hits``: how many were hit."""
+    """What happens to the next transaction of its ``target`` (``"commit"``: one that
+    commits charges; ``"claim"``: a reservation with an Idempotency-Key): ``"after"`` its
+    COMMIT (it committed, the acknowledgement is lost), ``"before"`` it (nothing
+    committed), or nothing (None). ``hits``: how many were hit."""
 
     mode: str | None = None
     hits: int = 0
     where: str = ""  # the path it struck: "driver" (a blocking call) or "event loop"
+    target: str = "commit"
 
-
-def _commits_charges(sql: str, params: Sequence[object]) -> bool:
-    return sql.startswith("UPDATE usage_log SET status") and bool(params) \
-        and params[0] == "committed"
+    def strikes(self, sql: str, params: Sequence[object]) -> bool:
+        """Whether the statement marks a transaction of the target."""
+        if self.target == "claim":
+            return sql.startswith("INSERT INTO idempotency_keys")
+        return sql.startswith("UPDATE usage_log SET status") and bool(params) \
+            and params[0] == "committed"
 
 
 class _Faulty(SqlStore):
@@ -71,7 +75,7 @@ class _Faulty(SqlStore):
             inner = tx._run
 
             def run(sql: str, params: Sequence[object]) -> Any:
-                seen.append(_commits_charges(sql, params))
+                seen.append(self.fault.strikes(sql, params))
                 return inner(sql, params)
 
             yield Tx(run)
@@ -116,7 +120,7 @@ def faulty_postgres() -> type[_Faulty]:
                 inner = tx._run
 
                 def run(sql: str, params: Sequence[object]) -> Any:
-                    hit = _commits_charges(sql, params)
+                    hit = self.fault.strikes(sql, params)
                     if hit and self.fault.mode == "before":
                         self.fault.mode, self.fault.hits = None, self.fault.hits + 1
                         self.fault.where = "driver"
@@ -142,7 +146,7 @@ def faulty_postgres() -> type[_Faulty]:
             self.fault = fault
 
         async def _run(self, cursor: Any, sql: str, params: Sequence[object]) -> None:
-            hit = _commits_charges(sql, params)
+            hit = self.fault.strikes(sql, params)
             for when in ("before", "after"):
                 if hit and self.fault.mode == when:
                     self.fault.mode, self.fault.hits = None, self.fault.hits + 1
@@ -258,6 +262,34 @@ async def test_a_batch_whose_commit_is_unacknowledged(
     retried = await client.post(BATCH, content=body, headers=headers)
     assert retried.status_code == 200, retried.text
     assert _books(faulty_book, account_id) == (2, 2, 0, before - 2)
+
+
+@pytest.mark.parametrize("path", [CHART, BATCH])
+@pytest.mark.parametrize("mode", ["after", "before"])
+async def test_a_keyed_reservation_whose_commit_is_unacknowledged(
+    client: httpx.AsyncClient, faulty_book: Bookkeeper, fault: Fault, mode: str, path: str
+) -> None:
+    """A request with an Idempotency-Key whose reservation loses its acknowledgement fails
+    as an outage, nothing charged: what the reservation stored is released at once, so a
+    retry with the key is served (not IDEMPOTENCY_KEY_IN_USE until the sweep)."""
+    issued = faulty_book.create_account("developer")
+    account_id = issued.account.id
+    before = faulty_book.account(account_id).balance
+    charts = 1 if path == CHART else 2
+    body = json.dumps(BIRTH if path == CHART else {"births": [BIRTH, OTHER]}).encode()
+    headers = json_headers(issued.api_key, f"lost-claim-{mode}")
+    fault.mode, fault.target = mode, "claim"
+    response = await client.post(path, content=body, headers=headers)
+    assert (fault.hits, fault.where) == (1, "driver")
+    assert response.status_code == 503, response.text
+    assert response.json()["errorCode"] == "SERVICE_UNAVAILABLE"
+    assert _books(faulty_book, account_id) == (0, 0, 0, before)
+    retried = await client.post(path, content=body, headers=headers)
+    assert retried.status_code == 200, retried.text
+    assert _books(faulty_book, account_id) == (charts, charts, 0, before - charts)
+    again = await client.post(path, content=body, headers=headers)  # a replay: no charge
+    assert again.status_code == 200, again.text
+    assert _books(faulty_book, account_id) == (charts, charts, 0, before - charts)
 
 
 async def test_an_outcome_that_cannot_be_found_out_stays_an_outage(

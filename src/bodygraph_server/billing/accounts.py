@@ -26,6 +26,7 @@ is ``CREDITS_EXHAUSTED``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import overload
 
 from bodygraph_server.billing.keys import generate_key, hash_key
@@ -189,22 +190,27 @@ class Bookkeeper:
 
     @overload
     def reserve(
-        self, principal: Principal, endpoint: str, claim: None = None
+        self, principal: Principal, endpoint: str, claim: None = None, *,
+        now: datetime | None = None,
     ) -> Reservation | Denied: ...
 
     @overload
     def reserve(
-        self, principal: Principal, endpoint: str, claim: IdempotencyClaim
+        self, principal: Principal, endpoint: str, claim: IdempotencyClaim, *,
+        now: datetime | None = None,
     ) -> Reservation | Denied | Replay: ...
 
     def reserve(
-        self, principal: Principal, endpoint: str, claim: IdempotencyClaim | None = None
+        self, principal: Principal, endpoint: str, claim: IdempotencyClaim | None = None, *,
+        now: datetime | None = None,
     ) -> Reservation | Denied | Replay:
         """Take 1 credit (or record an overage call) before computing; see
         :meth:`commit` and :meth:`release`. With an idempotency ``claim``
         (:mod:`bodygraph_server.billing.idempotency`), a key used before is a
-        :class:`Replay` instead and nothing is taken."""
-        outcome = self.store.reserve(principal.account_id, endpoint, self.clock.now(), claim)
+        :class:`Replay` instead and nothing is taken. ``now``: the clock's time unless
+        given (a keyed reservation is found by it after a lost acknowledgement)."""
+        at = self.clock.now() if now is None else now
+        outcome = self.store.reserve(principal.account_id, endpoint, at, claim)
         return _refused(outcome) if isinstance(outcome, ChargeRefusal) else outcome
 
     def reserve_generally(self, principal: Principal, endpoint: str) -> Reservation | Denied:

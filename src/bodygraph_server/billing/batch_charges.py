@@ -17,6 +17,7 @@ Blocking, like every bookkeeping call: run them in a bookkeeping thread.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from bodygraph_server.billing.accounts import Bookkeeper, Denied, Principal, Reservation
 from bodygraph_server.store import (
@@ -30,19 +31,19 @@ from bodygraph_server.store.batch_charges import BatchChargeRepository
 
 def reserve_many(
     book: Bookkeeper, principal: Principal, endpoint: str, count: int,
-    claim: IdempotencyClaim | None = None,
+    claim: IdempotencyClaim | None = None, *, now: datetime | None = None,
 ) -> list[Reservation] | ChargeRefusal | Replay:
     """``count`` (>= 1) reservations for calls to ``endpoint``, or the refusal of them all
     (nothing taken); with an idempotency ``claim``, a :class:`Replay` (nothing taken) when
-    its key was used before."""
+    its key was used before. ``now``: the clock's time unless given."""
     store = book.store
+    at = book.clock.now() if now is None else now
     if isinstance(store, BatchChargeRepository):
-        return store.reserve_many(principal.account_id, endpoint, count, book.clock.now(),
-                                  claim)
+        return store.reserve_many(principal.account_id, endpoint, count, at, claim)
     taken: list[Reservation] = []
     for _ in range(count):
-        outcome = (book.reserve(principal, endpoint) if taken or claim is None
-                   else book.reserve(principal, endpoint, claim))
+        outcome = (book.reserve(principal, endpoint, now=at) if taken or claim is None
+                   else book.reserve(principal, endpoint, claim, now=at))
         if isinstance(outcome, Replay):
             return outcome
         if isinstance(outcome, Denied):
@@ -50,6 +51,17 @@ def reserve_many(
             return ChargeRefusal(outcome.reason.value)
         taken.append(outcome)
     return taken
+
+
+def release_claim(book: Bookkeeper, principal: Principal, claim: IdempotencyClaim,
+                  made: datetime) -> int:
+    """Release what a reservation with ``claim`` made at ``made`` stored and is still
+    pending (its acknowledgement was lost, its request failed): the key is free again; how
+    many were released. The SQL stores can tell; with any other store the sweep does it."""
+    store = book.store
+    if isinstance(store, BatchChargeRepository):
+        return store.release_claim(principal.account_id, claim, made, book.clock.now())
+    return 0
 
 
 def claim_unpaid(book: Bookkeeper, principal: Principal,

@@ -11,7 +11,9 @@ of the endpoint and the body, and the charge the first request made
 * the same key and request still being served (a concurrent duplicate): waited for, up
   to a time limit, then as above (or charged anew if the first failed);
 * the same key with another endpoint or body: :attr:`Replay.MISMATCH`;
-* a first request that failed gave its credit back and frees the key.
+* a first request that failed gave its credit back and frees the key; so does one whose
+  reservation lost its acknowledgement (it fails as an outage, and what it stored is
+  released: :func:`claim_once`).
 
 A batch (``POST /v2/charts/batch``, :mod:`bodygraph_server.billing.batch_charges`) claims
 its key once for all its charts, and records how many it charged when it is answered.
@@ -22,16 +24,17 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TypeVar
 
 import anyio
 
 from bodygraph_server.billing.accounts import Bookkeeper, Denied, Principal, Reservation
+from bodygraph_server.billing.outcomes import free_claim
 from bodygraph_server.billing.request_path import BookRunner
-from bodygraph_server.store import IdempotencyClaim, Replay
+from bodygraph_server.store import CommitUncertainError, IdempotencyClaim, Replay
 
-__all__ = ["KEY_LIFETIME", "Replay", "claim_for", "reserve_once", "until_settled"]
+__all__ = ["KEY_LIFETIME", "Replay", "claim_for", "claim_once", "reserve_once", "until_settled"]
 
 T = TypeVar("T")
 
@@ -70,13 +73,40 @@ async def reserve_once(
     *,
     wait: float,
 ) -> Reservation | Denied | Replay:
-    """Reserve as :meth:`Bookkeeper.reserve` does with ``claim``, waiting for a first
-    request in flight as :func:`until_settled` does."""
+    """Reserve as :meth:`Bookkeeper.reserve` does with ``claim``, as :func:`claim_once`
+    does."""
 
-    def attempt() -> Reservation | Denied | Replay:
-        return book.reserve(principal, endpoint, claim)
+    def reserve(now: datetime) -> Reservation | Denied | Replay:
+        return book.reserve(principal, endpoint, claim, now=now)
 
-    return await until_settled(run, attempt, wait=wait)
+    return await claim_once(book, run, principal, claim, reserve, wait=wait)
+
+
+async def claim_once(
+    book: Bookkeeper,
+    run: BookRunner,
+    principal: Principal,
+    claim: IdempotencyClaim,
+    reserve: Callable[[datetime], T],
+    *,
+    wait: float,
+) -> T:
+    """``reserve(now)``, a blocking reservation with ``claim`` run by ``run``, waiting for
+    a first request in flight as :func:`until_settled` does. When its acknowledgement is
+    lost (:class:`~bodygraph_server.store.CommitUncertainError`: the request fails as an
+    outage), what it stored is released before that is raised
+    (:func:`~bodygraph_server.billing.outcomes.free_claim`): a retry is a first use."""
+    made: list[datetime] = []
+
+    def attempt() -> T:
+        made.append(book.clock.now())
+        return reserve(made[-1])
+
+    try:
+        return await until_settled(run, attempt, wait=wait)
+    except CommitUncertainError:
+        await free_claim(book, run, principal, claim, made[-1])
+        raise
 
 
 async def until_settled(run: BookRunner, attempt: Callable[[], T], *, wait: float) -> T:

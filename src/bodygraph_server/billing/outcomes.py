@@ -21,14 +21,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from contextlib import suppress
+from datetime import datetime
 from typing import TYPE_CHECKING, TypeVar
 
 import anyio
 
 from bodygraph_server.billing.accounts import Bookkeeper, Principal, Reservation
-from bodygraph_server.billing.batch_charges import release_many
+from bodygraph_server.billing.batch_charges import release_claim, release_many
 from bodygraph_server.store import (
     DatabaseUnavailableError,
+    IdempotencyClaim,
     ReservationNotFoundError,
     UsageStatus,
 )
@@ -112,3 +115,14 @@ async def resolve_batch(
         return
     if used and first is not UsageStatus.COMMITTED:
         raise not_committed(error)
+
+
+async def free_claim(book: Bookkeeper, run: BookRunner, principal: Principal,
+                     claim: IdempotencyClaim, made: datetime) -> None:
+    """After a reservation with an idempotency ``claim``, made at ``made``, lost its
+    acknowledgement (its request fails as an outage): release what it stored, so that a
+    retry with the key is served at once, not refused as IDEMPOTENCY_KEY_IN_USE until the
+    sweep releases it. While the database cannot be reached within the window, that is
+    left to the sweep."""
+    with anyio.CancelScope(shield=True), suppress(DatabaseUnavailableError):
+        await _retrying(run, release_claim, book, principal, claim, made)

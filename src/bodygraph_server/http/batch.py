@@ -33,6 +33,7 @@ charged. The charts come from one ``calculate_many`` call, in a worker thread
 from __future__ import annotations
 
 from contextlib import ExitStack
+from datetime import datetime
 from typing import Any
 
 import anyio
@@ -47,7 +48,7 @@ from bodygraph_server.billing.batch_charges import (
     reserve_many,
     settle_batch,
 )
-from bodygraph_server.billing.idempotency import claim_for, until_settled
+from bodygraph_server.billing.idempotency import claim_for, claim_once
 from bodygraph_server.billing.outcomes import resolve_batch
 from bodygraph_server.http.births import birth_list, parse_birth_object
 from bodygraph_server.http.endpoint import Endpoint
@@ -98,12 +99,12 @@ async def _reserve(services: Services, principal: Principal, path: str, count: i
             check_replay(replay)
         return []
 
-    def attempt() -> list[Reservation] | ChargeRefusal | Replay:
-        return reserve_many(book, principal, path, count, claim)
+    def reserve(now: datetime | None = None) -> list[Reservation] | ChargeRefusal | Replay:
+        return reserve_many(book, principal, path, count, claim, now=now)
 
-    outcome = await (services.booked(attempt) if claim is None else
-                     until_settled(services.booked, attempt,
-                                   wait=services.settings.request_timeout))
+    outcome = await (services.booked(reserve) if claim is None else
+                     claim_once(book, services.booked, principal, claim, reserve,
+                                wait=services.settings.request_timeout))
     if isinstance(outcome, ChargeRefusal):
         raise ApiError(ErrorCode(outcome.value))
     if isinstance(outcome, Replay):

@@ -62,11 +62,12 @@ class BatchChargeRepository(ChargeRepository):
         overage calls if overage is enabled. All or nothing: a refusal
         (CREDITS_EXHAUSTED when the balance cannot cover them and overage is disabled)
         takes nothing. With an idempotency ``claim``: a :class:`Replay` for a key used
-        before (nothing taken), else the key is linked to the first reservation."""
+        before (nothing taken), else the key is linked to the first reservation.
+        :class:`CommitUncertainError` when the commit's acknowledgement is lost."""
         if count < 1:
             raise InvalidOperationError("a batch reserves at least one call")
         at = to_micros(now)
-        with self.write_transaction() as tx:
+        with self._settling() as tx:
             account = self._chargeable(tx, account_id, now, claim)
             if not isinstance(account, Account):
                 return account
@@ -98,6 +99,25 @@ class BatchChargeRepository(ChargeRepository):
             for reservation_id in unpaid
         ]
         return reservations
+
+    def release_claim(self, account_id: int, claim: IdempotencyClaim, made: datetime,
+                      now: datetime) -> int:
+        """Release what a keyed reservation (:meth:`reserve` or :meth:`reserve_many` with
+        ``claim``, at ``made``) stored and is still pending: its acknowledgement was lost
+        and its request failed, so the key is free for a retry at once. The account is
+        locked first, so a reservation the database is still committing is waited for,
+        then seen. The number released (0: nothing was stored)."""
+        made_us = to_micros(made)
+        with self.write_transaction() as tx:
+            self._touch(tx, account_id, now)
+            row = tx.one("SELECT request_hash FROM idempotency_keys "
+                         "WHERE key_hash = ? AND created_us = ?", (claim.key_hash, made_us))
+            if row is None or row[0] != claim.request_hash:
+                return 0
+            ids = [int(found[0]) for found in tx.rows(
+                "SELECT id FROM usage_log WHERE account_id = ? AND created_us = ? "
+                "AND status = ?", (account_id, made_us, UsageStatus.RESERVED.value))]
+            return self._release_ids(tx, account_id, ids, now) if ids else 0
 
     def claim_unpaid(self, account_id: int, claim: IdempotencyClaim,
                      now: datetime) -> Replay | None:

@@ -56,9 +56,10 @@ class ChargeRepository(AccountRepository, IdempotencyRepository, OutcomeReposito
         claim: IdempotencyClaim | None = None,
     ) -> Reservation | ChargeRefusal | Replay:
         """Take 1 credit, or record an overage call, under the account's row lock (with
-        ``claim``: unless the key was used before, see :class:`Replay`)."""
+        ``claim``: unless the key was used before, see :class:`Replay`).
+        :class:`CommitUncertainError` when the commit's acknowledgement is lost."""
         at = to_micros(now)
-        with self.write_transaction() as tx:
+        with self._settling() as tx:
             account = self._chargeable(tx, account_id, now, claim)
             if not isinstance(account, Account):
                 return account
