@@ -107,7 +107,7 @@ class SqliteStore(SqlStore):
                 check_same_thread=False,
             )
             conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
-            conn.execute("PRAGMA journal_mode = WAL")
+            _write_ahead_log(conn, time.monotonic() + self._busy_timeout)
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA foreign_keys = ON")
         except sqlite3.Error as exc:
@@ -211,6 +211,25 @@ class SqliteStore(SqlStore):
 
     def _lock_migrations(self, tx: Tx) -> None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already serializes migrations."""
+
+
+def _write_ahead_log(conn: sqlite3.Connection, deadline: float) -> None:
+    """Put the database in WAL mode (kept in the file: the first connection to a new
+    database sets it). While another connection is switching a new database's mode,
+    SQLite answers "database is locked" at once, without its busy handler (seen with
+    worker processes opening a brand-new file together): try again until ``deadline``
+    (``time.monotonic``)."""
+    pause = 0.001
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            busy = getattr(exc, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_BUSY
+            if not busy or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.05)
 
 
 def _create_private(path: Path) -> None:
