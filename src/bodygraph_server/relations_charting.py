@@ -20,17 +20,20 @@ if TYPE_CHECKING:
     from bodygraph.columnar import ChartTable
     from bodygraph.errors import BodygraphError
     from bodygraph.model.chart import Chart
+    from bodygraph.relations import Transit
     from bodygraph.relations.calendar import Level
 
 LocalBirth = tuple[date, time, float, float]
 """A local birth date and time at a point (latitude, longitude)."""
 
 
-def transit_data(at: datetime, natal: Chart | None) -> dict[str, Any]:
-    """``bodygraph transit --json``: the sky at ``at``, over ``natal`` if given."""
+def transit_of(at: datetime, natal: Chart | None) -> Transit:
+    """The sky at ``at``, over ``natal`` if given: its ``to_dict()`` is
+    ``bodygraph transit --json`` (the picture of it:
+    :func:`bodygraph.render.from_relations.transit_input`)."""
     from bodygraph.relations import transit
 
-    return transit(at, natal=natal).to_dict()
+    return transit(at, natal=natal)
 
 
 def connection_data(first: Chart, second: Chart) -> dict[str, Any]:

@@ -131,6 +131,25 @@ async def test_transit_picture(client: httpx.AsyncClient, book: Bookkeeper,
     assert balance(book, key) == before - 2  # the image is free
 
 
+async def test_a_transit_picture_reuses_the_computed_transit(
+        client: httpx.AsyncClient, book: Bookkeeper, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The data and the picture of one request come from one transit computation."""
+    import bodygraph.relations
+
+    calls: list[object] = []
+    computed = bodygraph.relations.transit
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(args)
+        return computed(*args, **kwargs)
+
+    monkeypatch.setattr(bodygraph.relations, "transit", counted)
+    response = await post(client, new_key(book), "/v2/transits",
+                          {"at": AT, "natal": ONE, "visual": True})
+    assert response.status_code == 200, response.text
+    assert "svgRenderUrl" in response.json() and len(calls) == 1
+
+
 async def test_connection_picture(client: httpx.AsyncClient, book: Bookkeeper,
                                   tmp_path: Path) -> None:
     key = new_key(book)

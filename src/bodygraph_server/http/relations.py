@@ -26,21 +26,15 @@ from typing import TYPE_CHECKING, Any
 from bodygraph_server.http.births import parse_birth_object, parse_births, shape_error
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.extension_fields import CONNECTION_PEOPLE, PENTA_PEOPLE, parse_at
-from bodygraph_server.http.extensions import (
-    BIRTH_CODES,
-    Compute,
-    Draw,
-    Job,
-    extension,
-    single,
-)
+from bodygraph_server.http.extensions import BIRTH_CODES, Job, extension, single
 from bodygraph_server.http.validation import required
-from bodygraph_server.relations_charting import connection_data, penta_data, transit_data
+from bodygraph_server.relations_charting import connection_data, penta_data, transit_of
 
 if TYPE_CHECKING:
     from datetime import datetime
 
     from bodygraph.model.chart import Chart
+    from bodygraph.relations import Transit
     from bodygraph.render import ConnectionInput, TransitInput
 
 TRANSIT_RESULT = "TransitResult"
@@ -57,34 +51,41 @@ def wants_picture(body: dict[str, Any]) -> bool:
     return visual
 
 
-def _transit_picture(at: datetime) -> Draw:
-    def draw(charts: Sequence[Chart]) -> TransitInput:
-        from bodygraph.relations import transit
+class _OneTransit:
+    """The transit of one request at ``at`` over its natal chart (if any), computed once:
+    the ``data`` and, with ``"visual": true``, the picture are made from the same one."""
+
+    def __init__(self, at: datetime) -> None:
+        self.at = at
+        self._made: Transit | None = None
+
+    def of(self, charts: Sequence[Chart]) -> Transit:
+        if self._made is None:
+            from bodygraph.errors import OutOfRangeError
+
+            try:
+                self._made = transit_of(self.at, charts[0] if charts else None)
+            except OutOfRangeError as exc:
+                raise ApiError(ErrorCode.INVALID_REQUEST_BODY,
+                               f"at is outside the supported range ({exc.first.year} to "
+                               f"{exc.last.year})") from None
+        return self._made
+
+    def compute(self, charts: Sequence[Chart]) -> dict[str, Any]:
+        """``bodygraph transit --json``."""
+        return self.of(charts).to_dict()
+
+    def draw(self, charts: Sequence[Chart]) -> TransitInput:
+        """What ``bodygraph transit --svg`` draws: the natal chart with the transit."""
         from bodygraph.render.from_relations import transit_input
 
-        return transit_input(charts[0], transit(at, natal=charts[0]))
-
-    return draw
+        return transit_input(charts[0], self.of(charts))
 
 
 def _connection_picture(charts: Sequence[Chart]) -> ConnectionInput:
     from bodygraph.render.from_relations import connection_input
 
     return connection_input(charts[0], charts[1])
-
-
-def _transit_at(at: datetime) -> Compute:
-    def compute(charts: Sequence[Chart]) -> dict[str, Any]:
-        from bodygraph.errors import OutOfRangeError
-
-        try:
-            return transit_data(at, charts[0] if charts else None)
-        except OutOfRangeError as exc:
-            raise ApiError(ErrorCode.INVALID_REQUEST_BODY,
-                           f"at is outside the supported range ({exc.first.year} to "
-                           f"{exc.last.year})") from None
-
-    return compute
 
 
 def parse_transit(body: dict[str, Any]) -> Job:
@@ -95,7 +96,8 @@ def parse_transit(body: dict[str, Any]) -> Job:
     visual = wants_picture(body)
     if visual and not births:
         raise shape_error(NO_NATAL_PICTURE)
-    return Job(births, _transit_at(at), _transit_picture(at) if visual else None)
+    made = _OneTransit(at)
+    return Job(births, made.compute, made.draw if visual else None)
 
 
 def _connection(charts: Sequence[Chart]) -> dict[str, Any]:
