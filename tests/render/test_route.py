@@ -15,6 +15,7 @@ from uuid import UUID
 import httpx
 import pytest
 import uvicorn
+from server.support import tls_context
 from starlette.applications import Starlette
 from starlette.routing import Mount
 
@@ -239,10 +240,11 @@ def test_served_by_real_uvicorn_without_any_headers(monkeypatch: pytest.MonkeyPa
             assert time.monotonic() < deadline, "uvicorn did not start"
             time.sleep(0.02)
         url = render_link(f"http://127.0.0.1:{port}", None, TOKEN)
-        r = httpx.get(url)
-        assert r.status_code == 200 and r.text == render_svg(DATA)
-        assert r.headers["cache-control"] == IMMUTABLE
-        assert httpx.get(url[:-1]).status_code == 400
+        with httpx.Client(verify=tls_context()) as client:
+            r = client.get(url)
+            assert r.status_code == 200 and r.text == render_svg(DATA)
+            assert r.headers["cache-control"] == IMMUTABLE
+            assert client.get(url[:-1]).status_code == 400
     finally:
         server.should_exit = True
         thread.join(10)

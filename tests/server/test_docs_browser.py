@@ -23,7 +23,7 @@ from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.http.errors import ERROR_TABLE, ErrorCode
 from bodygraph_server.http.pages import content_security_policy
 
-from .support import REPO, Server, shared_served
+from .support import REPO, Server, shared_served, tls_context
 
 pytestmark = [pytest.mark.slow,  # its module starts first under xdist (tests/conftest.py)
               pytest.mark.browser]
@@ -92,12 +92,12 @@ def page(browser: Any, site: Site) -> Iterator[Any]:
 
 def test_pages_carry_a_self_only_policy(site: Site) -> None:
     for path in ("/docs", "/playground"):
-        response = httpx.get(site.url + path)
+        response = httpx.get(site.url + path, verify=tls_context())
         assert response.status_code == 200
         policy = response.headers["content-security-policy"]
         assert "default-src 'self'" in policy and "http" not in policy
         assert "<script>" not in response.text  # no inline script (and no inline secret)
-    style = httpx.get(site.url + "/docs/swagger-ui/swagger-ui-bundle.js")
+    style = httpx.get(site.url + "/docs/swagger-ui/swagger-ui-bundle.js", verify=tls_context())
     assert style.status_code == 200 and "javascript" in style.headers["content-type"]
 
 
@@ -107,7 +107,8 @@ def test_playground_shows_the_chart_and_its_image(page: Any, site: Site) -> None
     assert page.is_hidden("#error")
     expected = httpx.post(site.url + "/v2/charts/coordinates",
                           json={**BIRTH, "lat": 52.52, "lng": 13.405},
-                          headers={"Authorization": f"Bearer {key}"}).json()["data"]
+                          headers={"Authorization": f"Bearer {key}"},
+                          verify=tls_context()).json()["data"]
     properties = page.inner_text("#properties")
     assert f"Type\t{expected['type']}" in properties
     assert f"Profile\t{expected['profile']}" in properties
