@@ -4,7 +4,6 @@ kept-alive connection to the geocoding service, and the client is closed at shut
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator
 from http.server import ThreadingHTTPServer
 
@@ -33,8 +32,10 @@ class KeepAliveGoogle(_GoogleHandler):
 
     def do_GET(self) -> None:
         self.server.peers.append(self.client_address)  # type: ignore[attr-defined]
-        if "slow" in self.path:
-            time.sleep(1.0)
+        if "slow" in self.path:  # no answer within the client's time-out: it hangs up
+            self.server.released.wait(1.0)  # type: ignore[attr-defined]
+            self.close_connection = True  # nothing written to the closed connection
+            return
         if "garbage" in self.path:
             self.send_response(200)
             self.send_header("Content-Length", "8")
@@ -50,6 +51,7 @@ def google() -> Iterator[tuple[str, ThreadingHTTPServer]]:
     server.daemon_threads = True
     server.seen = []  # type: ignore[attr-defined]
     server.peers = []  # type: ignore[attr-defined]
+    server.released = threading.Event()  # type: ignore[attr-defined]
     # shutdown() waits for serve_forever to look at its flag: every 10 ms, not 0.5 s.
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01},
                               daemon=True)
@@ -57,6 +59,7 @@ def google() -> Iterator[tuple[str, ThreadingHTTPServer]]:
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}", server
     finally:
+        server.released.set()  # type: ignore[attr-defined]
         server.shutdown()
         server.server_close()
         thread.join(5)
