@@ -13,6 +13,9 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
+import re
+import socket
 from contextlib import ExitStack
 from datetime import datetime
 from pathlib import Path
@@ -188,14 +191,60 @@ def test_visual_chart_link_template_and_refusals(site: Site, db_url: str,
     kids = cli(db_url, "render-keys", "list", "--json")
     assert len(kids["kids"]) == 1 and token.startswith(kids["signing"] + ".")
     second = start(db_url, google_url, tmp_path / "second.log", workers=2)
-    other = Site(second)
     try:
-        for _ in range(4):  # both workers verify with the same key
-            again = other.http.get(f"{link.path}?{link.query}")
-            assert again.status_code == 200 and again.text == render_svg(expected_input())
+        served: set[int] = set()
+        for _ in range(40):  # new connections, until each worker has answered one
+            pid, body = answered_by(second, f"{link.path}?{link.query}")
+            assert body == render_svg(expected_input())
+            served.add(pid)
+            if len(served) == 2:
+                break
+        assert len(served) == 2, "one worker took every connection"  # p = 2**-39
     finally:
-        other.http.close()
         second.stop()
+
+
+def answered_by(server: Server, target: str) -> tuple[int, str]:
+    """``GET target`` (200 expected) on a connection of its own: the server's process that
+    holds the server's end of it (read from Linux's /proc) and the body."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as conn:
+        conn.sendall(f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        received = b""
+        while b"\r\n\r\n" not in received:
+            received += conn.recv(65536) or b"!closed"
+        head, _, body = received.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 200 "), head
+        length = int(re.search(rb"(?i)\r\ncontent-length: *(\d+)", head)[1])  # type: ignore[index]
+        while len(body) < length:
+            body += conn.recv(65536) or b"!closed"
+        # The connection is still open (kept alive): its server end is in one process.
+        mine = conn.getsockname()[1]
+        inode = next(row.split()[9] for row in Path("/proc/net/tcp").read_text().splitlines()[1:]
+                     if int(row.split()[1].split(":")[1], 16) == server.port
+                     and int(row.split()[2].split(":")[1], 16) == mine)
+        holders = [pid for pid in _descendants(server.pid) if _holds(pid, f"socket:[{inode}]")]
+    assert len(holders) == 1, holders
+    return holders[0], body.decode()
+
+
+def _descendants(root: int) -> list[int]:
+    parents: dict[int, int] = {}
+    for status in Path("/proc").glob("[0-9]*/status"):
+        with contextlib.suppress(OSError):
+            ppid = re.search(r"\nPPid:\s*(\d+)", status.read_text())
+            parents[int(status.parent.name)] = int(ppid[1]) if ppid else 0
+    found, frontier = [], [root]
+    while frontier:
+        children = [pid for pid, parent in parents.items() if parent in frontier]
+        found += children
+        frontier = children
+    return found
+
+
+def _holds(pid: int, target: str) -> bool:
+    with contextlib.suppress(OSError):
+        return any(os.readlink(fd) == target for fd in Path(f"/proc/{pid}/fd").iterdir())
+    return False
 
 
 def test_basic_tier_gets_no_link(site: Site, db_url: str) -> None:
