@@ -36,7 +36,7 @@ from bodygraph_server.relations_charting import (
     cycles_data,
     penta_data,
     sensitivity_data,
-    transit_data,
+    transit_of,
 )
 
 from .conftest import Service, async_loopback, loopback
@@ -69,9 +69,9 @@ class Case:
 
 
 CASES = [
-    Case("transit", (AT,), "TransitResult", lambda: transit_data(AT, None)),
+    Case("transit", (AT,), "TransitResult", lambda: transit_of(AT, None).to_dict()),
     Case("transit", ("2024-03-20T03:06:00Z", PARIS), "TransitResult",
-         lambda: transit_data(AT, paris())),
+         lambda: transit_of(AT, paris()).to_dict()),
     Case("connection", (BERLIN, PARIS), "ConnectionResult",
          lambda: connection_data(berlin(), paris())),
     Case("penta", ([BERLIN, PARIS, Birth.at(40.7128, -74.006, "2001-09-09", "23:15")],),
