@@ -128,10 +128,12 @@ def test_the_compiled_cache_is_named_after_every_kernel_source(
 
     twin = jit.compiled(loops.positions)
     sources = jit.kernel_sources()
+    import bodygraph.ephemeris.design as defines_the_solar_arc
     import bodygraph.ephemeris.engine as defines_the_mean_node
 
     assert Path(inspect.getfile(loops.positions)) in sources
     assert Path(inspect.getfile(defines_the_mean_node)) in sources  # a kernel outside
+    assert Path(inspect.getfile(defines_the_solar_arc)) in sources  # a constant read
     digest = jit.sources_digest(sources)
     assert twin.py_func.__qualname__ == f"positions_{digest}"
     cached = Path(twin._cache._cache_path)  # where numba put (or found) this twin

@@ -21,16 +21,16 @@ Compiled functions are cached on disk (numba's ``cache=True``: next to the modul
 ``__pycache__`` or, where that is read-only, in numba's per-user cache), so only the
 first use on a machine pays for compilation. numba checks a cached function against its
 own source file only, not against the kernels it calls and has compiled into itself, so
-each twin's cache name carries a digest of every kernel's source file
-(:func:`kernel_sources`): an edit to any kernel compiles them all again instead of
-loading a stale caller (the entries of earlier sources stay behind in ``__pycache__``).
+each twin's cache name carries a digest of the source files of
+:mod:`bodygraph.ephemeris` (:func:`kernel_sources`): an edit to any kernel, or to a
+constant a kernel reads, compiles them all again instead of loading a stale caller (the
+entries of earlier sources stay behind in ``__pycache__``).
 Compiled functions run without the GIL, so threads can run them side by side.
 """
 
 from __future__ import annotations
 
 import hashlib
-import inspect
 import types
 from collections.abc import Callable, Iterable
 from importlib.util import find_spec
@@ -60,12 +60,12 @@ def kernel(function: Function) -> Function:
 
 
 def kernel_sources() -> list[Path]:
-    """The files the kernels come from: this package's modules, and those of any kernel
-    defined elsewhere (the mean node's, :mod:`bodygraph.ephemeris.engine`, which this
-    package's modules import, so it is always among them)."""
-    files = set(Path(__file__).parent.glob("*.py"))
-    files.update(Path(inspect.getfile(function)) for function in _KERNELS.values())
-    return sorted(files)
+    """The files the compiled code is made from: every module of
+    :mod:`bodygraph.ephemeris`, which holds every kernel (the mean node's in ``engine.py``)
+    and every constant they read (numba freezes a global's value into the code, such as
+    ``SOLAR_ARC_DEG`` of ``design.py``). A fixed set, the same whatever a process has
+    imported when it compiles."""
+    return sorted(Path(__file__).parents[1].rglob("*.py"))
 
 
 def sources_digest(files: Iterable[Path]) -> str:
