@@ -23,10 +23,12 @@ from server.support import in_process, json_headers
 
 from bodygraph_server import Settings, create_app
 from bodygraph_server.billing import outcomes
-from bodygraph_server.billing.accounts import Bookkeeper, Principal
+from bodygraph_server.billing.accounts import Bookkeeper, Principal, Reservation
+from bodygraph_server.billing.batch_charges import release_claim, reserve_many
+from bodygraph_server.billing.idempotency import claim_for
 from bodygraph_server.charting import LibraryCharts
 from bodygraph_server.policy.clock import ManualClock
-from bodygraph_server.store import DatabaseUnavailableError, sqlite_path
+from bodygraph_server.store import DatabaseUnavailableError, UsageStatus, sqlite_path
 from bodygraph_server.store.connections import Tx
 from bodygraph_server.store.sql import SqlStore
 from bodygraph_server.store.sqlite import SqliteStore
@@ -290,6 +292,29 @@ async def test_a_keyed_reservation_whose_commit_is_unacknowledged(
     again = await client.post(path, content=body, headers=headers)  # a replay: no charge
     assert again.status_code == 200, again.text
     assert _books(faulty_book, account_id) == (charts, charts, 0, before - charts)
+
+
+async def test_a_claim_releases_its_own_reservations_only(book: Bookkeeper) -> None:
+    """Other reservations of the account made in the same microsecond (the manual clock
+    stands still) stay pending when a claim's are released."""
+    issued = book.create_account("developer")
+    principal = book.authenticate(issued.api_key)
+    assert isinstance(principal, Principal)
+    now = book.clock.now()
+    single = claim_for(book, principal, "single", CHART, b"{}")
+    batch = claim_for(book, principal, "batch", BATCH, b"{}")
+    before = book.reserve(principal, CHART, now=now)  # an unkeyed call
+    keyed = book.reserve(principal, CHART, single, now=now)
+    taken = reserve_many(book, principal, BATCH, 3, batch, now=now)
+    after = book.reserve(principal, CHART, now=now)
+    assert isinstance(before, Reservation) and isinstance(keyed, Reservation)
+    assert isinstance(taken, list) and isinstance(after, Reservation)
+    assert release_claim(book, principal, batch, now, 3) == 3
+    assert release_claim(book, principal, single, now, 1) == 1
+    assert release_claim(book, principal, single, now, 1) == 0  # nothing pending is left
+    ids = [before.id, keyed.id, *(r.id for r in taken), after.id]
+    assert book.store.usage_statuses(ids) == [
+        UsageStatus.RESERVED, *[UsageStatus.RELEASED] * 4, UsageStatus.RESERVED]
 
 
 async def test_an_outcome_that_cannot_be_found_out_stays_an_outage(

@@ -54,13 +54,15 @@ def reserve_many(
 
 
 def release_claim(book: Bookkeeper, principal: Principal, claim: IdempotencyClaim,
-                  made: datetime) -> int:
-    """Release what a reservation with ``claim`` made at ``made`` stored and is still
-    pending (its acknowledgement was lost, its request failed): the key is free again; how
-    many were released. The SQL stores can tell; with any other store the sweep does it."""
+                  made: datetime, count: int = 1) -> int:
+    """Release what a reservation of ``count`` calls with ``claim``, made at ``made``,
+    stored and is still pending (its acknowledgement was lost, its request failed): the
+    key is free again; how many were released. The SQL stores can tell; with any other
+    store the sweep does it."""
     store = book.store
     if isinstance(store, BatchChargeRepository):
-        return store.release_claim(principal.account_id, claim, made, book.clock.now())
+        return store.release_claim(principal.account_id, claim, made, book.clock.now(),
+                                   count)
     return 0
 
 

@@ -90,11 +90,12 @@ async def claim_once(
     reserve: Callable[[datetime], T],
     *,
     wait: float,
+    count: int = 1,
 ) -> T:
-    """``reserve(now)``, a blocking reservation with ``claim`` run by ``run``, waiting for
-    a first request in flight as :func:`until_settled` does. When its acknowledgement is
-    lost (:class:`~bodygraph_server.store.CommitUncertainError`: the request fails as an
-    outage), what it stored is released before that is raised
+    """``reserve(now)``, a blocking reservation of ``count`` calls with ``claim`` run by
+    ``run``, waiting for a first request in flight as :func:`until_settled` does. When its
+    acknowledgement is lost (:class:`~bodygraph_server.store.CommitUncertainError`: the
+    request fails as an outage), what it stored is released before that is raised
     (:func:`~bodygraph_server.billing.outcomes.free_claim`): a retry is a first use."""
     made: list[datetime] = []
 
@@ -105,7 +106,7 @@ async def claim_once(
     try:
         return await until_settled(run, attempt, wait=wait)
     except CommitUncertainError:
-        await free_claim(book, run, principal, claim, made[-1])
+        await free_claim(book, run, principal, claim, made[-1], count)
         raise
 
 

@@ -118,11 +118,11 @@ async def resolve_batch(
 
 
 async def free_claim(book: Bookkeeper, run: BookRunner, principal: Principal,
-                     claim: IdempotencyClaim, made: datetime) -> None:
-    """After a reservation with an idempotency ``claim``, made at ``made``, lost its
-    acknowledgement (its request fails as an outage): release what it stored, so that a
-    retry with the key is served at once, not refused as IDEMPOTENCY_KEY_IN_USE until the
-    sweep releases it. While the database cannot be reached within the window, that is
-    left to the sweep."""
+                     claim: IdempotencyClaim, made: datetime, count: int = 1) -> None:
+    """After a reservation of ``count`` calls with an idempotency ``claim``, made at
+    ``made``, lost its acknowledgement (its request fails as an outage): release what it
+    stored, so that a retry with the key is served at once, not refused as
+    IDEMPOTENCY_KEY_IN_USE until the sweep releases it. While the database cannot be
+    reached within the window, that is left to the sweep."""
     with anyio.CancelScope(shield=True), suppress(DatabaseUnavailableError):
-        await _retrying(run, release_claim, book, principal, claim, made)
+        await _retrying(run, release_claim, book, principal, claim, made, count)

@@ -104,7 +104,7 @@ async def _reserve(services: Services, principal: Principal, path: str, count: i
 
     outcome = await (services.booked(reserve) if claim is None else
                      claim_once(book, services.booked, principal, claim, reserve,
-                                wait=services.settings.request_timeout))
+                                wait=services.settings.request_timeout, count=count))
     if isinstance(outcome, ChargeRefusal):
         raise ApiError(ErrorCode(outcome.value))
     if isinstance(outcome, Replay):

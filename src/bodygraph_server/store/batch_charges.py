@@ -101,22 +101,26 @@ class BatchChargeRepository(ChargeRepository):
         return reservations
 
     def release_claim(self, account_id: int, claim: IdempotencyClaim, made: datetime,
-                      now: datetime) -> int:
-        """Release what a keyed reservation (:meth:`reserve` or :meth:`reserve_many` with
-        ``claim``, at ``made``) stored and is still pending: its acknowledgement was lost
-        and its request failed, so the key is free for a retry at once. The account is
-        locked first, so a reservation the database is still committing is waited for,
-        then seen. The number released (0: nothing was stored)."""
+                      now: datetime, count: int = 1) -> int:
+        """Release what a keyed reservation of ``count`` calls (:meth:`reserve` or
+        :meth:`reserve_many` with ``claim``, at ``made``) stored and is still pending: its
+        acknowledgement was lost and its request failed, so the key is free for a retry
+        at once. The account is locked first, so a reservation the database is still
+        committing is waited for, then seen. The number released (0: nothing was
+        stored)."""
         made_us = to_micros(made)
         with self.write_transaction() as tx:
             self._touch(tx, account_id, now)
-            row = tx.one("SELECT request_hash FROM idempotency_keys "
+            row = tx.one("SELECT request_hash, usage_id FROM idempotency_keys "
                          "WHERE key_hash = ? AND created_us = ?", (claim.key_hash, made_us))
-            if row is None or row[0] != claim.request_hash:
+            if row is None or row[0] != claim.request_hash or row[1] is None:
                 return 0
+            # Its reservations: the key's first one and the account's next ``count - 1``.
+            # Every insert of an account's usage rows holds the account's lock, so none of
+            # another request came between them (one of a later request comes after).
             ids = [int(found[0]) for found in tx.rows(
-                "SELECT id FROM usage_log WHERE account_id = ? AND created_us = ? "
-                "AND status = ?", (account_id, made_us, UsageStatus.RESERVED.value))]
+                "SELECT id FROM usage_log WHERE account_id = ? AND id >= ? AND created_us = ? "
+                "ORDER BY id LIMIT ?", (account_id, int(row[1]), made_us, count))]
             return self._release_ids(tx, account_id, ids, now) if ids else 0
 
     def claim_unpaid(self, account_id: int, claim: IdempotencyClaim,
