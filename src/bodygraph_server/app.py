@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import date, time
@@ -142,14 +141,7 @@ def _on_loop(book: Bookkeeper) -> AsyncRequestCalls | None:
         asyncio.get_running_loop()
     except RuntimeError:  # another event loop (trio): bookkeeping threads only
         return None
-    # A PostgresStore exists only once its module is loaded (open_store loads it for
-    # PostgreSQL URLs): on SQLite, psycopg (about 70 ms of CPU to import) stays unloaded.
-    if "bodygraph_server.store.postgres" not in sys.modules:
-        return None
-    from bodygraph_server.store.postgres import PostgresStore
-
-    store = book.store
-    return store.on_loop() if isinstance(store, PostgresStore) else None
+    return book.store.on_loop()
 
 
 def create_app(

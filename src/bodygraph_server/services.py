@@ -55,8 +55,9 @@ class BookThreads:
     On asyncio (uvicorn) the calls go to a dedicated :class:`ThreadPoolExecutor`: under
     load its threads stay busy and a hand-off costs about a third of
     ``anyio.to_thread.run_sync`` (measured ~55 us against ~190 us of CPU on the 2-core
-    benchmark box). A request's own three calls on PostgreSQL do not come here: they run on
-    the event loop (:mod:`bodygraph_server.billing.request_path`). On another event loop
+    benchmark box). On PostgreSQL under asyncio a request without an Idempotency-Key
+    admits, reserves (where one statement will do) and commits on the event loop instead
+    (:mod:`bodygraph_server.billing.request_path`). On another event loop
     the calls fall back to ``anyio.to_thread.run_sync`` with a capacity limiter of the same
     size. Either way a
     started call is never abandoned: cancellation waits for it to finish, as with

@@ -218,10 +218,10 @@ class Bookkeeper:
         whose one-statement reservation did not apply
         (:class:`~bodygraph_server.billing.request_path.RequestBook`): it is not tried
         again."""
-        store, now = self.store, self.clock.now()
-        outcome = (store.general_reserve(principal.account_id, endpoint, now)
-                   if isinstance(store, RequestCalls)
-                   else store.reserve(principal.account_id, endpoint, now))
+        store = self.store
+        if not isinstance(store, RequestCalls):  # no one-statement reservation to skip
+            return self.reserve(principal, endpoint)
+        outcome = store.general_reserve(principal.account_id, endpoint, self.clock.now())
         if isinstance(outcome, Replay):  # pragma: no cover - only with a claim
             raise InvalidOperationError("a replay without an idempotency claim")
         return _refused(outcome) if isinstance(outcome, ChargeRefusal) else outcome

@@ -52,7 +52,7 @@ class RequestBook:
     async def admit(self, api_key: str) -> tuple[Principal | Denied, RateDecision | None]:
         """:meth:`Bookkeeper.admit`."""
         book, on_loop = self.book, self.on_loop
-        windows = book.windows_for(api_key)
+        windows = None if on_loop is None else book.windows_for(api_key)
         if on_loop is None or windows is None:
             return await self.run(book.admit, api_key)
         key_hash, limiter = windows

@@ -37,10 +37,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from bodygraph_server.policy.plans import Billing, Plan
 from bodygraph_server.store import records
 from bodygraph_server.store.errors import ReservationNotFoundError
+
+if TYPE_CHECKING:  # psycopg is imported only by the PostgreSQL backend
+    from bodygraph_server.store.async_calls import AsyncRequestCalls
 
 
 class Store(ABC):
@@ -62,6 +66,11 @@ class Store(ABC):
     def ping(self) -> None:
         """Return if the database answers a query, else raise
         :class:`~bodygraph_server.store.errors.DatabaseUnavailableError`."""
+
+    def on_loop(self) -> AsyncRequestCalls | None:
+        """The request path's statements on the running event loop, where the backend has
+        them (PostgreSQL); None: every call goes through the bookkeeping threads."""
+        return None
 
     def __enter__(self) -> Store:
         return self
