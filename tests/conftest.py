@@ -28,10 +28,14 @@ import gc
 import os
 from collections import deque
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import chromium
 import pytest
 from hypothesis import settings
+
+if TYPE_CHECKING:
+    from server.databases import DatabaseFiles
 
 # ``--doctest-modules`` would import this file as a module named ``conftest`` while
 # src/conftest.py holds that name: it has no doctests, leave it out.
@@ -51,6 +55,23 @@ GC_THRESHOLD = 20_000
 # finalizer raised, have run), the interpreter's exit would collect the whole heap once
 # more: 0.5-1.2 CPU-seconds per worker, for nothing anyone reads. Frozen, it skips it.
 atexit.register(gc.freeze)
+
+
+@pytest.fixture(scope="session")
+def database_files(tmp_path_factory: pytest.TempPathFactory) -> DatabaseFiles:
+    """The session's folder of the tests' SQLite files (server/databases.py)."""
+    from server.databases import DatabaseFiles  # the service: imported by its tests only
+
+    return DatabaseFiles(tmp_path_factory.mktemp("databases"))
+
+
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """A freshly migrated SQLite database, made once per test process
+    (server/databases.py)."""
+    from server.databases import migrated_sqlite
+
+    return migrated_sqlite(tmp_path_factory.mktemp("migrated"))
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)

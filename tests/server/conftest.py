@@ -19,7 +19,7 @@ from bodygraph_server.charting import ChartSource, LibraryCharts
 from bodygraph_server.policy.clock import ManualClock
 from bodygraph_server.store import open_store
 
-from .databases import DatabaseFiles, migrated_sqlite, write_database
+from .databases import DatabaseFiles, write_database
 from .support import google_stand_in, in_process
 
 START = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
@@ -37,22 +37,10 @@ def clock() -> ManualClock:
     return ManualClock(START)
 
 
-@pytest.fixture(scope="session")
-def database_files(tmp_path_factory: pytest.TempPathFactory) -> DatabaseFiles:
-    """The session's folder of the tests' SQLite files (databases.py)."""
-    return DatabaseFiles(tmp_path_factory.mktemp("databases"))
-
-
 @pytest.fixture
 def db_url(request: pytest.FixtureRequest, database_files: DatabaseFiles) -> str:
     """The URL of a new SQLite file (not created yet), this test's own."""
     return database_files.url(request.node.name)
-
-
-@pytest.fixture(scope="session")
-def migrated_database(tmp_path_factory: pytest.TempPathFactory) -> bytes:
-    """A freshly migrated SQLite database, made once per test process (databases.py)."""
-    return migrated_sqlite(tmp_path_factory.mktemp("migrated"))
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from urllib.parse import quote
 
 import httpx
 import pytest
-from server.databases import DatabaseFiles, migrated_sqlite, write_database
+from server.databases import DatabaseFiles, write_database
 from server.support import app_client
 
 from bodygraph_server.billing.accounts import Bookkeeper
@@ -62,12 +62,6 @@ def pg_url() -> Iterator[str]:
         yield pg_schema_url(schema)
     finally:
         _drop_pg_schema(schema)
-
-
-@pytest.fixture(scope="session")
-def database_files(tmp_path_factory: pytest.TempPathFactory) -> DatabaseFiles:
-    """The session's folder of the tests' SQLite files (server/databases.py)."""
-    return DatabaseFiles(tmp_path_factory.mktemp("databases"))
 
 
 @pytest.fixture
@@ -173,19 +167,12 @@ def clock() -> ManualClock:
     return ManualClock(START)
 
 
-@pytest.fixture(scope="session")
-def migrated_sqlite_database(tmp_path_factory: pytest.TempPathFactory) -> bytes:
-    """A freshly migrated SQLite database, made once per test process
-    (server/databases.py)."""
-    return migrated_sqlite(tmp_path_factory.mktemp("migrated"))
-
-
 @pytest.fixture
 def book(request: pytest.FixtureRequest, db_url: str, clock: ManualClock) -> Iterator[Bookkeeper]:
     """A bookkeeper over a fresh database, with injected time: on SQLite a new file
     holding a freshly migrated database, on PostgreSQL the session's schema, emptied."""
     if db_url.startswith("sqlite:"):
-        write_database(db_url, request.getfixturevalue("migrated_sqlite_database"))
+        write_database(db_url, request.getfixturevalue("migrated_database"))
     keeper = Bookkeeper.open(db_url, clock=clock)
     try:
         yield keeper

@@ -47,7 +47,7 @@ def limiter_factory(request: pytest.FixtureRequest) -> Iterator[object]:
     if request.param == "sqlite":
         files: DatabaseFiles = request.getfixturevalue("database_files")
         url = files.url(request.node.name)
-        write_database(url, request.getfixturevalue("migrated_sqlite_database"))
+        write_database(url, request.getfixturevalue("migrated_database"))
         store = open_store(url)
         cleanup.append(store.close)
     elif request.param == "postgres":
