@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
-from server.contract_schemas import validate_contract
+from contract_schemas import validate_contract
 from server.support import tls_context
 
 import bodygraph

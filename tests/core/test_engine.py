@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import shutil
 from datetime import UTC, datetime, timedelta, timezone
-from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pytest
+from contract_schemas import validate_contract as validate
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,38 +15,9 @@ import bodygraph
 from bodygraph.calculator import Calculator, default_calculator
 from bodygraph.ephemeris.kernel import ENV_VARIABLE, shipped_kernel
 from bodygraph.model.chart import Authority, ChartType, Definition
-from bodygraph.model.contract import json_schema
 from bodygraph.testing import birth_instants
 
-if TYPE_CHECKING:
-    import jsonschema
-
 EXAMPLE = datetime(1980, 1, 3, 8, 30, tzinfo=UTC)
-
-
-@cache
-def _validator(name: str, *, formats: bool) -> jsonschema.protocols.Validator:
-    """A validator of one of the project's schemas, made on first use (jsonschema is
-    imported by the test that uses it, not in every pytest worker that collects this
-    module). ``jsonschema.validate`` checks the schema itself against its metaschema on
-    every call: that was four fifths of the Hypothesis test below; here once per schema."""
-    import jsonschema
-
-    schema = json_schema(name)
-    cls = jsonschema.validators.validator_for(schema)
-    cls.check_schema(schema)
-    return cls(schema, format_checker=jsonschema.FormatChecker() if formats else None)
-
-
-def validate(instance: object, name: str, *, formats: bool = False) -> None:
-    """What ``jsonschema.validate(instance, json_schema(name), format_checker=...)``
-    does, with the schema checked once: raise the best-matching error, if any."""
-    import jsonschema
-
-    error = jsonschema.exceptions.best_match(
-        _validator(name, formats=formats).iter_errors(instance))
-    if error is not None:
-        raise error
 
 
 def test_example_chart() -> None:

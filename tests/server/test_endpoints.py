@@ -10,12 +10,12 @@ from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
+from contract_schemas import validate_contract as validate
 
 import bodygraph
 from bodygraph_server.billing.accounts import Bookkeeper, Principal
 
 from .conftest import new_key, v1_headers, v2_headers
-from .contract_schemas import validate_contract
 from .support import POLICY_RE, STATE_RE, TIMESTAMP_RE
 
 pytestmark = pytest.mark.anyio
@@ -49,12 +49,6 @@ def check_envelope(body: dict[str, Any], type_name: str, message: str) -> None:
     assert body["type"] == type_name
     assert body["message"] == message
     assert TIMESTAMP_RE.match(body["timestamp"])
-
-
-def validate(instance: Any, name: str) -> None:
-    """``instance`` is valid against the contract's schema ``name`` (jsonschema imported
-    when used, not in every pytest worker that collects this module)."""
-    validate_contract(instance, name)
 
 
 async def test_full_chart_from_coordinates(client: httpx.AsyncClient, book: Bookkeeper) -> None:
