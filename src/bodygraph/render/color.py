@@ -30,10 +30,8 @@ def _linear(channel: int) -> float:
     return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 
 
-@lru_cache(maxsize=1024)
 def luminance(colour: str) -> float:
-    """WCAG 2 relative luminance, 0 (black) to 1 (white). Cached: a theme has a few
-    colours, asked about again and again."""
+    """WCAG 2 relative luminance, 0 (black) to 1 (white)."""
     r, g, b = (_linear(c) for c in rgb(colour))
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
@@ -42,8 +40,8 @@ def luminance(colour: str) -> float:
 def contrast(a: str, b: str) -> float:
     """WCAG 2 contrast ratio of two colours, 1 to 21.
 
-    Cached, as :func:`luminance` is: a drawing asks some 200 times about the few colours
-    of its theme (about a third of drawing an SVG without the caches).
+    Cached: a drawing asks some 200 times about the few colours of its theme (about a
+    third of drawing an SVG without the cache).
     """
     la, lb = sorted((luminance(a), luminance(b)), reverse=True)
     return (la + 0.05) / (lb + 0.05)

@@ -79,16 +79,10 @@ def _fold_plain(block: Array, starts: Array) -> tuple[bytes, Array, bytes]:
     plain = ~np.logical_or.reduceat(_ELSEWHERE[block], starts)
     in_plain = np.repeat(plain, np.diff(starts, append=len(block)))
     separator = _SEPARATOR[block]
-    first = separator.copy()  # the first separator of each run
-    first[1:] &= ~separator[:-1]
     folded = np.where(separator, np.uint8(_SPACE), _LOWER[block])[
-        in_plain & (first | ~separator)]
-    space = folded == _SPACE
-    newline = folded == _NEWLINE
-    at_edge = np.ones_like(space)  # a space at the start or the end of a line is stripped
-    at_edge[1:] = newline[:-1]
-    at_edge[:-1] |= newline[1:]
-    return folded[~(space & at_edge)].tobytes(), plain, block[~in_plain].tobytes()
+        in_plain & (_run_starts(separator) | ~separator)]
+    stripped = (folded == _SPACE) & _line_edges(folded == _NEWLINE)
+    return folded[~stripped].tobytes(), plain, block[~in_plain].tobytes()
 
 
 def _fold_other(text: str) -> bytes:
@@ -100,21 +94,31 @@ def _fold_other(text: str) -> bytes:
     kept = kinds != _MARK
     points, kinds = points[kept], kinds[kept]
     separator = kinds == _SEPARATES
-    first = separator.copy()  # the first separator of each run, which becomes a space
-    first[1:] &= ~separator[:-1]
-    kept = first | ~separator
+    kept = _run_starts(separator) | ~separator  # a run's first becomes a space
     points = np.where(separator, np.uint32(_SPACE), points)[kept]
     kinds = np.where(separator, np.uint8(_BLANK), kinds)[kept]
     while True:  # strip each line: blanks at either end go, one at a time
-        newline = points == _NEWLINE
-        at_edge = np.ones_like(newline)
-        at_edge[1:] = newline[:-1]
-        at_edge[:-1] |= newline[1:]
-        stripped = at_edge & (kinds == _BLANK)
+        stripped = _line_edges(points == _NEWLINE) & (kinds == _BLANK)
         if not stripped.any():
             break
         points, kinds = points[~stripped], kinds[~stripped]
     return plain_letters(points.tobytes().decode("utf-32-le")).encode("utf-8")
+
+
+def _run_starts(mask: Array) -> Array:
+    """Where ``mask`` holds the first of a run of True."""
+    first = mask.copy()
+    first[1:] &= ~mask[:-1]
+    return first
+
+
+def _line_edges(newline: Array) -> Array:
+    """The positions at the start or the end of a line (beside a newline, or at either
+    end of the whole), where stripping drops a blank."""
+    at_edge = np.ones_like(newline)
+    at_edge[1:] = newline[:-1]
+    at_edge[:-1] |= newline[1:]
+    return at_edge
 
 
 def _kinds(points: Array) -> Array:

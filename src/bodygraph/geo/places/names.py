@@ -60,7 +60,8 @@ _COUNTRY_ALIASES: Final[Mapping[str, str]] = {
 
 
 def fold_lines(text: str) -> list[str]:
-    """Fold every line of ``text`` (see :func:`fold`); one call folds a whole dataset."""
+    """Fold every line of ``text`` (see :func:`fold`): the reference that the gazetteer
+    build's :func:`~bodygraph.geo.places.foldblock.fold_block` matches."""
     # (An ASCII text has nothing to decompose, no marks and no special letters.)
     text = text.lower() if text.isascii() else plain_letters(_MARKS.sub("", decompose(text)))
     return list(map(str.strip, _SEPARATORS.sub(" ", text).split("\n")))
