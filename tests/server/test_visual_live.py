@@ -11,11 +11,11 @@ request came to. Expected images are drawn independently from the library's char
 from __future__ import annotations
 
 import contextlib
+import http.client
 import io
 import json
 import os
 import re
-import socket
 from contextlib import ExitStack
 from datetime import datetime
 from pathlib import Path
@@ -207,22 +207,21 @@ def test_visual_chart_link_template_and_refusals(site: Site, db_url: str,
 def answered_by(server: Server, target: str) -> tuple[int, str]:
     """``GET target`` (200 expected) on a connection of its own: the server's process that
     holds the server's end of it (read from Linux's /proc) and the body."""
-    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as conn:
-        conn.sendall(f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
-        received = b""
-        while b"\r\n\r\n" not in received:
-            received += conn.recv(65536) or b"!closed"
-        head, _, body = received.partition(b"\r\n\r\n")
-        assert head.startswith(b"HTTP/1.1 200 "), head
-        length = int(re.search(rb"(?i)\r\ncontent-length: *(\d+)", head)[1])  # type: ignore[index]
-        while len(body) < length:
-            body += conn.recv(65536) or b"!closed"
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    try:
+        conn.request("GET", target)
+        response = conn.getresponse()
+        body = response.read()
+        assert response.status == 200, body
         # The connection is still open (kept alive): its server end is in one process.
-        mine = conn.getsockname()[1]
+        assert conn.sock is not None
+        mine = conn.sock.getsockname()[1]
         inode = next(row.split()[9] for row in Path("/proc/net/tcp").read_text().splitlines()[1:]
                      if int(row.split()[1].split(":")[1], 16) == server.port
                      and int(row.split()[2].split(":")[1], 16) == mine)
         holders = [pid for pid in _descendants(server.pid) if _holds(pid, f"socket:[{inode}]")]
+    finally:
+        conn.close()
     assert len(holders) == 1, holders
     return holders[0], body.decode()
 
