@@ -27,7 +27,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 FIXTURE = "browser"
-"""The fixture name by which a module's tests ask for the browser."""
+"""The fixture (tests/conftest.py) by which a module's tests ask for the browser."""
 
 _open: list[Any] = []  # [playwright, browser] while a browser runs
 _blocks = [0]  # ``with chromium()`` blocks not yet left

@@ -28,7 +28,7 @@ import gc
 import os
 from collections import deque
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import chromium
 import pytest
@@ -53,8 +53,17 @@ GC_THRESHOLD = 20_000
 
 # When pytest is done with a process (its own last collections, which report what a
 # finalizer raised, have run), the interpreter's exit would collect the whole heap once
-# more: 0.5-1.2 CPU-seconds per worker, for nothing anyone reads. Frozen, it skips it.
+# more, for nothing anyone reads (0.48-0.68 CPU-seconds against 0.08-0.10 frozen, in one
+# process that ran tests/server, tests/places and tests/render; docs/performance.md).
 atexit.register(gc.freeze)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """The worker's headless chromium for a module's tests (tests/chromium.py: shared with
+    the next module that asks; such tests must be marked ``browser``)."""
+    with chromium.chromium() as instance:
+        yield instance
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from chromium import chromium
 
 from bodygraph.render import (
     PRESET_NAMES,
@@ -31,12 +30,6 @@ from .charts import connection_input, named_chart, transit_input
 pytestmark = pytest.mark.browser
 
 MAX_MEAN_DIFFERENCE = 4.0  # of 255, per channel, averaged over the image
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as instance:
-        yield instance
 
 
 def size(document: str) -> tuple[int, int]:

@@ -69,11 +69,9 @@ def once_per_session(config: pytest.Config, factory: pytest.TempPathFactory, nam
     (what ``start`` runs must end with it, in :class:`Outliving` processes; ``stack`` is
     closed only if ``start`` fails, so it must hold callbacks, not context managers that
     end what they made when they are garbage);
-    otherwise with ``until`` None, ``stack`` closed at the end of the session."""
+    otherwise with ``until`` None, ``stack`` closed at the end of the session. Call it once
+    per process (the callers do, through :func:`once_per_process`)."""
     key = f"session:{name}"
-    if key in _SHARED:
-        record: Record = _SHARED[key]
-        return record
     until = session_process()
     if until is None:
         return once_per_process(config, key, lambda stack: start(factory.mktemp(name), stack,
@@ -83,7 +81,7 @@ def once_per_session(config: pytest.Config, factory: pytest.TempPathFactory, nam
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when closed
         published = root / f"{name}.json"
         if published.exists():
-            record = json.loads(published.read_text())
+            record: Record = json.loads(published.read_text())
         else:
             folder = root / name
             folder.mkdir(exist_ok=True)  # a worker's failed attempt may have made it
@@ -91,8 +89,6 @@ def once_per_session(config: pytest.Config, factory: pytest.TempPathFactory, nam
                 record = start(folder, stack, until)
                 stack.pop_all()  # what it made outlives this process: closed on failure only
             published.write_text(json.dumps(record))
-    _SHARED[key] = record
-    config.add_cleanup(lambda: _SHARED.pop(key, None))
     return record
 
 

@@ -94,8 +94,6 @@ def free_port() -> int:
 
 # -- a stand-in for the Google Geocoding API ----------------------------------------------
 
-BERLIN = google_api.BERLIN
-_GoogleHandler = google_api.GoogleHandler
 
 
 @contextmanager

@@ -17,7 +17,6 @@ from typing import Any
 
 import httpx
 import pytest
-from chromium import chromium
 
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.http.errors import ERROR_TABLE, ErrorCode
@@ -68,12 +67,6 @@ class Site:
 def site(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory) -> Site:
     """The service shared with the client tests (one per test session)."""
     return Site(*shared_served(pytestconfig, tmp_path_factory))
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as instance:
-        yield instance
 
 
 @pytest.fixture

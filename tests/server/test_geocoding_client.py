@@ -18,14 +18,15 @@ from bodygraph_server.geocoding import SharedClient
 from bodygraph_server.geocoding_transport import HttpxAdapter
 
 from .conftest import new_key, v2_headers
-from .support import _GoogleHandler, free_port, in_process
+from .google_api import GoogleHandler
+from .support import free_port, in_process
 
 pytestmark = pytest.mark.anyio
 
 PLACE = {"birthdate": "1990-07-15", "birthtime": "14:30", "location": "Berlin, Germany"}
 
 
-class KeepAliveGoogle(_GoogleHandler):
+class KeepAliveGoogle(GoogleHandler):
     """The stand-in, speaking HTTP/1.1 and noting the connection of every request."""
 
     protocol_version = "HTTP/1.1"
