@@ -22,8 +22,6 @@ from bodygraph.render.geometry import (
     layout,
     num,
     polyline_path,
-    rounded_polygon_path,
-    split_half,
 )
 from bodygraph.render.marks import dot, half, number_ink
 from bodygraph.render.model import RenderInput
@@ -176,7 +174,7 @@ def _channel_order(scene: Scene) -> list[Channel]:
 
 def _channel(channel: Channel, scene: Scene, theme: Theme, geo: Layout, pid: str) -> list[str]:
     points = geo.channel_points(channel)
-    halves = split_half(points)
+    halves = geo.channel_halves[channel.short]
     states = [scene.state(g) for g in channel.gates]
     state = "defined" if all(states) else "partial" if any(states) else "inactive"
     low, high = channel.gates
@@ -199,7 +197,7 @@ def _center(name: str, scene: Scene, theme: Theme, geo: Layout, pid: str,
     state = "defined" if defined else "open"
     fill = theme.centers.of(name) if defined else theme.open_center
     slug = center_slug(name)
-    d = rounded_polygon_path(geo.centers[name], geo.corner_radius)
+    d = geo.center_paths[name]
     lines = [
         f'<g id="{pid}-center-group-{slug}" class="center-group {state}" data-center="{name}">',
         f'<path id="{pid}-center-{slug}" class="center {state}" data-center="{name}" '

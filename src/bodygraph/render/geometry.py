@@ -35,11 +35,20 @@ class Layout:
     centers: Mapping[str, tuple[Point, ...]]
     gates: Mapping[int, Point]
     routes: Mapping[str, tuple[Point, ...]]
+    #: Each center's outline, corners rounded (SVG path data): the same in every drawing.
+    center_paths: Mapping[str, str]
+    #: Each channel's two halves (:func:`split_half`), by its short name.
+    channel_halves: Mapping[str, tuple[tuple[Point, ...], tuple[Point, ...]]]
 
     def channel_points(self, channel: Channel) -> tuple[Point, ...]:
         """The polyline of a channel: lower gate, waypoints, higher gate."""
-        low, high = channel.gates
-        return (self.gates[low], *self.routes.get(channel.short, ()), self.gates[high])
+        return _channel_points(self.gates, self.routes, channel)
+
+
+def _channel_points(gates: Mapping[int, Point], routes: Mapping[str, tuple[Point, ...]],
+                    channel: Channel) -> tuple[Point, ...]:
+    low, high = channel.gates
+    return (gates[low], *routes.get(channel.short, ()), gates[high])
 
 
 def _point(raw: Any, where: str) -> Point:
@@ -71,14 +80,20 @@ def parse_layout(raw: Mapping[str, Any]) -> Layout:
     }
     if not set(routes) <= shorts:
         raise RenderError(f"layout: routes for unknown channels {sorted(set(routes) - shorts)}")
+    radius = float(raw["corner_radius"])
     return Layout(
         width=float(raw["width"]),
         height=float(raw["height"]),
         gate_radius=float(raw["gate_radius"]),
-        corner_radius=float(raw["corner_radius"]),
+        corner_radius=radius,
         centers=MappingProxyType(centers),
         gates=MappingProxyType(gates),
         routes=MappingProxyType(routes),
+        center_paths=MappingProxyType({
+            name: rounded_polygon_path(points, radius) for name, points in centers.items()}),
+        channel_halves=MappingProxyType({
+            channel.short: split_half(_channel_points(gates, routes, channel))
+            for channel in t.channels}),
     )
 
 
@@ -108,13 +123,11 @@ def polyline_path(points: Sequence[Point]) -> str:
     return f"M{num(head[0])} {num(head[1])}" + "".join(f"L{num(x)} {num(y)}" for x, y in rest)
 
 
-@lru_cache(maxsize=64)
-def rounded_polygon_path(points: tuple[Point, ...], radius: float) -> str:
+def rounded_polygon_path(points: Sequence[Point], radius: float) -> str:
     """SVG path data of a closed polygon whose corners are rounded by ``radius``.
 
     Each corner is cut at ``radius`` (at most a third of the shorter side) along
-    both sides and joined by a quadratic curve through the corner. Cached: the
-    polygons are the layout's nine centers, the same in every drawing.
+    both sides and joined by a quadratic curve through the corner.
     """
     n = len(points)
     parts: list[str] = []
@@ -135,12 +148,8 @@ def _toward(origin: Point, target: Point, distance: float) -> Point:
     return (origin[0] + dx * step, origin[1] + dy * step)
 
 
-@lru_cache(maxsize=128)
-def split_half(points: tuple[Point, ...]) -> tuple[tuple[Point, ...], tuple[Point, ...]]:
-    """Cut a polyline at half its length: (first half, second half), both from the ends.
-
-    Cached: the polylines are the layout's 36 channels, the same in every drawing.
-    """
+def split_half(points: Sequence[Point]) -> tuple[tuple[Point, ...], tuple[Point, ...]]:
+    """Cut a polyline at half its length: (first half, second half), both from the ends."""
     lengths = [math.dist(a, b) for a, b in pairwise(points)]
     remaining = sum(lengths) / 2
     for i, seg in enumerate(lengths):
