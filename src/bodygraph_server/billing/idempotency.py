@@ -97,16 +97,17 @@ async def claim_once(
     acknowledgement is lost (:class:`~bodygraph_server.store.CommitUncertainError`: the
     request fails as an outage), what it stored is released before that is raised
     (:func:`~bodygraph_server.billing.outcomes.free_claim`): a retry is a first use."""
-    made: list[datetime] = []
+    made = book.clock.now()  # the time of the last attempt
 
     def attempt() -> T:
-        made.append(book.clock.now())
-        return reserve(made[-1])
+        nonlocal made
+        made = book.clock.now()
+        return reserve(made)
 
     try:
         return await until_settled(run, attempt, wait=wait)
     except CommitUncertainError:
-        await free_claim(book, run, principal, claim, made[-1], count)
+        await free_claim(book, run, principal, claim, made, count)
         raise
 
 
