@@ -192,7 +192,11 @@ def test_job_level_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
     with pytest.raises(BatchError, match="no data rows"):
         run_batch(header_only, tmp_path / "out.csv")
     done = run_cli(capsys, str(tmp_path / "missing.csv"), "-o", str(tmp_path / "o.csv"))
-    assert done.returncode != 0 and "not found" in done.stderr
+    assert done.returncode == 1 and "not found" in done.stderr
+    for option, reason in (("--chunk-size", "the chunk size"), ("--jobs", "the number of jobs")):
+        done = run_cli(capsys, str(header_only), "-o", str(tmp_path / "o.csv"), option, "0")
+        assert (done.returncode, done.stderr) == (
+            2, f"bodygraph: error: {reason} must be at least 1\n")
 
 
 def test_plain_utc_columns_take_the_vectorized_path_with_the_same_result(tmp_path: Path) -> None:
@@ -416,6 +420,12 @@ def test_a_file_in_another_encoding_is_read_with_encoding(
     source.write_bytes(b"\xef\xbb\xbfbirth_utc\n1980-01-03T08:30:00Z\n")
     assert run_cli(capsys, str(source), "-o", str(target), "--encoding", "utf-8",
                    "--no-progress").returncode == 0  # a byte-order mark is skipped
+    source.write_bytes("birth_utc\n1980-01-03T08:30:00Z\n".encode("utf-16") + b"A")
+    done = run_cli(capsys, str(source), "-o", str(target), "--encoding", "utf-16")
+    assert done.returncode == 1  # a byte the decoder cannot keep: the job fails
+    assert done.stderr == f"bodygraph: error: {source} is not utf-16 text (it holds the " \
+        "byte 0x41)\n"
+    assert len(_read(target)) == 1  # the earlier output
     for name, reason in (("klingon", "'klingon' is not the name of a text encoding (try "
                                      "utf-8, cp1252 or latin-1)"),
                          ("base64", "'base64' is not the name of a text encoding"),

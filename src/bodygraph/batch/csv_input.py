@@ -57,8 +57,8 @@ def csv_pieces(path: Path, size: int,
         if not header:
             raise BatchError(f"{path} is empty: it needs a header row")
         if undecoded := _undecoded(",".join(header)):
-            raise BatchError(f"{path} line 1 (the header) {_not_text(encoding, undecoded)}: "
-                             "give its encoding (--encoding) or save it as UTF-8")
+            raise BatchError(f"{path} line 1 (the header) {_not_text(encoding, undecoded)}"
+                             f"{_hint(encoding)}")
     except BaseException:
         handle.close()
         raise
@@ -106,8 +106,7 @@ def csv_errors(path: Path, before: int, reader: _Counting | None = None,
     except UnicodeDecodeError as exc:
         raise BatchError(
             f"{path} is not {_label(encoding)} text (it holds the byte "
-            f"0x{exc.object[exc.start]:02X}): give its encoding (--encoding) or save it as "
-            "UTF-8") from None
+            f"0x{exc.object[exc.start]:02X}){_hint(encoding)}") from None
     except csv.Error as exc:
         line = before + (reader.line_num if reader is not None else 1)
         raise BatchError(f"{path} line {line} is not CSV: {exc}") from None
@@ -123,6 +122,13 @@ def _undecoded(text: str) -> str | None:
 
 def _not_text(encoding: str, undecoded: str) -> str:
     return f"is not {_label(encoding)} text (it holds the byte 0x{ord(undecoded) - 0xDC00:02X})"
+
+
+def _hint(encoding: str) -> str:
+    """What to do about a file that is not text in ``encoding``, when it was not given."""
+    if encoding != DEFAULT_ENCODING:
+        return ""
+    return ": give its encoding (--encoding) or save it as UTF-8"
 
 
 def _label(encoding: str) -> str:
