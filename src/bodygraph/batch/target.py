@@ -34,9 +34,9 @@ def staged(target: Path) -> Iterator[Path]:
     temporary = _created_beside(final)
     try:
         yield temporary
+        _sync(temporary)
         if final.exists():
             shutil.copymode(final, temporary)
-        _sync(temporary)
         temporary.replace(final)
     except BaseException:
         temporary.unlink(missing_ok=True)
@@ -63,7 +63,7 @@ def _created_beside(final: Path) -> Path:
 
 def _sync(path: Path) -> None:
     """``path``'s content on the disk before it replaces anything."""
-    handle = os.open(path, os.O_RDONLY)
+    handle = os.open(path, os.O_RDWR)  # some systems sync only a file open for writing
     try:
         os.fsync(handle)
     finally:
