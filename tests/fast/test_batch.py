@@ -9,6 +9,7 @@ import sys
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -191,7 +192,11 @@ def test_job_level_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
     with pytest.raises(BatchError, match="no data rows"):
         run_batch(header_only, tmp_path / "out.csv")
     done = run_cli(capsys, str(tmp_path / "missing.csv"), "-o", str(tmp_path / "o.csv"))
-    assert done.returncode != 0 and "not found" in done.stderr
+    assert done.returncode == 1 and "not found" in done.stderr
+    for option, reason in (("--chunk-size", "the chunk size"), ("--jobs", "the number of jobs")):
+        done = run_cli(capsys, str(header_only), "-o", str(tmp_path / "o.csv"), option, "0")
+        assert (done.returncode, done.stderr) == (
+            2, f"bodygraph: error: {reason} must be at least 1\n")
 
 
 def test_plain_utc_columns_take_the_vectorized_path_with_the_same_result(tmp_path: Path) -> None:
@@ -217,13 +222,15 @@ def test_plain_utc_columns_take_the_vectorized_path_with_the_same_result(tmp_pat
 def test_unreadable_inputs_are_one_line_errors(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    latin1 = tmp_path / "latin1.csv"
-    latin1.write_bytes("date,time,location\n1990-05-14,08:30,Bogot\u00e1\n".encode("latin-1"))
+    latin1 = tmp_path / "latin1.csv"  # a header that is not UTF-8: no column can be found
+    latin1.write_bytes("date,time,location,stra\u00dfe\n1990-05-14,08:30,Lima,x\n".encode(
+        "latin-1"))
     broken = tmp_path / "broken.parquet"
     broken.write_bytes(b"PAR1 this is not a parquet file at all")
     huge = tmp_path / "huge.csv"
     huge.write_text("birth_utc\n" + "x" * 200_000 + "\n", encoding="utf-8")
-    for source, reason in ((latin1, "is not UTF-8 text (it holds the byte 0xE1)"),
+    for source, reason in ((latin1, "line 1 (the header) is not UTF-8 text (it holds the "
+                                    "byte 0xDF): give its encoding (--encoding)"),
                            (broken, "is not a readable Parquet file"),
                            (huge, "line 2 is not CSV: field larger than field limit")):
         for progress in ("--progress", "--no-progress"):
@@ -242,3 +249,217 @@ def test_every_row_error_has_a_documented_code() -> None:
     codes = {code for _, code in ROW_ERROR_CODES} | set(PLACE_ERROR_CODES.values())
     for code in codes | {OTHER, "GEOCODE_FAILED"}:
         assert f"``{code}``" in (bodygraph.batch.__doc__ or ""), code
+
+
+def _leftovers(folder: Path, *kept: Path) -> list[str]:
+    """The files in ``folder`` other than ``kept`` (a temporary output left behind)."""
+    return sorted(p.name for p in folder.iterdir() if p not in kept)
+
+
+def test_an_output_that_is_the_input_is_refused_and_the_input_kept(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    source = _write(tmp_path / "same.csv", ["birth_utc"], [[g] for g in GOOD])
+    before = source.read_bytes()
+    link = tmp_path / "link.csv"
+    link.symlink_to(source)
+    hard = tmp_path / "hard.csv"
+    hard.hardlink_to(source)
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    for given, output in (
+        (str(source), str(source)),  # the same path
+        ("../same.csv", str(source)),  # relative and absolute
+        (str(source), "../sub/../same.csv"),
+        (str(source), str(link)),  # a symbolic link to the input
+        (str(link), str(source)),
+        (str(source), str(hard)),  # a hard link: the same file (inode) by another name
+    ):
+        done = run_cli(capsys, given, "-o", output, "--no-progress")
+        assert done.returncode == 2, (given, output, done.stderr)
+        assert done.stderr == f"bodygraph: error: the output {output} is the input file: " \
+            "write the charts to another file\n"
+        assert source.read_bytes() == before
+        assert _leftovers(tmp_path, source, link, hard, tmp_path / "sub") == []
+    with pytest.raises(BatchError, match="is the input file"):
+        run_batch(source, hard)
+
+
+def test_an_output_that_is_not_csv_or_parquet_is_refused_and_nothing_written(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    source = _write(tmp_path / "in.csv", ["birth_utc"], [[g] for g in GOOD])
+    for name in ("out.xlsx", "out", "out.csv.gz", "out.tsv"):
+        done = run_cli(capsys, str(source), "-o", str(tmp_path / name), "--no-progress")
+        assert done.returncode == 2, done.stderr
+        assert done.stderr == f"bodygraph: error: cannot write {name}: the output must be " \
+            "a .csv or .parquet file\n"
+        assert _leftovers(tmp_path, source) == []
+    (tmp_path / "folder.csv").mkdir()
+    done = run_cli(capsys, str(source), "-o", str(tmp_path / "folder.csv"))
+    assert done.returncode == 2
+    assert done.stderr == f"bodygraph: error: the output {tmp_path / 'folder.csv'} is a " \
+        "folder: name a file to write\n"
+    done = run_cli(capsys, str(source), "-o", str(tmp_path / "OUT.CSV"), "--no-progress")
+    assert done.returncode == 0, done.stderr
+    assert len(_read(tmp_path / "OUT.CSV")) == 3
+    done = run_cli(capsys, str(source), "-o", str(tmp_path / "no" / "out.csv"))
+    assert done.returncode == 1
+    assert done.stderr == f"bodygraph: error: cannot use {tmp_path / 'no' / 'out.csv'}: " \
+        "No such file or directory\n"
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_the_output_is_replaced_only_when_the_job_ends_well(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+    suffix: str,
+) -> None:
+    if suffix == ".parquet":
+        pytest.importorskip("pyarrow")
+    from bodygraph.batch.work import ChunkWork
+
+    source = _write(tmp_path / "in.csv", ["birth_utc"], [[g] for g in GOOD * 3])
+    target = tmp_path / f"out{suffix}"
+    target.write_bytes(b"an earlier output")
+    target.chmod(0o640)
+    temporary: list[str] = []
+    compute = ChunkWork.__call__
+
+    def interrupted(self: ChunkWork, task: Any) -> Any:
+        temporary.extend(_leftovers(tmp_path, source, target))
+        if task.first_row > 3:  # the second chunk
+            raise KeyboardInterrupt
+        return compute(self, task)
+
+    monkeypatch.setattr(ChunkWork, "__call__", interrupted)
+    done = run_cli(capsys, str(source), "-o", str(target), "--chunk-size", "3", "--jobs", "1")
+    assert done.returncode == 130
+    assert done.stderr.splitlines()[-1] == "bodygraph: interrupted"
+    assert temporary[0].startswith(f".out{suffix}.") and temporary[0].endswith(".part")
+    assert target.read_bytes() == b"an earlier output"
+    assert _leftovers(tmp_path, source, target) == []
+    monkeypatch.setattr(ChunkWork, "__call__", compute)
+    done = run_cli(capsys, str(source), "-o", str(target), "--chunk-size", "3", "--jobs", "1")
+    assert done.returncode == 0, done.stderr
+    assert target.stat().st_mode & 0o777 == 0o640  # the mode of the file it replaced
+    assert _leftovers(tmp_path, source, target) == []
+    if suffix == ".parquet":
+        parquet = pytest.importorskip("pyarrow.parquet")
+        assert parquet.read_table(target).num_rows == 9
+    else:
+        assert len(_read(target)) == 9
+
+
+def test_an_output_through_a_symbolic_link_replaces_the_file_it_points_to(
+    tmp_path: Path,
+) -> None:
+    source = _write(tmp_path / "in.csv", ["birth_utc"], [[g] for g in GOOD])
+    (tmp_path / "real").mkdir()
+    real = tmp_path / "real" / "charts.csv"
+    real.write_bytes(b"an earlier output")
+    link = tmp_path / "charts.csv"
+    link.symlink_to(real)
+    run_batch(source, link, stderr=sys.stderr)
+    assert link.is_symlink() and len(_read(real)) == 3
+    assert sorted(p.name for p in (tmp_path / "real").iterdir()) == ["charts.csv"]
+
+
+def test_a_row_that_is_not_text_is_a_bad_row_and_the_others_are_charted(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "in.csv"
+    source.write_bytes(b"\xef\xbb\xbfid,birth_utc\r\n"  # a byte-order mark, then line 1
+                       b"a,1980-01-03T08:30:00Z\r\n"
+                       b"M\xfcller,1990-05-14T08:30:00+02:00\r\n"  # line 3: 0xFC in the id
+                       b'"c\r\nspans two lines",2001-09-11T12:46:00\r\n'  # lines 4-5
+                       b"d,1980-01-03T08:30:00Z \xe9\r\n"  # line 6
+                       b"e,1990-05-14T08:30:00+02:00\r\n")
+    written = []
+    for jobs in ("1", "2"):
+        target = tmp_path / f"out{jobs}.csv"
+        done = run_script(str(source), "-o", str(target), "--no-progress", "--chunk-size",
+                          "2", "--jobs", jobs)
+        assert done.returncode == 1, done.stderr  # some rows are bad; the job still ran
+        rows = _read(target)
+        assert [r["id"] for r in rows] == ["a", "M\ufffdller", "c\r\nspans two lines", "d", "e"]
+        assert [r["error_code"] for r in rows] == ["", "INVALID_ENCODING", "", "INVALID_ENCODING",
+                                                   ""]
+        assert rows[1]["error"] == "line 3 is not UTF-8 text (it holds the byte 0xFC)"
+        assert rows[3]["error"] == "line 6 is not UTF-8 text (it holds the byte 0xE9)"
+        assert rows[1]["type"] == rows[3]["type"] == rows[1]["birth_utc"] == ""
+        assert all(rows[i]["type"] for i in (0, 2, 4))
+        assert "row 2: line 3 is not UTF-8 text (it holds the byte 0xFC) (INVALID_ENCODING)" \
+            in done.stderr
+        assert "5 rows" in done.stderr and "2 bad rows" in done.stderr
+        written.append(target.read_bytes())
+    assert written[0] == written[1]
+
+
+def test_a_file_in_another_encoding_is_read_with_encoding(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    source = tmp_path / "cp1252.csv"
+    source.write_bytes("id,date,time,tz\nM\u00fcller \u20ac,1990-05-14,08:30,Europe/Berlin\n"
+                       .encode("cp1252") + b"x\x81,1990-05-14,08:30,Europe/Berlin\n")
+    target = tmp_path / "out.csv"
+    done = run_cli(capsys, str(source), "-o", str(target), "--encoding", "cp1252",
+                   "--no-progress")
+    assert done.returncode == 1, done.stderr
+    rows = _read(target)
+    assert rows[0]["id"] == "M\u00fcller \u20ac" and rows[0]["error"] == ""
+    assert rows[0]["birth_utc"].startswith("1990-05-14T06:30:00")
+    assert (rows[1]["id"], rows[1]["error_code"]) == ("x\ufffd", "INVALID_ENCODING")
+    assert rows[1]["error"] == "line 3 is not cp1252 text (it holds the byte 0x81)"
+    for name in ("utf-8", "UTF8"):
+        assert run_cli(capsys, str(source), "-o", str(target), "--encoding", name,
+                       "--no-progress").returncode == 1
+        assert [r["error_code"] for r in _read(target)] == ["INVALID_ENCODING"] * 2
+    assert run_cli(capsys, str(source), "-o", str(target), "--encoding", "latin-1",
+                   "--no-progress").returncode == 0
+    assert _read(target)[1]["id"] == "x\x81"  # latin-1 decodes every byte
+    source.write_bytes(b"\xef\xbb\xbfbirth_utc\n1980-01-03T08:30:00Z\n")
+    assert run_cli(capsys, str(source), "-o", str(target), "--encoding", "utf-8",
+                   "--no-progress").returncode == 0  # a byte-order mark is skipped
+    source.write_bytes("birth_utc\n1980-01-03T08:30:00Z\n".encode("utf-16") + b"A")
+    done = run_cli(capsys, str(source), "-o", str(target), "--encoding", "utf-16")
+    assert done.returncode == 1  # a byte the decoder cannot keep: the job fails
+    assert done.stderr == f"bodygraph: error: {source} is not utf-16 text (it holds the " \
+        "byte 0x41)\n"
+    assert len(_read(target)) == 1  # the earlier output
+    for name, reason in (("klingon", "'klingon' is not the name of a text encoding (try "
+                                     "utf-8, cp1252 or latin-1)"),
+                         ("base64", "'base64' is not the name of a text encoding"),
+                         ("", "'' is not the name of a text encoding")):
+        target.unlink(missing_ok=True)
+        done = run_cli(capsys, str(source), "-o", str(target), "--encoding", name)
+        assert done.returncode == 2
+        assert done.stderr.startswith(f"bodygraph: error: {reason}")
+        assert len(done.stderr.splitlines()) == 1 and not target.exists()
+
+
+def test_an_encoding_with_a_parquet_input_is_a_usage_mistake(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    source = tmp_path / "in.parquet"
+    source.write_bytes(b"PAR1")
+    done = run_cli(capsys, str(source), "-o", str(tmp_path / "out.csv"), "--encoding", "cp1252")
+    assert done.returncode == 2
+    assert done.stderr == "bodygraph: error: an encoding is for CSV input: Parquet text is " \
+        "UTF-8\n"
+
+
+def test_times_with_a_one_digit_hour(tmp_path: Path) -> None:
+    source = _write(tmp_path / "in.csv", ["date", "time", "tz"], [
+        ["1990-05-14", "8:30", "Europe/Berlin"], ["1990-05-14", "08:30", "Europe/Berlin"],
+        ["1990-05-14", " 8:30:15 ", "Europe/Berlin"], ["1990-05-14", "8:3", "Europe/Berlin"],
+        ["1990-05-14", "25:30", "Europe/Berlin"], ["1990-05-14", "108:30", "Europe/Berlin"],
+        ["1990-05-14", "8.30", "Europe/Berlin"],
+    ])
+    target = tmp_path / "out.csv"
+    summary = run_batch(source, target, stderr=sys.stderr)
+    rows = _read(target)
+    assert summary.errors == 4
+    assert [r["error_code"] for r in rows] == ["", "", ""] + ["INVALID_TIME"] * 4
+    assert rows[0]["birth_utc"] == rows[1]["birth_utc"] == "1990-05-14T06:30:00.000000Z"
+    assert rows[2]["birth_utc"] == "1990-05-14T06:30:15.000000Z"
+    assert "there is no time '25:30'" in rows[4]["error"]

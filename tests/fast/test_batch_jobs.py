@@ -146,18 +146,20 @@ def test_a_bad_input_line_is_the_same_error_with_processes(
     lines = source.read_text(encoding="utf-8").splitlines(keepends=True)
     lines[1501] = "1499," + "x" * 200_000 + "\n"  # the file's line 1502: the third chunk
     source.write_text("".join(lines), encoding="utf-8")
-    written = []
+    reports = []
     for jobs in ("1", "2"):
         target = tmp_path / f"jobs{jobs}.csv"
+        target.write_bytes(b"an earlier output\n")
         status = main(["batch", str(source), "-o", str(target), "--no-progress",
                        "--chunk-size", "500", "--jobs", jobs])
         err = capsys.readouterr().err.splitlines()
         assert status == 1
         assert err[-1] == f"bodygraph: error: {source} line 1502 is not CSV: field larger " \
             "than field limit (131072)"
-        written.append(target.read_bytes())
-    assert written[0] == written[1]  # the chunks before the bad one, written in order
-    assert written[0].count(b"\r\n") == 1 + 1_000  # the header and two chunks
+        reports.append(err)
+        assert target.read_bytes() == b"an earlier output\n"  # the failed job wrote nothing
+    assert reports[0] == reports[1]  # the bad rows of the chunks before, in order
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["births.csv", "jobs1.csv", "jobs2.csv"]
     assert pools.processes == [2]
 
 
@@ -210,7 +212,8 @@ def test_a_killed_worker_ends_the_job_with_one_line(
     err = capsys.readouterr().err
     assert status == 1 and time.monotonic() - started < 20
     assert err.splitlines()[-1] == "bodygraph: error: a worker process ended unexpectedly " \
-        "(killed by SIGKILL); the output is incomplete"
+        "(killed by SIGKILL)"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["births.csv"]  # no output at all
     assert all(line.startswith("row ") for line in err.splitlines()[:-1])  # chunks before
     assert pools.processes == [2]
 
@@ -222,11 +225,17 @@ DEFAULT_SIGINT = ("import os, signal, sys; signal.signal(signal.SIGINT, signal.S
                   "os.execv(sys.argv[1], sys.argv[1:])")
 
 
-def test_ctrl_c_stops_the_job_and_its_workers(tmp_path: Path) -> None:
+def test_ctrl_c_stops_the_job_and_its_workers_and_keeps_the_earlier_output(
+    tmp_path: Path,
+) -> None:
     source = _births(tmp_path / "births.csv", 200_000)  # seconds of work: stopped at once
+    output = tmp_path / "charts"
+    output.mkdir()
+    target = output / "out.csv"
+    target.write_bytes(b"an earlier output\n")
     child = subprocess.Popen(
         [sys.executable, "-c", DEFAULT_SIGINT, str(SCRIPT), "batch", str(source),
-         "-o", str(tmp_path / "out.csv"), "--progress", "--chunk-size", "1000", "--jobs", "2"],
+         "-o", str(target), "--progress", "--chunk-size", "1000", "--jobs", "2"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     assert child.stderr is not None
     seen = b""
@@ -235,6 +244,10 @@ def test_ctrl_c_stops_the_job_and_its_workers(tmp_path: Path) -> None:
         if select.select([child.stderr], [], [], 1)[0]:
             seen += os.read(child.stderr.fileno(), 4096)
     assert b"rows/s" in seen, seen
+    # the charts so far go to a temporary file beside the output, which is as it was
+    (partial,) = (p for p in output.iterdir() if p != target)
+    assert partial.name.startswith(".out.csv.") and partial.name.endswith(".part")
+    assert target.read_bytes() == b"an earlier output\n"
     os.killpg(child.pid, signal.SIGINT)  # what Ctrl-C does: the whole process group
     try:
         rest = child.communicate(timeout=15)[1]
@@ -247,6 +260,8 @@ def test_ctrl_c_stops_the_job_and_its_workers(tmp_path: Path) -> None:
     while _group_alive(child.pid):
         assert time.monotonic() < gone, "a worker outlived the job"
         time.sleep(0.01)
+    assert list(output.iterdir()) == [target]  # the temporary file is gone
+    assert target.read_bytes() == b"an earlier output\n"
 
 
 def _group_alive(group: int) -> bool:

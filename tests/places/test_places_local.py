@@ -50,6 +50,8 @@ def test_date_and_time_objects_and_seconds_are_accepted():
     objects = calculate_local(date(1990, 5, 14), time(8, 30, 15), lat=BERLIN[0], lng=BERLIN[1])
     assert text == objects
     assert text.birth_utc == datetime(1990, 5, 14, 6, 30, 15, tzinfo=UTC)
+    one_digit = calculate_local("1990-05-14", "8:30", lat=BERLIN[0], lng=BERLIN[1])
+    assert one_digit == calculate_local("1990-05-14", "08:30", lat=BERLIN[0], lng=BERLIN[1])
 
 
 def test_the_mean_node_is_passed_on():
@@ -132,8 +134,8 @@ def test_bad_dates(value):
     assert caught.value.code == "INVALID_BIRTHDATE"
 
 
-@pytest.mark.parametrize("value", ["8:30", "24:00", "08:60", "08h30", "", 830,
-                                   time(8, 30, tzinfo=UTC)])
+@pytest.mark.parametrize("value", ["8:3", "25:30", "24:00", "08:60", "08h30", "", 830,
+                                   "108:30", time(8, 30, tzinfo=UTC)])
 def test_bad_times(value):
     with pytest.raises(InvalidBirthTimeError) as caught:
         calculate_local("1990-05-14", value, lat=BERLIN[0], lng=BERLIN[1])

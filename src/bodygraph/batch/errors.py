@@ -6,18 +6,34 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from bodygraph.errors import BodygraphError, InvalidInstantError, OutOfRangeError
+from bodygraph.errors import (
+    BodygraphError,
+    InvalidInstantError,
+    InvalidOptionError,
+    OutOfRangeError,
+)
 from bodygraph.geo.birthtime import InvalidBirthDateError, InvalidBirthTimeError
 from bodygraph.geo.coordinates import InvalidCoordinatesError, PlaceError
 from bodygraph.geo.timezones import TimezoneLookupError
 
 __all__ = [
-    "OTHER", "PLACE_ERROR_CODES", "ROW_ERROR_CODES", "BatchError", "EmptyCellError", "row_error",
+    "OTHER", "PLACE_ERROR_CODES", "ROW_ERROR_CODES", "BatchError", "BatchOptionError",
+    "EmptyCellError", "UndecodableRowError", "row_error",
 ]
 
 
 class BatchError(BodygraphError):
     """The job cannot run at all (unreadable input, unknown columns, bad options)."""
+
+
+class BatchOptionError(BatchError, InvalidOptionError):
+    """The job's options cannot be used as given (the output is the input, an output
+    format or a text encoding that does not exist, ...): a usage mistake, found before
+    anything is read or written."""
+
+
+class UndecodableRowError(BatchError):
+    """A row of the input holding bytes that are not text in the input's encoding."""
 
 
 class EmptyCellError(BatchError):
@@ -31,6 +47,7 @@ class EmptyCellError(BatchError):
 #: The ``error_code`` of a bad row, by the kind of error, first match wins; the codes are
 #: stable (scripts may test them), the messages are for people and may change.
 ROW_ERROR_CODES: Final[tuple[tuple[type[BaseException], str], ...]] = (
+    (UndecodableRowError, "INVALID_ENCODING"),
     (EmptyCellError, "EMPTY"),
     (InvalidBirthDateError, "INVALID_DATE"),
     (InvalidBirthTimeError, "INVALID_TIME"),

@@ -14,12 +14,14 @@ from itertools import chain
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, NoReturn, TypeVar
 
-from bodygraph.batch.errors import BatchError
+from bodygraph.batch.csv_input import text_encoding
+from bodygraph.batch.errors import BatchError, BatchOptionError
 from bodygraph.batch.progress import Progress
-from bodygraph.batch.readers import Piece, count_rows, input_mode, read_pieces
+from bodygraph.batch.readers import Piece, count_rows, input_mode, is_parquet, read_pieces
 from bodygraph.batch.resolve import Resolver
+from bodygraph.batch.target import check_target, staged
 from bodygraph.batch.work import MAX_REPORTED, ChunkWork, Done, Task
-from bodygraph.batch.writers import encoder_for, writer_for
+from bodygraph.batch.writers import encoder_for, output_format, writer_for
 from bodygraph.calculator import Calculator, default_calculator
 from bodygraph.model.chart import NodeKind
 
@@ -54,9 +56,16 @@ def run_batch(
     geocode: Callable[[str], Place] | None = None,
     stderr: IO[str] | None = None,
     jobs: int | None = None,
+    encoding: str | None = None,
 ) -> BatchSummary:
     """Calculate a chart for every row of ``source`` and write them to ``target``.
 
+    ``target`` must end in ``.csv`` or ``.parquet`` and must not be ``source`` (by any
+    path or link): else a :class:`~bodygraph.batch.errors.BatchOptionError`, like any
+    option that cannot be used, before anything is read or written. The output is
+    written to a temporary file beside ``target``, renamed to it when the job has ended
+    well and removed when it fails or is interrupted. ``encoding`` is a CSV input's text
+    encoding (default UTF-8); a row holding bytes that are not text in it is a bad row.
     ``geocode`` looks up the ``location`` column (default: the offline gazetteer); bad
     rows are reported on ``stderr`` (default: ``sys.stderr``), at most
     :data:`MAX_REPORTED` one by one. With ``jobs`` > 1 (default: :func:`default_jobs`,
@@ -67,41 +76,47 @@ def run_batch(
     """
     err = stderr if stderr is not None else sys.stderr
     if chunk_size < 1:
-        raise BatchError("the chunk size must be at least 1")
+        raise BatchOptionError("the chunk size must be at least 1")
     workers = default_jobs() if jobs is None else jobs
     if workers < 1:
-        raise BatchError("the number of jobs must be at least 1")
+        raise BatchOptionError("the number of jobs must be at least 1")
+    kind = output_format(target)
+    codec = text_encoding(encoding)
+    if encoding is not None and is_parquet(source):
+        raise BatchOptionError("an encoding is for CSV input: Parquet text is UTF-8")
     if not source.is_file():
         raise BatchError(f"input file not found: {source}")
+    check_target(source, target)
     calc = calculator or default_calculator(None)
     bar = Progress(count_rows(source) if progress else None, err, enabled=progress)
-    writer = writer_for(target)
     started = time.monotonic()
     reported = 0
-    try:
-        header, pieces = read_pieces(source, chunk_size)
-        first = next(pieces, None)
-        if first is None:
-            raise BatchError(f"{source} has no data rows")
-        mode = input_mode(header)
-        work = ChunkWork(source, header, _resolver(mode, geocode), calc, node,
-                         encoder_for(target))
-        looked_up = mode == "location"
-        # A caller's geocoder (an online one: paid, rate-limited requests) stays in this
-        # process with its cache; workers would each look the same places up again.
-        results = _computed(work, _tasks(chain([first], pieces)), workers,
-                            offline=looked_up and geocode is None,
-                            forkable=not looked_up or geocode is None)
-        with closing(results):  # on an error here too, the workers stop at once
-            for done in results:
-                clear = "\r\x1b[K" if progress and err.isatty() else ""
-                for line in done.reported[: max(MAX_REPORTED - reported, 0)]:
-                    err.write(f"{clear}{line}\n")
-                    reported += 1
-                writer.write(done.part)
-                bar.update(done.rows, done.errors)
-    finally:
-        writer.close()
+    with staged(target) as temporary:  # renamed to target at the end, removed on an error
+        writer = writer_for(temporary, kind)
+        try:
+            header, pieces = read_pieces(source, chunk_size, codec)
+            first = next(pieces, None)
+            if first is None:
+                raise BatchError(f"{source} has no data rows")
+            mode = input_mode(header)
+            work = ChunkWork(source, header, _resolver(mode, geocode), calc, node,
+                             encoder_for(kind), encoding=codec)
+            looked_up = mode == "location"
+            # A caller's geocoder (an online one: paid, rate-limited requests) stays in
+            # this process with its cache; workers would each look the same places up.
+            results = _computed(work, _tasks(chain([first], pieces)), workers,
+                                offline=looked_up and geocode is None,
+                                forkable=not looked_up or geocode is None)
+            with closing(results):  # on an error here too, the workers stop at once
+                for done in results:
+                    clear = "\r\x1b[K" if progress and err.isatty() else ""
+                    for line in done.reported[: max(MAX_REPORTED - reported, 0)]:
+                        err.write(f"{clear}{line}\n")
+                        reported += 1
+                    writer.write(done.part)
+                    bar.update(done.rows, done.errors)
+        finally:
+            writer.close()
     bar.finish()
     if bar.errors > MAX_REPORTED:
         err.write(f"... and {bar.errors - MAX_REPORTED:,} more bad rows (see the error column)\n")

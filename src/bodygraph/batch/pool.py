@@ -140,8 +140,7 @@ class WorkerPool(Generic[T, R]):
             if isinstance(item, int):
                 worker = sentinels[item]
                 worker.join()
-                raise BatchError(f"a worker process ended unexpectedly ({_how(worker)}); "
-                                 "the output is incomplete")
+                raise BatchError(f"a worker process ended unexpectedly ({_how(worker)})")
 
 
 def _how(worker: multiprocessing.process.BaseProcess) -> str:

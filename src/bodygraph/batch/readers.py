@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from bodygraph.batch.csv_input import csv_pieces, parse_csv
-from bodygraph.batch.errors import BatchError
+from bodygraph.batch.csv_input import DEFAULT_ENCODING, csv_pieces, parse_csv
+from bodygraph.batch.errors import BatchError, UndecodableRowError
 from bodygraph.batch.parquet_input import parquet_file, parquet_pieces, parse_parquet
 from bodygraph.batch.pieces import Chunk, Piece
 
@@ -38,15 +38,23 @@ def is_parquet(path: Path) -> bool:
     return path.suffix.lower() == ".parquet"
 
 
-def read_pieces(path: Path, size: int) -> tuple[list[str], Iterator[Piece]]:
+def read_pieces(path: Path, size: int,
+                encoding: str = DEFAULT_ENCODING) -> tuple[list[str], Iterator[Piece]]:
     """The header of ``path`` and its rows, pieces of ``size`` rows (the last may be
-    shorter), not yet parsed: :func:`parse_piece` does that."""
-    return parquet_pieces(path, size) if is_parquet(path) else csv_pieces(path, size)
+    shorter), not yet parsed: :func:`parse_piece` does that. ``encoding``: a CSV file's
+    (:func:`~bodygraph.batch.csv_input.text_encoding`)."""
+    if is_parquet(path):
+        return parquet_pieces(path, size)
+    return csv_pieces(path, size, encoding)
 
 
-def parse_piece(path: Path, header: list[str], piece: Piece) -> Chunk:
-    """The rows of a piece of ``path`` as columns of text."""
-    return parse_parquet(header, piece) if is_parquet(path) else parse_csv(path, header, piece)
+def parse_piece(path: Path, header: list[str], piece: Piece, encoding: str = DEFAULT_ENCODING,
+                ) -> tuple[Chunk, dict[int, UndecodableRowError]]:
+    """The rows of a piece of ``path`` as columns of text, and those (by their index in
+    the piece) that are not text in the encoding of a CSV file, with their cells empty."""
+    if is_parquet(path):
+        return parse_parquet(header, piece), {}
+    return parse_csv(path, header, piece, encoding)
 
 
 def count_rows(path: Path) -> int | None:

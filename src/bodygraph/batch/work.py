@@ -12,9 +12,10 @@ import numpy as np
 import numpy.typing as npt
 
 from bodygraph._time import to_aware
-from bodygraph.batch.errors import row_error
+from bodygraph.batch.csv_input import DEFAULT_ENCODING
+from bodygraph.batch.errors import UndecodableRowError, row_error
 from bodygraph.batch.readers import Chunk, Piece, parse_piece
-from bodygraph.batch.resolve import Resolver
+from bodygraph.batch.resolve import NOT_A_TIME, Resolver
 from bodygraph.batch.writers import INSTANT_COLUMNS, Columns
 from bodygraph.calculator import Calculator
 from bodygraph.columnar import COLUMNS
@@ -55,20 +56,25 @@ class ChunkWork:
     node: NodeKind
     encode: Callable[[Columns], Any]
     threads: int = 1
+    encoding: str = DEFAULT_ENCODING
 
     def __call__(self, task: Task) -> Done:
         """The piece of ``task`` computed and encoded."""
-        chunk = parse_piece(self.source, self.header, task.piece)
+        chunk, undecodable = parse_piece(self.source, self.header, task.piece, self.encoding)
         n = len(next(iter(chunk.values())))
-        columns, bad = self.columns(chunk, n, task.first_row)
+        columns, bad = self.columns(chunk, n, task.first_row, undecodable)
         reported = [f"row {row}: {message}" for row, message in bad[:MAX_REPORTED]]
         return Done(n, self.encode(columns), len(bad), reported)
 
-    def columns(self, chunk: Chunk, n: int,
-                first_row: int) -> tuple[Columns, list[tuple[int, str]]]:
-        """The output columns of ``n`` rows and the bad ones (row number, message)."""
+    def columns(self, chunk: Chunk, n: int, first_row: int,
+                undecodable: dict[int, UndecodableRowError] | None = None,
+                ) -> tuple[Columns, list[tuple[int, str]]]:
+        """The output columns of ``n`` rows and the bad ones (row number, message);
+        ``undecodable``: the rows that could not be read as text (by index)."""
         calc = self.calculator
         utc, errors, extra = self.resolver.resolve(chunk, n)
+        for i, error in (undecodable or {}).items():
+            utc[i], errors[i] = NOT_A_TIME, row_error(error)
         ok = ~np.isnat(utc)
         in_range = np.zeros(n, dtype=bool)
         in_range[ok] = calc.in_range(utc[ok])

@@ -1,7 +1,8 @@
-"""Writing the output chunk by chunk: CSV or Parquet, by the file extension. A chunk's
-columns are encoded (:func:`encoder_for`, where the chunk is computed, maybe in a worker
-process) and the encoded chunks written in order (:func:`writer_for`, in the job's
-process), so that the file is the same wherever the chunks were encoded."""
+"""Writing the output chunk by chunk: CSV or Parquet, by the file extension
+(:func:`output_format`). A chunk's columns are encoded (:func:`encoder_for`, where the
+chunk is computed, maybe in a worker process) and the encoded chunks written in order
+(:func:`writer_for`, in the job's process), so that the file is the same wherever the
+chunks were encoded."""
 
 from __future__ import annotations
 
@@ -11,10 +12,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, BinaryIO, Protocol
+from typing import Any, BinaryIO, Final, Literal, Protocol
 
+from bodygraph.batch.errors import BatchOptionError
 from bodygraph.batch.parquet_input import pyarrow_parquet
-from bodygraph.batch.readers import is_parquet
+
+Format = Literal["csv", "parquet"]
+#: The output formats, by the output file's extension (in any case).
+OUTPUT_FORMATS: Final[dict[str, Format]] = {".csv": "csv", ".parquet": "parquet"}
 
 #: The output columns written as instants (UTC timestamps in Parquet).
 INSTANT_COLUMNS = ("birth_utc", "design_utc")
@@ -112,13 +117,24 @@ class ParquetWriter:
             self._writer.close()
 
 
-def encoder_for(path: Path) -> Callable[[Columns], Any]:
-    """How chunks are encoded for ``path``: Parquet for ``.parquet``, CSV otherwise."""
-    return encode_parquet if is_parquet(path) else encode_csv
+def output_format(path: Path) -> Format:
+    """The format written to ``path``, by its extension (:data:`OUTPUT_FORMATS`); a
+    :class:`BatchOptionError` for any other."""
+    found = OUTPUT_FORMATS.get(path.suffix.lower())
+    if found is None:
+        raise BatchOptionError(
+            f"cannot write {path.name}: the output must be a "
+            f"{' or '.join(OUTPUT_FORMATS)} file")
+    return found
 
 
-def writer_for(path: Path) -> Writer:
-    """The writer for ``path``: Parquet for ``.parquet``, CSV otherwise."""
-    if is_parquet(path):
+def encoder_for(kind: Format) -> Callable[[Columns], Any]:
+    """How chunks are encoded for an output of format ``kind``."""
+    return encode_parquet if kind == "parquet" else encode_csv
+
+
+def writer_for(path: Path, kind: Format) -> Writer:
+    """The writer of format ``kind`` to ``path``."""
+    if kind == "parquet":
         return ParquetWriter(path)
     return CsvWriter(path)

@@ -7,9 +7,10 @@ import sys
 from pathlib import Path
 
 import bodygraph.batch
-from bodygraph.batch import DEFAULT_CHUNK, default_jobs, run_batch
+from bodygraph.batch import DEFAULT_CHUNK, BatchOptionError, default_jobs, run_batch
 from bodygraph.cli.options import (
     EXIT_STATUS,
+    CliError,
     Subparsers,
     add_calculation_options,
     add_geocoder_options,
@@ -20,6 +21,13 @@ from bodygraph.cli.options import (
 )
 from bodygraph.geo.providers import DEFAULT_GEOCODER
 
+#: What else is a usage mistake (exit status 2) for ``bodygraph batch``.
+USAGE_MISTAKES = """\
+The output must be a .csv or .parquet file, not a folder nor the input (by any path or
+link). Another output, an --encoding that names no text encoding (or comes with a
+Parquet input) or a --chunk-size or --jobs below 1 is a usage mistake (2), refused
+before anything is read or written."""
+
 
 def add_parser(subparsers: Subparsers) -> None:
     """Add ``bodygraph batch INPUT -o OUTPUT`` to the ``bodygraph`` command line."""
@@ -28,12 +36,18 @@ def add_parser(subparsers: Subparsers) -> None:
         help="calculate charts for every row of a CSV or Parquet file",
         description=plain_text((bodygraph.batch.__doc__ or "").split("\n\n", 1)[1]),
         epilog="examples:\n  bodygraph batch births.csv -o charts.csv\n"
-        f"  bodygraph batch births.parquet -o charts.parquet --node mean\n\n{EXIT_STATUS}",
+        "  bodygraph batch births.parquet -o charts.parquet --node mean\n"
+        "  bodygraph batch geburten.csv -o charts.csv --encoding cp1252\n\n"
+        f"{EXIT_STATUS}\n\n{USAGE_MISTAKES}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     batch.add_argument("input", metavar="INPUT", help="CSV or .parquet file of births")
     batch.add_argument("-o", "--output", required=True, metavar="OUTPUT",
-                       help="where to write the charts (.csv or .parquet)")
+                       help="where to write the charts: a .csv or .parquet file, not the "
+                       "input; it is replaced only when the job ends well")
+    batch.add_argument("--encoding", metavar="NAME",
+                       help="the text encoding of a CSV input, such as cp1252 or latin-1 "
+                       "(default utf-8); a row that is not text in it is a bad row")
     batch.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK, metavar="ROWS",
                        help=f"rows per chunk (default {DEFAULT_CHUNK:,}); bounds the memory")
     batch.add_argument("--jobs", type=int, default=None, metavar="N",
@@ -57,10 +71,14 @@ def run(args: argparse.Namespace) -> int:
     geocode = None  # the job looks places up offline, loading the gazetteer only if needed
     if args.geocoder != DEFAULT_GEOCODER or args.geocode_key:
         geocode = geocoder_from(args).geocode
-    summary = run_batch(
-        Path(args.input), Path(args.output), calculator=calculator_from(args), node=args.node,
-        chunk_size=args.chunk_size, progress=progress, geocode=geocode, jobs=args.jobs,
-    )
+    try:
+        summary = run_batch(
+            Path(args.input), Path(args.output), calculator=calculator_from(args),
+            node=args.node, chunk_size=args.chunk_size, progress=progress, geocode=geocode,
+            jobs=args.jobs, encoding=args.encoding,
+        )
+    except BatchOptionError as exc:
+        raise CliError(str(exc)) from None
     print(
         f"{summary.rows:,} rows -> {args.output}: {summary.rows - summary.errors:,} charts, "
         f"{summary.errors:,} bad rows ({summary.seconds:.1f} s)",

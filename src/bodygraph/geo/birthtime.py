@@ -2,8 +2,8 @@
 (:mod:`bodygraph.geo.local`), the command line and the batch job.
 
 * a date is ``YYYY-MM-DD`` (:func:`parse_date`);
-* a local wall time is ``HH:MM`` or ``HH:MM:SS``, 24-hour, without a zone (:func:`parse_time`;
-  both together: :func:`wall_time`);
+* a local wall time is ``HH:MM`` or ``HH:MM:SS``, 24-hour, without a zone, the hour maybe
+  of one digit (``8:30``) (:func:`parse_time`; both together: :func:`wall_time`);
 * an instant is ISO 8601 with ``T`` between date and time, and ``Z`` or an offset
   (:func:`parse_instant`); what a text without an offset means is the caller's rule.
 
@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 _DATE: Final = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
-_TIME: Final = re.compile(r"(\d{2}):(\d{2})(?::(\d{2}))?")
+_TIME: Final = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?")
 
 
 class InvalidBirthDateError(InvalidInstantError):
@@ -41,7 +41,7 @@ class InvalidBirthDateError(InvalidInstantError):
 
 
 class InvalidBirthTimeError(InvalidInstantError):
-    """A birth time that is not a naive time or not ``HH:MM`` / ``HH:MM:SS`` (24-hour)."""
+    """A birth time that is not a naive time or not ``[H]H:MM`` / ``[H]H:MM:SS`` (24-hour)."""
 
     code: ClassVar[str] = "INVALID_BIRTHTIME"
 
@@ -61,7 +61,11 @@ def parse_date(value: Date | str) -> Date:
 
 
 def parse_time(value: Time | str) -> Time:
-    """A naive birth time from a time or ``HH:MM[:SS]``; else :class:`InvalidBirthTimeError`."""
+    """A naive birth time from a time or ``[H]H:MM[:SS]``; else :class:`InvalidBirthTimeError`.
+
+    >>> parse_time("8:30"), parse_time("20:15:30")
+    (datetime.time(8, 30), datetime.time(20, 15, 30))
+    """
     if isinstance(value, Time):
         if value.tzinfo is not None:
             raise InvalidBirthTimeError(

@@ -105,10 +105,10 @@ def calculate_local(
     """Calculate the chart of a birth at local wall time ``date`` ``time`` at ``lat``/``lng``.
 
     ``date`` is a :class:`datetime.date` or ``"YYYY-MM-DD"``; ``time`` a naive
-    :class:`datetime.time` or ``"HH:MM"`` (``"HH:MM:SS"`` too). The zone comes from the
-    coordinates, the offset from the tz database (see :mod:`bodygraph.geo.timezones` for the
-    fold/gap and open-sea policies). ``node`` and ``ephemeris`` are passed on to
-    :func:`bodygraph.calculate`.
+    :class:`datetime.time` or ``"HH:MM"`` (``"H:MM"`` and ``"HH:MM:SS"`` too). The zone
+    comes from the coordinates, the offset from the tz database (see
+    :mod:`bodygraph.geo.timezones` for the fold/gap and open-sea policies). ``node`` and
+    ``ephemeris`` are passed on to :func:`bodygraph.calculate`.
 
     Raises :class:`InvalidBirthDateError`, :class:`InvalidBirthTimeError`,
     :class:`~bodygraph.geo.places.InvalidCoordinatesError`,
