@@ -90,3 +90,20 @@ async def test_google_places_need_and_use_the_callers_key(
                                          headers=headers(path, key, "callers-own-key"))
     assert answered.status_code == 200, answered.text
     assert [query["key"] for query in seen] == [["callers-own-key"]]
+
+
+async def test_the_pages_and_openapi_follow_the_geocoder(
+    client: httpx.AsyncClient, google_service: httpx.AsyncClient
+) -> None:
+    """Offline: the header is optional in /openapi.json, /docs says it is not needed and
+    the playground has no field for it; with Google all three ask for the caller's key."""
+    for service, required in ((client, False), (google_service, True)):
+        document = (await service.get("/openapi.json")).json()
+        header = next(p for p in document["paths"]["/v2/charts"]["post"]["parameters"]
+                      if p["name"] == "HD-Geocode-Key")
+        assert header["required"] is required
+        docs = (await service.get("/docs")).text
+        assert ("is not needed" in docs) is not required
+        assert ("your own key" in docs) is required
+        playground = (await service.get("/playground")).text
+        assert ("id='geocode-key'" in playground) is required
