@@ -31,8 +31,9 @@ TRY_OPERATION = "#operations-v2-v2_charts_coordinates"
 
 def compute_chart(page: Any, base_url: str, key: str, *, location: str = "",
                   geocode_key: str = "", coordinates: dict[str, str] | None = None) -> None:
-    """Open /playground, fill the form (coordinates unless ``location`` is given) and
-    submit; returns once the chart or the error is shown."""
+    """Open /playground, fill the form (coordinates unless ``location`` is given; the
+    geocoding key only when given: the field is there only on a service that geocodes
+    with Google) and submit; returns once the chart or the error is shown."""
     page.goto(base_url + "/playground")
     page.fill("#api-key", key)
     page.fill("#birthdate", BIRTH["birthdate"])
@@ -41,7 +42,8 @@ def compute_chart(page: Any, base_url: str, key: str, *, location: str = "",
     page.fill("#lat", where.get("lat", ""))
     page.fill("#lng", where.get("lng", ""))
     page.fill("#location", location)
-    page.fill("#geocode-key", geocode_key)
+    if geocode_key:
+        page.fill("#geocode-key", geocode_key)
     page.click("#submit")
     page.wait_for_selector("#result:not([hidden]), #error:not([hidden])")
 

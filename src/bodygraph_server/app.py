@@ -7,7 +7,8 @@
 The app serves the v2 chart endpoints, the visual-chart endpoints
 (:mod:`bodygraph_server.http.visual`), the v1 endpoints, the image route under
 ``settings.render_path`` (``/render`` by default; :mod:`bodygraph_server.images.route`),
-``/openapi.json``, ``/docs``, ``/playground`` (:mod:`bodygraph_server.http.pages`),
+``/openapi.json``, ``/`` (a front page), ``/docs``, ``/playground``
+(:mod:`bodygraph_server.http.pages`),
 ``/health`` (readiness: 503 while the database is down) and ``/health/live`` (liveness:
 always 200). ``extra_endpoints`` lets more chart
 endpoints join (same checks, charging, OpenAPI); ``extra_routes`` are mounted as they are.
@@ -46,6 +47,7 @@ from bodygraph_server.billing.opening import open_waiting
 from bodygraph_server.billing.request_path import RequestBook
 from bodygraph_server.billing.sweep import sweep_forever, sweep_stale
 from bodygraph_server.charting import ChartSource, LibraryCharts
+from bodygraph_server.geocoding import caller_key_required
 from bodygraph_server.http import v1, v2
 from bodygraph_server.http.batch import BATCH_ENDPOINT
 from bodygraph_server.http.endpoint import Endpoint, handler
@@ -166,7 +168,9 @@ def create_app(
         *v2.ENDPOINTS, *VISUAL_ENDPOINTS, *RELATION_ENDPOINTS, *TIME_ENDPOINTS, BATCH_ENDPOINT,
         *extra_endpoints, *v1.ENDPOINTS
     )
-    document = openapi_document(endpoints, render_path=config.render_path)
+    geocode_key_required = caller_key_required(config.geocoder)
+    document = openapi_document(endpoints, render_path=config.render_path,
+                                geocode_key_required=geocode_key_required)
 
     async def openapi_json(request: Request) -> Response:
         return json_response(document)
@@ -185,7 +189,7 @@ def create_app(
     image = image_endpoint(lambda request: services_of(request.scope).render_context())
     routes += [
         Route("/openapi.json", openapi_json, methods=["GET"]),
-        *page_routes(document, config.render_url),
+        *page_routes(document, config.render_url, geocode_key_required),
         Route("/health", health, methods=["GET"]),
         Route("/health/live", alive, methods=["GET"]),
         Mount(config.render_path,

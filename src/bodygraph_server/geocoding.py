@@ -1,4 +1,5 @@
-"""The service's Google geocoding: one keep-alive ``httpx.AsyncClient`` per worker.
+"""The service's Google geocoding: one keep-alive ``httpx.AsyncClient`` per worker; and
+whether place names need the caller's key (:func:`caller_key_required`).
 
 The library's :class:`~bodygraph.geo.places.google.GoogleGeocoder` sends each request
 through urllib, which opens a new TCP and TLS connection every time (about 100 ms to
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     import httpx
 
     from bodygraph.geo.places.google import GoogleGeocoder
+    from bodygraph_server.settings import GeocoderName
 
 MAX_CONNECTIONS = 100
 """Connections to the geocoding service one worker may hold."""
@@ -32,6 +34,13 @@ KEEPALIVE_CONNECTIONS = 20
 """Idle connections one worker keeps open."""
 KEEPALIVE_SECONDS = 60.0
 """How long an idle connection is kept."""
+
+
+def caller_key_required(geocoder: GeocoderName) -> bool:
+    """Whether a place name needs the caller's ``HD-Geocode-Key``: with Google (the
+    caller's own key pays for the lookup), not with the offline gazetteer, which has no
+    key to use (there the header is optional and ignored; docs/api.md)."""
+    return geocoder == "google"
 
 
 @cache

@@ -5,13 +5,15 @@ service is the one :func:`server.support.shared_served` starts once per test ses
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import httpx
 import pytest
-from server.support import Server, shared_served, tls_context
+from server.support import LiveServer, Server, google_stand_in, shared_served, tls_context
 
 from bodygraph_server.billing.accounts import Bookkeeper, IssuedKey
+from bodygraph_server.store import open_store
 
 
 @dataclass
@@ -49,6 +51,30 @@ def async_loopback() -> httpx.AsyncHTTPTransport:
 def service(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory) -> Service:
     """The service these tests share with the browser tests (one per test session)."""
     return Service(*shared_served(pytestconfig, tmp_path_factory))
+
+
+@pytest.fixture(scope="module")
+def google_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    """A service of the module's own that geocodes with Google (the stand-in of
+    tests/server/google_api.py), where place names need the caller's key."""
+    folder = tmp_path_factory.mktemp("google-service")
+    db_url = f"sqlite:///{folder / 'service.sqlite3'}"
+    Bookkeeper(open_store(db_url)).close()  # migrates before the server starts
+    with google_stand_in() as (url, _seen):
+        env = {"BODYGRAPH_DATABASE_URL": db_url, "BODYGRAPH_GEOCODER": "google",
+               "BODYGRAPH_GEOCODER_URL": url, "BODYGRAPH_WARM_UP": "0",
+               "BODYGRAPH_RENDER_URL": "", "BODYGRAPH_PUBLIC_URL": "",
+               "BODYGRAPH_RENDER_KEYS": ""}
+        server = LiveServer(env, log=folder / "server.log")
+        try:
+            server.wait_ready()
+            book = Bookkeeper(open_store(db_url))
+            try:
+                yield Service(server, book)
+            finally:
+                book.close()
+        finally:
+            server.stop()
 
 
 @pytest.fixture

@@ -58,6 +58,7 @@ class Case:
     key: str | None = None  # None: the account's own key
     geocode_key: str | None = "geo-key"
     setup: Callable[[Service, int], None] | None = None
+    geocoder: str = "offline"  # of the service asked; "google" needs the caller's key
 
 
 CASES = [
@@ -69,8 +70,10 @@ CASES = [
     Case(AccessDenied, "ACCOUNT_INACTIVE", 403, "simple_chart", PLACE, setup=_deactivate),
     Case(CreditsExhausted, "CREDITS_EXHAUSTED", 402, "chart_at", COORDS, setup=_zero),
     Case(CreditsExhausted, "", 402, "v1_simple_bodygraph", V1, setup=_zero),
-    Case(GeocodeError, "GEOCODE_KEY_MISSING", 401, "chart", PLACE, geocode_key=None),
-    Case(GeocodeError, "GEOCODE_KEY_MISSING", 400, "visual_chart", PLACE, geocode_key=None),
+    Case(GeocodeError, "GEOCODE_KEY_MISSING", 401, "chart", PLACE, geocode_key=None,
+         geocoder="google"),
+    Case(GeocodeError, "GEOCODE_KEY_MISSING", 400, "visual_chart", PLACE, geocode_key=None,
+         geocoder="google"),
     Case(GeocodeError, "GEOCODE_LOCATION_NOT_FOUND", 400, "chart",
          ("1990-07-15", "14:30", "Qqqxzv Wwwjjk")),
     Case(InvalidInput, "INVALID_BIRTHDATE", 400, "chart_at", (52.52, 13.405, "15.07.1990",
@@ -96,7 +99,8 @@ CASES += [Case(AccessDenied, "ACCESS_DENIED", 403, method, args, plan="hobbyist"
     Case(InvalidInput, "INVALID_BIRTHDATE", 400, "connection",
          (BERLIN, Birth.place("15.07.1990", "14:30", "Berlin, Germany"))),
     Case(GeocodeError, "GEOCODE_KEY_MISSING", 401, "connection", (BERLIN, PARIS),
-         geocode_key=None),
+         geocode_key=None,
+         geocoder="google"),
     Case(InvalidInput, "INVALID_REQUEST_BODY", 422, "penta", ([BERLIN, PARIS],)),
     Case(InvalidInput, "INVALID_REQUEST_BODY", 422, "sensitivity", (BERLIN, 0)),
     Case(InvalidInput, "INVALID_BIRTHTIME", 400, "sensitivity",
@@ -109,6 +113,13 @@ CASES += [Case(AccessDenied, "ACCESS_DENIED", 403, method, args, plan="hobbyist"
     Case(CreditsExhausted, "CREDITS_EXHAUSTED", 402, "charts_batch", ([BERLIN],), setup=_zero),
 ]
 IDS = [f"{c.code or c.status}-{c.method}-{i}" for i, c in enumerate(CASES)]
+
+
+def _service(request: pytest.FixtureRequest, case: Case) -> Service:
+    """The shared service (offline gazetteer), or the module's Google one."""
+    name = "google_service" if case.geocoder == "google" else "service"
+    service: Service = request.getfixturevalue(name)
+    return service
 
 
 def _key(service: Service, case: Case) -> str:
@@ -126,7 +137,8 @@ def _check(case: Case, error: BodygraphApiError, slept: list[float]) -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_sync_error(service: Service, case: Case) -> None:
+def test_sync_error(request: pytest.FixtureRequest, case: Case) -> None:
+    service = _service(request, case)
     slept: list[float] = []
     with Client(_key(service, case), base_url=service.base_url, geocode_key=case.geocode_key,
                 sleep=slept.append, transport=loopback()) as client, \
@@ -137,7 +149,8 @@ def test_sync_error(service: Service, case: Case) -> None:
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("case", CASES, ids=IDS)
-async def test_async_error(service: Service, case: Case) -> None:
+async def test_async_error(request: pytest.FixtureRequest, case: Case) -> None:
+    service = _service(request, case)
     slept: list[float] = []
 
     async def sleep(seconds: float) -> None:

@@ -5,6 +5,7 @@ reStructuredText habits as Markdown (``scripts/griffe_rst.py``)."""
 from __future__ import annotations
 
 import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -56,3 +57,34 @@ def test_the_site_builds_strict_with_the_reference(tmp_path: Path) -> None:
     for section in ("tutorial", "how-to", "reference", "explanation"):
         assert (site / section / "index.html").is_file()
     assert "cdnjs" not in (site / "index.html").read_text()  # the site works offline
+    # Code blocks coloured at build time by Pygments, with their colours linked.
+    tutorial = (site / "tutorial" / "index.html").read_text()
+    assert '<div class="language-python highlight">' in tutorial
+    assert '<span class="kn">import</span>' in tutorial
+    assert "css/pygments.css" in tutorial and (site / "css" / "pygments.css").is_file()
+    # Every kind of reference heading has a label (no empty box before the heading).
+    labels = (site / "css" / "reference.css").read_text()
+    kinds = {kind for text in pages.values()
+             for kind in re.findall(r'class="doc-symbol doc-symbol-heading doc-symbol-(\w+)"',
+                                    text)}
+    assert {"class", "function", "method", "attribute"} <= kinds
+    for kind in kinds:
+        assert f"code.doc-symbol-{kind}::after {{ content: " in labels, kind
+    # The contract is a page of the site, and the HTTP reference links it.
+    contract = (site / "contract" / "index.html").read_text()
+    assert 'id="7-errors"' in contract and "GEOCODE_KEY_MISSING" in contract
+    assert 'href="../contract/"' in (site / "api" / "index.html").read_text()
+
+
+def test_the_contract_is_cited_from_the_repository() -> None:
+    """The docs, the README and the docstrings cite the contract as docs/contract.md, a
+    file of the repository (not a specification kept elsewhere)."""
+    assert (REPO / "docs" / "contract.md").is_file()
+    outside = "service-api" + ".md"
+    citing = [str(path.relative_to(REPO))
+              for folder in ("docs", "src", "scripts", "examples", "tests")
+              for path in (REPO / folder).rglob("*")
+              if path.is_file() and path.suffix in (".md", ".py", ".json", ".yml", ".js")
+              and outside in path.read_text(errors="replace")]
+    citing += ["README.md"] if outside in (REPO / "README.md").read_text() else []
+    assert citing == []

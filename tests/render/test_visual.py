@@ -160,13 +160,20 @@ async def test_location_visual_chart_and_active_template(
           for half in (placements_of(body["data"])[:13], placements_of(body["data"])[13:])])
 
 
-async def test_missing_geocode_key_is_400_here(client: httpx.AsyncClient,
-                                              book: Bookkeeper) -> None:
+async def test_missing_geocode_key_is_400_here(book: Bookkeeper, tmp_path: Path) -> None:
+    """With Google geocoding (the caller's key required; refused before any lookup)."""
+    config = Settings(database_url=f"sqlite:///{tmp_path / 'unused.sqlite3'}",
+                      geocoder="google", geocoder_url="http://127.0.0.1:9", warm_up=False,
+                      render_url=RENDER_URL, render_keys=KEY_SPEC)
+    app = create_app(config, book=book, charts=LibraryCharts("google", config.geocoder_url))
     key = book.create_account("developer").api_key
-    r = await client.post("/v2/visual-charts", json=PLACE, headers=headers(key, geocode=False))
+    async with serve(app) as client:
+        r = await client.post("/v2/visual-charts", json=PLACE,
+                              headers=headers(key, geocode=False))
+        elsewhere = await client.post("/v2/charts", json=PLACE,
+                                      headers=headers(key, geocode=False))
     assert r.status_code == 400
     assert r.json()["errorCode"] == "GEOCODE_KEY_MISSING"
-    elsewhere = await client.post("/v2/charts", json=PLACE, headers=headers(key, geocode=False))
     assert elsewhere.status_code == 401  # the general rule, for contrast
 
 

@@ -1,10 +1,12 @@
 """The service's pages as a person uses them, in a real browser (Debian's chromium through
 Playwright, :mod:`chromium`) against a real uvicorn with a fresh SQLite database.
 
-/playground: a key, a birth, coordinates or a place -> the chart's type, its activations
-and the rendered bodygraph; a wrong key shows the contract's message. /docs: Swagger UI
-from this service's own files, Authorize with the key, one "Try it out". Every request
-either page makes goes to the service's own origin.
+/: a front page linking the others. /playground: a key, a birth, coordinates or a place
+(no geocoding key: the service uses the offline gazetteer) -> the chart's type, its
+activations by planet name, gates and channels in numeric order, and the rendered
+bodygraph; a wrong key shows the contract's message. /docs: Swagger UI from this service's
+own files, Authorize with the key, one "Try it out". Every page fits a phone's width
+(390 x 844). Every request the pages make goes to the service's own origin.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ pytestmark = [pytest.mark.slow,  # its module starts first under xdist (tests/co
               pytest.mark.browser]
 
 WAIT_MS = 40_000  # a loaded machine: the first place name loads the gazetteer
+PHONE = {"width": 390, "height": 844}
 
 
 def _steps() -> ModuleType:
@@ -69,9 +72,11 @@ def site(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory) 
     return Site(*shared_served(pytestconfig, tmp_path_factory))
 
 
-@pytest.fixture
-def page(browser: Any, site: Site) -> Iterator[Any]:
-    one = browser.new_page(viewport={"width": 1280, "height": 900})
+@pytest.fixture(params=[{"width": 1280, "height": 900}], ids=["desktop"])
+def page(browser: Any, site: Site, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A page of ``request.param``'s viewport size (a desktop's unless a test asks for
+    another with ``indirect``)."""
+    one = browser.new_page(viewport=request.param)
     one.set_default_timeout(WAIT_MS)
     one.on("request", lambda request: site.requested.append(request.url))
     violations: list[str] = []
@@ -84,7 +89,7 @@ def page(browser: Any, site: Site) -> Iterator[Any]:
 
 
 def test_pages_carry_a_self_only_policy(site: Site) -> None:
-    for path in ("/docs", "/playground"):
+    for path in ("/", "/docs", "/playground"):
         response = httpx.get(site.url + path, verify=tls_context())
         assert response.status_code == 200
         policy = response.headers["content-security-policy"]
@@ -108,13 +113,15 @@ def test_playground_shows_the_chart_and_its_image(page: Any, site: Site) -> None
     assert f"Authority\t{expected['authority']}" in properties
     activations = page.inner_text("#activations")
     sun = expected["activations"]
-    assert f"sun\t{sun['design']['sun']}\t{sun['personality']['sun']}" in activations
+    assert f"Sun\t{sun['design']['sun']}\t{sun['personality']['sun']}" in activations
     assert re.search(r"/render/default\.svg\?t=", page.get_attribute("#bodygraph", "src"))
     page.wait_for_function("document.getElementById('bodygraph').naturalWidth > 0")
     assert "requests left this minute" in page.inner_text("#status")
 
-    # A place name (the offline gazetteer; any geocoding key will do there).
-    STEPS.compute_chart(page, site.url, key, location="Berlin, Germany", geocode_key="any")
+    # A place name: the offline gazetteer needs no geocoding key, and the page asks for none.
+    assert page.locator("#geocode-key").count() == 0
+    STEPS.compute_chart(page, site.url, key, location="Berlin, Germany")
+    assert page.is_hidden("#error"), page.inner_text("#error")
     assert f"Type\t{expected['type']}" in page.inner_text("#properties")
 
 
@@ -125,9 +132,79 @@ def test_playground_shows_the_services_message(page: Any, site: Site) -> None:
     assert page.is_hidden("#result")
     assert page.inner_text("#status") == ""
     key = site.book.create_account("developer").api_key
-    STEPS.compute_chart(page, site.url, key, location="Berlin, Germany")
-    message = ERROR_TABLE[ErrorCode.GEOCODE_KEY_MISSING].message
-    assert page.inner_text("#error") == f"{message} (GEOCODE_KEY_MISSING)"
+    STEPS.compute_chart(page, site.url, key, location="Qqqxzv Wwwjjk")
+    assert "(GEOCODE_LOCATION_NOT_FOUND)" in page.inner_text("#error")
+
+
+def numerically(texts: list[str]) -> list[str]:
+    """Texts ordered by the numbers in them ("7-31" before "30-41")."""
+    return sorted(texts, key=lambda text: [int(n) for n in re.findall(r"\d+", text)])
+
+
+def test_playground_reads_like_a_person(page: Any, site: Site) -> None:
+    """Planets by name; gates and channels in numeric order (the JSON keeps the contract's
+    order: a text order for channels, the activations' for gates)."""
+    key = site.book.create_account("developer").api_key
+    STEPS.compute_chart(page, site.url, key)
+    expected = httpx.post(site.url + "/v2/charts/coordinates",
+                          json={**BIRTH, "lat": 52.52, "lng": 13.405},
+                          headers={"Authorization": f"Bearer {key}"},
+                          verify=tls_context()).json()["data"]
+    planets = [row.split("\t")[0] for row in page.inner_text("#activations").splitlines()]
+    assert planets[:5] == ["Planet", "Sun", "Earth", "North Node", "South Node"]
+    assert "northNode" not in page.inner_text("#result")
+    shown = dict(row.split("\t", 1) for row in page.inner_text("#properties").splitlines())
+    for field, label in (("channelsLong", "Channels"), ("gates", "Gates")):
+        assert expected[field] != numerically(expected[field])  # the test can tell
+        assert shown[label] == ", ".join(numerically(expected[field]))
+    assert shown["Channels"].index("(7-31)") < shown["Channels"].index("(30-41)")
+
+
+def within(page: Any, selector: str) -> bool:
+    """Whether the element's box lies inside the viewport's width."""
+    return bool(page.eval_on_selector(selector, """e => { const b = e.getBoundingClientRect();
+        return b.width > 0 && b.left >= 0 && b.right <= innerWidth; }"""))
+
+
+def fits_width(page: Any) -> bool:
+    """No horizontal scrolling: the document is no wider than the viewport."""
+    return bool(page.evaluate("document.documentElement.scrollWidth <= innerWidth"))
+
+
+@pytest.mark.parametrize("page", [PHONE], ids=["phone"], indirect=True)
+def test_pages_fit_a_phone(page: Any, site: Site) -> None:
+    key = site.book.create_account("developer").api_key
+    STEPS.compute_chart(page, site.url, key)
+    page.wait_for_function("document.getElementById('bodygraph').naturalWidth > 0")
+    assert fits_width(page)
+    for selector in ("nav.bar", "nav.bar a[href='openapi.json']",
+                     "h1", "#properties", "#activations", "#bodygraph", "#submit"):
+        assert within(page, selector), selector
+    page.goto(site.url + "/docs")
+    page.wait_for_selector("#swagger-ui .opblock")
+    assert fits_width(page)
+    for selector in ("nav.bar", "nav.bar a[href='openapi.json']", "button.authorize",
+                     "#swagger-ui .opblock"):
+        assert within(page, selector), selector
+    page.goto(site.url + "/")
+    assert fits_width(page) and within(page, "nav.bar") and within(page, "main ul")
+
+
+def test_front_page_links_the_pages(page: Any, site: Site) -> None:
+    response = httpx.get(site.url + "/", verify=tls_context())
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/html")
+    page.goto(site.url + "/")
+    links = page.eval_on_selector_all("main a", "links => links.map(a => a.href)")
+    assert links == [site.url + "/docs", site.url + "/playground", site.url + "/openapi.json"]
+    page.click("main a[href=playground]")
+    page.wait_for_selector("#chart-form")
+    page.click("nav.bar a.home")
+    page.wait_for_url(site.url + "/")
+    page.click("main a[href=docs]")
+    page.wait_for_selector("#swagger-ui .opblock")
+    document = httpx.get(links[2], verify=tls_context()).json()
+    assert document["openapi"].startswith("3.1")
 
 
 def test_docs_try_it_out_with_a_key(page: Any, site: Site) -> None:

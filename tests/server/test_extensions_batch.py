@@ -157,6 +157,23 @@ async def test_every_item_bad_answers_every_slot_and_charges_nothing(
     assert balance(book, key) == before
 
 
+async def test_every_item_message_names_its_birth(
+    client: httpx.AsyncClient, book: Bookkeeper
+) -> None:
+    """Refused by the field checks or by the ephemeris: each slot's message starts with
+    the birth it concerns, as the field checks' own messages do."""
+    key = new_key(book)
+    births = [{**birth(0), "birthdate": "1700-06-01"}, "text", birth(2),
+              *(bad for bad, _ in BAD.values())]
+    response = await client.post(PATH, json={"births": births}, headers=v2_headers(key))
+    assert response.status_code == 200, response.text
+    results = response.json()["data"]["results"]
+    refused = {i: slot["message"] for i, slot in enumerate(results) if "errorCode" in slot}
+    assert sorted(refused) == [0, 1, 3, 4, 5]
+    for i, message in refused.items():
+        assert message.startswith(f"births[{i}]: "), message
+
+
 async def test_basic_tier_is_refused(client: httpx.AsyncClient, book: Bookkeeper) -> None:
     key = new_key(book, "hobbyist")
     response = await client.post(PATH, json={"births": [birth(0)]}, headers=v2_headers(key))

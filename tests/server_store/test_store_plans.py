@@ -28,7 +28,7 @@ from bodygraph_server.policy.plans import (
     tier_allows,
 )
 
-# Copied verbatim from the contract (service-api.md, section 8, Credits): the expected
+# Copied verbatim from the contract (docs/contract.md, section 8, Credits): the expected
 # values come from this text, not from the code under test.
 CONTRACT_TABLE = """
 | Hobbyist | Basic | 5,000 | 6,000 | 10,000 | 2.00 EUR | 22.50 EUR | 225 EUR | none |

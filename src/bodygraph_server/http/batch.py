@@ -6,7 +6,7 @@ checked by its rules; a ``location`` is not read). Answer: the envelope with ``t
 ``ChartBatchResult`` and ``data`` ``{"results": [...]}``, one slot per birth in input
 order: the ChartResult of the birth, or ``{"errorCode", "message"}`` with the code a
 single chart would have got (INVALID_BIRTHDATE, INVALID_LATITUDE, TIMEZONE_LOOKUP_FAILED,
-...).
+...) and a message that names the birth (``births[3]: ...``).
 
 The body may be up to 256,000 bytes (``BATCH_BYTES_PER_BIRTH`` per birth), or the
 settings' ``max_body_bytes`` if more (413 INVALID_REQUEST_BODY past it).
@@ -50,7 +50,7 @@ from bodygraph_server.billing.batch_charges import (
 )
 from bodygraph_server.billing.idempotency import claim_for, claim_once
 from bodygraph_server.billing.outcomes import resolve_batch
-from bodygraph_server.http.births import birth_list, parse_birth_object
+from bodygraph_server.http.births import birth_list, located, parse_birth_object
 from bodygraph_server.http.endpoint import Endpoint
 from bodygraph_server.http.envelope import json_response, v2_success
 from bodygraph_server.http.errors import ApiError, ErrorCode, from_library_error
@@ -159,7 +159,7 @@ async def serve_batch(endpoint: Endpoint, request: Request, services: Services,
             results[i] = outcome
             used += 1
         else:
-            results[i] = slot_error(from_library_error(outcome))
+            results[i] = slot_error(located(f"births[{i}]", from_library_error(outcome)))
     if reservations:
         await _settle(services, principal, reservations, used, claim)
     body = v2_success({"results": results}, type_name=endpoint.success_type,

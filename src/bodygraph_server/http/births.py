@@ -43,7 +43,8 @@ def parse_birth_object(value: object, where: str = "", *, places: bool = True) -
     itself); ``places`` False reads every birth as coordinates (a ``location`` is then
     ignored)."""
     if not isinstance(value, dict):
-        raise shape_error(f"{where or 'The body'} must be a JSON object")
+        raise shape_error(f"{where}: a birth must be a JSON object" if where
+                          else "The body must be a JSON object")
     try:
         if places and value.get("location") is not None:
             return parse_location_input(value)

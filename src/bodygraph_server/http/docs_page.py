@@ -22,10 +22,20 @@ SWAGGER_PATH = "/docs/swagger-ui"
 
 
 def nav_bar(title: str) -> str:
-    """The links at the top of every page (relative: the service may sit under a path)."""
-    return (f"<nav class='bar'><strong>{html.escape(title)}</strong> "
+    """The links at the top of every page (relative: the service may sit under a path;
+    the title leads to the front page)."""
+    return (f"<nav class='bar'><a class='home' href='./'>{html.escape(title)}</a> "
             "<a href='docs'>API docs</a> <a href='playground'>Playground</a> "
             "<a href='openapi.json'>openapi.json</a></nav>")
+
+
+def geocode_key_rule(required: bool) -> str:
+    """Whether place names need ``HD-Geocode-Key`` on this service (HTML)."""
+    if required:
+        return ("Place-name endpoints also need <code>HD-Geocode-Key</code>: your own key "
+                "of the Google Geocoding API, with which the place is looked up.")
+    return ("Place names are looked up in this service's own gazetteer: "
+            "<code>HD-Geocode-Key</code> is not needed (and ignored if given).")
 
 
 def _endpoints(document: dict[str, Any]) -> str:
@@ -40,9 +50,10 @@ def _endpoints(document: dict[str, Any]) -> str:
             + "".join(rows) + "</table>")
 
 
-def docs_page(document: dict[str, Any]) -> str:
+def docs_page(document: dict[str, Any], geocode_key_required: bool = True) -> str:
     """The HTML of ``/docs``: Swagger UI over ``/openapi.json`` (drawn by the browser), then
-    authentication, the endpoints and every error code as plain HTML."""
+    authentication (and whether place names need the caller's geocoding key), the
+    endpoints and every error code as plain HTML."""
     title = html.escape(document["info"]["title"])
     codes = "".join(
         f"<tr><td><code>{code.value}</code></td><td>{spec.status}</td>"
@@ -64,13 +75,13 @@ def docs_page(document: dict[str, Any]) -> str:
         "<main class='rules'>",
         "<h2>Authentication</h2><p>v2: <code>Authorization: Bearer &lt;API_KEY&gt;</code> "
         "(the <em>Authorize</em> button above, scheme <code>bearerAuth</code>); v1: "
-        "<code>HD-Api-Key: &lt;API_KEY&gt;</code>. Location endpoints also need "
-        "<code>HD-Geocode-Key</code>. Limit: 100 requests per minute per key (headers "
+        "<code>HD-Api-Key: &lt;API_KEY&gt;</code>. ", geocode_key_rule(geocode_key_required),
+        " Limit: 100 requests per minute per key (headers "
         "<code>ratelimit-policy</code>, <code>ratelimit</code>, <code>Retry-After</code> "
         "on 429). Every successful chart costs 1 credit, also from this page.</p>",
-        "<h2>Endpoints</h2>", _endpoints(document),
-        "<h2>Error codes</h2><table><tr><th>errorCode</th><th>HTTP</th>"
-        "<th>default message</th></tr>", codes, "</table></main>",
+        "<h2>Endpoints</h2><div class='scroll'>", _endpoints(document), "</div>",
+        "<h2>Error codes</h2><div class='scroll'><table><tr><th>errorCode</th><th>HTTP</th>"
+        "<th>default message</th></tr>", codes, "</table></div></main>",
         f"<script src='{SWAGGER_PATH[1:]}/swagger-ui-bundle.js'></script>",
         f"<script src='{STATIC_PATH[1:]}/docs.js'></script>",
         "</body></html>",

@@ -7,7 +7,8 @@ Order of checks (the first failing one answers; see ``docs/api.md``):
    (ACCOUNT_INACTIVE) -- decided by the gate before routing;
 2. tier: ACCESS_DENIED;
 3. rate limit: RATE_LIMIT_EXCEEDED (429, Retry-After);
-4. headers: HD-Geocode-Key on location endpoints (GEOCODE_KEY_MISSING);
+4. headers: HD-Geocode-Key on location endpoints (GEOCODE_KEY_MISSING) when the service
+   geocodes with Google (:func:`~bodygraph_server.geocoding.caller_key_required`);
 5. body: size (413 INVALID_REQUEST_BODY), JSON object (422), fields in contract order;
 6. credits: CREDITS_EXHAUSTED (402), taken as a reservation;
 7. geocoding, time zone, chart: their errors; the reservation is released;
@@ -32,6 +33,7 @@ from starlette.responses import Response
 
 from bodygraph.errors import BodygraphError
 from bodygraph_server.billing.accounts import Principal
+from bodygraph_server.geocoding import caller_key_required
 from bodygraph_server.http.envelope import error_response, json_response
 from bodygraph_server.http.errors import ApiError, ErrorCode, from_library_error
 from bodygraph_server.http.gate import admission_of, internal_error, log_unexpected, request_id_of
@@ -212,7 +214,7 @@ async def _validated(
     geocode_key: str | None = None
     if endpoint.needs_geocode_key:
         geocode_key = request.headers.get("hd-geocode-key", "").strip()
-        if not geocode_key:
+        if not geocode_key and caller_key_required(services.settings.geocoder):
             raise ApiError(
                 ErrorCode.GEOCODE_KEY_MISSING, status=endpoint.geocode_key_missing_status
             )

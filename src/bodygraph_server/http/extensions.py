@@ -7,7 +7,8 @@ envelope, the error codes and their order are those of the chart endpoints:
 
 4. body: size (413), a JSON object (422), the fields (each birth by the contract's rules,
    :mod:`bodygraph_server.http.births`);
-5. HD-Geocode-Key when a birth is given by place name (GEOCODE_KEY_MISSING, 401);
+5. HD-Geocode-Key when a birth is given by place name and the service geocodes with
+   Google (GEOCODE_KEY_MISSING, 401);
 6. credits (CREDITS_EXHAUSTED, 402), taken as a reservation;
 7. the charts of the births (geocoding, time zone, chart: their errors) and the result,
    under the request time-out; the reservation is released on any failure;
@@ -33,6 +34,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from bodygraph_server.billing.accounts import Principal
+from bodygraph_server.geocoding import caller_key_required
 from bodygraph_server.http.births import Birth, needs_geocode_key
 from bodygraph_server.http.endpoint import BodyServer, Endpoint, read_body
 from bodygraph_server.http.envelope import json_response, v2_success
@@ -46,6 +48,7 @@ from bodygraph_server.services import Services
 if TYPE_CHECKING:
     from bodygraph.model.chart import Chart
     from bodygraph_server.images.overlay_tokens import Picture
+    from bodygraph_server.settings import GeocoderName
 
 #: What every extension can answer: admission, credits, the body's shape, the computation.
 BODY_CODES: tuple[ErrorCode, ...] = (
@@ -103,13 +106,14 @@ async def read_json_object(request: Request, services: Services,
     return parse_json_object(await read_raw_body(request, services, limit))
 
 
-def geocode_key_for(request: Request, births: Sequence[Birth | None]) -> str:
+def geocode_key_for(request: Request, births: Sequence[Birth | None],
+                    geocoder: GeocoderName) -> str:
     """The HD-Geocode-Key header when a birth needs geocoding (GEOCODE_KEY_MISSING if
-    absent), else the empty string."""
+    absent and ``geocoder`` needs the caller's key), else the empty string."""
     if not needs_geocode_key(births):
         return ""
     key = request.headers.get("hd-geocode-key", "").strip()
-    if not key:
+    if not key and caller_key_required(geocoder):
         raise ApiError(ErrorCode.GEOCODE_KEY_MISSING)
     return key
 
@@ -149,7 +153,7 @@ def single(parse: Parser) -> BodyServer:
                               services.templates, base)
             return data, {RENDER_URL_FIELD: url}
 
-        geocode_key = geocode_key_for(request, job.births)
+        geocode_key = geocode_key_for(request, job.births, services.settings.geocoder)
         book = services.book
         # None: a replay of an answered request (same Idempotency-Key and body): the answer
         # is computed again (deterministic) and nothing is charged.

@@ -159,7 +159,7 @@ _RATE_HEADERS = {
 }
 
 
-def _operation(endpoint: Endpoint) -> dict[str, Any]:
+def _operation(endpoint: Endpoint, geocode_key_required: bool = True) -> dict[str, Any]:
     legacy = endpoint.legacy
     error_ref = {"$ref": _REF + ("V1Error" if legacy else "ErrorEnvelope")}
     by_status: dict[int, list[ErrorCode]] = {}
@@ -197,7 +197,16 @@ def _operation(endpoint: Endpoint) -> dict[str, Any]:
     parameters = []
     optional = (not endpoint.needs_geocode_key
                 and ErrorCode.GEOCODE_KEY_MISSING in endpoint.error_codes)
-    if endpoint.needs_geocode_key or optional:
+    if not geocode_key_required and (endpoint.needs_geocode_key or optional):
+        parameters.append({
+            "name": "HD-Geocode-Key",
+            "in": "header",
+            "required": False,
+            "description": "Not needed on this service: it looks places up in its own "
+            "gazetteer (the header is ignored).",
+            "schema": {"type": "string"},
+        })
+    elif endpoint.needs_geocode_key or optional:
         parameters.append({
             "name": "HD-Geocode-Key",
             "in": "header",
@@ -289,17 +298,20 @@ def render_operation(image_format: str = "svg") -> dict[str, Any]:
 
 
 def openapi_document(
-    endpoints: Sequence[Endpoint], *, render_path: str | None = None
+    endpoints: Sequence[Endpoint], *, render_path: str | None = None,
+    geocode_key_required: bool = True,
 ) -> dict[str, Any]:
     """The OpenAPI 3.1 document of ``endpoints`` (plus the schemas they use) and, with
-    ``render_path``, of the image route mounted there."""
+    ``render_path``, of the image route mounted there; ``geocode_key_required`` False
+    (a service with the offline gazetteer) makes ``HD-Geocode-Key`` optional."""
     from bodygraph import __version__
 
     schemas: dict[str, Any] = {name: _embedded(file) for name, file in _RESULT_SCHEMAS.items()}
     schemas.update(input_schemas())
     schemas.update(extension_schemas())
     schemas.update(_envelope_schemas(["ChartResult", "ChartSimpleResult", *EXTENSION_TYPES]))
-    paths: dict[str, Any] = {e.path: {"post": _operation(e)} for e in endpoints}
+    paths: dict[str, Any] = {e.path: {"post": _operation(e, geocode_key_required)}
+                              for e in endpoints}
     if render_path is not None:
         paths[render_path.rstrip("/") + "/{template}.svg"] = {"get": render_operation()}
         paths[render_path.rstrip("/") + "/{template}.png"] = {"get": render_operation("png")}

@@ -1,5 +1,5 @@
-"""The service's pages for people: ``/docs`` (Swagger UI, :mod:`.docs_page`),
-``/playground`` (:mod:`.playground`) and the files they load.
+"""The service's pages for people: ``/`` (:mod:`.landing`), ``/docs`` (Swagger UI,
+:mod:`.docs_page`), ``/playground`` (:mod:`.playground`) and the files they load.
 
 Everything the pages load is served here: the pages' own scripts and styles from
 ``bodygraph_server/static`` under ``/docs/static``, and Swagger UI's assets, bundled by the
@@ -25,6 +25,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from bodygraph_server.http.docs_page import STATIC_PATH, SWAGGER_PATH, docs_page
+from bodygraph_server.http.landing import landing_page
 from bodygraph_server.http.playground import playground_page
 
 PLAYGROUND_PATH = "/playground"
@@ -63,11 +64,17 @@ def page_headers(render_url: str = "") -> dict[str, str]:
     }
 
 
-def page_routes(document: dict[str, Any], render_url: str = "") -> list[BaseRoute]:
-    """``/docs``, ``/playground`` and their assets, for ``create_app``."""
+def page_routes(document: dict[str, Any], render_url: str = "",
+                geocode_key_required: bool = True) -> list[BaseRoute]:
+    """``/``, ``/docs``, ``/playground`` and their assets, for ``create_app``
+    (``geocode_key_required``: whether place names need the caller's geocoding key)."""
     headers = page_headers(render_url)
-    docs_html = docs_page(document)
-    playground_html = playground_page(document["info"]["title"])
+    landing_html = landing_page(document)
+    docs_html = docs_page(document, geocode_key_required)
+    playground_html = playground_page(document["info"]["title"], geocode_key_required)
+
+    async def landing(request: Request) -> Response:
+        return HTMLResponse(landing_html, headers=headers)
 
     async def docs(request: Request) -> Response:
         return HTMLResponse(docs_html, headers=headers)
@@ -76,6 +83,7 @@ def page_routes(document: dict[str, Any], render_url: str = "") -> list[BaseRout
         return HTMLResponse(playground_html, headers=headers)
 
     return [
+        Route("/", landing, methods=["GET"]),
         Route("/docs", docs, methods=["GET"]),
         Route(PLAYGROUND_PATH, playground, methods=["GET"]),
         Mount(STATIC_PATH, app=StaticFiles(directory=STATIC_DIR), name="static"),

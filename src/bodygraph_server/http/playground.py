@@ -4,7 +4,9 @@ and the rendered bodygraph.
 
 Plain HTML; its script (``static/playground.js``, no build step) calls only the public
 endpoints: ``POST /v2/visual-charts/coordinates`` or ``POST /v2/visual-charts`` (place
-names also need a geocoding key) and the image link of the answer's ``svgRenderUrl``.
+names also need a geocoding key when the service geocodes with Google; with the offline
+gazetteer the page asks for none) and the image link of the answer's ``svgRenderUrl``.
+It shows planets by their names and gates and channels in numeric order.
 Errors are shown with the service's own ``message`` and ``errorCode``. The key stays in the
 page (never stored, never in the URL).
 """
@@ -28,8 +30,7 @@ _FORM = """
  <fieldset><legend>Where: a place, or coordinates</legend>
   <div class='row'>
    <label>Place <input id='location' name='location' placeholder='Berlin, Germany'></label>
-   <label>Geocoding key <input id='geocode-key' name='geocode-key' type='password'
-     placeholder='for place names' spellcheck='false'></label>
+   {geocode_key}
   </div>
   <div class='row'>
    <label>Latitude <input id='lat' name='lat' type='number' step='any' min='-90'
@@ -37,7 +38,7 @@ _FORM = """
    <label>Longitude <input id='lng' name='lng' type='number' step='any' min='-180'
      max='180' placeholder='13.405'></label>
   </div>
-  <p class='hint'>With both coordinates the place is not used.</p>
+  <p class='hint'>With both coordinates the place is not used.{places_hint}</p>
  </fieldset>
  <button id='submit' type='submit'>Compute the chart</button>
  <span id='status' role='status'></span>
@@ -54,8 +55,23 @@ _FORM = """
 """
 
 
-def playground_page(title: str) -> str:
-    """The HTML of ``/playground`` (its script and style are static files)."""
+#: The geocoding key's field, on a service that geocodes with Google.
+_GEOCODE_KEY_FIELD = """<label>Geocoding key <input id='geocode-key' name='geocode-key'
+     type='password' placeholder='for place names' spellcheck='false'></label>"""
+_OFFLINE_HINT = (" Place names are looked up in this service's own gazetteer: no "
+                 "geocoding key is needed.")
+
+
+def _form(geocode_key_required: bool) -> str:
+    """The form, with a geocoding key's field only when place names need one."""
+    needed = geocode_key_required
+    return (_FORM.replace("{geocode_key}", _GEOCODE_KEY_FIELD if needed else "")
+            .replace("{places_hint}", "" if needed else _OFFLINE_HINT))
+
+
+def playground_page(title: str, geocode_key_required: bool = True) -> str:
+    """The HTML of ``/playground``; without ``geocode_key_required`` (the offline
+    gazetteer) it asks for no geocoding key. Its script and style are static files."""
     name = html.escape(title)
     return "".join([
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
@@ -67,7 +83,7 @@ def playground_page(title: str) -> str:
         "<main class='playground'><h1>Playground</h1><p>Compute a chart with your API key "
         "(each chart costs 1 credit). The page calls the public API of this service "
         "only.</p>",
-        _FORM,
+        _form(geocode_key_required),
         "</main>",
         f"<script src='{STATIC_PATH[1:]}/playground.js'></script>",
         "</body></html>",

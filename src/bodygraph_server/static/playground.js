@@ -1,5 +1,7 @@
 // The /playground page: one chart from the public API with the key the person pastes.
-// No build step; the data is put into the page as text (never as HTML).
+// No build step; the data is put into the page as text (never as HTML). The answer's JSON
+// keeps the contract's order and keys; what a person reads here names the planets and
+// lists gates and channels in numeric order.
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
@@ -8,8 +10,36 @@
     ["authority", "Authority"], ["definition", "Definition"],
     ["incarnationCross", "Incarnation cross"], ["signature", "Signature"],
     ["notSelfTheme", "Not-self theme"], ["centers", "Defined centers"],
-    ["channelsLong", "Channels"], ["birthDateUtc", "Birth (UTC)"],
+    ["channelsLong", "Channels"], ["gates", "Gates"], ["birthDateUtc", "Birth (UTC)"],
   ];
+
+  // "northNode" -> "North Node"
+  function readable(key) {
+    const words = key.replace(/([A-Z])/g, " $1");
+    return words.charAt(0).toUpperCase() + words.slice(1);
+  }
+
+  // The numbers in a text, as numbers: "The Channel of the Alpha (7-31)" -> [7, 31].
+  function numbers(text) {
+    return (String(text).match(/\d+/g) || []).map(Number);
+  }
+
+  function numerically(a, b) {
+    const x = numbers(a);
+    const y = numbers(b);
+    for (let i = 0; i < Math.min(x.length, y.length); i++) {
+      if (x[i] !== y[i]) return x[i] - y[i];
+    }
+    return x.length - y.length;
+  }
+
+  const NUMERIC = new Set(["channelsLong", "gates"]);
+
+  function shown(field, value) {
+    if (!Array.isArray(value)) return value;
+    const items = NUMERIC.has(field) ? value.slice().sort(numerically) : value;
+    return items.join(", ");
+  }
 
   function row(cells, header) {
     const tr = document.createElement("tr");
@@ -28,7 +58,7 @@
     PROPERTIES.forEach(([field, label]) => {
       if (field in data) {
         const value = data[field];
-        properties.appendChild(row([label, Array.isArray(value) ? value.join(", ") : value]));
+        properties.appendChild(row([label, shown(field, value)]));
       }
     });
     const activations = $("activations");
@@ -36,7 +66,7 @@
     const design = data.activations.design;
     const personality = data.activations.personality;
     Object.keys(personality).forEach((planet) => {
-      activations.appendChild(row([planet, design[planet], personality[planet]]));
+      activations.appendChild(row([readable(planet), design[planet], personality[planet]]));
     });
     const image = $("bodygraph");
     image.hidden = false;
@@ -64,7 +94,8 @@
       return ["v2/visual-charts/coordinates", headers, body];
     }
     body.location = $("location").value;
-    const geocodeKey = $("geocode-key").value.trim();
+    // The field is there only when the service geocodes with Google (the caller's key).
+    const geocodeKey = $("geocode-key") ? $("geocode-key").value.trim() : "";
     if (geocodeKey !== "") headers["HD-Geocode-Key"] = geocodeKey;
     return ["v2/visual-charts", headers, body];
   }
