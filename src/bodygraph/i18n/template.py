@@ -34,9 +34,9 @@ def catalog_path(lang: str) -> Path:
 
 def template() -> Catalog:
     """The template: one message per term, with its context and its translator note."""
-    out = Catalog(domain=DOMAIN, project="bodygraph", version="", copyright_holder="bodygraph developers",
-                  msgid_bugs_address="", creation_date=_EPOCH, revision_date=_EPOCH,
-                  fuzzy=False)
+    out = Catalog(domain=DOMAIN, project="bodygraph", version="",
+                  copyright_holder="bodygraph developers", msgid_bugs_address="",
+                  creation_date=_EPOCH, revision_date=_EPOCH, fuzzy=False)
     for t in terms():
         out.add(t.english, "", context=t.context, auto_comments=[t.note] if t.note else [])
     return out

@@ -8,8 +8,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from bodygraph.catalog.tables import CENTER_NAMES, CIRCUITRY_ORDER, tables
-from bodygraph.catalog.tables import ColorWords
+from bodygraph.catalog.tables import CENTER_NAMES, CIRCUITRY_ORDER, ColorWords, tables
 from bodygraph.catalog.translations import (
     ANGLE_PATTERNS,
     CHANNEL_PATTERN,
