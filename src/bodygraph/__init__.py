@@ -19,6 +19,7 @@ from bodygraph.errors import (
     InvalidInstantError,
     InvalidOptionError,
     OutOfRangeError,
+    UnsupportedLanguageError,
 )
 from bodygraph.model.chart import (
     Activation,
@@ -39,6 +40,8 @@ _LAZY = {
     "calculate_at_place": "bodygraph.geo.local",
     "LocalChart": "bodygraph.geo.local",
     "WallTime": "bodygraph.geo.timezones",
+    "languages": "bodygraph.catalog.translations",
+    "LANGUAGES": "bodygraph.catalog.translations",
     **dict.fromkeys(("transit", "transit_many", "connection", "connection_many", "penta",
                      "Transit", "TransitTable", "Connection", "ConnectionTable", "Penta",
                      "Composite", "sensitivity", "sensitivity_many", "solar_return",
@@ -49,6 +52,7 @@ _LAZY = {
 
 if TYPE_CHECKING:
     __version__: str
+    from bodygraph.catalog.translations import LANGUAGES, languages
     from bodygraph.columnar import ChartTable
     from bodygraph.geo.local import LocalChart, calculate_at_place, calculate_local
     from bodygraph.geo.timezones import WallTime
@@ -106,6 +110,7 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 __all__ = [
+    "LANGUAGES",
     "Activation",
     "Authority",
     "Body",
@@ -133,6 +138,7 @@ __all__ = [
     "Side",
     "Transit",
     "TransitTable",
+    "UnsupportedLanguageError",
     "WallTime",
     "__version__",
     "calculate",
@@ -142,6 +148,7 @@ __all__ = [
     "calendar",
     "connection",
     "connection_many",
+    "languages",
     "penta",
     "saturn_returns",
     "sensitivity",

@@ -33,3 +33,12 @@ class OutOfRangeError(BodygraphError, ValueError):
 
 class EphemerisError(BodygraphError):
     """The ephemeris kernel could not be found, opened or used."""
+
+
+class UnsupportedLanguageError(InvalidOptionError):
+    """A language code that has no catalog; ``supported`` lists the codes that have one."""
+
+    def __init__(self, lang: object, supported: tuple[str, ...]) -> None:
+        self.lang = lang
+        self.supported = supported
+        super().__init__(f"unknown language {lang!r}: use one of {', '.join(supported)}")
