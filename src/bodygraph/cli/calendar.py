@@ -56,8 +56,8 @@ def ingresses(first: str, last: str, bodies: str, level: Level, *, node: NodeKin
     if last_day < start:
         raise CliError(f"{names[1]} comes before {names[0]}")
     chosen = parse_bodies(name for name in bodies.split(",") if name.strip())
-    return calendar(start, last_day + timedelta(days=1), chosen, level, node=node,
-                    calculator=calculator)
+    end = last_day + timedelta(days=1) if last_day.date() < date.max else last_day
+    return calendar(start, end, chosen, level, node=node, calculator=calculator)
 
 
 @input_errors_exit_2

@@ -9,6 +9,7 @@ import sys
 from typing import TYPE_CHECKING, Final, TypeAlias
 
 from bodygraph.calculator import Calculator, default_calculator
+from bodygraph.errors import OutOfRangeError
 from bodygraph.geo.providers import DEFAULT_GEOCODER, GEOCODERS
 
 if TYPE_CHECKING:
@@ -30,8 +31,12 @@ EXIT_STATUS: Final = """exit status:
   1    the work failed: a value could not be used (an unknown place, a date outside the
        ephemeris, ...), a file could not be read or written, or (batch) some rows are
        bad: they are in the output with error_code and error
-  2    a usage mistake: an unknown option, a missing or malformed argument
+  2    a usage mistake: an unknown option, a missing or malformed argument (a date or
+       time that does not exist, an unknown --tz or --theme, --lat beyond 90, ...)
   130  interrupted"""
+
+#: How the command line says to use a larger kernel (the end of an out-of-range error).
+LARGER_KERNEL: Final = "pass a larger kernel (--ephemeris BSP or $BODYGRAPH_EPHEMERIS)"
 
 _ROLE: Final = re.compile(r":[a-z]+(?::[a-z]+)?:`~?([^`]+)`")
 _LITERAL: Final = re.compile(r"``(.+?)``")
@@ -63,6 +68,12 @@ def add_geocoder_options(options: Options, *, looked_up: str) -> None:
     options.add_argument("--geocode-key", metavar="KEY", help="your Google geocoding key")
 
 
+def out_of_range_text(error: OutOfRangeError, served: str = "births") -> str:
+    """``error`` in the command line's words: ``served`` names what the range is of
+    (``births``; ``instants`` for a transit's time) and the remedy names ``--ephemeris``."""
+    return error.explain(served=served, remedy=LARGER_KERNEL)
+
+
 def calculator_from(args: argparse.Namespace) -> Calculator:
     """The calculator of ``--ephemeris`` (or the default one)."""
     return Calculator(args.ephemeris) if args.ephemeris else default_calculator(None)
@@ -70,9 +81,15 @@ def calculator_from(args: argparse.Namespace) -> Calculator:
 
 def geocoder_from(args: argparse.Namespace) -> Geocoder:
     """The geocoder of ``--geocoder`` and ``--geocode-key``."""
-    from bodygraph.geo.places import geocoder_for  # the gazetteer code: only when used
+    from bodygraph.geo.places import (  # the gazetteer code: only when used
+        GeocodeKeyMissingError,
+        geocoder_for,
+    )
 
-    return geocoder_for(args.geocoder, args.geocode_key)
+    try:
+        return geocoder_for(args.geocoder, args.geocode_key)
+    except GeocodeKeyMissingError as exc:
+        raise CliError(str(exc)) from None
 
 
 def note_if_plain(command: str) -> None:

@@ -7,7 +7,12 @@ import argparse
 from collections.abc import Callable, Sequence
 from functools import wraps
 
-from bodygraph.cli.options import CliError, Subparsers, add_calculation_options
+from bodygraph.cli.options import (
+    CliError,
+    Subparsers,
+    add_calculation_options,
+    out_of_range_text,
+)
 from bodygraph.errors import InvalidInstantError, InvalidOptionError, OutOfRangeError
 
 Handler = Callable[[argparse.Namespace], int]
@@ -48,7 +53,9 @@ def input_errors_exit_2(handler: Handler) -> Handler:
     def run(args: argparse.Namespace) -> int:
         try:
             return handler(args)
-        except (OutOfRangeError, InvalidInstantError, InvalidOptionError) as exc:
+        except OutOfRangeError as exc:
+            raise CliError(out_of_range_text(exc)) from None
+        except (InvalidInstantError, InvalidOptionError) as exc:
             raise CliError(str(exc)) from None
 
     return run

@@ -7,10 +7,11 @@ import json
 
 from bodygraph.cli.chart import add_birth_options, chart_from_args, parse_utc
 from bodygraph.cli.images import add_image_options, wants_image, write_images
-from bodygraph.cli.options import CliError, Subparsers, calculator_from
+from bodygraph.cli.options import CliError, Subparsers, calculator_from, out_of_range_text
 from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
 from bodygraph.cli.relations_text import channel_lines, composite_lines, side_lines
 from bodygraph.cli.report import utc_seconds_text
+from bodygraph.errors import OutOfRangeError
 from bodygraph.relations import Transit, transit
 
 EXAMPLE = "bodygraph transit --at 2024-03-20T03:06:00Z --utc 1980-01-03T08:30:00Z"
@@ -47,7 +48,10 @@ def run(args: argparse.Namespace) -> int:
     natal = chart_from_args(args) if (args.utc or args.date or args.time) else None
     if wants_image(args) and natal is None:
         raise CliError(NO_NATAL_IMAGE)
-    result = transit(at, natal=natal, node=args.node, calculator=calculator_from(args))
+    try:
+        result = transit(at, natal=natal, node=args.node, calculator=calculator_from(args))
+    except OutOfRangeError as exc:  # the natal birth is in range: it is --at
+        raise CliError(f"--at {out_of_range_text(exc, 'instants')}") from None
     if natal is not None and wants_image(args):
         from bodygraph.render.from_relations import transit_input  # only when drawing
 
