@@ -342,3 +342,16 @@ def test_the_readme_documents_the_exit_statuses() -> None:
     for status in ("0", "1", "2", "130"):
         assert re.search(rf"`{status}`", section), status
     assert "error_code" in section
+
+
+def test_readable_channels_in_numeric_order_json_in_text_order(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run(capsys, *EXAMPLE)
+    assert status == 0
+    listed = [line.split()[0] for line in
+              out.split("  Channels", 1)[1].split("\n\n", 1)[0].splitlines()]
+    assert listed == ["6-59", "10-57", "13-33", "37-40", "39-55", "47-64"]
+    status, out, _ = run(capsys, *EXAMPLE, "--json")
+    assert json.loads(out)["channelsShort"] == ["10-57", "13-33", "37-40", "39-55", "47-64",
+                                                "6-59"]

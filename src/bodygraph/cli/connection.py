@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from bodygraph.catalog.tables import reading_order
 from bodygraph.cli.births import add_births_arguments, charts_of_births
 from bodygraph.cli.images import add_image_options, wants_image, write_images
 from bodygraph.cli.options import CliError, Subparsers
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
 def _held(links: tuple[ChannelLink, ...]) -> str:
     return ("\n" + INDENT).join(
         f"{link.channel.short:<6} {link.channel.name} (person {link.person} has it whole)"
-        for link in links) or "none"
+        for link in sorted(links, key=lambda link: reading_order(link.channel))) or "none"
 
 
 def render(result: Connection) -> str:

@@ -43,7 +43,8 @@ def render(result: Penta) -> str:
     return "\n".join([
         f"Penta of {len(result.members)} members ({members})",
         "",
-        f"  {'Gates':<19} {', '.join(str(g) for g in result.gates) or 'none'}",
-        f"  {'Missing gates':<19} {', '.join(str(g) for g in result.missing_gates) or 'none'}",
+        f"  {'Gates':<19} {', '.join(str(g) for g in sorted(result.gates)) or 'none'}",
+        f"  {'Missing gates':<19} "
+        f"{', '.join(str(g) for g in sorted(result.missing_gates)) or 'none'}",
         f"  {'Channels':<19} {channel_lines(result.channels)}",
     ])

@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
 def render(result: Transit) -> str:
     """The transit as readable text."""
     rows = [f"Transit at {utc_seconds_text(result.at)}", "", *side_lines(result.activations), "",
-            f"  {'Gates':<19} {', '.join(str(g) for g in result.gates)}",
+            f"  {'Gates':<19} {', '.join(str(g) for g in sorted(result.gates))}",
             f"  {'Channels':<19} {channel_lines(result.channels)}"]
     if result.natal is not None:
         rows += ["", "Over the natal chart",
