@@ -355,3 +355,30 @@ def test_readable_channels_in_numeric_order_json_in_text_order(
     status, out, _ = run(capsys, *EXAMPLE, "--json")
     assert json.loads(out)["channelsShort"] == ["10-57", "13-33", "37-40", "39-55", "47-64",
                                                 "6-59"]
+
+
+def test_help_is_reflowed_to_the_terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "60")
+    for name, text in _helps().items():
+        if name == "batch":  # its own help (bodygraph.cli.batch)
+            continue
+        examples = [line for line in text.splitlines() if line.startswith("  bodygraph ")]
+        for line in text.splitlines():
+            assert len(line) <= 60 or line in examples, (name, line)
+    monkeypatch.setenv("COLUMNS", "200")
+    wide = _helps()["sensitivity"]
+    assert "activations changes line (the design side moving with the birth), exact" in wide
+    assert re.search(r"^  2    a usage mistake or bad input: .* an instant outside", wide,
+                     re.MULTILINE)
+
+
+def test_help_claims_only_the_options_a_command_has() -> None:
+    helps = _helps()
+    for name in ("chart", "transit", "connection"):
+        assert "--theme" in helps[name] and "--svg" in helps[name], name
+    for name in ("penta", "sensitivity", "cycles", "calendar"):
+        for option in ("--theme", "--svg", "--png", "image"):
+            assert option not in helps[name], (name, option)
+    for name in ("transit", "sensitivity", "cycles", "calendar"):
+        assert "number of births" not in helps[name], name
+    assert "place" not in helps["calendar"]

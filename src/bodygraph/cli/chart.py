@@ -14,6 +14,7 @@ from bodygraph.cli.images import add_image_options, write_images
 from bodygraph.cli.options import (
     EXIT_STATUS,
     CliError,
+    HelpFormatter,
     Subparsers,
     add_calculation_options,
     add_geocoder_options,
@@ -48,7 +49,7 @@ def add_parser(subparsers: Subparsers) -> None:
         "  bodygraph chart --date 1990-05-14 --time 08:30 --tz Europe/Berlin --json\n"
         '  bodygraph chart --date 1990-05-14 --time 08:30 --place "Berlin, Germany"'
         f"\n\n{EXIT_STATUS}",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     add_birth_options(chart)
     out = chart.add_argument_group("output")

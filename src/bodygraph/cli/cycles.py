@@ -12,7 +12,12 @@ from typing import Any
 from bodygraph.calculator import Calculator
 from bodygraph.cli.chart import add_birth_options, chart_from_args
 from bodygraph.cli.options import CliError, Subparsers, calculator_from, note_if_plain
-from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
+from bodygraph.cli.relations_options import (
+    command_parser,
+    exit_status,
+    finish_command,
+    input_errors_exit_2,
+)
 from bodygraph.cli.relations_text import rounded_seconds_text
 from bodygraph.relations.common import instant_text
 from bodygraph.relations.cycles import saturn_returns, solar_return, uranus_oppositions
@@ -29,6 +34,7 @@ def add_parser(subparsers: Subparsers) -> None:
         "opposite natal Uranus between ages 35 and 48, exact to a second. Chiron is not in "
         "the DE440 ephemeris and is not computed.",
         [EXAMPLE],
+        exit_status(malformed="a --year not after the birth"),
     )
     add_birth_options(parser)
     parser.add_argument("--year", type=int, metavar="YYYY",

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 
 import bodygraph
-from bodygraph.cli.options import EXIT_STATUS, CliError, out_of_range_text
+from bodygraph.cli.options import EXIT_STATUS, CliError, HelpFormatter, out_of_range_text
 from bodygraph.errors import BodygraphError, OutOfRangeError
 
 #: The subcommands (modules of this package), in the order ``bodygraph --help`` lists them.
@@ -32,7 +32,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         prog="bodygraph",
         description="Exact Human Design charts (bodygraphs) from JPL ephemerides.",
         epilog=f"example: {example}\n\n{EXIT_STATUS}",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action=_Version, nargs=0,
                         help="show the version and exit")

@@ -8,7 +8,12 @@ import json
 from bodygraph.cli.chart import add_birth_options, chart_from_args, parse_utc
 from bodygraph.cli.images import add_image_options, wants_image, write_images
 from bodygraph.cli.options import CliError, Subparsers, calculator_from, out_of_range_text
-from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
+from bodygraph.cli.relations_options import (
+    command_parser,
+    exit_status,
+    finish_command,
+    input_errors_exit_2,
+)
 from bodygraph.cli.relations_text import channel_lines, composite_lines, side_lines
 from bodygraph.cli.report import utc_seconds_text
 from bodygraph.errors import OutOfRangeError
@@ -32,6 +37,7 @@ def add_parser(subparsers: Subparsers) -> None:
          "bodygraph transit --at 2024-03-20T03:06:00Z --date 1990-05-14 --time 08:30 "
          "--tz Europe/Berlin",
          f"{EXAMPLE} --svg transit.svg --theme dark"],
+        exit_status(images=True),
     )
     parser.add_argument("--at", metavar="ISO", required=True,
                         help="transit instant with offset, e.g. 2024-03-20T03:06:00Z")
