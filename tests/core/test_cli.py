@@ -382,3 +382,21 @@ def test_help_claims_only_the_options_a_command_has() -> None:
     for name in ("transit", "sensitivity", "cycles", "calendar"):
         assert "number of births" not in helps[name], name
     assert "place" not in helps["calendar"]
+
+
+def test_an_ambiguous_place_says_which_was_taken(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "chart", "--date", "1990-05-14", "--time", "08:30",
+                           "--place", "Springfield", "--json")
+    assert status == 0, err
+    notes = [line for line in err.splitlines() if line.startswith("bodygraph: note: ")]
+    assert notes == [
+        "bodygraph: note: several places are called Springfield: took Springfield, Missouri, "
+        "United States (the most populous); others: Springfield, Massachusetts, United States; "
+        "Springfield, Illinois, United States; Springfield, Oregon, United States; "
+        "Springfield, Ohio, United States; Springfield, Virginia, United States; add the region "
+        'or country to choose one, e.g. "Springfield, Massachusetts, United States" (--place)'
+    ]
+    json.loads(out)
+    status, _, err = run(capsys, "chart", "--date", "1990-05-14", "--time", "08:30",
+                         "--place", "Springfield, Illinois")
+    assert status == 0 and "note:" not in err and "Springfield, Illinois" in err

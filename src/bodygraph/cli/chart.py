@@ -137,6 +137,7 @@ def _local_chart(args: argparse.Namespace, calculator: Calculator) -> tuple[Char
                        "or --lat/--lng")
     when = _wall_time(args.date, args.time)
     resolved: LocalTime
+    ambiguity: str | None = None  # several places of the --place name
     if args.tz is not None:
         try:
             zone(args.tz)
@@ -149,6 +150,7 @@ def _local_chart(args: argparse.Namespace, calculator: Calculator) -> tuple[Char
             found = _geocoded(args)
             lat, lng = found.lat, found.lng
             where = f"place {found.describe()}"
+            ambiguity = found.ambiguity()
         else:
             try:
                 lat, lng = check_coordinates(args.lat, args.lng)
@@ -161,6 +163,8 @@ def _local_chart(args: argparse.Namespace, calculator: Calculator) -> tuple[Char
         f"bodygraph: {when:%Y-%m-%d %H:%M} at {where}, {_offset_text(resolved.utc_offset)} "
         f"-> {utc_seconds_text(resolved.utc)}"
     ]
+    if ambiguity is not None:
+        notes.append(f"bodygraph: note: {ambiguity} (--place)")
     if resolved.wall_time.value in _WALL_TIME_NOTES:
         notes.append(f"bodygraph: note: {when:%H:%M} {_WALL_TIME_NOTES[resolved.wall_time.value]}")
     return calculator.calculate(resolved.utc, node=args.node), notes
