@@ -31,7 +31,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="bodygraph",
         description="Exact Human Design charts (bodygraphs) from JPL ephemerides.",
-        epilog=f"example: {example}\n\n{EXIT_STATUS}",
+        epilog=f"example:\n  {example}\n\n{EXIT_STATUS}",
         formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action=_Version, nargs=0,

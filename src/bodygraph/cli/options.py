@@ -32,8 +32,7 @@ EXIT_STATUS: Final = """exit status:
   1    the work failed: a value could not be used (an unknown place, a date outside the
        ephemeris, ...), a file could not be read or written, or (batch) some rows are
        bad: they are in the output with error_code and error
-  2    a usage mistake: an unknown option, a missing or malformed argument (a date or
-       time that does not exist, an unknown --tz or --theme, --lat beyond 90, ...)
+  2    a usage mistake: an unknown option, a missing or malformed argument
   130  interrupted"""
 
 #: How the command line says to use a larger kernel (the end of an out-of-range error).
