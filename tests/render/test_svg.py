@@ -156,7 +156,7 @@ def test_document_is_self_contained_and_accessible() -> None:
     desc = root.find("svg:desc", NS)
     assert title is not None and title.text == "Human Design bodygraph: Projector, profile 5/1"
     assert desc is not None and desc.text is not None
-    assert "Defined channels: 1-8, 23-43, 47-64, 7-31." in desc.text
+    assert "Defined channels: 1-8, 7-31, 23-43, 47-64." in desc.text
     pid = root.attrib["id"]
     assert root.attrib["aria-labelledby"] == f"{pid}-title {pid}-desc"
     tags = {e.tag.removeprefix(SVG) for e in root.iter()}

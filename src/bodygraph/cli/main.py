@@ -14,8 +14,8 @@ import sys
 from collections.abc import Sequence
 
 import bodygraph
-from bodygraph.cli.options import EXIT_STATUS, CliError
-from bodygraph.errors import BodygraphError
+from bodygraph.cli.options import EXIT_STATUS, CliError, HelpFormatter, out_of_range_text
+from bodygraph.errors import BodygraphError, OutOfRangeError
 
 #: The subcommands (modules of this package), in the order ``bodygraph --help`` lists them.
 SUBCOMMANDS = ("chart", "batch", "transit", "connection", "penta", "sensitivity", "cycles",
@@ -31,8 +31,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="bodygraph",
         description="Exact Human Design charts (bodygraphs) from JPL ephemerides.",
-        epilog=f"example: {example}\n\n{EXIT_STATUS}",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=f"example:\n  {example}\n\n{EXIT_STATUS}",
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action=_Version, nargs=0,
                         help="show the version and exit")
@@ -66,6 +66,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as exc:
         print(f"bodygraph: error: {exc}", file=sys.stderr)
         return 2
+    except OutOfRangeError as exc:  # a value that cannot be used (the relations: status 2)
+        print(f"bodygraph: error: {out_of_range_text(exc)}", file=sys.stderr)
+        return 1
     except BodygraphError as exc:
         print(f"bodygraph: error: {exc}", file=sys.stderr)
         return 1

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
-from bodygraph.catalog.tables import CENTER_NAMES, Channel
+from bodygraph.catalog.tables import CENTER_NAMES, Channel, reading_order
 from bodygraph.catalog.wording import STRATEGY
 from bodygraph.relations.connection import ConnectionKind, classify
 from bodygraph.render.glyphs import PLANET_NAMES
@@ -128,7 +128,7 @@ def natal_summary(data: RenderInput) -> tuple[str, ...]:
 
 def _listing(data: RenderInput) -> str:
     centers = ", ".join(n for n in CENTER_NAMES if n in data.centers) or "none"
-    channels = ", ".join(c.short for c in data.channels) or "none"
+    channels = ", ".join(c.short for c in sorted(data.channels, key=reading_order)) or "none"
     return f"Defined centers: {centers}. Defined channels: {channels}."
 
 
@@ -157,7 +157,8 @@ def transit_scene(data: TransitInput) -> Scene:
     scene = Scene("transit", (*natal.sources, transit), natal.header, natal.summary,
                   f"{natal.title}, with {data.label.lower()}",
                   f"{natal.description} {side_text(data.label, data.transit)}")
-    added = sorted(c.short for c in scene.channels if c not in data.natal.channels)
+    added = [c.short for c in sorted(scene.channels, key=reading_order)
+             if c not in data.natal.channels]
     return Scene(scene.kind, scene.sources,
                  (*scene.header, (data.label, ", ".join(added) or "no new channel")),
                  scene.summary, scene.title, f"{scene.description} Channels the "
@@ -181,9 +182,9 @@ def connection_scene(data: ConnectionInput) -> Scene:
     kind, together = chart_type(probe.graph), definition(probe.graph).value
     first = data.first.design_gates | data.first.personality_gates
     second = data.second.design_gates | data.second.personality_gates
-    electro = sorted(c.short for c in probe.channels
-                     if (link := classify(c, first, second))
-                     and link.kind is ConnectionKind.ELECTROMAGNETIC)
+    electro = [c.short for c in sorted(probe.channels, key=reading_order)
+               if (link := classify(c, first, second))
+               and link.kind is ConnectionKind.ELECTROMAGNETIC]
     header = (("Connection", f"{a} and {b}"), ("Together", kind.value),
               ("Definition", together),
               ("Electromagnetic", ", ".join(electro) or "none"))
