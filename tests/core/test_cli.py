@@ -360,8 +360,6 @@ def test_readable_channels_in_numeric_order_json_in_text_order(
 def test_help_is_reflowed_to_the_terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "60")
     for name, text in _helps().items():
-        if name == "batch":  # its own help (bodygraph.cli.batch)
-            continue
         examples = [line for line in text.splitlines() if line.startswith("  bodygraph ")]
         for line in text.splitlines():
             assert len(line) <= 60 or line in examples, (name, line)
@@ -370,6 +368,19 @@ def test_help_is_reflowed_to_the_terminal_width(monkeypatch: pytest.MonkeyPatch)
     assert "activations changes line (the design side moving with the birth), exact" in wide
     assert re.search(r"^  2    a usage mistake or bad input: .* an instant outside", wide,
                      re.MULTILINE)
+
+
+@pytest.mark.parametrize("args", [
+    ("chart", "--lat", "abc"), ("chrt",), ("transit", "--utc", "1980-01-03T08:30:00Z"),
+    ("batch", "in.csv"), ("chart", "--no-such-option"),
+])
+def test_a_usage_mistake_argparse_finds_is_one_line(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
+) -> None:
+    status, out, err = run(capsys, *args)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "usage:" not in err, err
+    assert err.startswith("bodygraph") and "error: " in err and "--help)" in err, err
 
 
 def test_help_claims_only_the_options_a_command_has() -> None:

@@ -12,6 +12,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 import bodygraph
 from bodygraph.cli.options import EXIT_STATUS, CliError, HelpFormatter, out_of_range_text
@@ -28,7 +29,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     wanted = [argv[0]] if argv and argv[0] in SUBCOMMANDS else list(SUBCOMMANDS)
     modules = [importlib.import_module(f"bodygraph.cli.{name}") for name in wanted]
     example = modules[0].EXAMPLE if wanted[0] == "chart" else ""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="bodygraph",
         description="Exact Human Design charts (bodygraphs) from JPL ephemerides.",
         epilog=f"example:\n  {example}\n\n{EXIT_STATUS}",
@@ -40,6 +41,14 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     for module in modules:
         module.add_parser(subparsers)
     return parser
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser whose usage mistakes are one line (argparse prints the usage
+    first); its subcommands' parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 class _Version(argparse.Action):

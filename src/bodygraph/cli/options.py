@@ -38,16 +38,17 @@ EXIT_STATUS: Final = """exit status:
 #: How the command line says to use a larger kernel (the end of an out-of-range error).
 LARGER_KERNEL: Final = "pass a larger kernel (--ephemeris BSP or $BODYGRAPH_EPHEMERIS)"
 
-#: An entry of a table in a help text: "  2    a usage mistake ..." (a term, two spaces).
-_ENTRY: Final = re.compile(r"( +\S+ {2,})(\S.*)")
+#: An entry of a table in a help text: "  2    a usage mistake ..." (a term, two spaces),
+#: or of a list: "* birth_utc: ...".
+_ENTRY: Final = re.compile(r"( +\S+ {2,}|\* )(\S.*)")
 
 
 class HelpFormatter(argparse.HelpFormatter):
     """argparse's help with the description and epilog reflowed to the terminal's width
     (``$COLUMNS``): a paragraph of plain lines is filled; in a block of indented lines
-    (examples, the exit statuses) each line is kept, except that a table entry ("  2    a
-    usage mistake: ...") and its deeper-indented continuation lines are filled under the
-    entry's text."""
+    (examples, the exit statuses) or of list items each line is kept, except that a table
+    entry ("  2    a usage mistake: ...") or a list item ("* birth_utc: ...") and its
+    deeper-indented continuation lines are filled under the entry's text."""
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         return "\n\n".join(_fill_block(block, width, indent)
@@ -56,7 +57,7 @@ class HelpFormatter(argparse.HelpFormatter):
 
 def _fill_block(block: str, width: int, indent: str) -> str:
     lines = block.splitlines()
-    if not any(line.startswith(" ") for line in lines):
+    if not any(line.startswith((" ", "* ")) for line in lines):
         return textwrap.fill(" ".join(line.strip() for line in lines), width,
                              initial_indent=indent, subsequent_indent=indent)
     out: list[str] = []
