@@ -115,7 +115,7 @@ class Settings:
         "", "scheme://host:port of a server speaking the Google Geocoding API in Google's "
             "place (empty: Google itself)")
     render_url: str = _setting(
-        "", "base of svgRenderUrl, {render_url}/<template>.svg?t=<token>; the image route "
+        "", "base of svgRenderUrl ({render_url}/TEMPLATE.svg?t=TOKEN); the image route "
             "is mounted at its path (empty: {public_url}/render)")
     public_url: str = _setting(
         "", "the service's public base address, https://api.example.com, for image links "

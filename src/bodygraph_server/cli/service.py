@@ -105,7 +105,9 @@ def settings_table() -> str:
         if spec.name in GLOBAL_SETTINGS:
             shown += " (before the command)"
         meaning = spec.metadata["meaning"].replace("|", "\\|")
-        rows.append(f"| {shown} | `{variable(spec)}` | {_default_text(spec)} | {meaning} |")
+        default = _default_text(spec)
+        default = default if default in ("empty", "on", "off") else f"`{default}`"
+        rows.append(f"| {shown} | `{variable(spec)}` | {default} | {meaning} |")
     return "\n".join(rows) + "\n"
 
 
