@@ -115,10 +115,12 @@ def first_key_hint(settings: Settings, where: str) -> str:
 
 
 def _accounts_exist(settings: Settings) -> bool:
-    from bodygraph_server.store import open_store
+    """Whether the database holds an account (waiting for it while it is unavailable, as
+    the app's start does)."""
+    from bodygraph_server.billing.opening import open_waiting
 
-    with open_store(settings.database_url) as store:
-        return store.has_accounts()
+    with open_waiting(settings.database_url, busy_timeout=settings.sqlite_busy_timeout) as book:
+        return book.store.has_accounts()
 
 
 def run(

@@ -12,6 +12,7 @@ import pytest
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.billing.ratelimit import AUTH_FAILURE_LIMIT, RedisRateLimiter
 from bodygraph_server.policy.clock import ManualClock
+from bodygraph_server.store.sql import SqlStore
 
 from .conftest import REDIS_URL, START
 
@@ -53,6 +54,30 @@ async def test_unknown_keys_from_one_address_are_throttled(
     statuses = [(await client.post(path, json=COORDS, headers=unknown())).status_code
                 for _ in range(AUTH_FAILURE_LIMIT + 1)]
     assert statuses == [401] * AUTH_FAILURE_LIMIT + [429]
+
+
+def test_idle_windows_of_addresses_are_pruned(book: Bookkeeper, clock: ManualClock) -> None:
+    """An address's window goes with its last hit, so that addresses trying keys once
+    each do not make the database grow for ever."""
+    store = book.store
+    assert isinstance(store, SqlStore)
+
+    def count(table: str) -> int:
+        with store.read_transaction() as tx:
+            row = tx.one(f"SELECT COUNT(*) FROM {table}")
+        assert row is not None
+        return int(row[0])
+
+    for n in range(30):
+        book.count_auth_failure(f"10.0.0.{n}")
+    assert (count("rate_buckets"), count("rate_hits")) == (30, 30)
+    clock.advance(30)
+    book.count_auth_failure("10.0.0.0")
+    clock.advance(31)
+    store.prune_rate_hits(clock.now() - timedelta(seconds=60))
+    assert (count("rate_buckets"), count("rate_hits")) == (1, 1)
+    assert book.count_auth_failure("10.0.0.0").remaining == AUTH_FAILURE_LIMIT - 2
+    assert book.count_auth_failure("10.0.0.1").remaining == AUTH_FAILURE_LIMIT - 1
 
 
 def test_the_failures_window_lives_with_the_keys_windows(db_url: str) -> None:
