@@ -122,8 +122,9 @@ class Settings:
             "(empty: the scheme and host of each request, within allowed_hosts)")
     allowed_hosts: str = _setting(
         "", "Host header values answered, comma-separated ('*.example.com' for "
-            "subdomains, '*' for any); others get 400 (empty: localhost, 127.0.0.1, [::1] "
-            "and the hosts of public_url and render_url)")
+            "subdomains, '*' for any); others get 400 (empty: localhost, 127.0.0.1, [::1], "
+            "the host listened on unless it is every interface, and the hosts of "
+            "public_url and render_url)")
     forwarded_allow_ips: str = _setting(
         "", "addresses of the proxies whose X-Forwarded-For and X-Forwarded-Proto are "
             "believed, comma-separated ('*': every client; empty: none)")
@@ -176,15 +177,16 @@ class Settings:
     @property
     def trusted_hosts(self) -> list[str]:
         """The ``Host`` values answered: ``allowed_hosts``, or when it is empty the local
-        names and the hosts of ``public_url`` and ``render_url``."""
+        names, the address listened on (unless it is every interface) and the hosts of
+        ``public_url`` and ``render_url``."""
         given = _items(self.allowed_hosts)
         if given:
             return given
+        names = [urlsplit(url).hostname for url in (self.public_url, self.render_url)]
+        if self.host not in ("0.0.0.0", "::", ""):
+            names.append(self.host.strip("[]"))
         local = ["localhost", "127.0.0.1", "[::1]"]
-        for url in (self.public_url, self.render_url):
-            host = urlsplit(url).hostname
-            if host:
-                local.append(f"[{host}]" if ":" in host else host)
+        local += [f"[{name}]" if ":" in name else name for name in names if name]
         return list(dict.fromkeys(h.lower() for h in local))
 
     @property

@@ -95,3 +95,18 @@ def test_a_bad_flag_is_a_usage_error(argv: list[str], capsys: pytest.CaptureFixt
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert re.match(r"bodygraph-server: error: ", err)
+
+
+def test_the_hosts_answered_by_default() -> None:
+    local = ["localhost", "127.0.0.1", "[::1]"]
+    assert Settings().trusted_hosts == local
+    assert Settings(host="0.0.0.0").trusted_hosts == local
+    assert Settings(host="192.168.1.5", public_url="https://API.example.com:8443",
+                    render_url="https://img.example.com/charts").trusted_hosts == [
+        *local, "api.example.com", "img.example.com", "192.168.1.5"]
+    assert Settings(host="fe80::1").trusted_hosts == [*local, "[fe80::1]"]
+    assert Settings(allowed_hosts=" api.example.com, *.example.org ").trusted_hosts == [
+        "api.example.com", "*.example.org"]
+    assert Settings(forwarded_allow_ips="10.0.0.1, 10.0.0.2").forwarded_ips == [
+        "10.0.0.1", "10.0.0.2"]
+    assert Settings().forwarded_ips == []
