@@ -17,7 +17,9 @@ The extensions beyond the contract (:mod:`bodygraph_server.http.relations`,
 
 The lifespan opens the bookkeeping, loads the render signing keys
 (:mod:`bodygraph_server.images.signing_keys`), binds the templates, releases abandoned
-reservations and keeps sweeping them (:mod:`bodygraph_server.billing.sweep`).
+reservations and keeps sweeping them (:mod:`bodygraph_server.billing.sweep`). Requests
+whose ``Host`` is not in ``settings.trusted_hosts`` are refused first
+(:mod:`bodygraph_server.http.hosts`).
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ from bodygraph_server.http.endpoint import Endpoint, handler
 from bodygraph_server.http.envelope import error_response, json_response
 from bodygraph_server.http.errors import RETRY_AFTER_OUTAGE, ApiError, ErrorCode
 from bodygraph_server.http.gate import Gate, api_version
+from bodygraph_server.http.hosts import TrustedHosts
 from bodygraph_server.http.openapi import openapi_document
 from bodygraph_server.http.pages import page_routes
 from bodygraph_server.http.relations import RELATION_ENDPOINTS
@@ -243,7 +246,8 @@ def create_app(
 
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(Gate)],
+        middleware=[Middleware(TrustedHosts, allowed_hosts=config.trusted_hosts),
+                    Middleware(Gate)],
         exception_handlers={HTTPException: _http_error},
         lifespan=lifespan,
     )

@@ -67,7 +67,7 @@ async def serve(app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
             await app(scope, receive, send)
 
         transport = httpx.ASGITransport(app=asgi, client=("127.0.0.1", 41000))
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as client:
             yield client
 
 
@@ -215,7 +215,7 @@ async def test_links_use_the_request_host_and_keys_from_the_database(
                               headers=headers(key, geocode=False))
     assert r.status_code == 200, r.text
     url = r.json()["svgRenderUrl"]
-    assert url.startswith("http://test/render/default.svg?t=db")
+    assert url.startswith("http://localhost/render/default.svg?t=db")
     stored = book.store.render_keys()
     assert len(stored) == 1
     ring = KeyRing(SigningKey(kid, secret) for kid, secret in stored)
@@ -225,7 +225,7 @@ async def test_links_use_the_request_host_and_keys_from_the_database(
         assert image.status_code == 200 and image.text == render_svg(payload)
         r = await again.post("/v2/visual-charts/coordinates", json=COORDS,
                              headers=headers(key, geocode=False))
-    assert r.json()["svgRenderUrl"] == "https://api.example.com" + url.removeprefix("http://test")
+    assert r.json()["svgRenderUrl"] == "https://api.example.com" + url.removeprefix("http://localhost")
     assert len(book.store.render_keys()) == 1  # reused, not regenerated
 
 
