@@ -100,6 +100,11 @@ class CalendarCache:
                     found.update(self._compute(level, {key: keys[key] for key in wanted}))
         return [found[key] for key in keys]
 
+    def memory_size(self) -> int:
+        """How many blocks this process holds in memory (at most its capacity)."""
+        with self._memory_lock:
+            return len(self._memory)
+
     def _calculator(self) -> tuple[Calculator, str]:
         with self._memory_lock:
             if self._made is None:
