@@ -1,7 +1,8 @@
 """The calendar's cache of months (bodygraph_server.calendar_cache): stored bytes give
 back the same columns; memory holds at most its capacity and an evicted month comes back
 from the shared store, not from a new computation; one computation at a time per
-process, and threads asking for the same months at once compute them once."""
+process, and threads asking for the same months at once compute them once; the OpenAPI
+document says so."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+import httpx
 import numpy as np
 import pytest
 
@@ -116,3 +118,13 @@ def test_one_computation_at_a_time_and_each_month_once(counted: Counted) -> None
     assert counted.most == 1
     assert sorted(counted.months) == sorted({m for months in asks for m in months})
     assert cache.computed == 4
+
+
+@pytest.mark.anyio
+async def test_the_openapi_document_says_the_months_are_shared(
+    client: httpx.AsyncClient,
+) -> None:
+    document = (await client.get("/openapi.json")).json()
+    described = document["paths"]["/v2/calendar"]["post"]["description"]
+    assert "computed once and shared by every caller" in described
+    assert "at most 366 days" in described

@@ -11,7 +11,8 @@ level of the body, :mod:`bodygraph_server.http.births`):
 * ``/v2/calendar``: ``{"from": "YYYY-MM-DD", "to": "YYYY-MM-DD", "bodies": [...],
   "level": "gate" | "line"}`` (at most 366 days; ``bodies`` default all 13, ``level``
   ``gate``) -> ``CalendarResult``: the list ``bodygraph calendar --json`` prints
-  (``data`` is a JSON array).
+  (``data`` is a JSON array), its months taken from the worker's shared cache
+  (:mod:`bodygraph_server.calendar_cache`).
 
 A search that reaches outside the ephemeris, or a solar-return year not after the birth,
 is INVALID_REQUEST_BODY (422). Advanced tier, 1 credit per success, the checks and
@@ -131,7 +132,11 @@ TIME_ENDPOINTS = (
               BIRTH_CODES),
     extension("/v2/calendar", "Ingress calendar", "Every instant from the start of `from` "
               "to the end of `to` (UTC, at most 366 days) at which one of `bodies` enters a "
-              "new gate or line: `data` is the list `bodygraph calendar --json` prints. " + _TIER,
+              "new gate or line: `data` is the list `bodygraph calendar --json` prints. "
+              "The calendar is the same for every caller: each UTC month of each level is "
+              "computed once and shared by every caller, worker and instance of the "
+              "service (docs/api.md, \"The calendar's months\"); the answer is the same "
+              "as computed alone. " + _TIER,
               "CalendarResult", "Calendar computed", single_served(parse_calendar), "CalendarInput",
               BODY_CODES),
 )
