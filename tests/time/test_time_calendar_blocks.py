@@ -21,6 +21,7 @@ from bodygraph.relations.calendar_blocks import (
     Month,
     block_identity,
     compute_blocks,
+    month_start,
     months_between,
 )
 
@@ -65,6 +66,17 @@ def test_kept_months_give_the_direct_calendar_for_random_ranges(level: Level) ->
         direct, assembled = _dicts(start, end, bodies, level, kept)
         assert assembled == direct, (start, end, bodies)
     assert kept.computed < 12 * 3  # months were reused across ranges
+
+
+def test_kept_months_give_the_direct_calendar_across_the_centuries() -> None:
+    rng = random.Random(1800)
+    kept = KeptMonths("line")
+    for year in (1801, 1899, 1969, 2150, 2198):
+        start = datetime(year, 1, 1, tzinfo=UTC) + timedelta(
+            seconds=rng.randrange(0, 300 * 86_400))
+        end = start + timedelta(seconds=rng.randrange(1, 40 * 86_400))
+        direct, assembled = _dicts(start, end, ["moon", "sun", "southNode"], "line", kept)
+        assert assembled == direct and direct, (start, end)
 
 
 def test_month_edges_and_whole_days() -> None:
@@ -126,3 +138,24 @@ def test_months_at_the_ends_of_the_ephemeris() -> None:
 def test_the_identity_names_the_node() -> None:
     calculator = default_calculator(None)
     assert block_identity(calculator, "true") != block_identity(calculator, "mean")
+
+
+def _us(text: str) -> int:
+    return int(np.datetime64(text, "us").astype(np.int64))
+
+
+@pytest.mark.parametrize(("first", "last", "expected"), [
+    ("1850-01-01T00:00", "1850-03-01T00:00", [("1850-01", "1850-02")]),
+    ("1850-01-31T12:00", "1850-02-01T00:00", [("1850-01", "1850-01")]),
+    ("1850-01-31T12:00", "1850-02-01T00:00:00.000001", [("1850-01", "1850-02")]),
+    ("1969-12-31T23:00", "1970-01-01T01:00", [("1969-12", "1970-01")]),
+    ("2199-11-30T00:00", "2199-12-31T00:00", [("2199-11", "2199-12")]),
+])
+def test_months_hold_the_instants_after_their_first(
+    first: str, last: str, expected: list[tuple[str, str]]
+) -> None:
+    (low, high), = expected
+    months = months_between(_us(first), _us(last))
+    assert months == list(range(int(np.datetime64(low, "M").astype(np.int64)),
+                                int(np.datetime64(high, "M").astype(np.int64)) + 1))
+    assert month_start(months[0]) == _us(low + "-01T00:00")
