@@ -84,7 +84,8 @@ class CalendarCache:
 
     def blocks(self, level: Level, months: Sequence[Month]) -> list[IngressColumns]:
         """Every body's ingresses at ``level`` in each of ``months``, in that order."""
-        keys = {self._key(level, month): month for month in months}
+        named = [self._key(level, month) for month in months]
+        keys = dict(zip(named, months, strict=True))
         found = self._recall(list(keys))
         if len(found) < len(keys):
             found.update(self._load([key for key in keys if key not in found]))
@@ -98,7 +99,7 @@ class CalendarCache:
                 wanted = [key for key in wanted if key not in found]
                 if wanted:
                     found.update(self._compute(level, {key: keys[key] for key in wanted}))
-        return [found[key] for key in keys]
+        return [found[key] for key in named]
 
     def memory_size(self) -> int:
         """How many blocks this process holds in memory (at most its capacity)."""
