@@ -48,6 +48,7 @@ from bodygraph_server.billing.commits import CommitBatcher
 from bodygraph_server.billing.opening import open_waiting
 from bodygraph_server.billing.request_path import RequestBook
 from bodygraph_server.billing.sweep import sweep_forever, sweep_stale
+from bodygraph_server.calendar_cache import CalendarCache
 from bodygraph_server.charting import ChartSource, LibraryCharts
 from bodygraph_server.geocoding import caller_key_required
 from bodygraph_server.http import v1, v2
@@ -74,6 +75,7 @@ from bodygraph_server.services import (
 )
 from bodygraph_server.settings import Settings
 from bodygraph_server.store import StoreError
+from bodygraph_server.store.calendar_blocks import SqlCalendarBlocks
 from bodygraph_server.store.sql import SqlStore
 
 if TYPE_CHECKING:
@@ -136,8 +138,10 @@ async def _services(
     store = book.store
     hub = TemplateHub(SqlTemplateStore(store) if isinstance(store, SqlStore) else None)
     requests = RequestBook(book, threads.run, on_loop)
+    months = CalendarCache(SqlCalendarBlocks(store) if isinstance(store, SqlStore) else None,
+                           book.clock.now)
     return Services(config, book, charts, threads, keys, hub, StyleCache(hub), requests,
-                    CommitBatcher(requests))
+                    CommitBatcher(requests), months)
 
 
 def _on_loop(book: Bookkeeper) -> AsyncRequestCalls | None:
