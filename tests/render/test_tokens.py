@@ -52,10 +52,11 @@ def body_bytes(token: str) -> bytes:
 
 
 @settings(max_examples=150)
-@given(design=placement_lists, personality=placement_lists)
+@given(design=placement_lists, personality=placement_lists,
+       variables=st.none() | st.from_regex(r"P[LR]{2} D[LR]{2}", fullmatch=True))
 def test_round_trip(design: tuple[tuple[int, int], ...],
-                    personality: tuple[tuple[int, int], ...]) -> None:
-    data = RenderInput.from_gate_lines(design, personality)
+                    personality: tuple[tuple[int, int], ...], variables: str | None) -> None:
+    data = RenderInput.from_gate_lines(design, personality, variables=variables)
     token = issue(data, RING)
     assert token.startswith("k1.")
     assert verify(token, RING) == data
@@ -146,6 +147,11 @@ def plain_token(payload: bytes, version: int = tokens.PLAIN_VERSION) -> str:
 def test_a_valid_signature_over_a_bad_payload_is_still_refused() -> None:
     with pytest.raises(MalformedTokenError):
         verify(plain_token(bytes([0] * 26) + bytes(12)), RING)  # gate 0
+    good = tokens.encode_payload(dataclasses.replace(SAMPLE, variables=None))
+    for arrows in (0b10, 0b100000):  # arrow bits without their presence bit; bit 14
+        mask = int.from_bytes(good[36:], "big") | arrows << 9
+        with pytest.raises(MalformedTokenError, match="padding"):
+            verify(plain_token(good[:36] + mask.to_bytes(2, "big")), RING)
     with pytest.raises(MalformedTokenError, match="version"):
         verify(plain_token(tokens.encode_payload(SAMPLE), version=7), RING)
     sealed = body_bytes(issue(SAMPLE, RING))
@@ -197,7 +203,10 @@ def test_token_holds_only_activations_and_centers() -> None:
     mask = int.from_bytes(payload[36:38], "big")
     assert [n for i, n in enumerate(CENTER_NAMES) if mask >> i & 1] == [
         n for n in CENTER_NAMES if n in v2["centers"]]
-    assert mask < 1 << 9
+    # bit 9: the arrows follow; bits 10-13: P sun, P node, D sun, D node (1 for R)
+    arrows = "".join("R" if mask >> (10 + k) & 1 else "L" for k in range(4))
+    assert mask >> 9 & 1 and f"P{arrows[:2]} D{arrows[2:]}" == v2["variables"]
+    assert mask < 1 << 14
     # The same activations under another birth instant give the very same token.
     other = dataclasses.replace(chart, birth_utc=chart.birth_utc + timedelta(days=3650),
                                 design_utc=chart.design_utc - timedelta(days=1))
