@@ -19,7 +19,7 @@ from bodygraph.errors import BodygraphError
 
 #: The subcommands (modules of this package), in the order ``bodygraph --help`` lists them.
 SUBCOMMANDS = ("chart", "batch", "transit", "connection", "penta", "sensitivity", "cycles",
-               "calendar", "hologenetic", "astro")
+               "calendar", "hologenetic", "astro", "wheel")
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
