@@ -45,6 +45,9 @@ _LAZY = {
                      "solar_returns", "saturn_returns", "uranus_oppositions", "calendar",
                      "Sensitivity", "SensitivityTable", "LineChange", "Segment", "Ingress"),
                     "bodygraph.relations"),
+    **dict.fromkeys(("HologeneticProfile", "LabelPack", "hologenetic_profile",
+                     "hologenetic_table", "label_pack_from_json"), "bodygraph.rules.hologenetic"),
+    **dict.fromkeys(("AstroTable", "astro", "astro_table"), "bodygraph.relations.astro"),
 }
 
 if TYPE_CHECKING:
@@ -77,6 +80,14 @@ if TYPE_CHECKING:
         transit_many,
         uranus_oppositions,
     )
+    from bodygraph.relations.astro import AstroTable, astro, astro_table
+    from bodygraph.rules.hologenetic import (
+        HologeneticProfile,
+        LabelPack,
+        hologenetic_profile,
+        hologenetic_table,
+        label_pack_from_json,
+    )
 
 
 @cache
@@ -107,6 +118,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "Activation",
+    "AstroTable",
     "Authority",
     "Body",
     "BodygraphError",
@@ -119,9 +131,11 @@ __all__ = [
     "ConnectionTable",
     "Definition",
     "EphemerisError",
+    "HologeneticProfile",
     "Ingress",
     "InvalidInstantError",
     "InvalidOptionError",
+    "LabelPack",
     "LineChange",
     "LocalChart",
     "NodeKind",
@@ -135,6 +149,8 @@ __all__ = [
     "TransitTable",
     "WallTime",
     "__version__",
+    "astro",
+    "astro_table",
     "calculate",
     "calculate_at_place",
     "calculate_local",
@@ -142,6 +158,9 @@ __all__ = [
     "calendar",
     "connection",
     "connection_many",
+    "hologenetic_profile",
+    "hologenetic_table",
+    "label_pack_from_json",
     "penta",
     "saturn_returns",
     "sensitivity",
