@@ -4,6 +4,7 @@ with exit status 2."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -85,3 +86,20 @@ def test_bad_input_is_one_line_and_status_2(
     assert status == 2
     assert err.startswith("bodygraph: error: ") and len(err.strip().splitlines()) == 1
     assert words in err and "Traceback" not in err
+
+
+def test_a_place_gives_the_coordinates_and_the_zone(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = _run(capsys, "astro", "--date", "1990-05-14", "--time", "08:30",
+                            "--place", "Berlin, Germany", "--json")
+    assert status == 0
+    found = re.search(r"\(([\d.]+)° N, ([\d.]+)° E\)", err)
+    assert found is not None and "06:30:00 UTC" in err
+    lat, lng = float(found.group(1)), float(found.group(2))
+    data = json.loads(out)
+    expected = astro(datetime(1990, 5, 14, 6, 30, tzinfo=UTC), lat, lng).to_dict()
+    assert data["activations"] == expected["activations"]
+    assert data["angles"]["ascendant"] == pytest.approx(expected["angles"]["ascendant"],
+                                                        abs=0.01)  # 4 decimals in the note
+    status, _, err = _run(capsys, "astro", "--date", "1990-05-14", "--time", "08:30",
+                          "--place", "Berlin", "--lat", "1", "--lng", "2")
+    assert status == 2 and "not both" in err
