@@ -20,7 +20,7 @@ from bodygraph.errors import BodygraphError, OutOfRangeError
 
 #: The subcommands (modules of this package), in the order ``bodygraph --help`` lists them.
 SUBCOMMANDS = ("chart", "batch", "transit", "connection", "penta", "sensitivity", "cycles",
-               "calendar")
+               "calendar", "hologenetic", "astro", "wheel")
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
