@@ -96,12 +96,14 @@ start() {
     pg_answers || fail "the PostgreSQL on 127.0.0.1:$pg_port does not let user postgres into" \
       "database test without a password: allow trust auth for 127.0.0.1 and createdb test," \
       "or stop it to have the tests start their own"
+    echo "==> PostgreSQL answers on 127.0.0.1:$pg_port"
   else
     start_postgres "$dir"
   fi
   if listening "$redis_port"; then
     redis_answers || fail "what listens on 127.0.0.1:$redis_port does not answer as Redis" \
       "does: stop it to have the tests start their own Redis"
+    echo "==> Redis answers on 127.0.0.1:$redis_port"
   else
     start_redis "$dir"
   fi

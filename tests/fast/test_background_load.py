@@ -1,7 +1,7 @@
 """A process that computes charts one at a time runs the plain-Python kernels first; after
-``LOAD_AFTER`` instants a thread loads the compiled code from numba's cache (or, where the
-cache lacks it, after ``COMPILE_AFTER`` compiles it) while the calls go on in plain
-Python, and the calls switch to it once it is ready: the same numbers before and after."""
+``LOAD_AFTER`` instants a thread loads the compiled code from numba's cache (or compiles
+it) while the calls go on in plain Python, and the calls switch to it once it is ready:
+the same numbers before and after."""
 
 from __future__ import annotations
 
@@ -12,10 +12,9 @@ import numpy as np
 import pytest
 
 from bodygraph._time import TT
-from bodygraph.ephemeris.fast import engine as engine_module
 from bodygraph.ephemeris.fast import loops
 from bodygraph.ephemeris.fast.background import BackgroundLoad
-from bodygraph.ephemeris.fast.engine import COMPILE_AFTER, LOAD_AFTER, FastEngine
+from bodygraph.ephemeris.fast.engine import LOAD_AFTER, FastEngine
 from bodygraph.ephemeris.fast.jit import compiled
 from bodygraph.ephemeris.kernel import shipped_kernel
 
@@ -48,12 +47,10 @@ def test_single_charts_switch_to_the_compiled_code_with_the_same_numbers(
 ) -> None:
     engine = FastEngine(shipped_kernel())
     before = births(LOAD_AFTER, seed=61)
-    assert engine._cache_holds_loops is None
     first = one_at_a_time(engine, before[:LOAD_AFTER - 1])
     assert not engine._background.started  # fewer than LOAD_AFTER: no load
+    assert not engine.serves_compiled()
     first += one_at_a_time(engine, before[LOAD_AFTER - 1:])
-    # tests/conftest.py made sure numba's cache holds the compiled code: it is loaded.
-    assert engine._cache_holds_loops
     assert engine._background.started
     assert engine.wait_for_compiled()  # no time limit here but the test's own
     run, _, _ = engine._loop(loops.epochs, 1)
@@ -61,22 +58,6 @@ def test_single_charts_switch_to_the_compiled_code_with_the_same_numbers(
     after = births(40, seed=62)
     second = one_at_a_time(engine, after)
     for ours, theirs in zip(first + second, one_at_a_time(plain, before + after), strict=True):
-        assert np.array_equal(ours, theirs)
-
-
-def test_without_the_cache_the_load_waits_for_compile_after(
-    monkeypatch: pytest.MonkeyPatch, plain: FastEngine,
-) -> None:
-    monkeypatch.setattr(engine_module, "is_cached", lambda functions: False)
-    engine = FastEngine(shipped_kernel())
-    instants = births(COMPILE_AFTER, seed=63)
-    first = one_at_a_time(engine, instants[:COMPILE_AFTER - 1])
-    assert engine._cache_holds_loops is False
-    assert not engine._background.started
-    first += one_at_a_time(engine, instants[COMPILE_AFTER - 1:])
-    assert engine._background.started  # the cache holds it here: a load, not a compile
-    assert engine.wait_for_compiled()
-    for ours, theirs in zip(first, one_at_a_time(plain, instants), strict=True):
         assert np.array_equal(ours, theirs)
 
 

@@ -59,7 +59,7 @@ from bodygraph.ephemeris.fast.chebyshev import (
 )
 from bodygraph.ephemeris.fast.design_instant import design_offsets
 from bodygraph.ephemeris.fast.frames import nutation_table
-from bodygraph.ephemeris.fast.jit import can_compile, compiled, fastest, is_cached
+from bodygraph.ephemeris.fast.jit import can_compile, compiled, fastest
 from bodygraph.errors import EphemerisError, InvalidOptionError
 from bodygraph.model.chart import NodeKind
 
@@ -91,13 +91,13 @@ _NODES: dict[str, int] = {"true": apparent.TRUE_NODE, "mean": apparent.MEAN_NODE
 #: numba) or ``"plain"``. The numbers are the same.
 Mode = Literal["auto", "compiled", "plain"]
 #: Plain Python costs about a millisecond per instant, loading the compiled code about
-#: half a second of CPU once per process, compiling it some seconds once per machine
-#: (docs/performance.md). In ``"auto"`` mode a thread starts loading the compiled code
-#: once ``LOAD_AFTER`` instants have been computed as plain Python, where numba's cache
-#: holds it, or ``COMPILE_AFTER`` where it must be compiled first.
+#: a CPU-second once per process, compiling it some seconds once per machine, and a
+#: process that ends while the load runs waits for the step it is in (docs/performance.md).
+#: In ``"auto"`` mode a thread starts loading (or compiling) the compiled code once
+#: ``LOAD_AFTER`` instants have been computed as plain Python: a process that has come
+#: that far is likely to compute many more.
 PLAIN_CALL = 16
-LOAD_AFTER = 32
-COMPILE_AFTER = 256
+LOAD_AFTER = 256
 #: The loops whose compiled forms the engine calls (each compiles the kernels it calls).
 ENTRY_LOOPS = (loops.positions, loops.epochs, design_offsets)
 
@@ -144,7 +144,6 @@ class FastEngine:
         self._lock = Lock()
         self._counting = Lock()
         self._plain_instants = 0
-        self._cache_holds_loops: bool | None = None  # asked when LOAD_AFTER is reached
         #: Set once the compiled loops are loaded for this engine's arrays, or about to
         #: be by a call that waits for them: from then on every call runs compiled.
         self._compiled_ready = Event()
@@ -219,14 +218,8 @@ class FastEngine:
         there have been enough of them."""
         with self._counting:
             self._plain_instants += size
-            if self._background.started or self._plain_instants < LOAD_AFTER:
-                return
-            if self._plain_instants < COMPILE_AFTER:
-                if self._cache_holds_loops is None:
-                    self._cache_holds_loops = is_cached(ENTRY_LOOPS)
-                if not self._cache_holds_loops:
-                    return
-            if can_compile():
+            if (not self._background.started and self._plain_instants >= LOAD_AFTER
+                    and can_compile()):
                 self._background.start()
 
     def _loop(self, function: Callable[..., None],
