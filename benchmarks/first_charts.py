@@ -23,7 +23,7 @@ import subprocess
 import sys
 
 #: Ranges of chart indexes (from 1) reported, the last one ends at ``--charts``.
-EDGES = (1, 17, 33, 65, 129, 201, 257, 301)
+EDGES = (1, 17, 33, 65, 129, 201, 257, 301, 401, 601, 801)
 
 CHILD = """
 import datetime, json, sys, time
