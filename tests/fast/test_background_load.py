@@ -72,6 +72,16 @@ def test_a_large_call_runs_compiled_and_the_small_ones_follow() -> None:
     assert not engine._background.started
 
 
+def test_warm_up_leaves_no_loading_thread_behind() -> None:
+    """A batch forks its workers only from a process with one thread."""
+    engine = FastEngine(shipped_kernel())
+    one_at_a_time(engine, births(LOAD_AFTER, seed=66))
+    assert engine._background.started
+    engine.prepare()
+    assert engine._background.wait(timeout=0)  # its thread has already ended
+    assert engine.serves_compiled()
+
+
 def test_the_plain_mode_never_loads(plain: FastEngine) -> None:
     one_at_a_time(plain, births(LOAD_AFTER + 1, seed=65))
     assert not plain._background.started

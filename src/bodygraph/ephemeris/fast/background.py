@@ -64,6 +64,8 @@ class BackgroundLoad:
 
     def raise_failure(self) -> None:
         """Raise, once, what a step raised (nothing if none did)."""
+        if self._failure is None:  # the common case, without the lock
+            return
         with self._guard:
             failure, self._failure = self._failure, None
         if failure is not None:

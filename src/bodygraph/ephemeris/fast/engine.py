@@ -176,10 +176,14 @@ class FastEngine:
     def prepare(self) -> None:
         """Load the compiled kernels (from numba's cache, or compile them) and read the
         whole kernel, so that no later call pays for it: run each loop, compiled, once.
-        Where numba is not installed this only runs each loop once, as plain Python."""
+        Where numba is not installed this only runs each loop once, as plain Python.
+        A background load under way is waited for (its thread then ends at once): no
+        thread of the engine's is left running (a batch forks its workers only from a
+        process with one thread)."""
         self._compiled_ready.set()
         for _ in self._run_each_loop():
             pass
+        self._background.wait()
 
     def serves_compiled(self) -> bool:
         """Whether calls of any size now run compiled (in ``"auto"`` mode: the compiled
