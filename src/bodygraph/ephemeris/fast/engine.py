@@ -29,7 +29,7 @@ fixed order of operations: a chart's numbers are bit for bit the same whatever e
 computed with it, and one code serves one chart and a million. The loops run compiled
 (numba) or, for a few instants while the compiled code is not loaded yet in the process,
 as plain Python over the same code, with the same numbers (see
-:mod:`bodygraph.ephemeris.fast.jit`); once a process has computed a few dozen instants
+:mod:`bodygraph.ephemeris.fast.jit`); once a process has computed a few hundred instants
 that way, a thread loads the compiled code while the calls go on in plain Python
 (:mod:`bodygraph.ephemeris.fast.background`), and they switch to it when it is ready.
 Inputs and outputs are arrays with time last. The engine holds only immutable arrays
