@@ -67,8 +67,9 @@ def main() -> int:
         return 0
     compile_and_cache()
     if not is_cached():
-        print("error: the fast engine compiled, but numba's cache does not hold it "
-              "(is __pycache__ beside src/bodygraph/ephemeris/fast writable?)")
+        print("error: the fast engine compiled, but numba's cache does not hold it for the "
+              "current sources (was src/bodygraph/ephemeris edited meanwhile? is __pycache__ "
+              "beside src/bodygraph/ephemeris/fast writable?)")
         return 1
     print("the fast engine is compiled and in numba's cache")
     return 0
