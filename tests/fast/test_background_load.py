@@ -5,6 +5,8 @@ the same numbers before and after."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 
@@ -122,3 +124,17 @@ def test_a_cancelled_load_ends_after_its_current_step() -> None:
     assert load.wait()
     assert done == [0]
     load.raise_failure()  # stopping is no failure
+
+
+def test_a_process_that_ends_while_loading_exits_cleanly() -> None:
+    """The exit waits for the step under way (numba's import, or one loop), then ends."""
+    code = ("import datetime as d, bodygraph\n"
+            "from bodygraph.calculator import default_calculator\n"
+            "from bodygraph.ephemeris.fast.engine import LOAD_AFTER\n"
+            "start = d.datetime(1900, 1, 1, tzinfo=d.UTC)\n"
+            "for day in range(LOAD_AFTER):\n"
+            "    bodygraph.calculate(start + d.timedelta(days=97 * day))\n"
+            "print(default_calculator(None).engine._background.started)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "True\n", "")
