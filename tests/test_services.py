@@ -9,6 +9,7 @@ missing."""
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -95,3 +96,23 @@ def test_a_usage_mistake_exits_2() -> None:
                           check=False)
     assert done.returncode == 2
     assert done.stderr == "usage: services.sh packages | start DIR | stop DIR\n"
+
+
+def test_the_test_command_names_what_it_cannot_install_and_stops(tmp_path: Path) -> None:
+    """Without apt-get (here: a PATH of a few basic commands, without wrk, java or
+    apt-get), scripts/test.sh says in one line what to install, and runs nothing."""
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for name in ("bash", "dirname", "grep", "id", "find", "sort", "tail"):
+        found = shutil.which(name)
+        assert found is not None, name
+        (tools / name).symlink_to(found)
+    env = {"PATH": str(tools), "HOME": str(tmp_path)}
+    done = subprocess.run([str(tools / "bash"), str(SCRIPT.parent / "test.sh")],
+                          capture_output=True, text=True, env=env, timeout=60, check=False)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert len(done.stderr.splitlines()) == 1
+    assert done.stderr.startswith("error: the tests need ")
+    assert "apt-get install " in done.stderr
+    assert "wrk" in done.stderr and "default-jre-headless" in done.stderr
