@@ -1,0 +1,97 @@
+"""Spans of birth instants cut where the chart can change, and the chart of each piece:
+the common ground of stability and rectification.
+
+A chart is constant between two changes of its activations: every property follows from
+the gates and lines of the 26 activations, except the variables, which follow the arrows
+(tone 1-3 or 4-6) of the Sun and the North Node on both sides, and an arrow turns at
+every half color. The cuts are found by the root finder of :mod:`bodygraph.relations.search`
+on the sensitivity search's sampler (the design side moving with the birth), each piece's
+chart is computed once at its midpoint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from bodygraph._typing import IntArray, Micros
+from bodygraph.calculator import Calculator
+from bodygraph.columnar import ChartTable
+from bodygraph.model.chart import BODIES, Body, NodeKind
+from bodygraph.relations.search import SOURCES, WHEEL_OFFSET, crossings
+from bodygraph.relations.sensitivity import STEP_US, activation_sampler
+from bodygraph.rules.wheel import COLOR, LINE
+
+#: Spans per pass of the root finder (bounds memory).
+CHUNK = 4096
+#: The computed tracks whose arrows make the variables: the Sun and the North Node, on
+#: the personality then the design side (rows of the sensitivity sampler).
+ARROW_TRACKS = np.array([side * len(SOURCES) + SOURCES.index(BODIES.index(body))
+                         for side in (0, 1) for body in (Body.SUN, Body.NORTH_NODE)],
+                        dtype=np.intp)
+
+
+@dataclass(frozen=True, slots=True)
+class Pieces:
+    """The pieces of P spans: ``owner`` (the span of each piece, ascending), ``start``
+    and ``end`` (UTC microseconds; a piece holds ``[start, end)``, and the last piece of
+    a span ends at the span's end), in time order within each span; ``charts`` holds the
+    chart at each piece's midpoint."""
+
+    owner: IntArray
+    start: IntArray
+    end: IntArray
+    charts: ChartTable
+
+
+def _cuts(calculator: Calculator, starts: IntArray, ends: IntArray, node: NodeKind,
+          arrows: bool) -> tuple[IntArray, IntArray]:
+    """(span, instant) of every change in ``(start, end]`` of each span."""
+    sample = activation_sampler(calculator, node)
+    first, last = starts.astype("datetime64[us]"), ends.astype("datetime64[us]")
+    offset = np.array(float(WHEEL_OFFSET))
+    found = [crossings(sample, first, last, offset, LINE, STEP_US)]
+    if arrows:
+        def arrow_sample(instants: Micros) -> np.ndarray:
+            out: np.ndarray = sample(instants)[ARROW_TRACKS]
+            return out
+
+        found.append(crossings(arrow_sample, first, last, offset, COLOR // 2, STEP_US))
+    owner = np.concatenate([f.window for f in found]).astype(np.int64)
+    at = np.concatenate([f.at.astype(np.int64) for f in found])
+    return owner, at
+
+
+def _pieces(calculator: Calculator, starts: IntArray, ends: IntArray, node: NodeKind,
+            arrows: bool) -> Pieces:
+    count = starts.shape[0]
+    change_owner, change_at = _cuts(calculator, starts, ends, node, arrows)
+    owners = np.concatenate([np.arange(count), change_owner, np.arange(count)])
+    cuts = np.concatenate([starts, change_at, ends]).astype(np.int64)
+    order = np.lexsort((cuts, owners))
+    owners, cuts = owners[order], cuts[order]
+    keep = np.ones(cuts.size, dtype=bool)
+    keep[1:] = (owners[1:] != owners[:-1]) | (cuts[1:] != cuts[:-1])
+    owners, cuts = owners[keep], cuts[keep]
+    inner = owners[1:] == owners[:-1]
+    owner, first, last = owners[:-1][inner], cuts[:-1][inner], cuts[1:][inner]
+    middle = (first + (last - first) // 2).astype("datetime64[us]")
+    return Pieces(owner, first, last, calculator.calculate_many(middle, node=node))
+
+
+def chart_pieces(calculator: Calculator, starts: IntArray, ends: IntArray, node: NodeKind,
+                 *, arrows: bool = False) -> Pieces:
+    """The pieces of the spans ``[starts[i], ends[i]]`` (UTC microseconds, each span
+    longer than zero), cut at every line change of the 26 activations, and with
+    ``arrows`` at every arrow change of the Sun and the North Node too."""
+    parts = [_pieces(calculator, starts[i:i + CHUNK], ends[i:i + CHUNK], node, arrows)
+             for i in range(0, max(starts.shape[0], 1), CHUNK)]
+    if len(parts) == 1:
+        return parts[0]
+    offsets = np.cumsum([0] + [min(CHUNK, starts.shape[0] - i)
+                               for i in range(0, starts.shape[0], CHUNK)][:-1])
+    return Pieces(
+        np.concatenate([p.owner + o for p, o in zip(parts, offsets, strict=True)]),
+        np.concatenate([p.start for p in parts]), np.concatenate([p.end for p in parts]),
+        ChartTable.concat([p.charts for p in parts]))
