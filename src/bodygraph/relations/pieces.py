@@ -89,9 +89,7 @@ def chart_pieces(calculator: Calculator, starts: IntArray, ends: IntArray, node:
              for i in range(0, max(starts.shape[0], 1), CHUNK)]
     if len(parts) == 1:
         return parts[0]
-    offsets = np.cumsum([0] + [min(CHUNK, starts.shape[0] - i)
-                               for i in range(0, starts.shape[0], CHUNK)][:-1])
     return Pieces(
-        np.concatenate([p.owner + o for p, o in zip(parts, offsets, strict=True)]),
+        np.concatenate([p.owner + k * CHUNK for k, p in enumerate(parts)]),
         np.concatenate([p.start for p in parts]), np.concatenate([p.end for p in parts]),
         ChartTable.concat([p.charts for p in parts]))
