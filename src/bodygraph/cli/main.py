@@ -18,8 +18,8 @@ from bodygraph.cli.options import EXIT_STATUS, CliError
 from bodygraph.errors import BodygraphError
 
 #: The subcommands (modules of this package), in the order ``bodygraph --help`` lists them.
-SUBCOMMANDS = ("chart", "batch", "transit", "connection", "penta", "sensitivity", "cycles",
-               "calendar")
+SUBCOMMANDS = ("chart", "batch", "transit", "connection", "penta", "sensitivity", "stability",
+               "rectify", "cycles", "calendar")
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
