@@ -76,18 +76,33 @@ def test_windows_agree_with_the_charts_to_a_second(first: date, last: date | Non
     _check_windows(result, known)
 
 
-def test_no_fitting_instant_lies_outside_the_windows() -> None:
-    """Every 20 seconds of the day, from calculate_many's own columns."""
-    result = rectify(DAY, constraints(**_given(KNOWN)), zone=LONDON)
-    start = np.datetime64("1980-01-03T00:00:00", "us")
+def _has(column: np.ndarray, name: str) -> np.ndarray:
+    """Which ``;``-joined texts of a column hold ``name``."""
+    return np.array([name in str(text).split(";") for text in column])
+
+
+#: (day, constraints, the same from calculate_many's own text columns).
+SAMPLED = [
+    (DAY, _given(KNOWN), lambda c: (c["profile"] == "3/5") & (c["type"] == "Generator")
+     & (c["authority"] == "Emotional")),
+    (date(1994, 8, 20), {"open_centers": ["Solar Plexus"], "channels": ["23-43"],
+                         "activations": ["design.moon=47"]},
+     lambda c: ~_has(c["centers"], "Solar Plexus") & _has(c["channels"], "23-43")
+     & np.array([str(v).split(".")[0] == "47" for v in c["design_moon"]])),
+]
+
+
+@pytest.mark.parametrize(("day", "given", "fitting_of"), SAMPLED)
+def test_no_fitting_instant_lies_outside_the_windows(day: date, given: dict[str, object],
+                                                     fitting_of: object) -> None:
+    """Every 20 seconds of the (UTC) day, from calculate_many's own columns."""
+    result = rectify(day, constraints(**given), zone=UTC)
+    start = np.datetime64(day.isoformat(), "us")
     grid = start + np.arange(0, 86400, 20) * np.timedelta64(1, "s")
-    columns = calculate_many(grid).columns()
-    fitting = ((columns["profile"] == "3/5") & (columns["type"] == "Generator")
-               & (columns["authority"] == "Emotional"))
-    instants = grid.astype(datetime)
-    inside = np.array([any(w.start <= t.replace(tzinfo=UTC) < w.end for w in result.windows)
-                       for t in instants])
-    near_edge = np.array([any(abs(t.replace(tzinfo=UTC) - e) < ONE for w in result.windows
+    fitting = fitting_of(calculate_many(grid).columns())
+    instants = [t.replace(tzinfo=UTC) for t in grid.astype(datetime)]
+    inside = np.array([any(w.start <= t < w.end for w in result.windows) for t in instants])
+    near_edge = np.array([any(abs(t - e) < ONE for w in result.windows
                               for e in (w.start, w.end)) for t in instants])
     assert fitting.any() and (~fitting).any()
     assert np.array_equal(fitting[~near_edge], inside[~near_edge])
