@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from bodygraph._typing import BoolArray
+from bodygraph._typing import BoolArray, IntArray
 from bodygraph.catalog.tables import CENTER_NAMES, lower_leading_the, tables
 from bodygraph.catalog.wording import STRATEGY
 from bodygraph.columnar import ChartTable
@@ -29,7 +29,7 @@ from bodygraph.model.chart import (
 )
 from bodygraph.relations.segments import SIDE_NAMES
 
-__all__ = ["ActivationConstraint", "Constraints", "constraints"]
+__all__ = ["ActivationConstraint", "Constraints", "constraints", "fits"]
 
 _SUN = BODIES.index(Body.SUN)
 _EARTH = BODIES.index(Body.EARTH)
@@ -97,43 +97,79 @@ class Constraints:
 
     def mask(self, table: ChartTable) -> BoolArray:
         """Which charts of ``table`` satisfy every constraint."""
-        ok = np.ones(len(table), dtype=bool)
-        if self.type is not None:
-            ok &= table.type == TYPES.index(self.type)
-        if self.strategy is not None:
-            ok &= np.isin(table.type, [TYPES.index(t) for t in TYPES
-                                       if STRATEGY[t.value] == self.strategy])
-        if self.authority is not None:
-            ok &= table.authority == AUTHORITIES.index(self.authority)
-        if self.definition is not None:
-            ok &= table.definition == DEFINITIONS.index(self.definition)
-        if self.profile is not None:
-            first, second = (int(p) for p in self.profile.split("/"))
-            ok &= (table.line[0, _SUN] == first) & (table.line[1, _SUN] == second)
-        if self.cross_gates is not None:
-            for (side, body), gate in zip(((0, _SUN), (0, _EARTH), (1, _SUN), (1, _EARTH)),
-                                          self.cross_gates, strict=True):
-                ok &= table.gate[side, body] == gate
-        for name in self.centers:
-            ok &= (table.centers >> CENTER_NAMES.index(name) & 1) == 1
-        for name in self.open_centers:
-            ok &= (table.centers >> CENTER_NAMES.index(name) & 1) == 0
-        bits = {c.gates: i for i, c in enumerate(tables().channels)}
-        for pair in self.channels:
-            ok &= (table.channel_mask >> bits[pair] & 1) == 1
-        for gate in self.gates:
-            ok &= (table.gate == gate).any(axis=(0, 1))
-        for a in self.activations:
-            body = BODIES.index(a.body)
-            ok &= table.gate[a.side, body] == a.gate
-            if a.line is not None:
-                ok &= table.line[a.side, body] == a.line
-        if self.cross is not None and ok.any():
-            where = np.flatnonzero(ok)
-            names = table[where].columns()["incarnation_cross"]
-            ok[where] = [str(n).split(" (")[0].casefold() == self.cross.casefold()
-                         for n in names]
-        return ok
+        return fits(table, np.zeros(len(table), dtype=np.int64), [self])
+
+
+# -- testing many charts, each against its own set of constraints ---------------------------
+
+def _gate_bits(gates: Iterable[int]) -> np.uint64:
+    bits = np.uint64(0)
+    for gate in gates:
+        bits |= np.uint64(1) << np.uint64(gate - 1)
+    return bits
+
+
+def _center_bits(names: Iterable[str]) -> int:
+    return sum(1 << CENTER_NAMES.index(name) for name in set(names))
+
+
+def fits(table: ChartTable, owner: IntArray, wanted: Sequence[Constraints]) -> BoolArray:
+    """Which charts of ``table`` satisfy the constraints ``wanted[owner[i]]`` of each,
+    every set tested as columns (one pass over the charts, however many sets)."""
+    count = len(wanted)
+    kinds = np.full(count, -1)
+    allowed = np.ones((count, len(TYPES)), dtype=bool)
+    authority, definition = np.full(count, -1), np.full(count, -1)
+    profile, four = np.zeros((2, count), dtype=np.int64), np.zeros((4, count), dtype=np.int64)
+    on, off, channels = (np.zeros(count, dtype=np.int64) for _ in range(3))
+    gates = np.zeros(count, dtype=np.uint64)
+    at_gate, at_line = (np.zeros((2, len(BODIES), count), dtype=np.int16) for _ in range(2))
+    bits = {c.gates: i for i, c in enumerate(tables().channels)}
+    for i, given in enumerate(wanted):
+        if given.type is not None:
+            kinds[i] = TYPES.index(given.type)
+        if given.strategy is not None:
+            allowed[i] = [STRATEGY[t.value] == given.strategy for t in TYPES]
+        if given.authority is not None:
+            authority[i] = AUTHORITIES.index(given.authority)
+        if given.definition is not None:
+            definition[i] = DEFINITIONS.index(given.definition)
+        if given.profile is not None:
+            profile[:, i] = [int(p) for p in given.profile.split("/")]
+        if given.cross_gates is not None:
+            four[:, i] = given.cross_gates
+        on[i], off[i] = _center_bits(given.centers), _center_bits(given.open_centers)
+        channels[i] = sum(1 << bits[pair] for pair in given.channels)
+        gates[i] = _gate_bits(given.gates)
+        for a in given.activations:
+            at_gate[a.side, BODIES.index(a.body), i] = a.gate
+            at_line[a.side, BODIES.index(a.body), i] = a.line or 0
+    kind = table.type.astype(np.int64)
+    ok = ((kinds[owner] < 0) | (kind == kinds[owner])) & allowed[owner, kind]
+    ok &= (authority[owner] < 0) | (table.authority == authority[owner])
+    ok &= (definition[owner] < 0) | (table.definition == definition[owner])
+    for k, (side, body) in enumerate(((0, _SUN), (1, _SUN))):
+        ok &= (profile[k, owner] == 0) | (table.line[side, body] == profile[k, owner])
+    for k, (side, body) in enumerate(((0, _SUN), (0, _EARTH), (1, _SUN), (1, _EARTH))):
+        ok &= (four[k, owner] == 0) | (table.gate[side, body] == four[k, owner])
+    centers = table.centers.astype(np.int64)
+    ok &= ((centers & on[owner]) == on[owner]) & ((centers & off[owner]) == 0)
+    ok &= (table.channel_mask & channels[owner]) == channels[owner]
+    held = np.bitwise_or.reduce(np.left_shift(np.uint64(1), (table.gate - 1).astype(np.uint64)),
+                                axis=(0, 1))
+    ok &= (held & gates[owner]) == gates[owner]
+    need_gate, need_line = at_gate[:, :, owner], at_line[:, :, owner]
+    ok &= np.all((need_gate == 0) | (table.gate == need_gate), axis=(0, 1))
+    ok &= np.all((need_line == 0) | (table.line == need_line), axis=(0, 1))
+    names = np.array([None if given.cross is None else given.cross.casefold()
+                      for given in wanted], dtype=object)
+    where = np.flatnonzero(ok & (names[owner] != None))  # noqa: E711 - elementwise
+    if where.size:
+        found = table[where].columns()["incarnation_cross"]
+        ok[where] = [str(text).split(" (")[0].casefold() == name
+                     for text, name in zip(found, names[owner[where]], strict=True)]
+    out: BoolArray = ok
+    return out
 
 
 # -- reading text ---------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from bodygraph.model.chart import (
 )
 from bodygraph.relations.columns import Rows
 from bodygraph.relations.common import calculator_or_default, check_span, instant_text, to_second
-from bodygraph.relations.constraints import Constraints
+from bodygraph.relations.constraints import Constraints, fits
 from bodygraph.relations.local_span import WallPass, local_span, wall_pass
 from bodygraph.relations.pieces import chart_pieces
 
@@ -155,20 +155,6 @@ class RectificationTable(Rows[Rectification]):
         return Rectification(start, end, zone, windows)
 
 
-def _masks(pieces_owner: IntArray, charts: Any, wanted: Sequence[Constraints]) -> np.ndarray:
-    """Which pieces satisfy the constraints of their search (each distinct set tested
-    once, on the pieces of the searches that asked for it)."""
-    keep = np.zeros(pieces_owner.shape[0], dtype=bool)
-    groups: dict[Constraints, list[int]] = {}
-    for index, given in enumerate(wanted):
-        groups.setdefault(given, []).append(index)
-    for given, owners in groups.items():
-        where = (np.flatnonzero(np.isin(pieces_owner, owners)) if len(groups) > 1
-                 else np.arange(pieces_owner.shape[0]))
-        keep[where] = given.mask(charts[where])
-    return keep
-
-
 def rectify_many(starts: Sequence[datetime] | Micros, ends: Sequence[datetime] | Micros,
                  constraints: Constraints | Sequence[Constraints], node: NodeKind = "true",
                  *, zones: tzinfo | Sequence[tzinfo] = UTC,
@@ -192,7 +178,7 @@ def rectify_many(starts: Sequence[datetime] | Micros, ends: Sequence[datetime] |
     if count:
         check_span(calculator, first.min(), last.max(), "the search")
     pieces = chart_pieces(calculator, first.astype(np.int64), last.astype(np.int64), node)
-    keep = _masks(pieces.owner, pieces.charts, wanted)
+    keep = fits(pieces.charts, pieces.owner, wanted)
     owner, start, end = pieces.owner[keep], pieces.start[keep], pieces.end[keep]
     charts = pieces.charts[np.flatnonzero(keep)]
     key = charts.type.astype(np.int64)
