@@ -93,3 +93,48 @@ def fits(chart: Chart, *, type: str | None = None, profile: str | None = None,
         ok = ok and (str(activation) == value if "." in value else
                      str(activation.gate) == value)
     return ok
+
+
+def measure(days: int, seed: int = 26) -> dict[str, list[float]]:
+    """Seconds (ours minus swisseph's) of every inner window edge of ``days`` random
+    rectifications (1900-2100, UTC days): the profile and the personality Moon's line
+    of the day's noon chart, so that the edges are Sun and Moon line changes on both
+    sides; by ``side.body``."""
+    import random
+    from datetime import UTC, date, time
+
+    from bodygraph import calculate
+    from bodygraph.relations import constraints, rectify
+
+    rng = random.Random(seed)
+    found: dict[str, list[float]] = {}
+    one = timedelta(seconds=1)
+    for _ in range(days):
+        day = date(1900, 1, 1) + timedelta(days=rng.randrange(200 * 365))
+        noon = calculate(datetime.combine(day, time(12), tzinfo=UTC))
+        moon = noon.personality.moon
+        result = rectify(day, constraints(profile=noon.profile, activations=[
+            f"personality.moon={moon.gate}.{moon.line}"]), zone=UTC)
+        for window in result.windows:
+            for edge in (window.start, window.end):
+                if not result.start + one < edge < result.end - one:
+                    continue
+                after = calculate(edge + one)
+                for side, body in changed_activations(calculate(edge - one), after):
+                    if body in OPPOSITE:
+                        continue
+                    boundary = nearest_line_boundary(getattr(after, side)[body].longitude)
+                    theirs = swiss_change(side, body, boundary, edge)
+                    found.setdefault(f"{side}.{body.value}", []).append(
+                        (edge - theirs).total_seconds())
+    return found
+
+
+if __name__ == "__main__":  # PYTHONPATH=src:tests python -m relations.swiss_births 40
+    import statistics
+    import sys
+
+    for key, values in sorted(measure(int(sys.argv[1]) if len(sys.argv) > 1 else 40).items()):
+        sizes = [abs(v) for v in values]
+        print(f"{key:20} {len(values):4} edges  max {max(sizes):6.2f} s  "
+              f"median {statistics.median(sizes):5.2f} s")

@@ -34,7 +34,7 @@ def test_stability_json_is_the_library_answer(capsys: pytest.CaptureFixture[str]
 def test_stability_reads_as_the_issue_says(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["stability", *BIRTH]) == 0
     out = capsys.readouterr().out
-    assert "within 12 h either side" in out
+    assert "how far each value holds either side (times UTC, bound 12 h)" in out
     assert ("  profile 3/5 from before 1980-01-02 20:30:00 to 10:14:16 (more than 12 h "
             "earlier, 1 h 44 min later)") in out
     assert ("  definition Triple Split Definition from 1980-01-02 22:10:06 to 16:22:22 "

@@ -19,7 +19,7 @@ EXAMPLE = "bodygraph stability --utc 1980-01-03T08:30:00Z --bound 12h"
 
 #: Every word of the readable output (one place, for translations).
 WORDS = {
-    "title": "Birth {birth} UTC; each value holds from .. to (UTC), within {bound} either side:",
+    "title": "Birth {birth} UTC; how far each value holds either side (times UTC, bound {bound}):",
     "properties": "Properties:",
     "activations": "Activations ({side}):",
     "line": "{label} {value} from {start} to {end} ({before}, {after})",
