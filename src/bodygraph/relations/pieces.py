@@ -11,6 +11,7 @@ chart is computed once at its midpoint.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,9 +20,9 @@ from bodygraph._typing import IntArray, Micros
 from bodygraph.calculator import Calculator
 from bodygraph.columnar import ChartTable
 from bodygraph.model.chart import BODIES, Body, NodeKind
-from bodygraph.relations.search import SOURCES, WHEEL_OFFSET, crossings
+from bodygraph.relations.search import SOURCES, WHEEL_OFFSET, Sampler, crossings
 from bodygraph.relations.sensitivity import STEP_US, activation_sampler
-from bodygraph.rules.wheel import COLOR, LINE
+from bodygraph.rules.wheel import COLOR, GATE, LINE
 
 #: Spans per pass of the root finder (bounds memory).
 CHUNK = 4096
@@ -45,28 +46,46 @@ class Pieces:
     charts: ChartTable
 
 
+def track(side: int, body: Body) -> int:
+    """The sampler row of an activation (earth and the south node: the Sun's and the North
+    Node's, whose exact opposites they are; the wheel's boundaries are symmetric)."""
+    source = {Body.EARTH: Body.SUN, Body.SOUTH_NODE: Body.NORTH_NODE}.get(body, body)
+    return side * len(SOURCES) + SOURCES.index(BODIES.index(source))
+
+
+def _rows(sample: Sampler, rows: Sequence[int]) -> Sampler:
+    pick = np.array(rows, dtype=np.intp)
+
+    def some(instants: Micros) -> np.ndarray:
+        out: np.ndarray = sample(instants)[pick]
+        return out
+
+    return some
+
+
 def _cuts(calculator: Calculator, starts: IntArray, ends: IntArray, node: NodeKind,
-          arrows: bool) -> tuple[IntArray, IntArray]:
+          arrows: bool, line_tracks: Sequence[int] | None) -> tuple[IntArray, IntArray]:
     """(span, instant) of every change in ``(start, end]`` of each span."""
     sample = activation_sampler(calculator, node)
     first, last = starts.astype("datetime64[us]"), ends.astype("datetime64[us]")
     offset = np.array(float(WHEEL_OFFSET))
-    found = [crossings(sample, first, last, offset, LINE, STEP_US)]
+    levels = [(sample, LINE)]
+    if line_tracks is not None:
+        gate_tracks = [k for k in range(2 * len(SOURCES)) if k not in line_tracks]
+        levels = [(_rows(sample, gate_tracks), GATE)]
+        levels += [(_rows(sample, line_tracks), LINE)] if line_tracks else []
     if arrows:
-        def arrow_sample(instants: Micros) -> np.ndarray:
-            out: np.ndarray = sample(instants)[ARROW_TRACKS]
-            return out
-
-        found.append(crossings(arrow_sample, first, last, offset, COLOR // 2, STEP_US))
+        levels.append((_rows(sample, ARROW_TRACKS.tolist()), COLOR // 2))
+    found = [crossings(some, first, last, offset, width, STEP_US) for some, width in levels]
     owner = np.concatenate([f.window for f in found]).astype(np.int64)
     at = np.concatenate([f.at.astype(np.int64) for f in found])
     return owner, at
 
 
 def _pieces(calculator: Calculator, starts: IntArray, ends: IntArray, node: NodeKind,
-            arrows: bool) -> Pieces:
+            arrows: bool, line_tracks: Sequence[int] | None) -> Pieces:
     count = starts.shape[0]
-    change_owner, change_at = _cuts(calculator, starts, ends, node, arrows)
+    change_owner, change_at = _cuts(calculator, starts, ends, node, arrows, line_tracks)
     owners = np.concatenate([np.arange(count), change_owner, np.arange(count)])
     cuts = np.concatenate([starts, change_at, ends]).astype(np.int64)
     order = np.lexsort((cuts, owners))
@@ -81,11 +100,15 @@ def _pieces(calculator: Calculator, starts: IntArray, ends: IntArray, node: Node
 
 
 def chart_pieces(calculator: Calculator, starts: IntArray, ends: IntArray, node: NodeKind,
-                 *, arrows: bool = False) -> Pieces:
+                 *, arrows: bool = False, line_tracks: Sequence[int] | None = None) -> Pieces:
     """The pieces of the spans ``[starts[i], ends[i]]`` (UTC microseconds, each span
     longer than zero), cut at every line change of the 26 activations, and with
-    ``arrows`` at every arrow change of the Sun and the North Node too."""
-    parts = [_pieces(calculator, starts[i:i + CHUNK], ends[i:i + CHUNK], node, arrows)
+    ``arrows`` at every arrow change of the Sun and the North Node too. With
+    ``line_tracks`` (sampler rows, :func:`track`), only those are cut at their line
+    changes and the others at their gate changes only: enough for every property but
+    the variables and for the lines of those activations."""
+    parts = [_pieces(calculator, starts[i:i + CHUNK], ends[i:i + CHUNK], node, arrows,
+                     line_tracks)
              for i in range(0, max(starts.shape[0], 1), CHUNK)]
     if len(parts) == 1:
         return parts[0]

@@ -30,7 +30,7 @@ from bodygraph.relations.columns import Rows
 from bodygraph.relations.common import calculator_or_default, check_span, instant_text, to_second
 from bodygraph.relations.constraints import Constraints, fits
 from bodygraph.relations.local_span import WallPass, local_span, wall_pass
-from bodygraph.relations.pieces import chart_pieces
+from bodygraph.relations.pieces import chart_pieces, track
 
 __all__ = ["Rectification", "RectificationTable", "Window", "rectify", "rectify_many"]
 
@@ -177,7 +177,11 @@ def rectify_many(starts: Sequence[datetime] | Micros, ends: Sequence[datetime] |
         raise InvalidOptionError("every search must end after it begins")
     if count:
         check_span(calculator, first.min(), last.max(), "the search")
-    pieces = chart_pieces(calculator, first.astype(np.int64), last.astype(np.int64), node)
+    lines = {track(side, Body.SUN) for side in (0, 1)} | {
+        track(a.side, a.body) for given in wanted for a in given.activations
+        if a.line is not None}
+    pieces = chart_pieces(calculator, first.astype(np.int64), last.astype(np.int64), node,
+                          line_tracks=sorted(lines))
     keep = fits(pieces.charts, pieces.owner, wanted)
     owner, start, end = pieces.owner[keep], pieces.start[keep], pieces.end[keep]
     charts = pieces.charts[np.flatnonzero(keep)]
