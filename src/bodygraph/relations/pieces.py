@@ -65,21 +65,19 @@ def _rows(sample: Sampler, rows: Sequence[int]) -> Sampler:
 
 def _cuts(calculator: Calculator, starts: IntArray, ends: IntArray, node: NodeKind,
           arrows: bool, line_tracks: Sequence[int] | None) -> tuple[IntArray, IntArray]:
-    """(span, instant) of every change in ``(start, end]`` of each span."""
-    sample = activation_sampler(calculator, node)
-    first, last = starts.astype("datetime64[us]"), ends.astype("datetime64[us]")
-    offset = np.array(float(WHEEL_OFFSET))
-    levels = [(sample, LINE)]
-    if line_tracks is not None:
-        gate_tracks = [k for k in range(2 * len(SOURCES)) if k not in line_tracks]
-        levels = [(_rows(sample, gate_tracks), GATE)]
-        levels += [(_rows(sample, line_tracks), LINE)] if line_tracks else []
+    """(span, instant) of every change in ``(start, end]`` of each span: one root finding
+    over every track at its own lattice (the grid is sampled once)."""
+    computed = 2 * len(SOURCES)
+    rows = list(range(computed))
+    widths = [LINE if line_tracks is None or k in line_tracks else GATE for k in rows]
     if arrows:
-        levels.append((_rows(sample, ARROW_TRACKS.tolist()), COLOR // 2))
-    found = [crossings(some, first, last, offset, width, STEP_US) for some, width in levels]
-    owner = np.concatenate([f.window for f in found]).astype(np.int64)
-    at = np.concatenate([f.at.astype(np.int64) for f in found])
-    return owner, at
+        rows += ARROW_TRACKS.tolist()
+        widths += [COLOR // 2] * ARROW_TRACKS.size
+    sample = activation_sampler(calculator, node)
+    found = crossings(sample if len(rows) == computed else _rows(sample, rows),
+                      starts.astype("datetime64[us]"), ends.astype("datetime64[us]"),
+                      np.array(float(WHEEL_OFFSET)), np.array(widths, dtype=np.int64), STEP_US)
+    return found.window.astype(np.int64), found.at.astype(np.int64)
 
 
 def _pieces(calculator: Calculator, starts: IntArray, ends: IntArray, node: NodeKind,
