@@ -232,3 +232,39 @@ def test_a_week_is_searched_whole() -> None:
                      last_day=DAY + timedelta(days=6))
     assert result.end - result.start == timedelta(days=7)
     _check_windows(result, KNOWN)
+
+
+def test_many_searches_in_several_blocks_equal_one_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bodygraph.relations import pieces
+
+    starts = [datetime(1980, 1, 3, tzinfo=UTC) + timedelta(hours=7 * i) for i in range(5)]
+    ends = [s + timedelta(hours=9) for s in starts]
+    given = constraints(**_given(KNOWN))
+    whole = rectify_many(starts, ends, given, zones=LONDON)
+    monkeypatch.setattr(pieces, "CHUNK", 2)
+    blocks = rectify_many(starts, ends, given, zones=[LONDON] * 5)
+    assert [blocks[i] for i in range(5)] == [whole[i] for i in range(5)]
+    assert any(r.windows for r in whole)
+
+
+@pytest.mark.parametrize(("ends", "given", "message"), [
+    ([datetime(1980, 1, 4, tzinfo=UTC)] * 2, constraints(type="Generator"), "one end"),
+    ([datetime(1980, 1, 4, tzinfo=UTC)], [constraints(type="Generator")] * 2, "one end"),
+    ([datetime(1980, 1, 4, tzinfo=UTC)], constraints(), "give at least one constraint"),
+    ([datetime(1980, 1, 2, tzinfo=UTC)], constraints(type="Generator"), "end after it begins"),
+])
+def test_bad_many_searches_are_refused(ends: list[datetime], given: object,
+                                       message: str) -> None:
+    with pytest.raises(InvalidOptionError, match=message):
+        rectify_many([datetime(1980, 1, 3, tzinfo=UTC)], ends, given)
+
+
+def test_constraints_read_back_as_json() -> None:
+    given = constraints(type="generator", profile="3/5", definition="split", cross="13/7/1/2",
+                        centers=["sacral", "Head"], channels=["33-13"], gates=["38"],
+                        activations=["Personality.Sun=38.3", "design.north_node=2"])
+    assert given.to_dict() == {
+        "type": "Generator", "profile": "3/5", "definition": "Split Definition",
+        "cross": "(13/7 | 1/2)", "centers": ["Head", "Sacral"], "channels": ["13-33"],
+        "gates": [38], "activations": ["personality.sun=38.3", "design.northNode=2"]}
+    assert not constraints() and given
