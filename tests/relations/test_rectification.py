@@ -11,11 +11,15 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import given as for_all
+from hypothesis import strategies as st
 
 from bodygraph import calculate, calculate_many
 from bodygraph.errors import InvalidOptionError
 from bodygraph.model.chart import Chart
 from bodygraph.relations import Rectification, constraints, rectify, rectify_many
+from bodygraph.testing import birth_instants
 
 from .swiss_births import (
     allowed_seconds,
@@ -268,3 +272,25 @@ def test_constraints_read_back_as_json() -> None:
         "cross": "(13/7 | 1/2)", "centers": ["Head", "Sacral"], "channels": ["13-33"],
         "gates": [38], "activations": ["personality.sun=38.3", "design.northNode=2"]}
     assert not constraints() and given
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@for_all(birth_instants(datetime(1850, 1, 1, tzinfo=UTC), datetime(2150, 1, 1, tzinfo=UTC)),
+       st.sampled_from(["Europe/London", "America/New_York", "Asia/Kolkata", "UTC"]))
+def test_a_known_birth_lies_in_a_window_of_its_own_chart(birth: datetime, name: str) -> None:
+    """Constraints read from the chart of a birth find a window around that birth, the
+    same on every call."""
+    zone = ZoneInfo(name)
+    chart = calculate(birth)
+    moon = chart.personality.moon
+    given = constraints(type=chart.type.value, profile=chart.profile,
+                        authority=chart.authority.value, definition=chart.definition.value,
+                        cross=chart.incarnation_cross, centers=chart.centers,
+                        activations=[f"personality.moon={moon.gate}.{moon.line}"])
+    day = birth.astimezone(zone).date()
+    result = rectify(day, given, zone=zone)
+    assert rectify(day, given, zone=zone) == result
+    assert result.start <= birth < result.end
+    holding = [w for w in result.windows if w.start <= birth < w.end]
+    near_edge = any(abs(birth - e) < ONE for w in result.windows for e in (w.start, w.end))
+    assert len(holding) == 1 or near_edge
