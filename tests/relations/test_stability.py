@@ -112,3 +112,8 @@ def test_the_json_object_has_the_issue_s_shape() -> None:
 def test_a_bound_out_of_range_is_refused(hours: float) -> None:
     with pytest.raises(InvalidOptionError, match="at most 48 hours"):
         stability(BIRTH, timedelta(hours=hours))
+
+
+def test_a_bound_that_is_no_span_is_refused() -> None:
+    with pytest.raises(InvalidOptionError, match="not '12h'; give one such as 12h"):
+        stability(BIRTH, "12h")

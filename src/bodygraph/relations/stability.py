@@ -118,10 +118,11 @@ class StabilityTable(Rows[Stability]):
 
 def _bound_us(bound: timedelta) -> int:
     if not isinstance(bound, timedelta) or not timedelta(0) < bound <= MAX_BOUND:
-        hours = bound.total_seconds() / 3600 if isinstance(bound, timedelta) else bound
+        given = (f"{bound.total_seconds() / 3600:g} hours" if isinstance(bound, timedelta)
+                 else repr(bound))
         raise InvalidOptionError(
-            f"the bound must be more than 0 and at most 48 hours either side, not {hours:g} "
-            "hours; give a smaller one, such as 12h")
+            f"the bound must be more than 0 and at most 48 hours either side, not {given}; "
+            "give one such as 12h")
     return round(bound / timedelta(microseconds=1))
 
 
