@@ -19,6 +19,7 @@ from bodygraph.errors import (
     InvalidInstantError,
     InvalidOptionError,
     OutOfRangeError,
+    UnsupportedLanguageError,
 )
 from bodygraph.model.chart import (
     Activation,
@@ -39,16 +40,22 @@ _LAZY = {
     "calculate_at_place": "bodygraph.geo.local",
     "LocalChart": "bodygraph.geo.local",
     "WallTime": "bodygraph.geo.timezones",
+    "languages": "bodygraph.catalog.translations",
+    "LANGUAGES": "bodygraph.catalog.translations",
     **dict.fromkeys(("transit", "transit_many", "connection", "connection_many", "penta",
                      "Transit", "TransitTable", "Connection", "ConnectionTable", "Penta",
                      "Composite", "sensitivity", "sensitivity_many", "solar_return",
                      "solar_returns", "saturn_returns", "uranus_oppositions", "calendar",
                      "Sensitivity", "SensitivityTable", "LineChange", "Segment", "Ingress"),
                     "bodygraph.relations"),
+    **dict.fromkeys(("HologeneticProfile", "LabelPack", "hologenetic_profile",
+                     "hologenetic_table", "label_pack_from_json"), "bodygraph.rules.hologenetic"),
+    **dict.fromkeys(("AstroTable", "astro", "astro_table"), "bodygraph.relations.astro"),
 }
 
 if TYPE_CHECKING:
     __version__: str
+    from bodygraph.catalog.translations import LANGUAGES, languages
     from bodygraph.columnar import ChartTable
     from bodygraph.geo.local import LocalChart, calculate_at_place, calculate_local
     from bodygraph.geo.timezones import WallTime
@@ -76,6 +83,14 @@ if TYPE_CHECKING:
         transit,
         transit_many,
         uranus_oppositions,
+    )
+    from bodygraph.relations.astro import AstroTable, astro, astro_table
+    from bodygraph.rules.hologenetic import (
+        HologeneticProfile,
+        LabelPack,
+        hologenetic_profile,
+        hologenetic_table,
+        label_pack_from_json,
     )
 
 
@@ -106,7 +121,9 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 __all__ = [
+    "LANGUAGES",
     "Activation",
+    "AstroTable",
     "Authority",
     "Body",
     "BodygraphError",
@@ -119,9 +136,11 @@ __all__ = [
     "ConnectionTable",
     "Definition",
     "EphemerisError",
+    "HologeneticProfile",
     "Ingress",
     "InvalidInstantError",
     "InvalidOptionError",
+    "LabelPack",
     "LineChange",
     "LocalChart",
     "NodeKind",
@@ -133,8 +152,11 @@ __all__ = [
     "Side",
     "Transit",
     "TransitTable",
+    "UnsupportedLanguageError",
     "WallTime",
     "__version__",
+    "astro",
+    "astro_table",
     "calculate",
     "calculate_at_place",
     "calculate_local",
@@ -142,6 +164,10 @@ __all__ = [
     "calendar",
     "connection",
     "connection_many",
+    "hologenetic_profile",
+    "hologenetic_table",
+    "label_pack_from_json",
+    "languages",
     "penta",
     "saturn_returns",
     "sensitivity",

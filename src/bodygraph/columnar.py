@@ -42,6 +42,16 @@ COLUMNS: tuple[str, ...] = (
     "not_self_theme", "cognition", "determination", "motivation", "transference",
     "perspective", "distraction", "environment", "circuitries", *ACTIVATION_COLUMNS,
 )
+#: The columns :meth:`ChartTable.to_pandas` translates, with the catalog context of their
+#: words (``centers``: ``;``-joined center names; ``cross``: written from its parts).
+_WORD_COLUMNS: dict[str, str] = {
+    "type": "type", "authority": "authority", "definition": "definition",
+    "incarnation_cross": "cross", "centers": "centers", "strategy": "strategy",
+    "signature": "signature", "not_self_theme": "not-self theme", "cognition": "cognition",
+    "determination": "determination", "motivation": "motivation",
+    "transference": "motivation", "perspective": "perspective", "distraction": "perspective",
+    "environment": "environment", "circuitries": "circuitry",
+}
 #: The columns of :meth:`ChartTable.to_pandas` that stay plain (the rest are categorical).
 _INSTANT_COLUMNS: tuple[str, str] = ("birth_utc", "design_utc")
 
@@ -150,13 +160,23 @@ class ChartTable:
         return [dict(zip(names, row, strict=True))
                 for row in zip(*(columns[n].tolist() for n in names), strict=True)]
 
-    def to_pandas(self) -> pandas.DataFrame:
+    def to_pandas(self, lang: str = "en") -> pandas.DataFrame:
         """A pandas DataFrame of :meth:`columns` (needs pandas: ``bodygraph[pandas]``):
         instants as ``datetime64[us, UTC]``, every text column categorical (they repeat:
-        a few dozen distinct values each for most)."""
+        a few dozen distinct values each for most).
+
+        ``lang`` (one of :func:`bodygraph.languages`) writes the word columns in that
+        language, as :meth:`Chart.labels <bodygraph.Chart.labels>` does: each distinct
+        value is translated once, then the column's codes index the translations."""
         import pandas
 
+        from bodygraph.catalog.translations import SOURCE_LANGUAGE, translate_texts
+
         coded = _coded(self)
+        if lang != SOURCE_LANGUAGE:
+            for name, context in _WORD_COLUMNS.items():
+                texts, codes = coded[name]
+                coded[name] = (lookup(translate_texts(texts.tolist(), context, lang)), codes)
         return pandas.DataFrame({
             name: pandas.Series(getattr(self, name)).dt.tz_localize("UTC")
             if name in _INSTANT_COLUMNS else _categorical(*coded[name]) for name in COLUMNS

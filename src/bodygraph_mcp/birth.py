@@ -105,8 +105,10 @@ BirthArg = Annotated[dict[str, Any], WithJsonSchema(birth_schema()), Field(descr
 class BirthInfo(TypedDict):
     """What the chart was computed from: the UTC instant (``utc``) and, for a local time,
     the wall time with its UTC offset (``local``, ISO 8601), the IANA time zone, the place
-    found, the coordinates used and whether the wall time was unique, repeated (``fold``:
-    the first occurrence was used) or skipped (``gap``: the offset before the jump)."""
+    found, the coordinates used, whether the wall time was unique, repeated (``fold``:
+    the first occurrence was used) or skipped (``gap``: the offset before the jump), and,
+    when several places have the place's name, which one was taken, the others and how to
+    choose one (``placeNote``)."""
 
     utc: str
     local: str | None
@@ -115,6 +117,7 @@ class BirthInfo(TypedDict):
     lat: float | None
     lng: float | None
     wallTime: WallTimeName | None
+    placeNote: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +142,7 @@ def _from_local(found: LocalChart) -> Birth:
         lat=found.lat,
         lng=found.lng,
         wallTime=found.wall_time.value,
+        placeNote=found.place.ambiguity() if found.place is not None else None,
     ))
 
 
@@ -171,4 +175,5 @@ def _at_instant(utc: str) -> Birth:
                      "local time")
     chart = calculate(moment)
     return Birth(chart, BirthInfo(utc=_utc(chart), local=None, zone=None,
-                                  place=None, lat=None, lng=None, wallTime=None))
+                                  place=None, lat=None, lng=None, wallTime=None,
+                                  placeNote=None))

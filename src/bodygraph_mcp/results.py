@@ -54,7 +54,8 @@ def summary(birth: Birth) -> str:
         when = f"{info['local']} ({info['zone']}) at {where}, that is {when}"
     chart = birth.chart
     headline = ", ".join(natal_summary(RenderInput.from_chart(chart)))
-    return f"{headline}; {chart.incarnation_cross}. Born {when}."
+    note = f" Note: {info['placeNote']}." if info["placeNote"] else ""
+    return f"{headline}; {chart.incarnation_cross}. Born {when}.{note}"
 
 
 def tool_result(structured: Mapping[str, Any], *more: ContentBlock) -> CallToolResult:

@@ -17,7 +17,9 @@ The extensions beyond the contract (:mod:`bodygraph_server.http.relations`,
 
 The lifespan opens the bookkeeping, loads the render signing keys
 (:mod:`bodygraph_server.images.signing_keys`), binds the templates, releases abandoned
-reservations and keeps sweeping them (:mod:`bodygraph_server.billing.sweep`).
+reservations and keeps sweeping them (:mod:`bodygraph_server.billing.sweep`). Requests
+whose ``Host`` is not in ``settings.trusted_hosts`` are refused first
+(:mod:`bodygraph_server.http.hosts`).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from bodygraph_server.billing.commits import CommitBatcher
 from bodygraph_server.billing.opening import open_waiting
 from bodygraph_server.billing.request_path import RequestBook
 from bodygraph_server.billing.sweep import sweep_forever, sweep_stale
+from bodygraph_server.calendar_cache import CalendarCache
 from bodygraph_server.charting import ChartSource, LibraryCharts
 from bodygraph_server.geocoding import caller_key_required
 from bodygraph_server.http import v1, v2
@@ -54,6 +57,7 @@ from bodygraph_server.http.endpoint import Endpoint, handler
 from bodygraph_server.http.envelope import error_response, json_response
 from bodygraph_server.http.errors import RETRY_AFTER_OUTAGE, ApiError, ErrorCode
 from bodygraph_server.http.gate import Gate, api_version
+from bodygraph_server.http.hosts import TrustedHosts
 from bodygraph_server.http.openapi import openapi_document
 from bodygraph_server.http.pages import page_routes
 from bodygraph_server.http.relations import RELATION_ENDPOINTS
@@ -71,6 +75,7 @@ from bodygraph_server.services import (
 )
 from bodygraph_server.settings import Settings
 from bodygraph_server.store import StoreError
+from bodygraph_server.store.calendar_blocks import SqlCalendarBlocks
 from bodygraph_server.store.sql import SqlStore
 
 if TYPE_CHECKING:
@@ -133,8 +138,10 @@ async def _services(
     store = book.store
     hub = TemplateHub(SqlTemplateStore(store) if isinstance(store, SqlStore) else None)
     requests = RequestBook(book, threads.run, on_loop)
+    months = CalendarCache(SqlCalendarBlocks(store) if isinstance(store, SqlStore) else None,
+                           book.clock.now)
     return Services(config, book, charts, threads, keys, hub, StyleCache(hub), requests,
-                    CommitBatcher(requests))
+                    CommitBatcher(requests), months)
 
 
 def _on_loop(book: Bookkeeper) -> AsyncRequestCalls | None:
@@ -243,7 +250,8 @@ def create_app(
 
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(Gate)],
+        middleware=[Middleware(TrustedHosts, allowed_hosts=config.trusted_hosts),
+                    Middleware(Gate)],
         exception_handlers={HTTPException: _http_error},
         lifespan=lifespan,
     )

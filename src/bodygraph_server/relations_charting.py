@@ -3,15 +3,17 @@ connections, pentas, birth-time sensitivity, cycles and the ingress calendar
 (``bodygraph.relations``) and batches of charts (``bodygraph.calculate_many``).
 
 Every ``data`` object is the library result's ``to_dict()`` (the JSON of the command
-line's ``--json``; for cycles ``bodygraph.cli.cycles.cycles_of``), or ``Chart.to_v2()`` (the
-contract's ChartResult): one definition each. The functions are blocking (run them in
-a worker thread) and raise, or return for each batch item, the library's typed errors.
+line's ``--json``; for cycles ``bodygraph.cli.cycles.cycles_of``; for the calendar the
+columns' ``to_dicts()``, held equal to the ingresses' ``to_dict()``), or
+``Chart.to_v2()`` (the contract's ChartResult): one definition each. The functions are
+blocking (run them in a worker thread) and raise, or return for each batch item, the
+library's typed errors.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from functools import cache
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, cast
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
     from bodygraph.model.chart import Chart
     from bodygraph.relations import Transit
     from bodygraph.relations.calendar import Level
+    from bodygraph.relations.calendar_blocks import BlockSource
 
 LocalBirth = tuple[date, time, float, float]
 """A local birth date and time at a point (latitude, longitude)."""
@@ -65,13 +68,16 @@ def cycles_data(birth: Chart, year: int) -> dict[str, Any]:
 
 
 def calendar_data(first_day: date, last_day: date, bodies: Sequence[str],
-                  level: Level) -> list[dict[str, Any]]:
+                  level: Level, blocks: BlockSource | None = None) -> list[dict[str, Any]]:
     """The list ``bodygraph calendar --json`` prints, from the start of ``first_day`` to
-    the end of ``last_day`` (UTC), by the command's own function."""
-    from bodygraph.cli.calendar import ingresses
+    the end of ``last_day`` (UTC): the library's calendar, its months taken from
+    ``blocks`` (the service's cache, :mod:`bodygraph_server.calendar_cache`) when given
+    (the same answer, :func:`bodygraph.relations.calendar.calendar_columns`)."""
+    from bodygraph.relations.calendar import calendar_columns
 
-    found = ingresses(first_day.isoformat(), last_day.isoformat(), ",".join(bodies), level)
-    return [ingress.to_dict() for ingress in found]
+    start = datetime.combine(first_day, time(), tzinfo=UTC)
+    end = datetime.combine(last_day + timedelta(days=1), time(), tzinfo=UTC)
+    return calendar_columns(start, end, bodies, level, blocks=blocks).to_dicts()
 
 
 def _utc(birth: LocalBirth) -> datetime:

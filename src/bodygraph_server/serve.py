@@ -10,7 +10,10 @@ the port.
 Either way uvicorn runs with :class:`~bodygraph_server.http.limits.LimitedHttpToolsProtocol`
 (header size, count and read time, body read time), the path-only access log of
 :mod:`bodygraph_server.http.access_log` (never a query string: a render link's query is
-its token) and no ``server`` header.
+its token) and no ``server`` header. uvicorn believes ``X-Forwarded-For`` and
+``X-Forwarded-Proto`` only from the addresses of ``settings.forwarded_allow_ips`` (none by
+default: its own default trusts 127.0.0.1, so that anything on the host could pick the
+client address the throttles count).
 """
 
 from __future__ import annotations
@@ -74,7 +77,12 @@ def app_from_env() -> Starlette:
 
 def uvicorn_options(settings: Settings, log_level: str) -> dict[str, Any]:
     """The options every uvicorn start of the service uses."""
+    proxies = settings.forwarded_ips
     return {
+        "host": settings.host,
+        "port": settings.port,
+        "proxy_headers": bool(proxies),
+        "forwarded_allow_ips": proxies or None,
         "log_level": log_level,
         "access_log": settings.access_log,
         "log_config": log_config(),
@@ -83,10 +91,18 @@ def uvicorn_options(settings: Settings, log_level: str) -> dict[str, Any]:
     }
 
 
-def first_key_hint(settings: Settings, host: str, port: int) -> str:
-    """How to create a first account and call the service."""
+def banner(settings: Settings, accounts_exist: bool) -> str:
+    """What ``serve`` prints at start: where the service listens and, while no account
+    exists, how to create the first one (:func:`first_key_hint`)."""
+    host, port = settings.host, settings.port
+    where = f"http://{host}:{port}" if ":" not in host else f"http://[{host}]:{port}"
+    text = f"bodygraph service on {where} (docs: /docs, OpenAPI: /openapi.json)\n"
+    return text if accounts_exist else text + first_key_hint(settings, where)
+
+
+def first_key_hint(settings: Settings, where: str) -> str:
+    """How to create a first account and call the service at ``where``."""
     return (
-        f"bodygraph service on http://{host}:{port} (docs: /docs, OpenAPI: /openapi.json)\n"
         "Create an account and its API key (printed once) with:\n"
         f"  BODYGRAPH_DATABASE_URL={settings.database_url} "
         "bodygraph-server accounts create --plan developer\n"
@@ -94,32 +110,46 @@ def first_key_hint(settings: Settings, host: str, port: int) -> str:
         "-H 'Content-Type: application/json' "
         "-d '{\"birthdate\":\"1985-03-07\",\"birthtime\":\"09:15\",\"lat\":48.8566,"
         "\"lng\":2.3522}' "
-        f"http://{host}:{port}/v2/charts/coordinates\n"
+        f"{where}/v2/charts/coordinates\n"
     )
+
+
+def _accounts_exist(settings: Settings) -> bool:
+    """Whether the database holds an account (waiting for it while it is unavailable, as
+    the app's start does)."""
+    from bodygraph_server.billing.opening import open_waiting
+
+    with open_waiting(settings.database_url, busy_timeout=settings.sqlite_busy_timeout) as book:
+        return book.store.has_accounts()
 
 
 def run(
     settings: Settings,
-    host: str = "127.0.0.1",
-    port: int = 8000,
+    host: str | None = None,
+    port: int | None = None,
     workers: int | None = None,
     *,
     log_level: str = "info",
     out: TextIO | None = None,
+    accounts_exist: bool | None = None,
 ) -> None:
-    """Serve until interrupted. ``workers`` defaults to ``settings.workers``."""
-    count = workers if workers is not None else settings.workers
-    print(first_key_hint(settings, host, port), file=out or sys.stderr, flush=True)
+    """Serve until interrupted. ``host``, ``port`` and ``workers`` override the settings';
+    ``accounts_exist`` (default: asked of the database) decides whether the start banner
+    shows how to create a first account."""
+    changes = {name: value for name, value in
+               (("host", host), ("port", port), ("workers", workers)) if value is not None}
+    settings = settings.with_changes(**changes)
+    count = settings.workers
+    exist = _accounts_exist(settings) if accounts_exist is None else accounts_exist
+    print(banner(settings, exist), file=out or sys.stderr, flush=True)
     if count == 1:
         from bodygraph_server.app import create_app
 
-        uvicorn.run(create_app(settings), host=host, port=port,
-                    **uvicorn_options(settings, log_level))
+        uvicorn.run(create_app(settings), **uvicorn_options(settings, log_level))
         return
     # Worker processes are started fresh and read their settings from the environment.
     # This supervisor never builds the app, so it does not import it (the web stack, the
     # library, numpy: about 0.4 s of CPU, as much again as a worker's start).
-    os.environ.update(settings.with_changes(workers=count).to_env())
+    os.environ.update(settings.to_env())
     os.environ[SUPERVISOR_VARIABLE] = str(os.getpid())
-    uvicorn.run(FACTORY, factory=True, host=host, port=port, workers=count,
-                **uvicorn_options(settings, log_level))
+    uvicorn.run(FACTORY, factory=True, workers=count, **uvicorn_options(settings, log_level))

@@ -1,5 +1,5 @@
-"""What a running app holds: settings, the bookkeeping, the chart source and the render
-parts (signing keys, templates, the 24-hour style cache).
+"""What a running app holds: settings, the bookkeeping, the chart source, the render
+parts (signing keys, templates, the 24-hour style cache) and the calendar's months.
 
 Created in the app's lifespan (or handed in by tests) and reached from a request through
 :func:`services_of`.
@@ -20,6 +20,7 @@ import anyio.to_thread
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.billing.commits import CommitBatcher
 from bodygraph_server.billing.request_path import RequestBook
+from bodygraph_server.calendar_cache import CalendarCache
 from bodygraph_server.charting import ChartSource
 from bodygraph_server.images.route import RenderContext, StyleCache
 from bodygraph_server.images.templates import TemplateHub
@@ -110,6 +111,8 @@ class Services:
     """A request's admission, reservation and commit (on the event loop for PostgreSQL)."""
     commits: CommitBatcher
     """Group commit of the successful calls' reservations."""
+    calendar: CalendarCache
+    """The ingress calendar's months, computed once for every caller."""
 
     def render_context(self) -> RenderContext:
         """What the image route needs."""

@@ -1,49 +1,6 @@
-"""One typed settings object, from constructor arguments and the environment.
-
-Environment variables (all optional):
-
-``BODYGRAPH_DATABASE_URL``
-    ``sqlite:///path/to.db`` or ``postgresql://user@host/db`` (default
-    :data:`bodygraph_server.store.DEFAULT_DATABASE_URL`, ``sqlite:///bodygraph.sqlite3`` in
-    the working directory).
-``BODYGRAPH_SQLITE_BUSY_TIMEOUT``
-    Seconds a SQLite write waits for the lock another program holds before the request
-    is answered 503 SERVICE_UNAVAILABLE (default 0.25; the service runs SQLite calls on
-    its event loop, so a worker serves nothing else while it waits).
-``BODYGRAPH_RATE_LIMIT_URL``
-    Where the rate-limit windows live: empty or ``store`` (the database) or
-    ``redis://host:port/db``.
-``BODYGRAPH_GEOCODER``
-    ``google`` (the caller's HD-Geocode-Key is a Google key) or ``offline`` (the
-    built-in gazetteer; the key is still required by the contract but not sent anywhere).
-``BODYGRAPH_GEOCODER_URL``
-    ``scheme://host:port`` of a server speaking the Google Geocoding API in place of
-    Google's (empty: Google itself).
-``BODYGRAPH_PUBLIC_URL``
-    The service's public base address (``https://api.example.com``), used to make
-    absolute image links when ``BODYGRAPH_RENDER_URL`` is not set (empty: the scheme and
-    host of each request).
-``BODYGRAPH_RENDER_URL``
-    Base address of the rendered images (``svgRenderUrl`` is
-    ``{render_url}/<template|default>.svg?t=<token>``). Empty (default): this service
-    under ``/render`` (``{public_url}/render``). The service mounts its image route at
-    the path of this URL (``/render`` when it has none).
-``BODYGRAPH_RENDER_KEYS``
-    Render signing keys ``kid:secret,kid:secret`` (oldest first, the last signs; see
-    ``docs/render.md``). Empty (default): keys generated once and kept in the database.
-``BODYGRAPH_MAX_BODY_BYTES``
-    Largest request body accepted (default 16384).
-``BODYGRAPH_REQUEST_TIMEOUT``
-    Seconds a chart request may take, geocoding included (default 15).
-``BODYGRAPH_WORKERS``
-    uvicorn worker processes (default 1).
-``BODYGRAPH_WARM_UP``
-    ``1`` (default) computes one chart at start-up so the first request does not pay for
-    loading the ephemeris and the time-zone data; ``0`` skips it.
-``BODYGRAPH_ACCESS_LOG``
-    ``1`` (default) logs a line per request (uvicorn's access log: client, method, path,
-    status; never a body) at level info; ``0`` turns it off (for example when a proxy
-    in front keeps its own).
+"""One typed settings object, from constructor arguments, ``BODYGRAPH_*`` variables and
+the ``bodygraph-server serve`` flags built from it. Every setting's meaning, variable,
+flag and default: the table in ``docs/api.md`` ("Settings"), tested against the parser.
 """
 
 from __future__ import annotations
@@ -53,7 +10,7 @@ import binascii
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import Field, dataclass, field, fields, replace
 from typing import Any, Literal, cast
 from urllib.parse import urlsplit
 
@@ -120,27 +77,70 @@ def parse_render_keys(spec: str) -> list[tuple[str, bytes]]:
     return keys
 
 
+def _setting(default: Any, meaning: str, *, flag: bool = True, secret: bool = False) -> Any:
+    """A :class:`Settings` field: its default, what it means (the flag's help and the
+    docs' table) and whether ``serve`` has a flag for it (a secret has none: a command
+    line is visible to every user of the machine)."""
+    return field(default=default, repr=not secret,
+                 metadata={"meaning": meaning, "flag": flag and not secret})
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Everything the service needs to start; immutable.
 
     Build with ``Settings(...)`` for explicit values or :meth:`from_env` to read the
-    environment (explicit keyword arguments win over the environment).
+    environment (explicit keyword arguments win over the environment). Each field's
+    variable is ``BODYGRAPH_<NAME>`` and its ``serve`` flag ``--<name>`` (see
+    :func:`setting_fields`).
     """
 
-    database_url: str = DEFAULT_DATABASE_URL
-    sqlite_busy_timeout: float = DEFAULT_BUSY_TIMEOUT
-    rate_limit_url: str = ""
-    geocoder: GeocoderName = "google"
-    geocoder_url: str = ""
-    render_url: str = ""
-    public_url: str = ""
-    render_keys: str = field(default="", repr=False)
-    max_body_bytes: int = 16_384
-    request_timeout: float = 15.0
-    workers: int = 1
-    warm_up: bool = True
-    access_log: bool = True
+    host: str = _setting("127.0.0.1", "address to listen on (0.0.0.0: every interface)")
+    port: int = _setting(8000, "TCP port to listen on")
+    database_url: str = _setting(
+        DEFAULT_DATABASE_URL,
+        "sqlite:///path/to.db or postgresql://user@host/db (also every other command's; "
+        "give the flag before the command)")
+    sqlite_busy_timeout: float = _setting(
+        DEFAULT_BUSY_TIMEOUT,
+        "seconds a SQLite write waits for a lock another program holds before the request "
+        "is answered 503 SERVICE_UNAVAILABLE")
+    rate_limit_url: str = _setting(
+        "", "where the rate-limit windows live: empty or 'store' (the database) or "
+            "redis://host:port/db")
+    geocoder: GeocoderName = _setting(  # noqa: RUF009 - a str, immutable
+        "google", "'google' (the caller's HD-Geocode-Key is a Google key) or 'offline' "
+                  "(the built-in gazetteer)")
+    geocoder_url: str = _setting(
+        "", "scheme://host:port of a server speaking the Google Geocoding API in Google's "
+            "place (empty: Google itself)")
+    render_url: str = _setting(
+        "", "base of svgRenderUrl ({render_url}/TEMPLATE.svg?t=TOKEN); the image route "
+            "is mounted at its path (empty: {public_url}/render)")
+    public_url: str = _setting(
+        "", "the service's public base address, https://api.example.com, for image links "
+            "(empty: the scheme and host of each request, within allowed_hosts)")
+    allowed_hosts: str = _setting(
+        "", "Host header values answered, comma-separated ('*.example.com' for "
+            "subdomains, '*' for any); others get 400 (empty: localhost, 127.0.0.1, [::1], "
+            "the host listened on unless it is every interface, and the hosts of "
+            "public_url and render_url)")
+    forwarded_allow_ips: str = _setting(
+        "", "addresses of the proxies whose X-Forwarded-For and X-Forwarded-Proto are "
+            "believed, comma-separated ('*': every client; empty: none)")
+    render_keys: str = _setting(
+        "", "render signing keys kid:secret,kid:secret, oldest first, the last signs "
+            "(empty: keys generated once and kept in the database)", secret=True)
+    max_body_bytes: int = _setting(16_384, "largest request body accepted, in bytes")
+    request_timeout: float = _setting(
+        15.0, "seconds a chart request may take, geocoding included")
+    workers: int = _setting(1, "uvicorn worker processes")
+    warm_up: bool = _setting(
+        True, "compute one chart at start-up, so that the first request does not pay for "
+              "loading the ephemeris and the time-zone data")
+    access_log: bool = _setting(
+        True, "log a line per request (method, path, status; never a query, a body or the "
+              "client address)")
 
     def __post_init__(self) -> None:
         if self.geocoder not in ("google", "offline"):
@@ -153,6 +153,14 @@ class Settings:
             raise SettingsError("sqlite_busy_timeout must be from 0 to 60 seconds")
         if self.workers < 1:
             raise SettingsError("workers must be at least 1")
+        if not 0 <= self.port <= 65535:
+            raise SettingsError("port must be from 0 to 65535")
+        if not self.host.strip():
+            raise SettingsError("host must not be empty")
+        hosts = self.trusted_hosts  # the wildcard rule of Starlette's TrustedHostMiddleware
+        if any("*" in h[1:] or (h.startswith("*") and h != "*" and not h.startswith("*."))
+               for h in hosts):
+            raise SettingsError("allowed_hosts: a wildcard must be '*' or like '*.example.com'")
         if not self.database_url:
             raise SettingsError("database_url must not be empty")
         for name in ("render_url", "public_url"):
@@ -165,6 +173,26 @@ class Settings:
                 parse_render_keys(self.render_keys)
             except KeyConfigError as exc:
                 raise SettingsError(f"{ENV_PREFIX}RENDER_KEYS: {exc}") from exc
+
+    @property
+    def trusted_hosts(self) -> list[str]:
+        """The ``Host`` values answered: ``allowed_hosts``, or when it is empty the local
+        names, the address listened on (unless it is every interface) and the hosts of
+        ``public_url`` and ``render_url``."""
+        given = _items(self.allowed_hosts)
+        if given:
+            return given
+        names = [urlsplit(url).hostname for url in (self.public_url, self.render_url)]
+        if self.host not in ("0.0.0.0", "::", ""):
+            names.append(self.host.strip("[]"))
+        local = ["localhost", "127.0.0.1", "[::1]"]
+        local += [f"[{name}]" if ":" in name else name for name in names if name]
+        return list(dict.fromkeys(h.lower() for h in local))
+
+    @property
+    def forwarded_ips(self) -> list[str]:
+        """The proxy addresses whose forwarded headers uvicorn applies (none by default)."""
+        return _items(self.forwarded_allow_ips)
 
     @property
     def render_path(self) -> str:
@@ -193,7 +221,7 @@ class Settings:
             raw = env.get(ENV_PREFIX + spec.name.upper())
             if raw is None or raw == "":
                 continue
-            values[spec.name] = _convert(spec.name, raw)
+            values[spec.name] = convert(spec, raw)
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
 
@@ -224,20 +252,38 @@ def _text(value: object) -> str:
     return str(value)
 
 
-def _convert(name: str, raw: str) -> object:
-    try:
-        if name in ("max_body_bytes", "workers"):
-            return int(raw)
-        if name in ("request_timeout", "sqlite_busy_timeout"):
-            return float(raw)
-    except ValueError as exc:
-        raise SettingsError(f"{ENV_PREFIX}{name.upper()}: not a number: {raw!r}") from exc
-    if name in ("warm_up", "access_log"):
+def _items(text: str) -> list[str]:
+    return [item.strip() for item in text.split(",") if item.strip()]
+
+
+def setting_fields() -> tuple[Field[Any], ...]:
+    """The fields of :class:`Settings` in order; ``metadata["meaning"]`` says what each
+    holds, ``metadata["flag"]`` whether ``serve`` has a flag for it."""
+    return fields(Settings)
+
+
+def variable(spec: Field[Any]) -> str:
+    """The environment variable of a setting: ``BODYGRAPH_<NAME>``."""
+    return ENV_PREFIX + spec.name.upper()
+
+
+def convert(spec: Field[Any], raw: str) -> object:
+    """The value of setting ``spec`` written as ``raw`` (a variable's or a flag's text);
+    :class:`SettingsError` when it is not of the setting's kind."""
+    default: object = spec.default
+    if isinstance(default, bool):
         if raw.strip().lower() in ("1", "true", "yes", "on"):
             return True
         if raw.strip().lower() in ("0", "false", "no", "off"):
             return False
-        raise SettingsError(f"{ENV_PREFIX}{name.upper()}: not a boolean: {raw!r}")
-    if name == "geocoder":
+        raise SettingsError(f"{variable(spec)}: not a boolean: {raw!r}")
+    try:
+        if isinstance(default, int):
+            return int(raw)
+        if isinstance(default, float):
+            return float(raw)
+    except ValueError as exc:
+        raise SettingsError(f"{variable(spec)}: not a number: {raw!r}") from exc
+    if spec.name == "geocoder":
         return cast(GeocoderName, raw.strip().lower())
     return raw

@@ -78,7 +78,8 @@ def _one_line_error(err: str) -> None:
     [
         (["chart", "--utc", "1980-01-03T08:30"], "has no offset", 2),
         (["chart", "--utc", "yesterday"], "not an ISO 8601", 2),
-        (["chart", "--utc", "1700-01-01T00:00Z"], "outside the supported range", 1),
+        (["chart", "--utc", "1700-01-01T00:00Z"], "births from 1800-04-04", 1),
+        (["chart", "--utc", "9999-12-31T23:00-05:00"], "not an instant of the calendar", 2),
         (["chart"], "give the birth instant", 2),
         (["chart", "--utc", "1980-01-03T08:30Z", "--date", "1980-01-03"], "not both", 2),
         (["chart", "--utc", "1980-01-03T08:30Z", "--v1"], "--v1 goes with --json", 2),
@@ -157,30 +158,117 @@ def test_local_time_options(
 
 
 @pytest.mark.parametrize(
-    ("args", "message"),
+    ("args", "message", "status"),
     [
-        (["--date", "1990-05-14", "--time", "08:30"], "exactly one of"),
-        (["--date", "1990-05-14", "--time", "08:30", "--lat", "52"], "--lat and --lng together"),
+        (["--date", "1990-05-14", "--time", "08:30"], "exactly one of", 2),
+        (["--date", "1990-05-14", "--time", "08:30", "--lat", "52"], "--lat and --lng together",
+         2),
         (["--date", "1990-05-14", "--time", "08:30", "--tz", "UTC", "--lat", "1", "--lng", "2"],
-         "exactly one of"),
-        (["--date", "1990-02-30", "--time", "08:30", "--tz", "UTC"], "no day"),
-        (["--date", "1990-02-03", "--time", "24:00", "--tz", "UTC"], "no time"),
-        (["--date", "1990-02-03", "--time", "08:30", "--tz", "Mars/Base"], "tz database"),
-        (["--date", "1990-02-03", "--time", "08:30", "--lat", "95", "--lng", "0"], "atitude"),
+         "exactly one of", 2),
+        (["--date", "1990-02-30", "--time", "08:30", "--tz", "UTC"],
+         "--date '1990-02-30' is not a day of the calendar", 2),
+        (["--date", "1990-02-03", "--time", "24:00", "--tz", "UTC"],
+         "--time '24:00' is not a time of day", 2),
+        (["--date", "1990-02-03", "--time", "08:30", "--tz", "Mars/Base"],
+         "--tz: 'Mars/Base' is not in the tz database", 2),
+        (["--date", "1990-02-03", "--time", "08:30", "--lat", "95", "--lng", "0"],
+         "--lat/--lng: latitude 95.0", 2),
         (["--date", "1990-02-03", "--time", "08:30", "--place", "Amsterdma, Netherlands"],
-         "Amsterdam"),
+         "Amsterdam", 1),
         (["--date", "1990-02-03", "--time", "08:30", "--place", "Berlin", "--geocoder", "google"],
-         "key"),
+         "--geocode-key", 2),
     ],
 )
 def test_local_time_errors(
-    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str, status: int
 ) -> None:
-    status, _, err = run(capsys, "chart", *args)
-    assert status in (1, 2)
+    returned, _, err = run(capsys, "chart", *args)
+    assert returned == status, err
     assert message in err
-    assert "Traceback" not in err
-    assert len(err.strip().splitlines()) == 1
+    _one_line_error(err)
+
+
+#: A malformed value of each birth option: each command that takes a birth answers 2.
+_MALFORMED_BIRTHS = [
+    (["--date", "1990-02-30", "--time", "08:30", "--tz", "UTC"], "--date '1990-02-30'"),
+    (["--date", "1990-02-03", "--time", "25:30", "--tz", "UTC"], "--time '25:30'"),
+    (["--date", "1990-02-03", "--time", "08:30", "--tz", "Europe/Nowhere"], "--tz:"),
+    (["--date", "1990-02-03", "--time", "08:30", "--lat", "91", "--lng", "0"], "--lat/--lng:"),
+    (["--date", "1990-02-03", "--time", "08:30", "--lat", "0", "--lng", "nan"], "--lat/--lng:"),
+    (["--date", "1990-02-03", "--time", "08:30", "--place", "  "], "--place:"),
+    (["--utc", "not-a-date"], "--utc 'not-a-date'"),
+]
+_OTHERS = ["--utc", "1980-01-03T08:30:00Z", "--utc", "1985-07-09T14:00:00Z"]
+_COMMANDS = {
+    "chart": ["chart"],
+    "transit": ["transit", "--at", "2024-03-20T03:06:00Z"],
+    "connection": ["connection", *_OTHERS[:2]],
+    "penta": ["penta", *_OTHERS],
+    "sensitivity": ["sensitivity"],
+    "cycles": ["cycles"],
+}
+
+
+@pytest.mark.parametrize("command", list(_COMMANDS))
+@pytest.mark.parametrize(("birth", "message"), _MALFORMED_BIRTHS)
+def test_a_malformed_birth_is_a_usage_mistake_in_every_command(
+    capsys: pytest.CaptureFixture[str], command: str, birth: list[str], message: str
+) -> None:
+    returned, out, err = run(capsys, *_COMMANDS[command], *birth)
+    assert (returned, out) == (2, ""), err
+    assert message in err
+    _one_line_error(err)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["transit", "--at", "2024-03-20T03:06:00Z", "--utc", "1980-01-03T08:30:00Z",
+          "--svg", "x.svg", "--theme", "neon"],
+         "--theme 'neon' is not a theme; use one of light, dark, print, high-contrast"),
+        (["cycles", "--utc", "1980-01-03T08:30:00Z", "--year", "99999999999999999999"],
+         "--year 99999999999999999999 is not a year"),
+        (["transit", "--at", "0001-01-01T00:00:00+05:00"], "--at '0001-01-01T00:00:00+05:00'"),
+        (["calendar", "--from", "2026-01-01", "--to", "9999-12-31"], "the calendar reaches"),
+        (["calendar", "--from", "2026-02-30", "--to", "2026-03-01"], "--from '2026-02-30'"),
+    ],
+)
+def test_other_malformed_arguments_are_usage_mistakes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    args: list[str], message: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    returned, out, err = run(capsys, *args)
+    assert (returned, out) == (2, ""), err
+    assert message in err
+    _one_line_error(err)
+    assert not (tmp_path / "x.svg").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "served"),
+    [
+        (["chart", "--utc", "1700-01-01T00:00:00Z"], 1, "births from"),
+        (["transit", "--at", "1500-01-01T00:00:00Z"], 2, "instants from"),
+        (["transit", "--at", "2024-03-20T03:06:00Z", "--utc", "1750-01-01T00:00:00Z"], 2,
+         "births from"),
+        (["cycles", "--utc", "1980-01-03T08:30:00Z", "--year", "2300"], 2,
+         "the solar return of 2300 reaches"),
+        (["calendar", "--from", "1700-01-01", "--to", "1700-02-01"], 2, "the calendar reaches"),
+        (["sensitivity", "--utc", "2199-12-30T10:00:00Z", "--window", "48h"], 2,
+         "the window reaches"),
+    ],
+)
+def test_outside_the_ephemeris_speaks_of_the_flag(
+    capsys: pytest.CaptureFixture[str], args: list[str], status: int, served: str
+) -> None:
+    returned, _, err = run(capsys, *args)
+    assert returned == status, err
+    assert served in err
+    assert "--ephemeris BSP or $BODYGRAPH_EPHEMERIS" in err
+    assert "ephemeris=" not in err and "calculator" not in err
+    assert ("births" in err) == (served == "births from")
+    _one_line_error(err)
 
 
 def test_svg_and_png_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -206,12 +294,13 @@ _LOCAL = ["chart", "--date", "1990-02-03", "--time", "08:30"]
 @pytest.mark.parametrize(
     ("args", "message", "status"),
     [
-        ([*_LOCAL, "--place", "\ud800Berlin"], "not text (U+D800 at position 1)", 1),
-        ([*_LOCAL, "--place", "Ber\x00lin"], "not text (U+0000 at position 4)", 1),
-        ([*_LOCAL, "--place", "x" * 201], "the most is 200", 1),
+        ([*_LOCAL, "--place", "\ud800Berlin"], "not text (U+D800 at position 1)", 2),
+        ([*_LOCAL, "--place", "Ber\x00lin"], "not text (U+0000 at position 4)", 2),
+        ([*_LOCAL, "--place", "x" * 201], "the most is 200", 2),
         ([*_LOCAL, "--place", "ab, ab"], "no place found for 'ab, ab'", 1),
-        ([*_LOCAL, "--tz", "\ud800"], "not a time zone name", 1),
-        (["chart", "--date", "\udcff", "--time", "08:30", "--tz", "UTC"], "birth date", 1),
+        ([*_LOCAL, "--tz", "\ud800"], "not a time zone name", 2),
+        (["chart", "--date", "\udcff", "--time", "08:30", "--tz", "UTC"], "--date '\\udcff'",
+         2),
         ([*EXAMPLE, "--svg", "\ud800.svg"], "cannot be encoded", 2),
     ],
 )
@@ -253,3 +342,72 @@ def test_the_readme_documents_the_exit_statuses() -> None:
     for status in ("0", "1", "2", "130"):
         assert re.search(rf"`{status}`", section), status
     assert "error_code" in section
+
+
+def test_readable_channels_in_numeric_order_json_in_text_order(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run(capsys, *EXAMPLE)
+    assert status == 0
+    listed = [line.split()[0] for line in
+              out.split("  Channels", 1)[1].split("\n\n", 1)[0].splitlines()]
+    assert listed == ["6-59", "10-57", "13-33", "37-40", "39-55", "47-64"]
+    status, out, _ = run(capsys, *EXAMPLE, "--json")
+    assert json.loads(out)["channelsShort"] == ["10-57", "13-33", "37-40", "39-55", "47-64",
+                                                "6-59"]
+
+
+def test_help_is_reflowed_to_the_terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "60")
+    for name, text in _helps().items():
+        examples = [line for line in text.splitlines() if line.startswith("  bodygraph ")]
+        for line in text.splitlines():
+            assert len(line) <= 60 or line in examples, (name, line)
+    monkeypatch.setenv("COLUMNS", "200")
+    wide = _helps()["sensitivity"]
+    assert "activations changes line (the design side moving with the birth), exact" in wide
+    assert re.search(r"^  2    a usage mistake or bad input: .* an instant outside", wide,
+                     re.MULTILINE)
+
+
+@pytest.mark.parametrize("args", [
+    ("chart", "--lat", "abc"), ("chrt",), ("transit", "--utc", "1980-01-03T08:30:00Z"),
+    ("batch", "in.csv"), ("chart", "--no-such-option"),
+])
+def test_a_usage_mistake_argparse_finds_is_one_line(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
+) -> None:
+    status, out, err = run(capsys, *args)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "usage:" not in err, err
+    assert err.startswith("bodygraph") and "error: " in err and "--help)" in err, err
+
+
+def test_help_claims_only_the_options_a_command_has() -> None:
+    helps = _helps()
+    for name in ("chart", "transit", "connection"):
+        assert "--theme" in helps[name] and "--svg" in helps[name], name
+    for name in ("penta", "sensitivity", "cycles", "calendar"):
+        for option in ("--theme", "--svg", "--png", "image"):
+            assert option not in helps[name], (name, option)
+    for name in ("transit", "sensitivity", "cycles", "calendar"):
+        assert "number of births" not in helps[name], name
+    assert "place" not in helps["calendar"]
+
+
+def test_an_ambiguous_place_says_which_was_taken(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "chart", "--date", "1990-05-14", "--time", "08:30",
+                           "--place", "Springfield", "--json")
+    assert status == 0, err
+    notes = [line for line in err.splitlines() if line.startswith("bodygraph: note: ")]
+    assert notes == [
+        "bodygraph: note: several places are called Springfield: took Springfield, Missouri, "
+        "United States (the most populous); others: Springfield, Massachusetts, United States; "
+        "Springfield, Illinois, United States; Springfield, Oregon, United States; "
+        "Springfield, Ohio, United States; Springfield, Virginia, United States; add the region "
+        'or country to choose one, e.g. "Springfield, Massachusetts, United States" (--place)'
+    ]
+    json.loads(out)
+    status, _, err = run(capsys, "chart", "--date", "1990-05-14", "--time", "08:30",
+                         "--place", "Springfield, Illinois")
+    assert status == 0 and "note:" not in err and "Springfield, Illinois" in err

@@ -70,7 +70,7 @@ async def test_chart_at_a_place(session: SharedSession) -> None:
     assert data["birth"] == {
         "utc": "1990-07-15T12:30:00.000Z", "local": "1990-07-15T14:30:00+02:00",
         "zone": "Europe/Berlin", "place": "Berlin, Germany (52.5244° N, 13.4105° E)",
-        "lat": 52.52437, "lng": 13.41053, "wallTime": "unique",
+        "lat": 52.52437, "lng": 13.41053, "wallTime": "unique", "placeNote": None,
     }
     text = summary_of(result)
     assert text == data["summary"]
@@ -78,6 +78,25 @@ async def test_chart_at_a_place(session: SharedSession) -> None:
     for part in (chart.type.value, f"Profile {chart.profile}", chart.incarnation_cross,
                  "Europe/Berlin", "1990-07-15 12:30:00 UTC"):
         assert part in text
+
+
+async def test_a_place_of_several_says_which_was_taken(session: SharedSession) -> None:
+    result = await call(session, "chart", {"date": "1990-07-15", "time": "14:30",
+                                           "place": "Springfield"})
+    assert not result.is_error and result.structured_content is not None
+    birth = result.structured_content["birth"]
+    assert birth["place"].startswith("Springfield, Missouri, United States (")
+    note = birth["placeNote"]
+    assert note.startswith("several places are called Springfield: took Springfield, "
+                           "Missouri, United States (the most populous); others: "
+                           "Springfield, Massachusetts, United States; Springfield, Illinois")
+    assert 'add the region or country to choose one, e.g. "Springfield, Massachusetts' in note
+    assert note in summary_of(result)
+    chosen = await call(session, "chart", {"date": "1990-07-15", "time": "14:30",
+                                           "place": "Springfield, Illinois"})
+    assert chosen.structured_content is not None
+    assert chosen.structured_content["birth"]["placeNote"] is None
+    assert chosen.structured_content["birth"]["place"].startswith("Springfield, Illinois")
 
 
 async def test_chart_at_coordinates_and_at_an_instant(session: SharedSession) -> None:

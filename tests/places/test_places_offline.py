@@ -152,6 +152,32 @@ def test_the_region_is_named_in_the_description_for_us_places(gazetteer):
     assert text.endswith("° W)")
 
 
+def test_a_name_several_places_share_names_the_others(gazetteer):
+    place = gazetteer.geocode("Springfield")
+    assert place.label == "Springfield, Missouri, United States"
+    assert place.others[:2] == ("Springfield, Massachusetts, United States",
+                                "Springfield, Illinois, United States")
+    assert len(place.others) == 5 and place.label not in place.others
+    note = place.ambiguity()
+    assert note is not None
+    assert note.startswith("several places are called Springfield: took Springfield, "
+                           "Missouri, United States (the most populous); others: Springfield, "
+                           "Massachusetts, United States; Springfield, Illinois")
+    assert note.endswith('add the region or country to choose one, e.g. "Springfield, '
+                         'Massachusetts, United States"')
+    for other in place.others:  # each is a text that picks that place
+        chosen = gazetteer.geocode(other)
+        assert (chosen.label, chosen.others) == (other, ())
+    assert gazetteer.geocode("Portland").others == ("Portland, Maine, United States",)
+
+
+@pytest.mark.parametrize("query", ["Berlin", "Paris", "London", "Springfield, Illinois",
+                                   "Cologne", "Springfield, Massachusetts, United States"])
+def test_a_name_one_place_clearly_has_names_no_others(gazetteer, query):
+    place = gazetteer.geocode(query)
+    assert place.others == () and place.ambiguity() is None
+
+
 def test_a_misspelling_finds_nothing_and_lists_close_matches(gazetteer):
     with pytest.raises(LocationNotFoundError) as caught:
         gazetteer.geocode("Amsterdma, Netherlands")

@@ -81,10 +81,10 @@ def test_png_of_both(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
 
 
 @pytest.mark.parametrize(("args", "status", "message"), [
-    (["transit", "--at", AT, "--utc", A, "--theme", "sepia"], 1,
-     "unknown theme 'sepia'; one of light, dark, print, high-contrast"),
-    (["connection", "--utc", A, "--utc", B, "--theme", "sepia"], 1,
-     "unknown theme 'sepia'; one of light, dark, print, high-contrast"),
+    (["transit", "--at", AT, "--utc", A, "--theme", "sepia"], 2,
+     "--theme 'sepia' is not a theme; use one of light, dark, print, high-contrast"),
+    (["connection", "--utc", A, "--utc", B, "--theme", "sepia"], 2,
+     "--theme 'sepia' is not a theme; use one of light, dark, print, high-contrast"),
     (["transit", "--at", AT], 2, "--svg and --png draw the transit over a natal chart"),
 ])
 def test_image_mistakes_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],

@@ -115,3 +115,45 @@ def test_bad_input_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str],
     assert message in captured.err
     assert len(captured.err.strip().splitlines()) == 1
     assert "Traceback" not in captured.err
+
+
+def _listed(text: str, heading: str) -> list[str]:
+    """The channel short names listed under ``heading`` (one a line) in readable text."""
+    lines = text.split(f"  {heading:<19} ", 1)[1].splitlines()
+    shorts = [lines[0].split()[0]]
+    for line in lines[1:]:
+        if not line.startswith(" " * 22):
+            break
+        shorts.append(line.split()[0])
+    return shorts
+
+
+def _numeric(shorts: list[str]) -> bool:
+    return shorts == sorted(shorts, key=lambda s: tuple(int(g) for g in s.split("-")))
+
+
+def test_readable_text_orders_gates_and_channels_as_numbers(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["penta", "--utc", A, "--utc", "1983-01-03T08:30:00Z", "--utc", C]) == 0
+    out = capsys.readouterr().out
+    assert _listed(out, "Channels") == ["2-14", "13-33"]  # not "13-33" then "2-14"
+    assert main(["transit", "--at", AT, "--utc", A]) == 0
+    out = capsys.readouterr().out
+    gates = out.split("  Gates", 1)[1].splitlines()[0].split(",")
+    assert [int(g) for g in gates] == sorted(int(g) for g in gates)
+    overlay = _listed(out.split("Overlay", 1)[1], "Channels")
+    assert overlay[0] == "6-59" and overlay[-1] == "47-64" and _numeric(overlay)
+    assert main(["connection", "--utc", A, "--utc", B]) == 0
+    out = capsys.readouterr().out
+    for heading in ("Electromagnetic", "Dominance", "Compromise", "Channels"):
+        assert _numeric(_listed(out, heading)), heading
+    assert _listed(out, "Dominance")[0] == "6-59"
+
+
+def test_json_keeps_the_reference_services_text_order(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = _json(capsys, "transit", "--at", AT, "--utc", A)
+    overlay = data["natal"]["overlay"]["channelsShort"]
+    assert overlay == sorted(overlay) and overlay.index("47-64") < overlay.index("6-59")

@@ -28,7 +28,7 @@ def test_chart_svg_in_each_preset(preset: str | None, tmp_path: Path,
 
 def test_unknown_theme_is_a_clear_error(tmp_path: Path,
                                         capsys: pytest.CaptureFixture[str]) -> None:
-    assert main([*CHART, "--svg", str(tmp_path / "x.svg"), "--theme", "sepia"]) == 1
+    assert main([*CHART, "--svg", str(tmp_path / "x.svg"), "--theme", "sepia"]) == 2
     err = capsys.readouterr().err
-    assert "unknown theme 'sepia'; one of light, dark, print, high-contrast" in err
+    assert "--theme 'sepia' is not a theme; use one of light, dark, print, high-contrast" in err
     assert not (tmp_path / "x.svg").exists()

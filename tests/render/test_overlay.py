@@ -103,3 +103,27 @@ def test_compact_gate_numbers_read_at_300_px() -> None:
     compact = ET.fromstring(svg(c, Theme(variant="compact")))
     assert "header" not in by_id(compact) and "legend" not in by_id(compact)
     assert compact.find(".//svg:g[@class='activations design']", NS) is None
+
+
+def _in_reading_order(shorts: list[str]) -> bool:
+    return shorts == sorted(shorts, key=lambda s: tuple(int(g) for g in s.split("-")))
+
+
+def test_the_images_lists_order_channels_as_numbers() -> None:
+    from datetime import UTC, datetime
+
+    from bodygraph import calculate, transit
+    from bodygraph.render.from_relations import connection_input as connected
+    from bodygraph.render.from_relations import transit_input as over
+
+    natal = calculate(datetime(1980, 1, 3, 8, 30, tzinfo=UTC))
+    listed = svg(natal).split("Defined channels: ", 1)[1].split(".", 1)[0].split(", ")
+    assert listed == ["6-59", "10-57", "13-33", "37-40", "39-55", "47-64"]
+    at = datetime(2024, 4, 1, tzinfo=UTC)  # completes 23-43 and 3-60
+    drawn = render_svg(over(natal, transit(at, natal=natal)), Theme())
+    assert "completes: 3-60, 23-43." in drawn
+    header = "".join(by_id(ET.fromstring(drawn))["header"].itertext())
+    assert "3-60, 23-43" in header
+    other = calculate(datetime(1993, 5, 9, 14, tzinfo=UTC))
+    pair = render_svg(connected(natal, other), Theme())
+    assert "Electromagnetic channels: 2-14, 17-62, 21-45, 32-54." in pair

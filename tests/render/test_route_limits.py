@@ -66,7 +66,7 @@ B64_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 near_tokens = st.builds(
     "{}.{}".format,
     st.text(st.sampled_from(B64_CHARS + "!"), min_size=0, max_size=17),
-    st.sampled_from([94, 95, 96, 115, 116, 117]).flatmap(
+    st.sampled_from([73, 74, 75, 94, 95, 96, 111, 112, 115, 116, 117, 124, 167]).flatmap(
         lambda n: st.text(st.sampled_from(B64_CHARS + "="), min_size=n, max_size=n)),
 )
 

@@ -156,7 +156,7 @@ def test_document_is_self_contained_and_accessible() -> None:
     desc = root.find("svg:desc", NS)
     assert title is not None and title.text == "Human Design bodygraph: Projector, profile 5/1"
     assert desc is not None and desc.text is not None
-    assert "Defined channels: 1-8, 23-43, 47-64, 7-31." in desc.text
+    assert "Defined channels: 1-8, 7-31, 23-43, 47-64." in desc.text
     pid = root.attrib["id"]
     assert root.attrib["aria-labelledby"] == f"{pid}-title {pid}-desc"
     tags = {e.tag.removeprefix(SVG) for e in root.iter()}
@@ -182,7 +182,9 @@ def test_svg_draws_exactly_what_render_svg_draws_from_placements() -> None:
     assert svg(c) == render_svg(data)
     pairs_d = tuple((a.gate, a.line) for a in c.design)
     pairs_p = tuple((a.gate, a.line) for a in c.personality)
-    assert render_svg(RenderInput.from_gate_lines(pairs_d, pairs_p)) == svg(c)
+    assert render_svg(RenderInput.from_gate_lines(pairs_d, pairs_p,
+                                                  variables=c.variables)) == svg(c)
+    assert 'class="variables"' not in render_svg(RenderInput.from_gate_lines(pairs_d, pairs_p))
 
 
 def test_summary_and_header_match_the_chart() -> None:

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from cryptography.hazmat.primitives.ciphers.aead import AESSIV
 from cryptography.hazmat.primitives.hashes import SHA256
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from hypothesis import given, settings
@@ -52,10 +53,11 @@ def body_bytes(token: str) -> bytes:
 
 
 @settings(max_examples=150)
-@given(design=placement_lists, personality=placement_lists)
+@given(design=placement_lists, personality=placement_lists,
+       variables=st.none() | st.from_regex(r"P[LR]{2} D[LR]{2}", fullmatch=True))
 def test_round_trip(design: tuple[tuple[int, int], ...],
-                    personality: tuple[tuple[int, int], ...]) -> None:
-    data = RenderInput.from_gate_lines(design, personality)
+                    personality: tuple[tuple[int, int], ...], variables: str | None) -> None:
+    data = RenderInput.from_gate_lines(design, personality, variables=variables)
     token = issue(data, RING)
     assert token.startswith("k1.")
     assert verify(token, RING) == data
@@ -146,14 +148,23 @@ def plain_token(payload: bytes, version: int = tokens.PLAIN_VERSION) -> str:
 def test_a_valid_signature_over_a_bad_payload_is_still_refused() -> None:
     with pytest.raises(MalformedTokenError):
         verify(plain_token(bytes([0] * 26) + bytes(12)), RING)  # gate 0
+    good = tokens.encode_payload(dataclasses.replace(SAMPLE, variables=None))
+    for arrows in (0b10, 0b100000):  # arrow bits without their presence bit; bit 14
+        mask = int.from_bytes(good[36:], "big") | arrows << 9
+        with pytest.raises(MalformedTokenError, match="padding"):
+            verify(plain_token(good[:36] + mask.to_bytes(2, "big")), RING)
     with pytest.raises(MalformedTokenError, match="version"):
         verify(plain_token(tokens.encode_payload(SAMPLE), version=7), RING)
-    sealed = body_bytes(issue(SAMPLE, RING))
-    keys = sealing.derive(K1.secret)
-    resealed = bytes([9]) + sealed[1:-32]
-    tag = hmac.new(keys.mac_key, b"k1.default." + resealed, "sha256").digest()
+    payload = tokens.encode_payload(SAMPLE)
+    resealed = sealing.seal(K1.secret, b"k1.default", bytes([9]), payload)
     with pytest.raises(MalformedTokenError, match="version"):
-        verify("k1." + base64.urlsafe_b64encode(resealed + tag).rstrip(b"=").decode(), RING)
+        verify("k1." + base64.urlsafe_b64encode(resealed).rstrip(b"=").decode(), RING)
+    old = body_bytes(OLD_CHART)  # a version-2 body relabelled 9, its tag made anew
+    relabelled = bytes([9]) + old[1:-32]
+    tag = hmac.new(sealing.legacy_keys(K1.secret).mac_key, b"k1.default." + relabelled,
+                   "sha256").digest()
+    with pytest.raises(MalformedTokenError, match="version"):
+        verify("k1." + base64.urlsafe_b64encode(relabelled + tag).rstrip(b"=").decode(), RING)
 
 
 def test_version_1_links_still_verify_for_any_template() -> None:
@@ -164,8 +175,18 @@ def test_version_1_links_still_verify_for_any_template() -> None:
     assert re.fullmatch(tokens.TOKEN_PATTERN, token)
 
 
-def open_by_hand(token: str, secret: bytes) -> bytes:
-    """Decrypt a version-2 token from the documented construction (HKDF-SHA256, then
+def open_by_hand(token: str, secret: bytes, template: str = "default") -> bytes:
+    """Open a version-5 token from the documented construction (AES-SIV, its 64-byte key
+    from HKDF-SHA256, key id, template and version byte authenticated), independently of
+    the module."""
+    raw = body_bytes(token)
+    key = HKDF(algorithm=SHA256(), length=64, salt=b"bodygraph render token",
+               info=b"v5: aes-siv").derive(secret)
+    return AESSIV(key).decrypt(raw[1:], [f"k1.{template}".encode(), raw[:1]])
+
+
+def open_version_2_by_hand(token: str, secret: bytes) -> bytes:
+    """Decrypt a version-2 token from its documented construction (HKDF-SHA256, then
     AES-256-CTR with the 16-byte IV), independently of the module."""
     raw = body_bytes(token)
     okm = HKDF(algorithm=SHA256(), length=96, salt=b"bodygraph render token",
@@ -175,13 +196,68 @@ def open_by_hand(token: str, secret: bytes) -> bytes:
     return decryptor.update(ciphertext) + decryptor.finalize()
 
 
+#: Tokens issued by the hand-made composition (versions 2, 3, 4) before AES-SIV, with K1,
+#: for the charts of 1987-06-05 04:32 UTC (natal) and 1990-01-02 03:04 UTC (other) and the
+#: transit of 2024-03-20 03:06 UTC over the natal chart.
+OLD_CHART = ("k1.Aq2FRbdNXOeJ9eQ9WCnpaVWpfLcy4XAS32JMpaiDNJRFYxCHQKw-2ANSvAe5C8zvnZDniI_zEFIgSU"
+             "os20t-br5wIQ2v_KFV_zZM0RrG5xA3Tm04gV6t")
+OLD_TEMPLATE = "6f1c1b0e-5d4a-4c47-9a55-2f8e3c7b9d10"
+OLD_CHART_TEMPLATED = ("k1.Ai6E33XmPTSlyiUXo8ozAlVs67L46B6RInUEiAJLp4FqJWS8ewRLA_fzuo_ZSozqCE8bgOt"
+                       "A2zICb9z6b0qxnWwqU1XHeoHCNMa6fQKs80VCMVcS1nXZ")
+OLD_TRANSIT = ("k1.A7UMKY3sk2Q3SyrrXEz_eIJG8k7u_H2Kkn9R3-SCyzXpGxW168r7CqcVoMhrFqIGamuY0fxc7UkGI"
+               "hHKA0bIVKFpcJ52ei0G-481N2WHDacxcnJQupLsRQbjfA2XrVplNMReYBqcSjM46iGNbrBa9idZE"
+               "RA")
+OLD_CONNECTION = ("k1.BLjhVlSVO7ag3grBkGlGSgaBQNE_K9bfk8mbbSHxBS6wxS1D7JYo3gqjAo_ZztFMzAegBti4LY6"
+                  "TdynaFXyXYXURAADvECY4nTdPyS2WztnXssmtmyVrL0LJ7XrRHsTvgQ1ONQxgqvMk9Fo1N7NDKYYa"
+                  "UBZWhCV_tPi7rt0")
+
+
+def test_tokens_issued_before_aes_siv_still_verify() -> None:
+    from bodygraph.render.from_relations import connection_input, transit_input
+    from bodygraph_server.images.overlay_tokens import verify_picture
+
+    natal = bodygraph.calculate(datetime(1987, 6, 5, 4, 32, tzinfo=UTC))
+    other = bodygraph.calculate(datetime(1990, 1, 2, 3, 4, tzinfo=UTC))
+    moment = bodygraph.transit(datetime(2024, 3, 20, 3, 6, tzinfo=UTC), natal=natal)
+    # Tokens made before the arrows draw none.
+    chart = dataclasses.replace(RenderInput.from_chart(natal), variables=None)
+    assert [body_bytes(t)[0] for t in (OLD_CHART, OLD_TRANSIT, OLD_CONNECTION)] == [2, 3, 4]
+    assert verify(OLD_CHART, RING) == chart
+    assert verify(OLD_CHART_TEMPLATED, RING, OLD_TEMPLATE) == chart
+    assert open_version_2_by_hand(OLD_CHART, K1.secret) == tokens.encode_payload(chart)
+    old_transit = transit_input(natal, moment)
+    old_transit = dataclasses.replace(
+        old_transit, natal=dataclasses.replace(old_transit.natal, variables=None))
+    assert verify_picture(OLD_TRANSIT, RING) == old_transit
+    pair = connection_input(natal, other)
+    assert verify_picture(OLD_CONNECTION, RING) == dataclasses.replace(
+        pair, first=dataclasses.replace(pair.first, variables=None),
+        second=dataclasses.replace(pair.second, variables=None))
+    for old in (OLD_CHART, OLD_TRANSIT, OLD_CONNECTION):
+        assert re.fullmatch(tokens.TOKEN_PATTERN, old)
+    # Still bound to their template and key, and refused when changed in any bit.
+    with pytest.raises(InvalidSignatureError):
+        verify(OLD_CHART_TEMPLATED, RING)
+    with pytest.raises(InvalidSignatureError):
+        verify(OLD_CHART, KeyRing([SigningKey("k1", K2.secret)]))
+    raw = body_bytes(OLD_CHART)
+    for i in range(len(raw) * 8):
+        flipped = bytearray(raw)
+        flipped[i // 8] ^= 1 << (i % 8)
+        with pytest.raises(TokenError):
+            verify("k1." + base64.urlsafe_b64encode(bytes(flipped)).rstrip(b"=").decode(), RING)
+    # The same chart issued now: AES-SIV, version 5, 32 bytes shorter.
+    new = issue(chart, RING)
+    assert body_bytes(new)[0] == 5 and len(body_bytes(new)) == len(raw) - 32
+
+
 def test_token_holds_only_activations_and_centers() -> None:
     chart = bodygraph.calculate(datetime(1987, 6, 5, 4, 32, tzinfo=UTC))
     data = RenderInput.from_chart(chart)
     token = issue(data, RING)
     raw = body_bytes(token)
-    assert len(raw) == BODY_BYTES == 1 + 16 + 38 + 32
-    assert raw[0] == tokens.FORMAT_VERSION == 2
+    assert len(raw) == BODY_BYTES == 1 + 16 + 38
+    assert raw[0] == tokens.FORMAT_VERSION == 5
     assert re.fullmatch(tokens.TOKEN_PATTERN, token)
     payload = open_by_hand(token, K1.secret)
     # Decode the payload by hand, from the documented layout, and compare it with the
@@ -197,7 +273,10 @@ def test_token_holds_only_activations_and_centers() -> None:
     mask = int.from_bytes(payload[36:38], "big")
     assert [n for i, n in enumerate(CENTER_NAMES) if mask >> i & 1] == [
         n for n in CENTER_NAMES if n in v2["centers"]]
-    assert mask < 1 << 9
+    # bit 9: the arrows follow; bits 10-13: P sun, P node, D sun, D node (1 for R)
+    arrows = "".join("R" if mask >> (10 + k) & 1 else "L" for k in range(4))
+    assert mask >> 9 & 1 and f"P{arrows[:2]} D{arrows[2:]}" == v2["variables"]
+    assert mask < 1 << 14
     # The same activations under another birth instant give the very same token.
     other = dataclasses.replace(chart, birth_utc=chart.birth_utc + timedelta(days=3650),
                                 design_utc=chart.design_utc - timedelta(days=1))
@@ -239,7 +318,9 @@ def test_a_token_is_bound_to_its_template() -> None:
     assert issue(SAMPLE, RING) != token
 
 
-def test_verification_uses_compare_digest(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_old_tags_are_compared_with_compare_digest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Versions 1-4 carry an HMAC tag, compared in constant time (version 5 is checked by
+    AES-SIV itself)."""
     calls: list[tuple[bytes, bytes]] = []
     real = hmac.compare_digest
 
@@ -247,9 +328,10 @@ def test_verification_uses_compare_digest(monkeypatch: pytest.MonkeyPatch) -> No
         calls.append((a, b))
         return real(a, b)
 
-    monkeypatch.setattr(tokens.hmac, "compare_digest", spy)
-    token = issue(SAMPLE, RING)
-    assert verify(token, RING) == SAMPLE
+    monkeypatch.setattr(sealing.hmac, "compare_digest", spy)
+    token = OLD_CHART
+    assert verify(token, RING) == dataclasses.replace(RenderInput.from_chart(
+        bodygraph.calculate(datetime(1987, 6, 5, 4, 32, tzinfo=UTC))), variables=None)
     assert len(calls) == 1 and len(calls[0][0]) == len(calls[0][1]) == 32
     body = token.split(".", 1)[1]
     tampered = "k1." + body[:5] + ("B" if body[5] == "A" else "A") + body[6:]

@@ -67,7 +67,7 @@ async def serve(app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
             await app(scope, receive, send)
 
         transport = httpx.ASGITransport(app=asgi, client=("127.0.0.1", 41000))
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as client:
             yield client
 
 
@@ -157,7 +157,8 @@ async def test_location_visual_chart_and_active_template(
     assert image.text == render_svg(payload, theme)
     assert payload == RenderInput.from_gate_lines(
         *[tuple((int(g), int(ln)) for g, ln in (x.split(".") for x in half))
-          for half in (placements_of(body["data"])[:13], placements_of(body["data"])[13:])])
+          for half in (placements_of(body["data"])[:13], placements_of(body["data"])[13:])],
+        variables=body["data"]["variables"])
 
 
 async def test_missing_geocode_key_is_400_here(book: Bookkeeper, tmp_path: Path) -> None:
@@ -215,7 +216,7 @@ async def test_links_use_the_request_host_and_keys_from_the_database(
                               headers=headers(key, geocode=False))
     assert r.status_code == 200, r.text
     url = r.json()["svgRenderUrl"]
-    assert url.startswith("http://test/render/default.svg?t=db")
+    assert url.startswith("http://localhost/render/default.svg?t=db")
     stored = book.store.render_keys()
     assert len(stored) == 1
     ring = KeyRing(SigningKey(kid, secret) for kid, secret in stored)
@@ -225,7 +226,7 @@ async def test_links_use_the_request_host_and_keys_from_the_database(
         assert image.status_code == 200 and image.text == render_svg(payload)
         r = await again.post("/v2/visual-charts/coordinates", json=COORDS,
                              headers=headers(key, geocode=False))
-    assert r.json()["svgRenderUrl"] == "https://api.example.com" + url.removeprefix("http://test")
+    assert r.json()["svgRenderUrl"] == "https://api.example.com" + url.removeprefix("http://localhost")
     assert len(book.store.render_keys()) == 1  # reused, not regenerated
 
 

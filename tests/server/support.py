@@ -52,7 +52,7 @@ async def in_process(app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
             await app(scope, receive, send)
 
         transport = httpx.ASGITransport(app=with_state, client=("127.0.0.1", 40000))
-        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as c:
             yield c
 
 

@@ -15,6 +15,9 @@ from xml.etree import ElementTree as ET
 
 import httpx
 import pytest
+from cryptography.hazmat.primitives.ciphers.aead import AESSIV
+from cryptography.hazmat.primitives.hashes import SHA256
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from bodygraph.cli.main import main as cli
 from bodygraph.render import ConnectionInput, RenderInput, TransitInput
@@ -22,7 +25,6 @@ from bodygraph_server import Settings
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.images import tokens
 from bodygraph_server.images.overlay_tokens import verify_picture
-from bodygraph_server.images.sealing import unseal
 from bodygraph_server.images.tokens import KeyRing, SigningKey
 
 from .conftest import new_key
@@ -64,10 +66,13 @@ def token_of(url: str) -> str:
 
 
 def payload_by_hand(token: str) -> bytes:
-    """Open a sealed token without the module under test (the documented layout)."""
+    """Open a sealed token without the module under test (the documented construction:
+    AES-SIV, its key from HKDF-SHA256, the key id, template and version authenticated)."""
     body = token.split(".", 1)[1]
     raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
-    return raw[0:1] + unseal(SECRET, 1, raw)
+    key = HKDF(algorithm=SHA256(), length=64, salt=b"bodygraph render token",
+               info=b"v5: aes-siv").derive(SECRET)
+    return raw[0:1] + AESSIV(key).decrypt(raw[1:], [b"k1.default", raw[0:1]])
 
 
 async def image_of(client: httpx.AsyncClient, url: str) -> str:

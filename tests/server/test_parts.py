@@ -23,7 +23,7 @@ from bodygraph_server.http.openapi import openapi_document
 from bodygraph_server.http.v1 import ENDPOINTS as V1_ENDPOINTS
 from bodygraph_server.http.v2 import ENDPOINTS as V2_ENDPOINTS
 from bodygraph_server.http.validation import parse_birthdate, parse_birthtime, parse_v1_birthdate
-from bodygraph_server.serve import first_key_hint
+from bodygraph_server.serve import banner
 from bodygraph_server.settings import Settings, SettingsError
 
 
@@ -194,11 +194,12 @@ def test_date_pattern_accepts(text: str) -> None:
 
 
 def test_first_key_hint() -> None:
-    settings = Settings(database_url="sqlite:///svc.db")
-    hint = first_key_hint(settings, "127.0.0.1", 8123)
+    settings = Settings(database_url="sqlite:///svc.db", port=8123)
+    hint = banner(settings, accounts_exist=False)
     assert "bodygraph-server accounts create --plan" in hint
     assert "BODYGRAPH_DATABASE_URL=sqlite:///svc.db" in hint
     assert "http://127.0.0.1:8123/v2/charts/coordinates" in hint
+    assert "Create an account" not in banner(settings, accounts_exist=True)
 
 
 @pytest.mark.anyio

@@ -35,8 +35,23 @@ def test_sensitivity_from_a_local_birth_reads_as_text(capsys: pytest.CaptureFixt
                  "Europe/Berlin", "--window", "2h"]) == 0
     captured = capsys.readouterr()
     assert "-> 1980-01-03 08:30:00 UTC" in captured.err
-    assert "Segments:" in captured.out and "3/6 Generator" in captured.out
-    assert "design      moon      24.6 -> 2.1" in captured.out
+    assert "Segments" in captured.out and "profile 3/5 -> 3/6" in captured.out
+    assert "design moon 24.6 -> 2.1; type, profile, authority, definition and cross " \
+        "unchanged" in captured.out
+
+
+def test_each_sensitivity_segment_says_what_changes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sensitivity", *UTC_BIRTH, "--window", "2h"]) == 0
+    out = capsys.readouterr().out
+    segments = [line for line in out.splitlines() if line.startswith("  1980-")]
+    assert len(segments) == 8
+    what = [line.split(" UTC  ", 1)[1] for line in segments]
+    assert len(set(what)) == len(what)  # no two lines read the same
+    assert what[0].startswith("3/5 Generator, Emotional, Triple Split Definition")
+    assert what[5] == ("design sun 48.5 -> 48.6, design earth 21.5 -> 21.6; profile 3/5 -> "
+                       "3/6")
+    assert what[3].endswith("unchanged  (the birth)")
+    assert "Changes:" not in out
 
 
 def test_cycles_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,6 +11,7 @@ from bodygraph.batch import DEFAULT_CHUNK, BatchOptionError, default_jobs, run_b
 from bodygraph.cli.options import (
     EXIT_STATUS,
     CliError,
+    HelpFormatter,
     Subparsers,
     add_calculation_options,
     add_geocoder_options,
@@ -39,7 +40,7 @@ def add_parser(subparsers: Subparsers) -> None:
         "  bodygraph batch births.parquet -o charts.parquet --node mean\n"
         "  bodygraph batch geburten.csv -o charts.csv --encoding cp1252\n\n"
         f"{EXIT_STATUS}\n\n{USAGE_MISTAKES}",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     batch.add_argument("input", metavar="INPUT", help="CSV or .parquet file of births")
     batch.add_argument("-o", "--output", required=True, metavar="OUTPUT",

@@ -55,8 +55,8 @@ class _Birth(argparse.Action):
 def add_births_arguments(parser: argparse.ArgumentParser, how_many: str) -> None:
     """The birth options, repeatable: one person per ``--utc`` or ``--date/--time``."""
     group = parser.add_argument_group(
-        f"births ({how_many}; each --utc ISO, or --date --time with --tz, --place or "
-        "--lat/--lng)")
+        f"births ({how_many})",
+        "each --utc ISO, or --date --time with --tz, --place or --lat/--lng")
     for name, settings in BIRTH_OPTIONS.items():
         group.add_argument(f"--{name}", action=_Birth, dest="births", default=[], **settings)
     add_geocoder_options(group, looked_up="--place")

@@ -9,7 +9,12 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from bodygraph.calculator import Calculator
 from bodygraph.cli.options import CliError, Subparsers, calculator_from, note_if_plain
-from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
+from bodygraph.cli.relations_options import (
+    command_parser,
+    exit_status,
+    finish_command,
+    input_errors_exit_2,
+)
 from bodygraph.cli.relations_text import rounded_seconds_text
 from bodygraph.model.chart import BODIES, NodeKind, gate_line
 from bodygraph.relations.calendar import LEVELS, Ingress, Level, calendar, parse_bodies
@@ -26,6 +31,7 @@ def add_parser(subparsers: Subparsers) -> None:
         "to a second. The Sun entering gate 41 is the Rave New Year.",
         [EXAMPLE, "bodygraph calendar --from 2026-03-01 --to 2026-03-31 --body moon "
          "--level line --json"],
+        exit_status(births=False, malformed="a day that does not exist, an unknown --body"),
     )
     parser.add_argument("--from", dest="start", required=True, metavar="YYYY-MM-DD",
                         help="first day (UTC)")
@@ -56,8 +62,8 @@ def ingresses(first: str, last: str, bodies: str, level: Level, *, node: NodeKin
     if last_day < start:
         raise CliError(f"{names[1]} comes before {names[0]}")
     chosen = parse_bodies(name for name in bodies.split(",") if name.strip())
-    return calendar(start, last_day + timedelta(days=1), chosen, level, node=node,
-                    calculator=calculator)
+    end = last_day + timedelta(days=1) if last_day.date() < date.max else last_day
+    return calendar(start, end, chosen, level, node=node, calculator=calculator)
 
 
 @input_errors_exit_2

@@ -6,13 +6,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from bodygraph.calculator import Calculator
 from bodygraph.cli.images import add_image_options, write_images
 from bodygraph.cli.options import (
     EXIT_STATUS,
     CliError,
+    HelpFormatter,
     Subparsers,
     add_calculation_options,
     add_geocoder_options,
@@ -20,10 +22,14 @@ from bodygraph.cli.options import (
     geocoder_from,
 )
 from bodygraph.cli.report import render_text, utc_seconds_text
-from bodygraph.geo.birthtime import parse_instant, wall_time
-from bodygraph.geo.coordinates import check_coordinates
-from bodygraph.geo.timezones import LocalTime, local_to_utc, to_utc
+from bodygraph.errors import InvalidInstantError
+from bodygraph.geo.birthtime import parse_date, parse_instant, parse_time
+from bodygraph.geo.coordinates import InvalidCoordinatesError, check_coordinates
+from bodygraph.geo.timezones import LocalTime, TimezoneLookupError, local_to_utc, to_utc, zone
 from bodygraph.model.chart import Chart
+
+if TYPE_CHECKING:
+    from bodygraph.geo.places import Place
 
 EXAMPLE = "bodygraph chart --utc 1980-01-03T08:30:00Z"
 
@@ -43,7 +49,7 @@ def add_parser(subparsers: Subparsers) -> None:
         "  bodygraph chart --date 1990-05-14 --time 08:30 --tz Europe/Berlin --json\n"
         '  bodygraph chart --date 1990-05-14 --time 08:30 --place "Berlin, Germany"'
         f"\n\n{EXIT_STATUS}",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     add_birth_options(chart)
     out = chart.add_argument_group("output")
@@ -98,7 +104,11 @@ def parse_utc(text: str, option: str = "--utc") -> datetime:
             f"{option} {text!r} has no offset; add Z for UTC (1980-01-03T08:30:00Z) or use "
             "--date/--time with --tz, --place or --lat/--lng for a local time"
         )
-    return moment
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:  # 0001-01-01 east of Greenwich, 9999-12-31 west of it
+        raise CliError(f"{option} {text!r} is not an instant of the calendar (years 1 to "
+                       "9999 in UTC)") from None
 
 
 def chart_from_args(args: argparse.Namespace) -> Chart:
@@ -125,18 +135,27 @@ def _local_chart(args: argparse.Namespace, calculator: Calculator) -> tuple[Char
     if len(given) != 1:
         raise CliError("with --date/--time give exactly one of --tz ZONE, --place TEXT "
                        "or --lat/--lng")
-    when = wall_time(args.date, args.time)
+    when = _wall_time(args.date, args.time)
     resolved: LocalTime
+    ambiguity: str | None = None  # several places of the --place name
     if args.tz is not None:
+        try:
+            zone(args.tz)
+        except TimezoneLookupError as exc:
+            raise CliError(f"--tz: {exc}; write it like Europe/Berlin") from None
         resolved = to_utc(when, args.tz)
         where = f"zone {resolved.zone}"
     else:
         if args.place is not None:
-            found = geocoder_from(args).geocode(args.place)
+            found = _geocoded(args)
             lat, lng = found.lat, found.lng
             where = f"place {found.describe()}"
+            ambiguity = found.ambiguity()
         else:
-            lat, lng = check_coordinates(args.lat, args.lng)
+            try:
+                lat, lng = check_coordinates(args.lat, args.lng)
+            except InvalidCoordinatesError as exc:
+                raise CliError(f"--lat/--lng: {exc}") from None
             where = f"coordinates {lat:.4f}, {lng:.4f}"
         resolved = local_to_utc(when, lat=lat, lng=lng)
         where += f", zone {resolved.zone}" + (" (nautical, at sea)" if resolved.nautical else "")
@@ -144,9 +163,37 @@ def _local_chart(args: argparse.Namespace, calculator: Calculator) -> tuple[Char
         f"bodygraph: {when:%Y-%m-%d %H:%M} at {where}, {_offset_text(resolved.utc_offset)} "
         f"-> {utc_seconds_text(resolved.utc)}"
     ]
+    if ambiguity is not None:
+        notes.append(f"bodygraph: note: {ambiguity} (--place)")
     if resolved.wall_time.value in _WALL_TIME_NOTES:
         notes.append(f"bodygraph: note: {when:%H:%M} {_WALL_TIME_NOTES[resolved.wall_time.value]}")
     return calculator.calculate(resolved.utc, node=args.node), notes
+
+
+def _wall_time(date_text: str, time_text: str) -> datetime:
+    """--date and --time as a naive wall time; a malformed one is a usage mistake."""
+    try:
+        day = parse_date(date_text)
+    except InvalidInstantError:
+        raise CliError(f"--date {date_text!r} is not a day of the calendar; write it like "
+                       "1990-05-14") from None
+    try:
+        moment = parse_time(time_text)
+    except InvalidInstantError:
+        raise CliError(f"--time {time_text!r} is not a time of day; write it like 08:30 "
+                       "(24-hour, 00:00 to 23:59)") from None
+    return datetime.combine(day, moment)
+
+
+def _geocoded(args: argparse.Namespace) -> Place:
+    """The place --place names; a text that cannot be a place is a usage mistake (one that
+    names no place is not: the lookup failed)."""
+    from bodygraph.geo.places import InvalidLocationError  # the gazetteer: only when used
+
+    try:
+        return geocoder_from(args).geocode(args.place)
+    except InvalidLocationError as exc:
+        raise CliError(f"--place: {exc}") from None
 
 
 def _offset_text(offset: timedelta) -> str:

@@ -5,10 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 
+from bodygraph.catalog.tables import reading_order
 from bodygraph.cli.births import add_births_arguments, charts_of_births
 from bodygraph.cli.images import add_image_options, wants_image, write_images
 from bodygraph.cli.options import CliError, Subparsers
-from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
+from bodygraph.cli.relations_options import (
+    command_parser,
+    exit_status,
+    finish_command,
+    input_errors_exit_2,
+)
 from bodygraph.cli.relations_text import INDENT, channel_lines, composite_lines
 from bodygraph.cli.report import utc_seconds_text
 from bodygraph.relations import ChannelLink, Connection, connection
@@ -23,6 +29,7 @@ def add_parser(subparsers: Subparsers) -> None:
         "Classify each of the 36 channels between two people (electromagnetic, "
         "companionship, dominance, compromise) and give the composite chart.",
         [EXAMPLE, f"{EXAMPLE} --json", f"{EXAMPLE} --svg connection.svg --png connection.png"],
+        exit_status(images=True, count=True),
     )
     add_births_arguments(parser, "person 1, then person 2")
     add_image_options(parser.add_argument_group("image"),
@@ -52,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
 def _held(links: tuple[ChannelLink, ...]) -> str:
     return ("\n" + INDENT).join(
         f"{link.channel.short:<6} {link.channel.name} (person {link.person} has it whole)"
-        for link in links) or "none"
+        for link in sorted(links, key=lambda link: reading_order(link.channel))) or "none"
 
 
 def render(result: Connection) -> str:

@@ -6,13 +6,18 @@ from __future__ import annotations
 import argparse
 import json
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import MAXYEAR, MINYEAR, UTC, datetime
 from typing import Any
 
 from bodygraph.calculator import Calculator
 from bodygraph.cli.chart import add_birth_options, chart_from_args
-from bodygraph.cli.options import Subparsers, calculator_from, note_if_plain
-from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
+from bodygraph.cli.options import CliError, Subparsers, calculator_from, note_if_plain
+from bodygraph.cli.relations_options import (
+    command_parser,
+    exit_status,
+    finish_command,
+    input_errors_exit_2,
+)
 from bodygraph.cli.relations_text import rounded_seconds_text
 from bodygraph.relations.common import instant_text
 from bodygraph.relations.cycles import saturn_returns, solar_return, uranus_oppositions
@@ -29,6 +34,7 @@ def add_parser(subparsers: Subparsers) -> None:
         "opposite natal Uranus between ages 35 and 48, exact to a second. Chiron is not in "
         "the DE440 ephemeris and is not computed.",
         [EXAMPLE],
+        exit_status(malformed="a --year not after the birth"),
     )
     add_birth_options(parser)
     parser.add_argument("--year", type=int, metavar="YYYY",
@@ -67,6 +73,9 @@ def cycles_of(birth: datetime, year: int | None,
 @input_errors_exit_2
 def run(args: argparse.Namespace) -> int:
     """Compute and print the cycles of the birth."""
+    if args.year is not None and not MINYEAR <= args.year <= MAXYEAR:
+        raise CliError(f"--year {args.year} is not a year of the calendar ({MINYEAR} to "
+                       f"{MAXYEAR})")
     note_if_plain("cycles")
     birth = chart_from_args(args).birth_utc
     found = cycles_of(birth, args.year, calculator_from(args))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from bodygraph.cli.options import Options
+from bodygraph.cli.options import CliError, Options
 
 if TYPE_CHECKING:
     from bodygraph.model.chart import Chart
@@ -31,9 +31,12 @@ def wants_image(args: argparse.Namespace) -> bool:
 
 
 def theme_of(args: argparse.Namespace) -> Theme:
-    """The shipped theme ``--theme`` names (a one-line error for an unknown name)."""
-    from bodygraph.render import Theme  # the renderer: only when drawing
+    """The shipped theme ``--theme`` names (an unknown name is a usage mistake)."""
+    from bodygraph.render import PRESET_NAMES, Theme  # the renderer: only when drawing
 
+    if args.theme not in PRESET_NAMES:
+        raise CliError(f"--theme {args.theme!r} is not a theme; use one of "
+                       f"{', '.join(PRESET_NAMES)}")
     return Theme.preset(args.theme)
 
 

@@ -12,14 +12,15 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 import bodygraph
-from bodygraph.cli.options import EXIT_STATUS, CliError
-from bodygraph.errors import BodygraphError
+from bodygraph.cli.options import EXIT_STATUS, CliError, HelpFormatter, out_of_range_text
+from bodygraph.errors import BodygraphError, OutOfRangeError
 
 #: The subcommands (modules of this package), in the order ``bodygraph --help`` lists them.
 SUBCOMMANDS = ("chart", "batch", "transit", "connection", "penta", "sensitivity", "stability",
-               "rectify", "cycles", "calendar")
+               "rectify", "cycles", "calendar", "hologenetic", "astro", "wheel")
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
@@ -28,11 +29,11 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     wanted = [argv[0]] if argv and argv[0] in SUBCOMMANDS else list(SUBCOMMANDS)
     modules = [importlib.import_module(f"bodygraph.cli.{name}") for name in wanted]
     example = modules[0].EXAMPLE if wanted[0] == "chart" else ""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="bodygraph",
         description="Exact Human Design charts (bodygraphs) from JPL ephemerides.",
-        epilog=f"example: {example}\n\n{EXIT_STATUS}",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=f"example:\n  {example}\n\n{EXIT_STATUS}",
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action=_Version, nargs=0,
                         help="show the version and exit")
@@ -40,6 +41,14 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     for module in modules:
         module.add_parser(subparsers)
     return parser
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser whose usage mistakes are one line (argparse prints the usage
+    first); its subcommands' parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 class _Version(argparse.Action):
@@ -66,6 +75,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as exc:
         print(f"bodygraph: error: {exc}", file=sys.stderr)
         return 2
+    except OutOfRangeError as exc:  # a value that cannot be used (the relations: status 2)
+        print(f"bodygraph: error: {out_of_range_text(exc)}", file=sys.stderr)
+        return 1
     except BodygraphError as exc:
         print(f"bodygraph: error: {exc}", file=sys.stderr)
         return 1

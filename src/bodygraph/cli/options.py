@@ -6,9 +6,11 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import textwrap
 from typing import TYPE_CHECKING, Final, TypeAlias
 
 from bodygraph.calculator import Calculator, default_calculator
+from bodygraph.errors import OutOfRangeError
 from bodygraph.geo.providers import DEFAULT_GEOCODER, GEOCODERS
 
 if TYPE_CHECKING:
@@ -32,6 +34,52 @@ EXIT_STATUS: Final = """exit status:
        bad: they are in the output with error_code and error
   2    a usage mistake: an unknown option, a missing or malformed argument
   130  interrupted"""
+
+#: How the command line says to use a larger kernel (the end of an out-of-range error).
+LARGER_KERNEL: Final = "pass a larger kernel (--ephemeris BSP or $BODYGRAPH_EPHEMERIS)"
+
+#: An entry of a table in a help text: "  2    a usage mistake ..." (a term, two spaces),
+#: or of a list: "* birth_utc: ...".
+_ENTRY: Final = re.compile(r"( +\S+ {2,}|\* )(\S.*)")
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help with the description and epilog reflowed to the terminal's width
+    (``$COLUMNS``): a paragraph of plain lines is filled; in a block of indented lines
+    (examples, the exit statuses) or of list items each line is kept, except that a table
+    entry ("  2    a usage mistake: ...") or a list item ("* birth_utc: ...") and its
+    deeper-indented continuation lines are filled under the entry's text."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n\n".join(_fill_block(block, width, indent)
+                            for block in text.strip("\n").split("\n\n"))
+
+
+def _fill_block(block: str, width: int, indent: str) -> str:
+    lines = block.splitlines()
+    if not any(line.startswith((" ", "* ")) for line in lines):
+        return textwrap.fill(" ".join(line.strip() for line in lines), width,
+                             initial_indent=indent, subsequent_indent=indent)
+    out: list[str] = []
+    head, words = "", ""
+    for line in lines:
+        entry = _ENTRY.fullmatch(line)
+        if head and not entry and line.startswith(" " * len(head)) and line.strip():
+            words += " " + line.strip()
+            continue
+        if head:
+            out.append(textwrap.fill(words, width, initial_indent=indent + head,
+                                     subsequent_indent=indent + " " * len(head)))
+            head, words = "", ""
+        if entry:
+            head, words = entry.group(1), entry.group(2)
+        else:
+            out.append(indent + line)
+    if head:
+        out.append(textwrap.fill(words, width, initial_indent=indent + head,
+                                 subsequent_indent=indent + " " * len(head)))
+    return "\n".join(out)
+
 
 _ROLE: Final = re.compile(r":[a-z]+(?::[a-z]+)?:`~?([^`]+)`")
 _LITERAL: Final = re.compile(r"``(.+?)``")
@@ -63,6 +111,12 @@ def add_geocoder_options(options: Options, *, looked_up: str) -> None:
     options.add_argument("--geocode-key", metavar="KEY", help="your Google geocoding key")
 
 
+def out_of_range_text(error: OutOfRangeError, served: str = "births") -> str:
+    """``error`` in the command line's words: ``served`` names what the range is of
+    (``births``; ``instants`` for a transit's time) and the remedy names ``--ephemeris``."""
+    return error.explain(served=served, remedy=LARGER_KERNEL)
+
+
 def calculator_from(args: argparse.Namespace) -> Calculator:
     """The calculator of ``--ephemeris`` (or the default one)."""
     return Calculator(args.ephemeris) if args.ephemeris else default_calculator(None)
@@ -70,9 +124,15 @@ def calculator_from(args: argparse.Namespace) -> Calculator:
 
 def geocoder_from(args: argparse.Namespace) -> Geocoder:
     """The geocoder of ``--geocoder`` and ``--geocode-key``."""
-    from bodygraph.geo.places import geocoder_for  # the gazetteer code: only when used
+    from bodygraph.geo.places import (  # the gazetteer code: only when used
+        GeocodeKeyMissingError,
+        geocoder_for,
+    )
 
-    return geocoder_for(args.geocoder, args.geocode_key)
+    try:
+        return geocoder_for(args.geocoder, args.geocode_key)
+    except GeocodeKeyMissingError as exc:
+        raise CliError(str(exc)) from None
 
 
 def note_if_plain(command: str) -> None:

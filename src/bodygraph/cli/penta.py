@@ -7,7 +7,12 @@ import json
 
 from bodygraph.cli.births import add_births_arguments, charts_of_births
 from bodygraph.cli.options import Subparsers
-from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
+from bodygraph.cli.relations_options import (
+    command_parser,
+    exit_status,
+    finish_command,
+    input_errors_exit_2,
+)
 from bodygraph.cli.relations_text import channel_lines
 from bodygraph.cli.report import utc_seconds_text
 from bodygraph.relations import Penta, penta
@@ -24,6 +29,7 @@ def add_parser(subparsers: Subparsers) -> None:
         "Which of the 12 penta gates a group of 3 to 5 people has, and which of the 6 penta "
         "channels it defines.",
         [EXAMPLE, f"{EXAMPLE} --json"],
+        exit_status(count=True),
     )
     add_births_arguments(parser, f"{MIN_MEMBERS} to {MAX_MEMBERS} members")
     finish_command(parser, "penta", run)
@@ -43,7 +49,8 @@ def render(result: Penta) -> str:
     return "\n".join([
         f"Penta of {len(result.members)} members ({members})",
         "",
-        f"  {'Gates':<19} {', '.join(str(g) for g in result.gates) or 'none'}",
-        f"  {'Missing gates':<19} {', '.join(str(g) for g in result.missing_gates) or 'none'}",
+        f"  {'Gates':<19} {', '.join(str(g) for g in sorted(result.gates)) or 'none'}",
+        f"  {'Missing gates':<19} "
+        f"{', '.join(str(g) for g in sorted(result.missing_gates)) or 'none'}",
         f"  {'Channels':<19} {channel_lines(result.channels)}",
     ])

@@ -15,7 +15,12 @@ from bodygraph.cli.options import (
     geocoder_from,
     note_if_plain,
 )
-from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
+from bodygraph.cli.relations_options import (
+    command_parser,
+    exit_status,
+    finish_command,
+    input_errors_exit_2,
+)
 from bodygraph.errors import InvalidInstantError
 from bodygraph.geo.birthtime import parse_date, parse_time
 from bodygraph.geo.coordinates import InvalidCoordinatesError, check_coordinates
@@ -70,6 +75,8 @@ def add_parser(subparsers: Subparsers) -> None:
         "its pass. No window is an answer, not an error.",
         [EXAMPLE, "bodygraph rectify --date 1980-01-03 --tz Europe/London --from-time 06:00 "
          "--to-time 12:00 --activation personality.sun=38.3 --center Sacral --json"],
+        exit_status(malformed="no constraint, a constraint that names no valid value, a "
+                    "range over 7 days"),
     )
     when = parser.add_argument_group("local search range")
     when.add_argument("--date", metavar="YYYY-MM-DD", required=True, help="local date")

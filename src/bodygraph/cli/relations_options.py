@@ -7,30 +7,51 @@ import argparse
 from collections.abc import Callable, Sequence
 from functools import wraps
 
-from bodygraph.cli.options import CliError, Subparsers, add_calculation_options
+from bodygraph.cli.options import (
+    CliError,
+    HelpFormatter,
+    Subparsers,
+    add_calculation_options,
+    out_of_range_text,
+)
 from bodygraph.errors import InvalidInstantError, InvalidOptionError, OutOfRangeError
 
 Handler = Callable[[argparse.Namespace], int]
 
-#: What the exit status of ``transit``, ``connection`` and ``penta`` means (issue 12: an
-#: instant outside the kernel is bad input here, status 2).
-EXIT_STATUS = """exit status:
-  0    done
-  1    the work failed: an unknown place, a kernel that cannot be read, an image that
-       cannot be drawn or written (an unknown --theme, --png without cairo)
-  2    a usage mistake or bad input: an unknown option, a malformed instant or one outside
-       the ephemeris (1800-04-04..2199-12-31), a wrong number of births
-  130  interrupted"""
+def exit_status(*, births: bool = True, images: bool = False, count: bool = False,
+                malformed: str = "") -> str:
+    """What the exit status of a relations command means (issue 12: an instant outside
+    the kernel is bad input here, status 2), naming only what the command takes: a birth
+    (``births``), ``--svg``/``--png``/``--theme`` (``images``), a number of births
+    (``count``); ``malformed`` names its own malformed arguments."""
+    failed = ["a kernel that cannot be read"]
+    if births:
+        failed.insert(0, "an unknown place")
+    if images:
+        failed.append("an image that cannot be drawn or written (--png without cairo)")
+    if births:
+        malformed = ", ".join(filter(None, [
+            "a date or time that does not exist", f"an unknown --tz{' or --theme' * images}",
+            malformed]))
+    mistakes = ["an unknown option", f"a malformed argument ({malformed})",
+                "an instant outside the ephemeris (1800-04-04..2199-12-31)"]
+    if count:
+        mistakes.append("a wrong number of births")
+    return ("exit status:\n  0    done\n"
+            f"  1    the work failed: {', '.join(failed)}\n"
+            f"  2    a usage mistake or bad input: {', '.join(mistakes)}\n"
+            "  130  interrupted")
 
 
 def command_parser(subparsers: Subparsers, name: str, summary: str, description: str,
-                   examples: Sequence[str]) -> argparse.ArgumentParser:
-    """A subcommand's parser with its examples under the options."""
+                   examples: Sequence[str], status: str) -> argparse.ArgumentParser:
+    """A subcommand's parser with its examples and ``status`` (:func:`exit_status`)
+    under the options."""
     return subparsers.add_parser(
         name, help=summary, description=description,
         epilog="examples:\n" + "\n".join(f"  {example}" for example in examples)
-        + f"\n\n{EXIT_STATUS}",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        + f"\n\n{status}",
+        formatter_class=HelpFormatter,
     )
 
 
@@ -48,7 +69,9 @@ def input_errors_exit_2(handler: Handler) -> Handler:
     def run(args: argparse.Namespace) -> int:
         try:
             return handler(args)
-        except (OutOfRangeError, InvalidInstantError, InvalidOptionError) as exc:
+        except OutOfRangeError as exc:
+            raise CliError(out_of_range_text(exc)) from None
+        except (InvalidInstantError, InvalidOptionError) as exc:
             raise CliError(str(exc)) from None
 
     return run

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from bodygraph.catalog.tables import Channel
+from bodygraph.catalog.tables import Channel, reading_order
 from bodygraph.cli.report import _LABELS, _cell, utc_seconds_text
 from bodygraph.model.chart import Side
 from bodygraph.relations import Composite
@@ -22,8 +22,9 @@ def rounded_seconds_text(instant: datetime) -> str:
 
 
 def channel_lines(channels: Iterable[Channel]) -> str:
-    """One channel a line (short name and name), or ``none``."""
-    return ("\n" + INDENT).join(f"{c.short:<6} {c.name}" for c in channels) or "none"
+    """One channel a line (short name and name) in reading order, or ``none``."""
+    return ("\n" + INDENT).join(f"{c.short:<6} {c.name}"
+                                for c in sorted(channels, key=reading_order)) or "none"
 
 
 def side_lines(side: Side) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bodygraph.catalog.tables import CENTER_NAMES, tables
+from bodygraph.catalog.tables import CENTER_NAMES, reading_order, tables
 from bodygraph.model.chart import BODIES, Activation, Chart
 
 _LABELS = {
@@ -25,7 +25,8 @@ def utc_seconds_text(instant: datetime) -> str:
 
 
 def render_text(chart: Chart) -> str:
-    """A readable multi-line summary: properties, centers, channels, both columns."""
+    """A readable multi-line summary: properties, centers, channels (in reading order),
+    both columns."""
     profile_name = " / ".join(tables().profile_names[chart.profile])
     defined = set(chart.centers)
     open_centers = [c for c in CENTER_NAMES if c not in defined]
@@ -49,7 +50,9 @@ def render_text(chart: Chart) -> str:
         f"  Centers        {', '.join(chart.centers) or 'none defined'}",
         f"  Open           {', '.join(open_centers) or 'none'}",
         "  Channels       " + (
-            ("\n" + " " * 17).join(f"{c.short:<6} {c.name}" for c in chart.channels) or "none"
+            ("\n" + " " * 17).join(f"{c.short:<6} {c.name}"
+                                    for c in sorted(chart.channels, key=reading_order))
+            or "none"
         ),
         "",
         f"  {'':<11} {'Design':<34} {'Personality':<34}",

@@ -9,7 +9,12 @@ from datetime import datetime, timedelta
 
 from bodygraph.cli.chart import add_birth_options, chart_from_args
 from bodygraph.cli.options import Subparsers, calculator_from, note_if_plain
-from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
+from bodygraph.cli.relations_options import (
+    command_parser,
+    exit_status,
+    finish_command,
+    input_errors_exit_2,
+)
 from bodygraph.cli.sensitivity import parse_window
 from bodygraph.relations.common import to_second
 from bodygraph.relations.segments import SIDE_NAMES
@@ -49,6 +54,7 @@ def add_parser(subparsers: Subparsers) -> None:
         "side moving with the birth), exact to a second, within a bound either side.",
         [EXAMPLE, "bodygraph stability --date 1990-05-14 --time 08:30 --tz Europe/Berlin "
          "--bound 6h --json"],
+        exit_status(malformed="a --bound that is not a span of up to 48h"),
     )
     add_birth_options(parser)
     parser.add_argument("--bound", default="12h", metavar="SPAN",

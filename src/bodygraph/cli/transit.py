@@ -7,10 +7,16 @@ import json
 
 from bodygraph.cli.chart import add_birth_options, chart_from_args, parse_utc
 from bodygraph.cli.images import add_image_options, wants_image, write_images
-from bodygraph.cli.options import CliError, Subparsers, calculator_from
-from bodygraph.cli.relations_options import command_parser, finish_command, input_errors_exit_2
+from bodygraph.cli.options import CliError, Subparsers, calculator_from, out_of_range_text
+from bodygraph.cli.relations_options import (
+    command_parser,
+    exit_status,
+    finish_command,
+    input_errors_exit_2,
+)
 from bodygraph.cli.relations_text import channel_lines, composite_lines, side_lines
 from bodygraph.cli.report import utc_seconds_text
+from bodygraph.errors import OutOfRangeError
 from bodygraph.relations import Transit, transit
 
 EXAMPLE = "bodygraph transit --at 2024-03-20T03:06:00Z --utc 1980-01-03T08:30:00Z"
@@ -31,6 +37,7 @@ def add_parser(subparsers: Subparsers) -> None:
          "bodygraph transit --at 2024-03-20T03:06:00Z --date 1990-05-14 --time 08:30 "
          "--tz Europe/Berlin",
          f"{EXAMPLE} --svg transit.svg --theme dark"],
+        exit_status(images=True),
     )
     parser.add_argument("--at", metavar="ISO", required=True,
                         help="transit instant with offset, e.g. 2024-03-20T03:06:00Z")
@@ -47,7 +54,10 @@ def run(args: argparse.Namespace) -> int:
     natal = chart_from_args(args) if (args.utc or args.date or args.time) else None
     if wants_image(args) and natal is None:
         raise CliError(NO_NATAL_IMAGE)
-    result = transit(at, natal=natal, node=args.node, calculator=calculator_from(args))
+    try:
+        result = transit(at, natal=natal, node=args.node, calculator=calculator_from(args))
+    except OutOfRangeError as exc:  # the natal birth is in range: it is --at
+        raise CliError(f"--at {out_of_range_text(exc, 'instants')}") from None
     if natal is not None and wants_image(args):
         from bodygraph.render.from_relations import transit_input  # only when drawing
 
@@ -59,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
 def render(result: Transit) -> str:
     """The transit as readable text."""
     rows = [f"Transit at {utc_seconds_text(result.at)}", "", *side_lines(result.activations), "",
-            f"  {'Gates':<19} {', '.join(str(g) for g in result.gates)}",
+            f"  {'Gates':<19} {', '.join(str(g) for g in sorted(result.gates))}",
             f"  {'Channels':<19} {channel_lines(result.channels)}"]
     if result.natal is not None:
         rows += ["", "Over the natal chart",

@@ -217,6 +217,23 @@ class Chart:
         """The simplified chart of v2: type, profile, gates, channelsShort, centers."""
         return contract.to_v2_simple(self)
 
+    def labels(self, lang: str) -> dict[str, Any]:
+        """The word fields of :meth:`to_v2` in language ``lang`` (one of
+        :func:`bodygraph.languages`), under the same keys: type, centers, strategy,
+        authority, incarnationCross, definition, signature, notSelfTheme, the variables'
+        words, circuitries and channelsLong (docs/languages.md). ``"en"`` gives them as
+        ``to_v2()`` does; an unknown code raises
+        :class:`~bodygraph.errors.UnsupportedLanguageError`.
+
+        >>> from datetime import datetime, timezone
+        >>> from bodygraph import calculate
+        >>> calculate(datetime(1990, 5, 17, 10, 30, tzinfo=timezone.utc)).labels("de")["type"]
+        'Projektor'
+        """
+        from bodygraph.catalog.translations import chart_labels
+
+        return chart_labels(self, lang)
+
     def to_v1(self) -> dict[str, Any]:
         """The legacy v1 flat object (snake_case, v1 wordings)."""
         return contract.to_v1(self)

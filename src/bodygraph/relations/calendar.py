@@ -14,32 +14,25 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
 
 import numpy as np
 
-from bodygraph._time import aware_list, require_aware, utc64_to_tt
-from bodygraph._typing import Micros
-from bodygraph.calculator import Calculator, activation_longitudes
+from bodygraph._time import aware_list, require_aware
+from bodygraph.calculator import Calculator
 from bodygraph.errors import InvalidOptionError
 from bodygraph.model.chart import BODIES, Body, NodeKind, gate_line
-from bodygraph.relations.common import calculator_or_default, check_span, instant_text
-from bodygraph.relations.search import (
-    OPPOSITES,
-    SOURCES,
-    US_PER_S,
-    WHEEL_OFFSET,
-    crossings,
-    wheel_sides,
+from bodygraph.relations.calendar_blocks import (
+    LEVELS,
+    BlockSource,
+    IngressColumns,
+    Level,
+    compute_blocks,
+    months_between,
 )
-from bodygraph.rules.wheel import GATE, LINE, opposite, positions
+from bodygraph.relations.common import calculator_or_default, check_span, instant_text
 
-Level = Literal["gate", "line"]
-LEVELS: dict[str, int] = {"gate": GATE, "line": LINE}
-#: Grid of the bracketing search: the true node's stations are hours apart at their closest.
-STEP_US = 3600 * US_PER_S
-#: Longest window searched in one pass (bounds the memory of long ranges).
-CHUNK_US = 92 * 86_400 * US_PER_S
+__all__ = ["LEVELS", "Ingress", "Level", "calendar", "calendar_columns", "parse_bodies"]
+
 _NAMES: dict[str, Body] = {
     **{b.value.lower(): b for b in BODIES}, **{b.v1_key: b for b in BODIES},
 }
@@ -86,7 +79,23 @@ def calendar(start: datetime, end: datetime, bodies: Iterable[Body | str] = BODI
     (``level="gate"``) or line (``level="line"``), in time order (bodies in contract
     order at equal instants). Earth and the south node enter exactly when the sun and
     the north node do, at the opposite point. ``node`` picks the true or mean node;
-    ``calculator`` another kernel (default: the one of :func:`bodygraph.calculate`)."""
+    ``calculator`` another kernel (default: the one of :func:`bodygraph.calculate`).
+    The search runs month by month (:mod:`bodygraph.relations.calendar_blocks`)."""
+    found = calendar_columns(start, end, bodies, level, node=node, calculator=calculator)
+    instants = aware_list(found.at.astype("datetime64[us]"))
+    return [Ingress(at, BODIES[body], gate, line) for at, body, gate, line in zip(
+        instants, found.body.tolist(), found.gate.tolist(), found.line.tolist(),
+        strict=True)]
+
+
+def calendar_columns(start: datetime, end: datetime, bodies: Iterable[Body | str] = BODIES,
+                     level: Level = "gate", *, node: NodeKind = "true",
+                     calculator: Calculator | None = None,
+                     blocks: BlockSource | None = None) -> IngressColumns:
+    """:func:`calendar` as columns. ``blocks`` gives the months' ingresses of every body
+    (as :func:`~bodygraph.relations.calendar_blocks.compute_blocks` computes them for
+    ``level``, ``node`` and ``calculator``), say from a cache; by default they are
+    computed, for ``bodies`` only. Either way the answer is the same."""
     if level not in LEVELS:
         raise InvalidOptionError(f"level must be 'gate' or 'line', not {level!r}")
     chosen = parse_bodies(bodies)
@@ -96,31 +105,9 @@ def calendar(start: datetime, end: datetime, bodies: Iterable[Body | str] = BODI
     if last <= first:
         raise InvalidOptionError("the calendar's end must come after its start")
     check_span(calculator, first, last, "the calendar")
-    wanted = {BODIES.index(b) for b in chosen}
-    sources = [s for s in SOURCES if s in wanted or OPPOSITES.get(s) in wanted]
-    rows = np.array(sources, dtype=np.intp)
-
-    def sample(instants: Micros) -> np.ndarray:
-        engine_rows = calculator.engine.longitudes(utc64_to_tt(instants), node)
-        out: np.ndarray = activation_longitudes(engine_rows)[rows]
-        return out
-
-    edges = np.arange(first.astype(np.int64), last.astype(np.int64), CHUNK_US)
-    starts = edges.astype("datetime64[us]")
-    ends = np.append(edges[1:], last.astype(np.int64)).astype("datetime64[us]")
-    found = crossings(sample, starts, ends, np.array(float(WHEEL_OFFSET)), LEVELS[level],
-                      STEP_US)
-    _, after = wheel_sides(found)
-    source = rows[found.track]
-    moments = found.at.astype(np.int64).tolist()
-    events: list[tuple[int, int, int, int]] = []  # (instant, body index, crossing, units)
-    for i, (row, units) in enumerate(zip(source.tolist(), after.tolist(), strict=True)):
-        if row in wanted:
-            events.append((moments[i], row, i, units))
-        if OPPOSITES.get(row) in wanted:
-            events.append((moments[i], OPPOSITES[row], i, int(opposite(np.array(units)))))
-    events.sort()
-    wheel = positions(np.array([e[3] for e in events], dtype=np.int64))
-    instants = aware_list(found.at[[e[2] for e in events]])
-    return [Ingress(at, BODIES[e[1]], gate, line) for at, e, gate, line in zip(
-        instants, events, wheel.gate.tolist(), wheel.line.tolist(), strict=True)]
+    wanted = [BODIES.index(b) for b in chosen]
+    months = months_between(int(first.astype(np.int64)), int(last.astype(np.int64)))
+    found = (blocks(months) if blocks is not None
+             else compute_blocks(months, wanted, level, node, calculator))
+    return IngressColumns.join(found).select(int(first.astype(np.int64)),
+                                             int(last.astype(np.int64)), wanted)

@@ -31,13 +31,9 @@ def check_span(calculator: Calculator, first: np.datetime64, last: np.datetime64
     bad = ~calculator.in_range(np.array([first, last], dtype="datetime64[us]"))
     if not bad.any():
         return
-    instant = to_aware(first if bad[0] else last)
-    error = OutOfRangeError(instant, calculator.first_birth, calculator.last_birth)
-    error.args = (
-        f"{what} reaches {instant:%Y-%m-%d %H:%M:%S} UTC, outside the ephemeris "
-        f"({calculator.first_birth:%Y-%m-%d} to {calculator.last_birth:%Y-%m-%d} UTC); "
-        "use a calculator of a larger kernel (or BODYGRAPH_EPHEMERIS) for other dates",)
-    raise error
+    raise OutOfRangeError(to_aware(first if bad[0] else last), calculator.first_birth,
+                          calculator.last_birth, reaching=what,
+                          remedy="use a calculator of a larger kernel (or BODYGRAPH_EPHEMERIS)")
 
 
 def to_second(instant: datetime) -> datetime:

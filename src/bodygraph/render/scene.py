@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
-from bodygraph.catalog.tables import CENTER_NAMES, Channel
+from bodygraph.catalog.tables import CENTER_NAMES, Channel, reading_order
 from bodygraph.catalog.wording import STRATEGY
 from bodygraph.relations.connection import ConnectionKind, classify
 from bodygraph.render.glyphs import PLANET_NAMES
@@ -75,6 +75,8 @@ class Scene:
     summary: tuple[str, ...]
     title: str
     description: str
+    #: The chart's arrows (``"PLR DRL"``) drawn beside the head, or None.
+    variables: str | None = None
 
     @cached_property
     def gate_sources(self) -> dict[int, tuple[Source, ...]]:
@@ -101,6 +103,8 @@ class Scene:
         parts = [self.kind] + [
             f"{s.key}:{s.heading}:" + ",".join(map(str, s.placements)) for s in self.sources
         ]
+        if self.variables is not None:
+            parts.append(f"variables:{self.variables}")
         return "|".join(parts)
 
     def state(self, gate: int) -> str | None:
@@ -128,7 +132,7 @@ def natal_summary(data: RenderInput) -> tuple[str, ...]:
 
 def _listing(data: RenderInput) -> str:
     centers = ", ".join(n for n in CENTER_NAMES if n in data.centers) or "none"
-    channels = ", ".join(c.short for c in data.channels) or "none"
+    channels = ", ".join(c.short for c in sorted(data.channels, key=reading_order)) or "none"
     return f"Defined centers: {centers}. Defined channels: {channels}."
 
 
@@ -143,10 +147,12 @@ def natal_scene(data: RenderInput) -> Scene:
     description = (f"{', '.join(summary)}. {_listing(data)} "
                    f"{side_text('Design', data.design)} "
                    f"{side_text('Personality', data.personality)}")
+    if data.variables is not None:
+        description += f" Variables: {data.variables}."
     return Scene("chart", (_design(data.design), _personality(data.personality)),
                  natal_header(data), summary,
                  f"Human Design bodygraph: {data.type.value}, profile {data.profile}",
-                 description)
+                 description, data.variables)
 
 
 def transit_scene(data: TransitInput) -> Scene:
@@ -156,12 +162,15 @@ def transit_scene(data: TransitInput) -> Scene:
                      data.transit, False)
     scene = Scene("transit", (*natal.sources, transit), natal.header, natal.summary,
                   f"{natal.title}, with {data.label.lower()}",
-                  f"{natal.description} {side_text(data.label, data.transit)}")
-    added = sorted(c.short for c in scene.channels if c not in data.natal.channels)
+                  f"{natal.description} {side_text(data.label, data.transit)}",
+                  natal.variables)
+    added = [c.short for c in sorted(scene.channels, key=reading_order)
+             if c not in data.natal.channels]
     return Scene(scene.kind, scene.sources,
                  (*scene.header, (data.label, ", ".join(added) or "no new channel")),
                  scene.summary, scene.title, f"{scene.description} Channels the "
-                 f"{data.label.lower()} completes: {', '.join(added) or 'none'}.")
+                 f"{data.label.lower()} completes: {', '.join(added) or 'none'}.",
+                 scene.variables)
 
 
 def connection_scene(data: ConnectionInput) -> Scene:
@@ -181,9 +190,9 @@ def connection_scene(data: ConnectionInput) -> Scene:
     kind, together = chart_type(probe.graph), definition(probe.graph).value
     first = data.first.design_gates | data.first.personality_gates
     second = data.second.design_gates | data.second.personality_gates
-    electro = sorted(c.short for c in probe.channels
-                     if (link := classify(c, first, second))
-                     and link.kind is ConnectionKind.ELECTROMAGNETIC)
+    electro = [c.short for c in sorted(probe.channels, key=reading_order)
+               if (link := classify(c, first, second))
+               and link.kind is ConnectionKind.ELECTROMAGNETIC]
     header = (("Connection", f"{a} and {b}"), ("Together", kind.value),
               ("Definition", together),
               ("Electromagnetic", ", ".join(electro) or "none"))

@@ -39,8 +39,10 @@ from bodygraph_server.billing.principals import (
     principal_of,
 )
 from bodygraph_server.billing.ratelimit import (
+    AUTH_FAILURE_LIMIT,
     RateLimiter,
     StoreRateLimiter,
+    auth_failure_bucket,
     open_rate_limiter,
     rate_limit_headers,
 )
@@ -92,7 +94,9 @@ def _refused(refusal: ChargeRefusal) -> Denied:
 class Bookkeeper:
     """Accounts, keys, credits and the rate limit over one :class:`Store`.
 
-    Owns the store and the rate limiter it is given (``close`` closes both).
+    Owns the store and the rate limiters it is given (``close`` closes them all):
+    ``rate_limiter`` counts the requests of each key, ``failure_limiter`` the failed
+    authentications of each client address (default: windows in ``store``).
     """
 
     def __init__(
@@ -101,11 +105,16 @@ class Bookkeeper:
         *,
         clock: Clock | None = None,
         rate_limiter: RateLimiter | None = None,
+        failure_limiter: RateLimiter | None = None,
     ) -> None:
         self.store = store
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.rate_limiter: RateLimiter = (
             rate_limiter if rate_limiter is not None else open_rate_limiter(None, store)
+        )
+        self.failure_limiter: RateLimiter = (
+            failure_limiter if failure_limiter is not None
+            else open_rate_limiter(None, store, limit=AUTH_FAILURE_LIMIT)
         )
 
     @classmethod
@@ -121,16 +130,21 @@ class Bookkeeper:
         ``rate_limit_url`` (None: the store itself; ``redis://...``: Redis);
         ``busy_timeout``: see :func:`~bodygraph_server.store.open_store`."""
         store = open_store(database_url, busy_timeout=busy_timeout)
+        limiters: list[RateLimiter] = []
         try:
-            limiter = open_rate_limiter(rate_limit_url, store)
+            limiters.append(open_rate_limiter(rate_limit_url, store))
+            limiters.append(open_rate_limiter(rate_limit_url, store, limit=AUTH_FAILURE_LIMIT))
         except BaseException:
+            for limiter in limiters:
+                limiter.close()
             store.close()
             raise
-        return cls(store, clock=clock, rate_limiter=limiter)
+        return cls(store, clock=clock, rate_limiter=limiters[0], failure_limiter=limiters[1])
 
     def close(self) -> None:
-        """Close the rate limiter and the store."""
+        """Close the rate limiters and the store."""
         self.rate_limiter.close()
+        self.failure_limiter.close()
         self.store.close()
 
     def __enter__(self) -> Bookkeeper:
@@ -164,6 +178,12 @@ class Bookkeeper:
         if isinstance(outcome, Principal):
             return outcome, self.check_rate(outcome)
         return outcome, None
+
+    def count_auth_failure(self, address: str) -> RateDecision:
+        """Count a failed authentication (an unknown key) from client ``address`` in its
+        window (:data:`~bodygraph_server.billing.ratelimit.AUTH_FAILURE_LIMIT` per 60 s);
+        refused once the window is full: the request is then answered 429."""
+        return self.failure_limiter.hit(auth_failure_bucket(address), self.clock.now())
 
     def windows_for(self, api_key: str) -> tuple[str, StoreRateLimiter] | None:
         """The hash of ``api_key`` and the rate limiter when the limiter keeps its windows

@@ -19,6 +19,8 @@ class Denial(StrEnum):
     ACCOUNT_INACTIVE = "ACCOUNT_INACTIVE"
     ACCESS_DENIED = "ACCESS_DENIED"
     CREDITS_EXHAUSTED = "CREDITS_EXHAUSTED"
+    RATE_LIMIT_EXCEEDED = "RATE_LIMIT_EXCEEDED"
+    """Too many failed authentications from the client's address."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +62,8 @@ _MESSAGES = {
     Denial.ACCOUNT_INACTIVE: "Account is inactive",
     Denial.ACCESS_DENIED: "Your plan does not include this endpoint",
     Denial.CREDITS_EXHAUSTED: "No credits left and overage is disabled",
+    Denial.RATE_LIMIT_EXCEEDED: "Too many requests with an invalid API key from this "
+                                "address; retry after Retry-After seconds",
 }
 
 

@@ -11,6 +11,12 @@ Header values (contract section 8; draft IETF RateLimit header fields):
 * ``ratelimit: "100-in-1min"; r=<remaining>; t=<seconds until a slot frees>``
 * ``Retry-After: <seconds>`` only on refusals (HTTP 429, RATE_LIMIT_EXCEEDED).
 
+Failed authentications (an unknown key) are limited too, per client address: at most
+:data:`AUTH_FAILURE_LIMIT` per rolling 60 s in a window of their own (bucket
+:func:`auth_failure_bucket`, kept where the keys' windows are); past that the address's
+requests with an unknown key are refused with 429 ``RATE_LIMIT_EXCEEDED`` and
+``Retry-After``, and its policy headers name that window (``"20-in-1min"``).
+
 ``pk`` is the first 12 bytes of SHA-256 over a fixed label and the key's stored hash, in
 base64: it tells a client which partition it hit without revealing the key or its hash.
 """
@@ -34,8 +40,11 @@ if TYPE_CHECKING:
 LIMIT = 100
 WINDOW_SECONDS = 60
 POLICY_NAME = "100-in-1min"
+AUTH_FAILURE_LIMIT = 20
+"""Failed authentications per client address and rolling :data:`WINDOW_SECONDS`."""
 
 __all__ = [
+    "AUTH_FAILURE_LIMIT",
     "LIMIT",
     "POLICY_NAME",
     "WINDOW_SECONDS",
@@ -43,6 +52,7 @@ __all__ = [
     "RateLimiter",
     "RedisRateLimiter",
     "StoreRateLimiter",
+    "auth_failure_bucket",
     "decision_from_window",
     "open_rate_limiter",
     "partition_key",
@@ -181,14 +191,20 @@ def _score(raw: object) -> int:
     return int(Decimal(text))
 
 
-def open_rate_limiter(url: str | None, store: Store) -> RateLimiter:
-    """The limiter named by ``url``: None, ``""`` or ``"store"`` use ``store``;
-    ``redis://...`` uses Redis."""
+def open_rate_limiter(url: str | None, store: Store, *, limit: int = LIMIT) -> RateLimiter:
+    """The limiter named by ``url`` allowing ``limit`` per window: None, ``""`` or
+    ``"store"`` use ``store``; ``redis://...`` uses Redis."""
     if url is None or url in ("", "store"):
-        return StoreRateLimiter(store)
+        return StoreRateLimiter(store, limit=limit)
     if url.startswith(("redis://", "rediss://", "unix://")):
-        return RedisRateLimiter(url)
+        return RedisRateLimiter(url, limit=limit)
     raise DatabaseURLError(f"unsupported rate-limit URL {url!r} (use 'store' or redis://...)")
+
+
+def auth_failure_bucket(address: str) -> str:
+    """The window of the failed authentications from client ``address`` (hashed, so no
+    address is stored)."""
+    return "authfail:" + hashlib.sha256(address.encode("utf-8")).hexdigest()
 
 
 def partition_key(key_hash: str) -> str:
@@ -200,12 +216,13 @@ def partition_key(key_hash: str) -> str:
 def rate_limit_headers(decision: RateDecision, key_hash: str) -> dict[str, str]:
     """The response headers for ``decision``: ``ratelimit-policy``, ``ratelimit`` and,
     when refused, ``Retry-After``."""
+    name = f"{decision.limit}-in-{decision.window_seconds // 60}min"  # POLICY_NAME for keys
     headers = {
         "ratelimit-policy": (
-            f'"{POLICY_NAME}"; q={decision.limit}; w={decision.window_seconds}; '
+            f'"{name}"; q={decision.limit}; w={decision.window_seconds}; '
             f"pk=:{partition_key(key_hash)}:"
         ),
-        "ratelimit": f'"{POLICY_NAME}"; r={decision.remaining}; t={decision.reset_seconds}',
+        "ratelimit": f'"{name}"; r={decision.remaining}; t={decision.reset_seconds}',
     }
     if decision.retry_after is not None:
         headers["Retry-After"] = str(decision.retry_after)

@@ -62,6 +62,10 @@ class RequestBook:
             )
         return principal_of(record), decision
 
+    async def count_auth_failure(self, address: str) -> RateDecision:
+        """:meth:`Bookkeeper.count_auth_failure`."""
+        return await self.run(self.book.count_auth_failure, address)
+
     async def reserve(self, principal: Principal, endpoint: str) -> Reservation | Denied:
         """:meth:`Bookkeeper.reserve` without an idempotency claim."""
         if self.on_loop is not None:

@@ -1,44 +1,114 @@
 """The service commands of ``bodygraph-server``: ``serve`` (run the HTTP service) and
 ``render-keys`` (the signing keys kept in the database). The web stack is imported when
-``serve`` runs, not when the parser is built."""
+``serve`` runs, not when the parser is built.
+
+``serve`` has a flag for every setting of :class:`~bodygraph_server.settings.Settings`
+(made from its fields, so none is missing) except the secret ``render_keys``; a flag
+wins over its ``BODYGRAPH_*`` variable, which wins over the default.
+:func:`settings_table` is the reference table of ``docs/api.md``."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from dataclasses import Field
 from typing import Any
 
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.billing.opening import open_waiting
-from bodygraph_server.cli.argtypes import bounded_int
 from bodygraph_server.cli.console import CommandError, print_json
+from bodygraph_server.settings import (
+    Settings,
+    SettingsError,
+    convert,
+    setting_fields,
+    variable,
+)
 
-_port = bounded_int("port", 0, 65535)
-_workers = bounded_int("workers", 1)
+GLOBAL_SETTINGS = ("database_url",)
+"""Settings whose flag belongs to ``bodygraph-server`` itself (given before the command)."""
 
 
 def _serve(book: Bookkeeper, args: argparse.Namespace) -> int:
     # The schema is migrated (by opening the store: waiting for the database while it is
     # unavailable, see open_waiting) before any worker starts.
+    accounts_exist = book.store.has_accounts()
     book.close()
     try:
         from bodygraph_server.serve import run
-        from bodygraph_server.settings import Settings
     except ImportError as exc:
         raise CommandError(f"the HTTP service is not available: {exc}") from exc
-    overrides: dict[str, Any] = {"database_url": args.database_url}
-    if args.workers is not None:
-        overrides["workers"] = args.workers
-    if args.geocoder is not None:
-        overrides["geocoder"] = args.geocoder
-    if args.render_url is not None:
-        overrides["render_url"] = args.render_url
-    if args.public_url is not None:
-        overrides["public_url"] = args.public_url
-    if args.no_access_log:
-        overrides["access_log"] = False
-    settings = Settings.from_env(**overrides)
-    run(settings, host=args.host, port=args.port)
+    given = {spec.name: getattr(args, spec.name, None) for spec in setting_fields()}
+    given["database_url"] = args.database_url
+    settings = Settings.from_env(**given)
+    run(settings, accounts_exist=accounts_exist)
     return 0
+
+
+def _default_text(spec: Field[Any]) -> str:
+    if isinstance(spec.default, bool):
+        return "on" if spec.default else "off"
+    return str(spec.default) if spec.default != "" else "empty"
+
+
+def _setting_type(spec: Field[Any]) -> Callable[[str], object]:
+    """An argparse ``type``: the text converted as the variable's would be and checked as
+    the setting checks it (a bad value is a usage mistake, exit status 2)."""
+
+    def parse(text: str) -> object:
+        try:
+            value = convert(spec, text)
+            checked: dict[str, Any] = {spec.name: value}
+            Settings(**checked)
+        except SettingsError as exc:
+            message = str(exc).removeprefix(f"{variable(spec)}: ")
+            raise argparse.ArgumentTypeError(message) from None
+        return value
+
+    return parse
+
+
+def flag(spec: Field[Any]) -> str:
+    """The command-line flag of a setting."""
+    return "--" + spec.name.replace("_", "-")
+
+
+def _add_setting_flags(serve: argparse.ArgumentParser) -> None:
+    for spec in setting_fields():
+        if not spec.metadata["flag"] or spec.name in GLOBAL_SETTINGS:
+            continue
+        text = f"{spec.metadata['meaning']} [{variable(spec)}; default: {_default_text(spec)}]"
+        text = text.replace("%", "%%")
+        if isinstance(spec.default, bool):
+            serve.add_argument(flag(spec), dest=spec.name, default=None,
+                               action=argparse.BooleanOptionalAction, help=text)
+        elif spec.name == "geocoder":
+            serve.add_argument(flag(spec), dest=spec.name, default=None,
+                               type=_setting_type(spec), choices=["google", "offline"],
+                               help=text)
+        else:
+            serve.add_argument(flag(spec), dest=spec.name, default=None,
+                               type=_setting_type(spec), metavar=spec.name.upper(), help=text)
+
+
+def settings_table() -> str:
+    """The Markdown table of every setting: its flag, its variable, its default and what
+    it means (``docs/api.md``, "Settings")."""
+    rows = ["| Flag | Variable | Default | Meaning |", "|---|---|---|---|"]
+    for spec in setting_fields():
+        if not spec.metadata["flag"]:
+            shown = "(none: a secret)"
+        elif isinstance(spec.default, bool):
+            shown = f"`{flag(spec)}`, `--no-{flag(spec)[2:]}`"
+        else:
+            shown = f"`{flag(spec)}`"
+        if spec.name in GLOBAL_SETTINGS:
+            shown += " (before the command)"
+        meaning = spec.metadata["meaning"].replace("|", "\\|")
+        default = _default_text(spec)
+        default = default if default in ("empty", "on", "off") else f"`{default}`"
+        rows.append(f"| {shown} | `{variable(spec)}` | {default} | {meaning} |")
+    return "\n".join(rows) + "\n"
 
 
 def _render_keys_list(book: Bookkeeper, args: argparse.Namespace) -> int:
@@ -69,17 +139,11 @@ def _render_keys_rotate(book: Bookkeeper, args: argparse.Namespace) -> int:
 
 def add_service_commands(commands: argparse._SubParsersAction[Any]) -> None:
     """Register ``serve`` and ``render-keys`` on the admin parser's subcommands."""
-    serve = commands.add_parser("serve", help="run the HTTP service (uvicorn)")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=_port, default=8000)
-    serve.add_argument("--workers", type=_workers, default=None)
-    serve.add_argument("--geocoder", choices=["google", "offline"], default=None)
-    serve.add_argument("--render-url", default=None, metavar="URL",
-                       help="base of svgRenderUrl (default: this service under /render)")
-    serve.add_argument("--public-url", default=None, metavar="URL",
-                       help="public base URL of this service (default: the request's host)")
-    serve.add_argument("--no-access-log", action="store_true",
-                       help="no log line per request (uvicorn's access log)")
+    serve = commands.add_parser(
+        "serve", help="run the HTTP service (uvicorn)",
+        description="Run the HTTP service. Each flag overrides its BODYGRAPH_* variable; "
+                    "BODYGRAPH_RENDER_KEYS (a secret) is a variable only.")
+    _add_setting_flags(serve)
     serve.set_defaults(func=_serve, open_book=open_waiting)
 
     render_keys = commands.add_parser(

@@ -87,6 +87,8 @@ class Job:
 
 Parser = Callable[[dict[str, Any]], Job]
 """Reads a body (a JSON object) into a :class:`Job`; raises :class:`ApiError`."""
+ServicesParser = Callable[[dict[str, Any], Services], Job]
+"""A :data:`Parser` whose job also uses the worker's services (the calendar's months)."""
 
 
 async def read_raw_body(request: Request, services: Services, limit: int = 0) -> bytes:
@@ -136,12 +138,17 @@ def timed_out(request: Request) -> ApiError:
 def single(parse: Parser) -> BodyServer:
     """The body server of an extension that charges 1 credit for one ``data`` object
     (its envelope ``type`` and message are the endpoint's)."""
+    return single_served(lambda body, services: parse(body))
+
+
+def single_served(parse: ServicesParser) -> BodyServer:
+    """:func:`single` for a parser that also takes the worker's services."""
 
     async def serve_body(endpoint: Endpoint, request: Request, services: Services,
                          principal: Principal, announced: ExitStack) -> Response:
         key = idempotency_key(request.headers)
         raw = await read_raw_body(request, services)
-        job = parse(parse_json_object(raw))
+        job = parse(parse_json_object(raw), services)
         base = services.settings.render_base(str(request.base_url))
 
         def answer(charts: Sequence[Chart]) -> tuple[Data, dict[str, str]]:

@@ -22,7 +22,11 @@ For every HTTP request:
 
 Requests that cannot be attributed to a key (no key, an unknown key, an inactive
 account) are not counted; their headers show the untouched quota of an anonymous
-partition derived from the client address.
+partition derived from the client address. An unknown key is counted against the client
+address's window of failed authentications instead
+(:data:`~bodygraph_server.billing.ratelimit.AUTH_FAILURE_LIMIT` per 60 s): past it the
+request is refused with 429 RATE_LIMIT_EXCEEDED, ``Retry-After`` and that window's
+headers, so that keys cannot be tried by the thousand.
 """
 
 from __future__ import annotations
@@ -38,7 +42,8 @@ from typing import Any
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from bodygraph_server.billing.accounts import Denied, Principal, RateDecision
+from bodygraph_server.billing.accounts import Denial, Denied, Principal, RateDecision
+from bodygraph_server.billing.principals import denied as denial
 from bodygraph_server.billing.ratelimit import LIMIT, WINDOW_SECONDS, rate_limit_headers
 from bodygraph_server.billing.request_path import RequestBook
 from bodygraph_server.http.envelope import error_response
@@ -128,7 +133,8 @@ def _anonymous_partition(client: tuple[str, int] | None) -> str:
 
 
 async def admit(requests: RequestBook, credential: str | Credential, client: Any) -> Admission:
-    """Authenticate and (for a valid key) count the request."""
+    """Authenticate and count the request: a valid key's in its window, an unknown key's
+    in the client address's window of failed authentications."""
     book = requests.book
     principal: Principal | None = None
     denied: Denied | None = None
@@ -139,6 +145,13 @@ async def admit(requests: RequestBook, credential: str | Credential, client: Any
             principal = outcome
         else:
             denied = outcome
+    if denied is not None and denied.reason is Denial.API_KEY_INVALID:
+        address = client[0] if client else "unknown"
+        failures = await requests.count_auth_failure(address)
+        if not failures.allowed:
+            headers = rate_limit_headers(failures, _anonymous_partition(client))
+            return Admission(credential, None, denial(Denial.RATE_LIMIT_EXCEEDED), failures,
+                             headers)
     if principal is not None:
         if counted is None:  # pragma: no cover - Bookkeeper.admit counts every principal
             raise RuntimeError("a principal without a rate decision")

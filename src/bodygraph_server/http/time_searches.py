@@ -11,7 +11,8 @@ level of the body, :mod:`bodygraph_server.http.births`):
 * ``/v2/calendar``: ``{"from": "YYYY-MM-DD", "to": "YYYY-MM-DD", "bodies": [...],
   "level": "gate" | "line"}`` (at most 366 days; ``bodies`` default all 13, ``level``
   ``gate``) -> ``CalendarResult``: the list ``bodygraph calendar --json`` prints
-  (``data`` is a JSON array).
+  (``data`` is a JSON array), its months taken from the worker's shared cache
+  (:mod:`bodygraph_server.calendar_cache`).
 
 A search that reaches outside the ephemeris, or a solar-return year not after the birth,
 is INVALID_REQUEST_BODY (422). Advanced tier, 1 credit per success, the checks and
@@ -42,9 +43,11 @@ from bodygraph_server.http.extensions import (
     Job,
     extension,
     single,
+    single_served,
 )
 from bodygraph_server.http.validation import required
 from bodygraph_server.relations_charting import calendar_data, cycles_data, sensitivity_data
+from bodygraph_server.services import Services
 
 if TYPE_CHECKING:
     from bodygraph.model.chart import Chart
@@ -97,8 +100,9 @@ def parse_cycles(body: dict[str, Any]) -> Job:
     return Job((birth,), compute)
 
 
-def parse_calendar(body: dict[str, Any]) -> Job:
-    """``{"from", "to", "bodies"?, "level"?}``."""
+def parse_calendar(body: dict[str, Any], services: Services) -> Job:
+    """``{"from", "to", "bodies"?, "level"?}``; the months come from the worker's
+    shared cache (:mod:`bodygraph_server.calendar_cache`)."""
     first, last = parse_span(body)
     raw_bodies = body.get("bodies")
     bodies = BODY_NAMES if raw_bodies is None else parse_body_names(raw_bodies)
@@ -107,7 +111,9 @@ def parse_calendar(body: dict[str, Any]) -> Job:
                  else parse_choice(raw_level, "level", ("gate", "line")))
 
     def compute(charts: Sequence[Chart]) -> Data:
-        return _searched("The calendar", lambda: calendar_data(first, last, bodies, level))
+        months = services.calendar.source(level)
+        return _searched("The calendar",
+                         lambda: calendar_data(first, last, bodies, level, months))
 
     return Job((), compute)
 
@@ -126,8 +132,12 @@ TIME_ENDPOINTS = (
               BIRTH_CODES),
     extension("/v2/calendar", "Ingress calendar", "Every instant from the start of `from` "
               "to the end of `to` (UTC, at most 366 days) at which one of `bodies` enters a "
-              "new gate or line: `data` is the list `bodygraph calendar --json` prints. " + _TIER,
-              "CalendarResult", "Calendar computed", single(parse_calendar), "CalendarInput",
+              "new gate or line: `data` is the list `bodygraph calendar --json` prints. "
+              "The calendar is the same for every caller: each UTC month of each level is "
+              "computed once and shared by every caller, worker and instance of the "
+              "service (docs/api.md, \"The calendar's months\"); the answer is the same "
+              "as computed alone. " + _TIER,
+              "CalendarResult", "Calendar computed", single_served(parse_calendar), "CalendarInput",
               BODY_CODES),
 )
 """The time-search endpoints (served by :func:`bodygraph_server.http.endpoint.handler`)."""

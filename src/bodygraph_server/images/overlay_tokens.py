@@ -1,16 +1,16 @@
 """Render tokens of the relation pictures: a transit over a natal chart and a connection.
 
-They are sealed exactly like the chart tokens of version 2
-(:mod:`bodygraph_server.images.tokens`: HKDF keys, AES-256-CTR, encrypt-then-MAC
-HMAC-SHA256, bound to the key id and the template of the link) and told apart by their
-kind byte (and their length), so chart tokens of versions 1 and 2 keep verifying:
+They are sealed exactly like the chart tokens of version 5
+(:mod:`bodygraph_server.images.tokens`: AES-SIV, bound to the key id and the template of
+the link) and told apart by their version byte (and their length); the same pictures
+issued before as versions 3 and 4 (the hand-made composition of version 2) keep verifying:
 
-version 3, transit (67-byte payload, 116 bytes sealed, 155 characters)
+version 6, transit (67-byte payload, 84 bytes sealed, 112 characters)
     the natal chart's 38-byte chart payload; the 13 transit gates (sun..pluto, 1..64);
     their 13 lines (1..6, one byte each); the transit's UTC date (3 bytes, big-endian
     proleptic Gregorian ordinal, :meth:`datetime.date.toordinal`), drawn as the label
     ``Transit YYYY-MM-DD``.
-version 4, connection (76-byte payload, 125 bytes sealed, 167 characters)
+version 7, connection (76-byte payload, 93 bytes sealed, 124 characters)
     person 1's then person 2's 38-byte chart payload, drawn as ``Person 1`` and
     ``Person 2``.
 
@@ -31,7 +31,6 @@ from bodygraph_server.images.tokens import (
     DEFAULT_TEMPLATE,
     FORMAT_VERSION,
     PAYLOAD_BYTES,
-    PLAIN_VERSION,
     TRANSIT_VERSION,
     KeyRing,
     MalformedTokenError,
@@ -102,11 +101,11 @@ def verify_picture(token: str, keys: KeyRing, template: str = DEFAULT_TEMPLATE) 
     Raises :class:`~bodygraph_server.images.tokens.MalformedTokenError` or
     :class:`~bodygraph_server.images.tokens.InvalidSignatureError`.
     """
-    version, payload = open_token(token, keys, template)
-    if version == TRANSIT_VERSION:
+    kind, payload = open_token(token, keys, template)
+    if kind == TRANSIT_VERSION:
         return decode_transit(payload)
-    if version == CONNECTION_VERSION:
+    if kind == CONNECTION_VERSION:
         return decode_connection(payload)
-    if version in (PLAIN_VERSION, FORMAT_VERSION):
+    if kind == FORMAT_VERSION:
         return decode_payload(payload)
-    raise MalformedTokenError(f"render token version {version} is not supported")
+    raise MalformedTokenError(f"render token version {kind} is not supported")

@@ -16,7 +16,8 @@ Responses:
 ``400``  ``RENDER_TOKEN_MALFORMED``: no ``t`` parameter, ``t`` given twice, or text that
          cannot be a token (:data:`~bodygraph_server.images.tokens.TOKEN_PATTERN`)
 ``403``  ``RENDER_TOKEN_INVALID``: the signature does not verify (changed token, unknown key,
-         a version-2 token under another template than the one it was issued for)
+         a token of version 2 or later under another template than the one it was
+         issued for)
 ``404``  ``NOT_FOUND``: the path is not ``<uuid>.svg``/``<uuid>.png`` (canonical lower-case
          UUID) or ``default.svg``/``default.png``
 ``429``  ``RATE_LIMIT_EXCEEDED``: the client fetched too many images

@@ -1,24 +1,25 @@
-"""The sealed body of a version-2 render token: encrypt, then MAC with HMAC-SHA256.
+"""The sealed body of a render token: AES-SIV now, the older hand-made composition opened
+only for links issued before.
 
-A version-1 token carried its 38 payload bytes in the clear: a public link showed the
-26 activations, and scanning the ephemeris for them gave the birth date and a narrow
-window of the birth time. Version 2 seals the payload so that a link reveals nothing of
-the chart to anyone without the signing key:
+Tokens issued now (versions 5, 6 and 7) are sealed with AES-SIV (RFC 5297; ``cryptography``'s
+:class:`~cryptography.hazmat.primitives.ciphers.aead.AESSIV`), a deterministic
+authenticated encryption: the same chart under the same template and key always gives the
+same link (images stay cacheable), charts that differ in one activation give unrelated
+bodies, and nothing of the payload can be read or changed without the key:
 
-* three keys are derived from the signing secret with HKDF-SHA256 (RFC 5869; salt
-  :data:`HKDF_SALT`, info :data:`HKDF_INFO`): ``iv_key``, ``enc_key`` and ``mac_key``
-  (32 bytes each), so the signing secret itself is used for nothing else;
-* ``iv`` = the first 16 bytes of HMAC-SHA256(``iv_key``, ``template || 0x00 || payload``)
-  (a synthetic IV, as in SIV mode: the same chart under the same template and key always
-  gives the same link, so images stay cacheable, while charts that differ in a single
-  activation get unrelated IVs and therefore unrelated ciphertexts);
-* ``ciphertext`` = AES-256-CTR(``enc_key``, ``iv``) of the payload;
-* ``tag`` = HMAC-SHA256(``mac_key``, ``kid || "." || template || "." || version || iv ||
-  ciphertext``): the signature the contract names, over everything the link carries,
-  the template id of the link's path included (a token is valid for the template it was
-  issued for and no other).
+* the 64-byte AES-SIV key is derived from the signing secret with HKDF-SHA256 (RFC 5869;
+  salt :data:`HKDF_SALT`, info :data:`SIV_INFO`), so the secret itself is used for nothing
+  else;
+* body = ``header || SIV(16) || ciphertext``, with ``kid "." template`` and the header (the
+  version byte) as associated data: a token is valid for the key id and the template it
+  was issued for and no other.
 
-Opening checks the tag first (constant time) and decrypts only then.
+Versions 2, 3 and 4 were sealed by hand (:func:`legacy_tag_matches`, :func:`legacy_unseal`,
+kept to open them): three keys derived with HKDF-SHA256 (info :data:`HKDF_INFO`), a
+synthetic IV = HMAC-SHA256(``iv_key``, ``template || 0x00 || payload``)[:16], AES-256-CTR
+under ``enc_key``, then a tag HMAC-SHA256(``mac_key``, ``kid || "." || template || "." ||
+header || iv || ciphertext``) of 32 bytes at the end. The tag is checked (constant time)
+before anything is decrypted.
 """
 
 from __future__ import annotations
@@ -28,20 +29,57 @@ import hmac
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from cryptography.hazmat.primitives.ciphers.aead import AESSIV
 from cryptography.hazmat.primitives.hashes import SHA256
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 HKDF_SALT = b"bodygraph render token"
+SIV_INFO = b"v5: aes-siv"
+SIV_KEY_BYTES = 64
+SIV_BYTES = 16
 HKDF_INFO = b"v2: iv, enc, mac"
 IV_BYTES = 16
 TAG_BYTES = 32
 KEY_BYTES = 32
 
 
+@lru_cache(maxsize=64)
+def _siv(secret: bytes) -> AESSIV:
+    """The AES-SIV cipher of ``secret`` (cached: a ring holds a handful of keys)."""
+    key = HKDF(algorithm=SHA256(), length=SIV_KEY_BYTES, salt=HKDF_SALT,
+               info=SIV_INFO).derive(secret)
+    return AESSIV(key)
+
+
+def seal(secret: bytes, bound: bytes, header: bytes, payload: bytes) -> bytes:
+    """``header || SIV || ciphertext``. ``bound`` (``kid "." template``) is authenticated
+    but not carried; ``header`` (the version byte) is carried in clear and authenticated."""
+    return header + _siv(secret).encrypt(payload, [bound, header])
+
+
+def sealed_size(header_bytes: int, payload_bytes: int) -> int:
+    """The length of a body sealed by :func:`seal`."""
+    return header_bytes + SIV_BYTES + payload_bytes
+
+
+def open_sealed(secret: bytes, bound: bytes, header_bytes: int, body: bytes) -> bytes | None:
+    """The payload of a body made by :func:`seal` for ``bound``; None when it does not
+    authenticate (another key, key id or template, or any change)."""
+    try:
+        return _siv(secret).decrypt(body[header_bytes:], [bound, body[:header_bytes]])
+    except InvalidTag:
+        return None
+
+
+# -- versions 2 to 4: opened, no longer made -------------------------------------------------
+
+
 @dataclass(frozen=True, slots=True)
-class SealKeys:
-    """The three keys derived from one signing secret (never shown in ``repr``)."""
+class LegacyKeys:
+    """The three keys of a version 2-4 body, derived from one signing secret (never
+    shown in ``repr``)."""
 
     iv_key: bytes = field(repr=False)
     enc_key: bytes = field(repr=False)
@@ -49,46 +87,29 @@ class SealKeys:
 
 
 @lru_cache(maxsize=64)
-def derive(secret: bytes) -> SealKeys:
-    """The keys of ``secret`` (HKDF-SHA256; cached: a ring holds a handful of keys)."""
+def legacy_keys(secret: bytes) -> LegacyKeys:
+    """The keys of ``secret`` (HKDF-SHA256; cached)."""
     okm = HKDF(algorithm=SHA256(), length=3 * KEY_BYTES, salt=HKDF_SALT,
                info=HKDF_INFO).derive(secret)
-    return SealKeys(okm[:KEY_BYTES], okm[KEY_BYTES:2 * KEY_BYTES], okm[2 * KEY_BYTES:])
+    return LegacyKeys(okm[:KEY_BYTES], okm[KEY_BYTES:2 * KEY_BYTES], okm[2 * KEY_BYTES:])
 
 
-def _ctr(keys: SealKeys, iv: bytes, data: bytes) -> bytes:
-    encryptor = Cipher(algorithms.AES(keys.enc_key), modes.CTR(iv)).encryptor()
-    return encryptor.update(data) + encryptor.finalize()
-
-
-def _tag(keys: SealKeys, bound: bytes, sealed: bytes) -> bytes:
-    return hmac.new(keys.mac_key, bound + b"." + sealed, hashlib.sha256).digest()
-
-
-def seal(secret: bytes, bound: bytes, header: bytes, payload: bytes) -> bytes:
-    """``header || iv || ciphertext || tag``. ``bound`` (``kid "." template``) is
-    authenticated but not carried; ``header`` (the version byte) is carried in clear."""
-    keys = derive(secret)
-    template = bound.partition(b".")[2]
-    iv = hmac.new(keys.iv_key, template + b"\x00" + payload, hashlib.sha256).digest()
-    sealed = header + iv[:IV_BYTES] + _ctr(keys, iv[:IV_BYTES], payload)
-    return sealed + _tag(keys, bound, sealed)
-
-
-def sealed_size(header_bytes: int, payload_bytes: int) -> int:
-    """The length of a sealed body."""
+def legacy_sealed_size(header_bytes: int, payload_bytes: int) -> int:
+    """The length of a version 2-4 body."""
     return header_bytes + IV_BYTES + payload_bytes + TAG_BYTES
 
 
-def tag_matches(secret: bytes, bound: bytes, body: bytes) -> bool:
-    """Whether the tag at the end of ``body`` is right (constant-time comparison)."""
+def legacy_tag_matches(secret: bytes, bound: bytes, body: bytes) -> bool:
+    """Whether the tag at the end of a version 2-4 ``body`` is right (constant time)."""
     sealed, tag = body[:-TAG_BYTES], body[-TAG_BYTES:]
-    return hmac.compare_digest(_tag(derive(secret), bound, sealed), tag)
+    expected = hmac.new(legacy_keys(secret).mac_key, bound + b"." + sealed,
+                        hashlib.sha256).digest()
+    return hmac.compare_digest(expected, tag)
 
 
-def unseal(secret: bytes, header_bytes: int, body: bytes) -> bytes:
-    """The payload of a body whose tag :func:`tag_matches` accepted."""
+def legacy_unseal(secret: bytes, header_bytes: int, body: bytes) -> bytes:
+    """The payload of a version 2-4 body whose tag :func:`legacy_tag_matches` accepted."""
     sealed = body[:-TAG_BYTES]
-    iv, ciphertext = sealed[header_bytes:header_bytes + IV_BYTES], sealed[
-        header_bytes + IV_BYTES:]
-    return _ctr(derive(secret), iv, ciphertext)
+    iv = sealed[header_bytes:header_bytes + IV_BYTES]
+    decryptor = Cipher(algorithms.AES(legacy_keys(secret).enc_key), modes.CTR(iv)).decryptor()
+    return decryptor.update(sealed[header_bytes + IV_BYTES:]) + decryptor.finalize()

@@ -8,8 +8,9 @@ several images from the bucket at once. The buckets of at most
 ``max_clients`` addresses are kept (the least recently seen dropped first), so the
 memory is bounded whatever the number of clients. The limit is per worker process: with
 ``n`` workers a client can draw at most ``n`` times the rate. Behind a reverse proxy
-every request comes from the proxy's address unless uvicorn is told to trust the
-proxy's ``X-Forwarded-For`` (``--forwarded-allow-ips``).
+every request comes from the proxy's address unless the proxy is one of the
+``forwarded_allow_ips`` setting (none by default), whose ``X-Forwarded-For`` uvicorn then
+believes (:mod:`bodygraph_server.serve`).
 """
 
 from __future__ import annotations

@@ -11,28 +11,34 @@ Text form (URL-safe base64, no padding; :data:`TOKEN_PATTERN`)::
 
     <kid>.<base64url(body)>
 
-version 2 (issued now; 87 bytes, 116 characters)
-    ``0x02 || iv(16) || AES-256-CTR(payload)(38) || tag(32)``, sealed as
-    :mod:`bodygraph_server.images.sealing` describes (keys derived with HKDF from the
-    signing secret, encrypt-then-MAC, the tag covers the key id and the template of the
-    link's path as well).
-version 1 (still verified, no longer issued; 71 bytes, 95 characters)
+version 5 (chart, issued now; 55 bytes, 74 characters)
+    ``0x05 || AES-SIV(payload)`` (16-byte synthetic IV, then 38 bytes of ciphertext),
+    sealed as :mod:`bodygraph_server.images.sealing` describes (AES-SIV with a key derived
+    by HKDF from the signing secret; the key id and the template of the link's path are
+    authenticated as well).
+versions 6 and 7 (transit and connection pictures): sealed as version 5, with the payloads
+    of :mod:`bodygraph_server.images.overlay_tokens` (67 and 76 bytes).
+versions 2, 3 and 4 (the same three kinds, verified, no longer issued; 87, 116 and 125
+    bytes): ``version || iv(16) || AES-256-CTR(payload) || tag(32)``, the hand-made
+    encrypt-then-MAC composition of :mod:`~bodygraph_server.images.sealing`.
+version 1 (chart, verified, no longer issued; 71 bytes, 95 characters)
     ``0x01 || payload(38) || tag(32)``, tag = HMAC-SHA256 over ``kid || "." || 0x01 ||
     payload`` with the signing secret. Such links keep working for whichever template
     their path names (version 1 did not bind the template).
 
-versions 3 and 4 (transit and connection pictures): sealed as version 2, with the kind
-    byte ``0x03`` or ``0x04`` and the payloads of
-    :mod:`bodygraph_server.images.overlay_tokens` (67 and 76 bytes); a body's length
-    names its kind, so a token of one kind never reads as another.
+A body's length names its version and kind, and the version byte must agree, so a token
+of one kind never reads as another.
 
 payload (38 bytes)
     26 gate bytes (design sun..pluto, then personality sun..pluto, 1..64);
     10 bytes of lines, 26 x 3 bits big-endian (line - 1), then 2 zero bits;
-    2 bytes center mask, bit ``i`` set when ``CENTER_NAMES[i]`` is defined (9 bits).
+    2 bytes center mask, bit ``i`` set when ``CENTER_NAMES[i]`` is defined (9 bits);
+    bit 9 set when the variable arrows follow, bits 10 to 13 the arrows of the
+    personality sun and node and of the design sun and node (1 for R); the rest zero.
 
-Verification (:func:`verify`) checks the shape, then the tag in constant time
-(``hmac.compare_digest``), and only then decrypts and reads the payload. Any change to
+Verification (:func:`verify`) checks the shape, then authenticates the body (AES-SIV's
+check; for versions 1-4 the HMAC tag with ``hmac.compare_digest``), and only then reads the
+payload. Any change to
 a token (one flipped bit, a truncation, an extension, another key id, another template
 in the path) is refused: :class:`MalformedTokenError` (HTTP 400) when it cannot be a
 token at all, :class:`InvalidSignatureError` (HTTP 403) when the signature does not
@@ -53,7 +59,14 @@ from dataclasses import dataclass, field
 from bodygraph.catalog.tables import CENTER_NAMES
 from bodygraph.model.chart import BODIES
 from bodygraph.render import RenderInput, RenderInputError
-from bodygraph_server.images.sealing import seal, sealed_size, tag_matches, unseal
+from bodygraph_server.images.sealing import (
+    legacy_sealed_size,
+    legacy_tag_matches,
+    legacy_unseal,
+    open_sealed,
+    seal,
+    sealed_size,
+)
 from bodygraph_server.settings import (
     KEY_ID,
     MIN_SECRET_BYTES,
@@ -63,8 +76,8 @@ from bodygraph_server.settings import (
     parse_render_keys,
 )
 
-FORMAT_VERSION = 2
-"""The version of the tokens issued now."""
+FORMAT_VERSION = 5
+"""The version of the chart tokens issued now (AES-SIV)."""
 PLAIN_VERSION = 1
 """The first, unencrypted version: verified, no longer issued."""
 DEFAULT_TEMPLATE = "default"
@@ -75,15 +88,20 @@ MASK_BYTES = 2
 PAYLOAD_BYTES = GATE_BYTES + LINE_BYTES + MASK_BYTES
 TAG_BYTES = 32
 PLAIN_BODY_BYTES = 1 + PAYLOAD_BYTES + TAG_BYTES
-TRANSIT_VERSION = 3
-"""The kind byte of a transit overlay token (:mod:`bodygraph_server.images.overlay_tokens`)."""
-CONNECTION_VERSION = 4
-"""The kind byte of a connection token (:mod:`bodygraph_server.images.overlay_tokens`)."""
+TRANSIT_VERSION = 6
+"""The version byte of a transit overlay token issued now
+(:mod:`bodygraph_server.images.overlay_tokens`)."""
+CONNECTION_VERSION = 7
+"""The version byte of a connection token issued now
+(:mod:`bodygraph_server.images.overlay_tokens`)."""
 TRANSIT_PAYLOAD_BYTES = PAYLOAD_BYTES + 2 * len(BODIES) + 3
 CONNECTION_PAYLOAD_BYTES = 2 * PAYLOAD_BYTES
 SEALED_PAYLOADS = {FORMAT_VERSION: PAYLOAD_BYTES, TRANSIT_VERSION: TRANSIT_PAYLOAD_BYTES,
                    CONNECTION_VERSION: CONNECTION_PAYLOAD_BYTES}
-"""The payload length of each sealed version (kind); a body's length names its kind."""
+"""The payload length of each version issued now (kind); a body's length names its kind."""
+LEGACY_VERSIONS = {2: FORMAT_VERSION, 3: TRANSIT_VERSION, 4: CONNECTION_VERSION}
+"""The versions sealed by the hand-made composition (verified, no longer issued) and the
+kind each is: the version issued now for the same picture."""
 BODY_BYTES = sealed_size(1, PAYLOAD_BYTES)
 
 
@@ -94,7 +112,9 @@ def _chars(size: int) -> int:
 BODY_CHARS = _chars(BODY_BYTES)
 PLAIN_BODY_CHARS = _chars(PLAIN_BODY_BYTES)
 _SEALED_KINDS = {sealed_size(1, n): version for version, n in SEALED_PAYLOADS.items()}
-_LENGTHS = (PLAIN_BODY_CHARS, *(_chars(size) for size in _SEALED_KINDS))
+_LEGACY_KINDS = {legacy_sealed_size(1, SEALED_PAYLOADS[kind]): version
+                 for version, kind in LEGACY_VERSIONS.items()}
+_LENGTHS = (PLAIN_BODY_CHARS, *(_chars(size) for size in (*_SEALED_KINDS, *_LEGACY_KINDS)))
 _B64 = re.compile(r"[A-Za-z0-9_-]+")
 TOKEN_PATTERN = (
     f"^{KEY_ID.pattern}\\.("
@@ -186,8 +206,24 @@ def _b64encode(raw: bytes) -> str:
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
 
 
+#: The mask bit that says the variable arrows follow (bits 10-13).
+_ARROWS_BIT = len(CENTER_NAMES)
+_ARROW_LETTERS = (1, 2, 5, 6)  # places of the four letters in "PLR DRL"
+
+
+def _arrow_letters(variables: str) -> list[str]:
+    return [variables[i] for i in _ARROW_LETTERS]
+
+
+def _variables(mask: int) -> str | None:
+    if not mask >> _ARROWS_BIT & 1:
+        return None
+    a, b, c, d = ("R" if mask >> (_ARROWS_BIT + 1 + k) & 1 else "L" for k in range(4))
+    return f"P{a}{b} D{c}{d}"
+
+
 def encode_payload(data: RenderPayload) -> bytes:
-    """The 38 payload bytes of ``data`` (placements and centers only)."""
+    """The 38 payload bytes of ``data`` (placements, centers and the variable arrows)."""
     placements = data.design + data.personality
     gates = bytes(p.gate for p in placements)
     packed = 0
@@ -195,6 +231,10 @@ def encode_payload(data: RenderPayload) -> bytes:
         packed = (packed << 3) | (p.line - 1)
     lines = (packed << 2).to_bytes(LINE_BYTES, "big")
     mask = sum(1 << i for i, name in enumerate(CENTER_NAMES) if name in data.centers)
+    if data.variables is not None:
+        mask |= 1 << _ARROWS_BIT
+        for k, letter in enumerate(_arrow_letters(data.variables)):
+            mask |= (letter == "R") << (_ARROWS_BIT + 1 + k)
     return gates + lines + mask.to_bytes(MASK_BYTES, "big")
 
 
@@ -205,7 +245,8 @@ def decode_payload(payload: bytes) -> RenderPayload:
     gates = payload[:GATE_BYTES]
     packed = int.from_bytes(payload[GATE_BYTES:GATE_BYTES + LINE_BYTES], "big")
     mask = int.from_bytes(payload[GATE_BYTES + LINE_BYTES:], "big")
-    if packed & 0b11 or mask >> len(CENTER_NAMES):
+    arrows = mask >> _ARROWS_BIT
+    if packed & 0b11 or arrows >> 5 or (arrows and not arrows & 1):
         raise MalformedTokenError("payload padding bits are set")
     packed >>= 2
     lines = [((packed >> (3 * (len(gates) - 1 - i))) & 0b111) + 1 for i in range(len(gates))]
@@ -213,7 +254,7 @@ def decode_payload(payload: bytes) -> RenderPayload:
     centers = frozenset(n for i, n in enumerate(CENTER_NAMES) if mask >> i & 1)
     try:
         return RenderInput.from_gate_lines(
-            pairs[: len(BODIES)], pairs[len(BODIES):], centers
+            pairs[: len(BODIES)], pairs[len(BODIES):], centers, _variables(mask)
         )
     except RenderInputError as exc:
         raise MalformedTokenError(f"payload is not a bodygraph: {exc}") from exc
@@ -239,7 +280,7 @@ def issue_sealed(version: int, payload: bytes, keys: KeyRing,
 
 
 def issue(data: RenderPayload, keys: KeyRing, template: str = DEFAULT_TEMPLATE) -> str:
-    """A version-2 token for ``data`` shown with ``template`` (the name in the link's path:
+    """A version-5 token for ``data`` shown with ``template`` (the name in the link's path:
     ``default`` or the canonical template UUID), sealed with the newest key of ``keys``."""
     return issue_sealed(FORMAT_VERSION, encode_payload(data), keys, template)
 
@@ -259,21 +300,23 @@ def _body(token: str) -> tuple[str, bytes]:
 
 
 def verify(token: str, keys: KeyRing, template: str = DEFAULT_TEMPLATE) -> RenderPayload:
-    """Check a chart token (version 1 or 2) for a link to ``template`` and return its
-    payload; nothing is decrypted or read before the tag verifies.
+    """Check a chart token (version 1, 2 or 5) for a link to ``template`` and return its
+    payload; nothing is read before the body is authenticated.
 
     Raises :class:`MalformedTokenError` or :class:`InvalidSignatureError`.
     """
-    version, payload = open_token(token, keys, template)
-    if version not in (PLAIN_VERSION, FORMAT_VERSION):
+    kind, payload = open_token(token, keys, template)
+    if kind != FORMAT_VERSION:
         raise MalformedTokenError("render token is not a chart token")
     return decode_payload(payload)
 
 
 def open_token(token: str, keys: KeyRing,
                template: str = DEFAULT_TEMPLATE) -> tuple[int, bytes]:
-    """Check a token of any version for a link to ``template``: its version (kind) and
-    its plain payload bytes; nothing is decrypted before the tag verifies.
+    """Check a token of any version for a link to ``template``: its kind (the version
+    issued now for its picture: :data:`FORMAT_VERSION`, :data:`TRANSIT_VERSION` or
+    :data:`CONNECTION_VERSION`) and its plain payload bytes; nothing is read before the
+    body is authenticated.
 
     Raises :class:`MalformedTokenError` or :class:`InvalidSignatureError`.
     """
@@ -287,9 +330,19 @@ def open_token(token: str, keys: KeyRing,
             raise InvalidSignatureError("render token signature does not verify")
         if signed[0] != PLAIN_VERSION:
             raise MalformedTokenError(f"render token version {signed[0]} is not supported")
-        return PLAIN_VERSION, signed[1:]
-    if not template.isascii() or not tag_matches(key.secret, _bound(key, template), raw):
+        return FORMAT_VERSION, signed[1:]
+    if not template.isascii():
+        raise InvalidSignatureError("render token signature does not verify")
+    bound = _bound(key, template)
+    if len(raw) in _LEGACY_KINDS:
+        if not legacy_tag_matches(key.secret, bound, raw):
+            raise InvalidSignatureError("render token signature does not verify")
+        if raw[0] != _LEGACY_KINDS[len(raw)]:
+            raise MalformedTokenError(f"render token version {raw[0]} is not supported")
+        return LEGACY_VERSIONS[raw[0]], legacy_unseal(key.secret, 1, raw)
+    payload = open_sealed(key.secret, bound, 1, raw)
+    if payload is None:
         raise InvalidSignatureError("render token signature does not verify")
     if raw[0] != _SEALED_KINDS[len(raw)]:
         raise MalformedTokenError(f"render token version {raw[0]} is not supported")
-    return raw[0], unseal(key.secret, 1, raw)
+    return raw[0], payload

@@ -105,6 +105,11 @@ class AccountRepository(Database):
             ids = [int(row[0]) for row in tx.rows("SELECT id FROM accounts ORDER BY id")]
         return [self.get_account(account_id, now) for account_id in ids]
 
+    def has_accounts(self) -> bool:
+        """Whether any account exists."""
+        with self.read_transaction() as tx:
+            return tx.one("SELECT 1 FROM accounts LIMIT 1") is not None
+
     def find_key(self, key_hash: str) -> ApiKeyRecord | None:
         """The current key with this hash joined with its account, or None."""
         with self.read_transaction() as tx:

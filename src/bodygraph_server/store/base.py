@@ -96,6 +96,10 @@ class Store(ABC):
         """All accounts by id (periods rolled forward)."""
 
     @abstractmethod
+    def has_accounts(self) -> bool:
+        """Whether any account exists (one cheap query)."""
+
+    @abstractmethod
     def find_key(self, key_hash: str) -> records.ApiKeyRecord | None:
         """The current (not rotated-away) key with this hash, or None."""
 

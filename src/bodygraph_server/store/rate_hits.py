@@ -47,6 +47,11 @@ class RateHitRepository(Database):
 
     def prune_rate_hits(self, older_than: datetime) -> int:
         """Delete the hits made before ``older_than`` (outside every window), idle keys'
-        included; how many."""
+        included, and the buckets left without hits (the windows of client addresses'
+        failed authentications are many; a bucket's next hit makes its row again); how
+        many hits."""
         with self.write_transaction() as tx:
-            return tx.execute("DELETE FROM rate_hits WHERE at_us <= ?", (to_micros(older_than),))
+            pruned = tx.execute("DELETE FROM rate_hits WHERE at_us <= ?", (to_micros(older_than),))
+            tx.execute("DELETE FROM rate_buckets WHERE NOT EXISTS "
+                       "(SELECT 1 FROM rate_hits h WHERE h.bucket = rate_buckets.bucket)")
+            return pruned

@@ -121,7 +121,10 @@ class Place:
     first-level division when known, ``country`` the country's English name and
     ``country_code`` its ISO 3166-1 alpha-2 code. ``source`` names the geocoder
     (``"offline"`` or ``"google"``); ``population`` and ``identifier`` (a GeoNames id or a
-    Google place id) are given when the provider knows them.
+    Google place id) are given when the provider knows them. ``others`` names the other
+    places of that name the text may have meant (labels like :attr:`label`, best first),
+    when some come close to this one (the offline geocoder; empty otherwise): see
+    :meth:`ambiguity`.
     """
 
     name: str
@@ -133,9 +136,20 @@ class Place:
     population: int | None = None
     source: str = ""
     identifier: str | None = None
+    others: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         check_coordinates(self.lat, self.lng)
+
+    @property
+    def label(self) -> str:
+        """The place's name with its region and country: ``Springfield, Illinois, United
+        States`` (a text the offline geocoder reads back as this place)."""
+        parts = [self.name]
+        for extra in (self.region, self.country):
+            if extra and extra not in parts:
+                parts.append(extra)
+        return ", ".join(parts)
 
     def describe(self) -> str:
         """One line naming the place and its coordinates, for telling a person what was used.
@@ -143,16 +157,23 @@ class Place:
         >>> Place("Berlin", 52.52437, 13.41053, country="Germany").describe()
         'Berlin, Germany (52.5244° N, 13.4105° E)'
         """
-        parts = [self.name]
-        for extra in (self.region, self.country):
-            if extra and extra not in parts:
-                parts.append(extra)
         north = "N" if self.lat >= 0 else "S"
         east = "E" if self.lng >= 0 else "W"
-        return (
-            f"{', '.join(parts)} ({abs(self.lat):.4f}° {north}, "
-            f"{abs(self.lng):.4f}° {east})"
-        )
+        return f"{self.label} ({abs(self.lat):.4f}° {north}, {abs(self.lng):.4f}° {east})"
+
+    def ambiguity(self) -> str | None:
+        """For a place taken among several of its name (``others``): which one was taken,
+        the others, and how to choose one; ``None`` when the text named one place clearly.
+
+        >>> print(Place("Springfield", 37.2, -93.3, "United States", "US", "Missouri",
+        ...             others=("Springfield, Illinois, United States",)).ambiguity())
+        several places are called Springfield: took Springfield, Missouri, United States (the most populous); others: Springfield, Illinois, United States; add the region or country to choose one, e.g. "Springfield, Illinois, United States"
+        """  # noqa: E501
+        if not self.others:
+            return None
+        return (f"several places are called {self.name}: took {self.label} (the most "
+                f"populous); others: {'; '.join(self.others)}; add the region or country to "
+                f'choose one, e.g. "{self.others[0]}"')
 
 
 @runtime_checkable

@@ -11,7 +11,10 @@ Two datasets are used: cities over 15,000 people first, and, when that gives no 
 answer, the fuller dataset chosen with ``min_population`` (default: cities over 1,000
 people). Both are parts of one prebuilt index, read once, on first use, and shared by
 every instance. A name that matches no place gets suggestions: names spelt like it
-(:mod:`bodygraph.geo.places.fuzzy`) in the country asked.
+(:mod:`bodygraph.geo.places.fuzzy`) in the country asked. A name several places share gets
+the best of them, with the others that score within a factor of 10 of it and that a
+region or country tells apart in :attr:`~bodygraph.geo.places.Place.others` ("Springfield":
+Missouri, then Massachusetts, Illinois, ...).
 """
 
 from __future__ import annotations
@@ -33,6 +36,9 @@ _MAX_SUGGESTIONS: Final = 5
 #: Alternate names this short (in Latin letters or digits) are abbreviations or stray
 #: transliterations ("ab" is one of Ibb's, in Yemen): they count only as a city's initials.
 _ABBREVIATION: Final = 2
+#: How close another place of the same name must score to the best one to be named as
+#: what the text may also mean: a factor of 10 in population.
+_CLOSE: Final = 1.0
 #: How many readings of a query get close-spelling suggestions (the most literal first).
 _FUZZY_READINGS: Final = 2
 #: The most a place missing from the 15,000 dataset can score (an own-name match).
@@ -83,7 +89,18 @@ def _label(city: City) -> str:
     return ", ".join(parts)
 
 
-def _place(city: City) -> Place:
+def _others(data: Gazetteer, query: Query, found: list[tuple[float, int]]) -> tuple[str, ...]:
+    """The labels of the places called like the query (own names only) that rank close to
+    the best (within :data:`_CLOSE`) and that a region or country tells apart from it."""
+    best_score, best = found[0]
+    taken = _label(data.city(best))
+    own = {number for number, own_name in data.lookup(query.city) if own_name}
+    close = (data.city(number) for score, number in found[1:]
+             if number in own and best_score - score < _CLOSE)
+    return tuple(label for label in _labels(close) if label != taken)[:_MAX_SUGGESTIONS]
+
+
+def _place(city: City, others: tuple[str, ...] = ()) -> Place:
     table = countries()
     return Place(
         name=city.name,
@@ -95,6 +112,7 @@ def _place(city: City) -> Place:
         population=city.population,
         source="offline",
         identifier=str(city.geoname_id),
+        others=others,
     )
 
 
@@ -173,7 +191,7 @@ class OfflineGeocoder:
             for reading in readings:
                 found = _ranked(data, reading)
                 if found and (size == sizes[-1] or found[0][0] > _SMALL_PLACE_CEILING):
-                    return _place(data.city(found[0][1]))
+                    return _place(data.city(found[0][1]), _others(data, reading, found))
         raise self._not_found(text, readings, gazetteer(sizes[-1]))
 
     @staticmethod

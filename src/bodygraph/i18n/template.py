@@ -1,0 +1,93 @@
+"""The gettext template (``bodygraph/locale/bodygraph.pot``) made from :func:`terms`, and the
+catalogs' files: where each lives and how they are read."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from io import BytesIO
+from pathlib import Path
+from string import Formatter
+
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po, write_po
+
+from bodygraph.catalog.translations import DOMAIN, LANGUAGES, SOURCE_LANGUAGE, locale_folder
+from bodygraph.i18n.terms import Term, terms
+
+#: The folder of the catalogs in a source checkout (``src/bodygraph/locale``).
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
+#: A fixed creation date, so that the template changes only when a term does.
+_EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
+#: Translator comments starting with this mark a term for review by a native speaker.
+REVIEW = "review:"
+#: Translator comments starting with this say why a translation is the English term itself.
+SAME = "same:"
+
+
+def translated_languages() -> tuple[str, ...]:
+    """The languages that have a catalog (all but the source)."""
+    return tuple(lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE)
+
+
+def catalog_path(lang: str) -> Path:
+    """The PO file of a language in a source checkout."""
+    return LOCALE_DIR / locale_folder(lang) / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def template() -> Catalog:
+    """The template: one message per term, with its context and its translator note."""
+    out = Catalog(domain=DOMAIN, project="bodygraph", version="",
+                  copyright_holder="bodygraph developers", msgid_bugs_address="",
+                  creation_date=_EPOCH, revision_date=_EPOCH, fuzzy=False)
+    for t in terms():
+        out.add(t.english, "", context=t.context, auto_comments=[t.note] if t.note else [])
+    return out
+
+
+def template_bytes() -> bytes:
+    """The template as its ``.pot`` file holds it."""
+    buffer = BytesIO()
+    write_po(buffer, template(), width=100, omit_header=False, sort_output=False)
+    return buffer.getvalue()
+
+
+def read_catalog(lang: str) -> Catalog:
+    """The PO file of a language, parsed."""
+    with catalog_path(lang).open("rb") as source:
+        return read_po(source, locale=locale_folder(lang), domain=DOMAIN)
+
+
+def _fields(text: str) -> set[str]:
+    """The ``{placeholders}`` of a text."""
+    return {name for _, name, _, _ in Formatter().parse(text) if name is not None}
+
+
+def catalog_problems(catalog: Catalog, wanted: list[Term]) -> list[str]:
+    """What keeps ``catalog`` from being complete for the terms ``wanted``: a term missing,
+    untranslated or fuzzy, a placeholder lost or added, a translation equal to the English
+    term that no ``same:`` comment explains, a message no term asks for."""
+    problems: list[str] = []
+    keys = {(t.context, t.english) for t in wanted}
+    for t in wanted:
+        where = f"[{t.context}] {t.english!r}"
+        message = catalog.get(t.english, context=t.context)
+        if message is None:
+            problems.append(f"{where}: missing")
+            continue
+        text = message.string
+        if not isinstance(text, str) or not text.strip():
+            problems.append(f"{where}: not translated")
+            continue
+        if message.fuzzy:
+            problems.append(f"{where}: fuzzy")
+        if _fields(text) != _fields(t.english):
+            problems.append(f"{where}: placeholders {_fields(text)} instead of "
+                            f"{_fields(t.english)}")
+        same = any(c.startswith(SAME) for c in message.user_comments)
+        if text == t.english and not same:
+            problems.append(f"{where}: left in English (no '{SAME}' comment says why)")
+    for message in catalog:
+        if message.id and (message.context, message.id) not in keys:
+            problems.append(f"[{message.context}] {message.id!r}: no such term")
+    return problems

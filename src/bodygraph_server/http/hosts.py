@@ -1,0 +1,53 @@
+"""The outermost middleware: requests whose ``Host`` is not one of the service's own are
+refused (400) before anything else, so that no link is ever built from a caller's ``Host``.
+
+The decision is Starlette's :class:`~starlette.middleware.trustedhost.TrustedHostMiddleware`
+(``*.example.com`` and ``*`` patterns); only its answer is changed, from plain text to the
+contract's error body (``INVALID_REQUEST_BODY`` at status 400, v1 body under ``/v1``).
+The health checks (``/health``, ``/health/live``) are answered whatever the ``Host``: load
+balancers and orchestrators probe a worker by its address.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from bodygraph_server.http.envelope import error_response
+from bodygraph_server.http.errors import ApiError, ErrorCode
+from bodygraph_server.http.gate import NOSNIFF, api_version
+
+ACCEPTED_KEY = "bodygraph.host_accepted"
+UNCHECKED_PATHS = ("/health", "/health/live")
+MESSAGE = "The Host header does not name this service"
+
+
+class TrustedHosts:
+    """See the module docstring."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: Sequence[str]) -> None:
+        self.app = app
+        self._check = TrustedHostMiddleware(self._accepted, allowed_hosts=list(allowed_hosts),
+                                            www_redirect=False)
+
+    async def _accepted(self, scope: Scope, receive: Receive, send: Send) -> None:
+        scope[ACCEPTED_KEY] = True
+        await self.app(scope, receive, send)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] in UNCHECKED_PATHS:
+            await self.app(scope, receive, send)
+            return
+
+        async def send_unless_refused(message: Message) -> None:
+            if scope.get(ACCEPTED_KEY):  # the app's own messages; the refusal's are dropped
+                await send(message)
+
+        await self._check(scope, receive, send_unless_refused)
+        if not scope.get(ACCEPTED_KEY):
+            error = ApiError(ErrorCode.INVALID_REQUEST_BODY, MESSAGE, status=400,
+                             headers=NOSNIFF)
+            response = error_response(error, legacy=api_version(scope["path"]) == "v1")
+            await response(scope, receive, send)

@@ -1,0 +1,157 @@
+"""The catalogs: the template is the tables' terms, every language translates every term
+(placeholders intact, English only where a comment says why), the glossary pages are up to
+date and the wheel's compiled catalogs say what the PO files say."""
+
+from __future__ import annotations
+
+import gettext
+import importlib.util
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bodygraph.catalog.translations import LANGUAGES, SOURCE_LANGUAGE, locale_folder
+
+ROOT = Path(__file__).resolve().parents[2]
+TRANSLATED = [lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE]
+
+
+def _messages(catalog: Any) -> list[tuple[Any, ...]]:
+    return [(m.context, m.id, " ".join(m.auto_comments)) for m in catalog if m.id]
+
+
+def test_the_committed_template_is_the_one_the_tables_make() -> None:
+    from babel.messages.pofile import read_po
+
+    from bodygraph.i18n.template import TEMPLATE, template
+
+    with TEMPLATE.open("rb") as source:
+        committed = read_po(source)
+    assert _messages(committed) == _messages(template()), (
+        "the terms changed: run scripts/make_catalog_template.py, then pybabel update "
+        "(docs/translating.md)")
+
+
+def test_every_term_has_one_context_and_english_text() -> None:
+    from bodygraph.i18n.terms import CONTEXTS, terms
+
+    found = terms()
+    keys = [(t.context, t.english) for t in found]
+    assert len(keys) == len(set(keys))
+    assert {t.context for t in found} == set(CONTEXTS)
+    assert len([t for t in found if t.context == "gate"]) == 64
+    assert len([t for t in found if t.context == "channel"]) == 36
+    assert len([t for t in found if t.context == "center"]) == 9
+    assert len([t for t in found if t.context == "body"]) == 13
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_language_translates_every_term(lang: str) -> None:
+    from bodygraph.i18n.template import catalog_problems, read_catalog
+    from bodygraph.i18n.terms import terms
+
+    assert catalog_problems(read_catalog(lang), terms()) == []
+
+
+def test_a_term_added_to_the_tables_and_not_translated_fails_the_check() -> None:
+    from bodygraph.i18n.template import catalog_problems, read_catalog
+    from bodygraph.i18n.terms import Term, terms
+
+    catalog = read_catalog("de")
+    added = [*terms(), Term("gate", "A Gate Nobody Translated")]
+    assert catalog_problems(catalog, added) == [
+        "[gate] 'A Gate Nobody Translated': missing"]
+
+
+def test_the_check_finds_empty_english_and_broken_translations() -> None:
+    from bodygraph.i18n.template import catalog_problems, read_catalog
+    from bodygraph.i18n.terms import terms
+
+    catalog = read_catalog("fr")
+    catalog.get("Projector", context="type").string = ""
+    catalog.get("Reflector", context="type").string = "Reflector"
+    catalog.get("Right Angle Cross of {name}", context="cross title").string = "Croix"
+    catalog.add("Nothing", "Rien", context="gate")
+    assert catalog_problems(catalog, terms()) == [
+        "[type] 'Projector': not translated",
+        "[type] 'Reflector': left in English (no 'same:' comment says why)",
+        "[cross title] 'Right Angle Cross of {name}': placeholders set() instead of "
+        "{'name'}",
+        "[gate] 'Nothing': no such term",
+    ]
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_language_names_its_sources_or_marks_every_term_for_review(lang: str) -> None:
+    from bodygraph.i18n.glossary import _sources
+    from bodygraph.i18n.template import REVIEW, read_catalog
+
+    catalog = read_catalog(lang)
+    if not _sources(catalog):
+        unmarked = [m.id for m in catalog if m.id and m.context not in ("body", "side", "relation",
+                                                                        "channel title")
+                    and not any(c.startswith(REVIEW) for c in m.user_comments)]
+        assert unmarked == []
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_glossary_page_is_up_to_date(lang: str) -> None:
+    from bodygraph.i18n.glossary import glossary
+
+    page = ROOT / "docs" / "glossary" / f"{lang}.md"
+    assert page.read_text(encoding="utf-8") == glossary(lang), (
+        "run scripts/make_glossary.py")
+
+
+def test_the_wheel_build_hook_compiles_what_the_po_files_say(tmp_path: Path) -> None:
+    from bodygraph.catalog.translations import catalog
+    from bodygraph.i18n.terms import terms
+
+    spec = importlib.util.spec_from_file_location("build_catalogs",
+                                                  ROOT / "scripts" / "build_catalogs.py")
+    assert spec is not None and spec.loader is not None
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    written = hook.compile_catalogs(ROOT / "src" / "bodygraph" / "locale", tmp_path)
+    assert sorted(written.values()) == sorted(
+        f"bodygraph/locale/{locale_folder(lang)}/LC_MESSAGES/bodygraph.mo"
+        for lang in TRANSLATED)
+    for lang in TRANSLATED:
+        mo = tmp_path / locale_folder(lang) / "LC_MESSAGES" / "bodygraph.mo"
+        with mo.open("rb") as source:
+            compiled = gettext.GNUTranslations(source)
+        for t in terms():
+            assert compiled.pgettext(t.context, t.english) == catalog(lang).pgettext(
+                t.context, t.english)
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert project["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"][
+        "path"] == "scripts/build_catalogs.py"
+    assert any(r.startswith("babel") for r in project["build-system"]["requires"])
+
+
+def test_a_compiled_catalog_as_new_as_its_po_file_is_the_one_loaded(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A wheel ships both files with one timestamp: the .mo is read, the PO is not parsed."""
+    import os
+
+    from bodygraph.catalog import translations
+
+    po = ROOT / "src" / "bodygraph" / "locale" / "de" / "LC_MESSAGES" / "bodygraph.po"
+    package = tmp_path / "bodygraph" / "locale" / "de" / "LC_MESSAGES"
+    package.mkdir(parents=True)
+    (package / "bodygraph.po").write_bytes(b"not a catalog")
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as source:
+        parsed = read_po(source, locale="de")
+    parsed.get("Projector", context="type").string = "Projektor (kompiliert)"
+    with (package / "bodygraph.mo").open("wb") as sink:
+        write_mo(sink, parsed)
+    stamp = (package / "bodygraph.po").stat().st_mtime
+    os.utime(package / "bodygraph.mo", (stamp, stamp))
+    monkeypatch.setattr(translations.resources, "files", lambda _: tmp_path / "bodygraph")
+    assert gettext.GNUTranslations(translations._compiled("de")).pgettext(
+        "type", "Projector") == "Projektor (kompiliert)"
