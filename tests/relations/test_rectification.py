@@ -294,3 +294,19 @@ def test_a_known_birth_lies_in_a_window_of_its_own_chart(birth: datetime, name: 
     holding = [w for w in result.windows if w.start <= birth < w.end]
     near_edge = any(abs(birth - e) < ONE for w in result.windows for e in (w.start, w.end))
     assert len(holding) == 1 or near_edge
+
+
+def test_the_mean_node_is_followed_too() -> None:
+    node = calculate(datetime(1980, 1, 3, 12, tzinfo=UTC), node="mean").personality.north_node
+    given = constraints(type="Generator", activations=[f"personality.northNode={node}"])
+    result = rectify(DAY, given, zone=UTC, node="mean")
+    assert result.windows
+    for window in result.windows:
+        middle = calculate(window.start + (window.end - window.start) / 2, node="mean")
+        assert str(middle.personality.north_node) == str(node)
+        if window.start > result.start:
+            before = calculate(window.start - ONE, node="mean")
+            assert (str(before.personality.north_node) != str(node)
+                    or before.type.value != "Generator" or before.profile != window.profile
+                    or before.incarnation_cross != window.incarnation_cross
+                    or before.definition != window.definition)
