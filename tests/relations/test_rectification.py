@@ -310,3 +310,12 @@ def test_the_mean_node_is_followed_too() -> None:
                     or before.type.value != "Generator" or before.profile != window.profile
                     or before.incarnation_cross != window.incarnation_cross
                     or before.definition != window.definition)
+
+
+def test_a_day_whose_midnight_falls_in_a_gap_starts_when_the_clocks_jumped() -> None:
+    """America/Sao_Paulo, 4 Nov 2018: clocks went from 00:00 straight to 01:00."""
+    zone = ZoneInfo("America/Sao_Paulo")
+    result = rectify(date(2018, 11, 4), constraints(gates=[1]), zone=zone)
+    assert (result.start, result.end - result.start) == (
+        datetime(2018, 11, 4, 3, tzinfo=UTC), timedelta(hours=23))
+    assert result.to_dict()["searched"]["fromLocal"] == "2018-11-04T01:00:00-02:00"
