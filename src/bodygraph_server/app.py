@@ -110,13 +110,19 @@ async def warm_up(charts: ChartSource, settings: Settings) -> None:
 
 async def readiness(services: Services) -> Response:
     """``/health``: 200 ``{"status": "ok", "database": "up"}`` when the database answers a
-    query, else 503 ``{"status": "unavailable", "database": "down"}`` with Retry-After
+    query and stores a write (what a charge needs), else 503 ``{"status": "unavailable",
+    "database": "down"}`` (unreachable) or ``"read-only"`` (it answers, but a write fails:
+    read-only files or server, a full disk, a write lock held elsewhere) with Retry-After
     (a load balancer takes the worker out of rotation; ``/health/live`` stays 200)."""
+    store = services.book.store
+    state = "down"
     try:
-        await services.booked(services.book.store.ping)
+        await services.booked(store.ping)
+        state = "read-only"
+        await services.booked(store.check_writable)
     except StoreError as exc:
-        LOG.warning("health check: database unavailable (%s)", exc)
-        return json_response({"status": "unavailable", "database": "down"}, 503,
+        LOG.warning("health check: database %s (%s)", state, exc)
+        return json_response({"status": "unavailable", "database": state}, 503,
                              {"Retry-After": str(RETRY_AFTER_OUTAGE)})
     return json_response({"status": "ok", "database": "up"})
 

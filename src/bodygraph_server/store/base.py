@@ -67,6 +67,12 @@ class Store(ABC):
         """Return if the database answers a query, else raise
         :class:`~bodygraph_server.store.errors.DatabaseUnavailableError`."""
 
+    @abstractmethod
+    def check_writable(self) -> None:
+        """Return if the database stores a write (committed), else raise
+        :class:`~bodygraph_server.store.errors.DatabaseUnavailableError`: read-only, full
+        or locked, it cannot charge."""
+
     def on_loop(self) -> AsyncRequestCalls | None:
         """The request path's statements on the running event loop, where the backend has
         them (PostgreSQL); None: every call goes through the bookkeeping threads."""
