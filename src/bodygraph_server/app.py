@@ -16,7 +16,9 @@ The extensions beyond the contract (:mod:`bodygraph_server.http.relations`,
 
 The lifespan opens the bookkeeping, loads the render signing keys
 (:mod:`bodygraph_server.images.signing_keys`), binds the templates, releases abandoned
-reservations and keeps sweeping them (:mod:`bodygraph_server.billing.sweep`).
+reservations and keeps sweeping them (:mod:`bodygraph_server.billing.sweep`), and keeps
+the worker's delivery journal, settling dead workers' charges at once
+(:mod:`bodygraph_server.billing.deliveries`).
 """
 
 from __future__ import annotations
@@ -42,9 +44,10 @@ from bodygraph.calculator import warm_up as warm_calculator
 from bodygraph.errors import BodygraphError
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.billing.commits import CommitBatcher
+from bodygraph_server.billing.deliveries import DeliveryJournal, journal_folder, watch_deliveries
 from bodygraph_server.billing.opening import open_waiting
 from bodygraph_server.billing.request_path import RequestBook
-from bodygraph_server.billing.sweep import sweep_forever, sweep_stale
+from bodygraph_server.billing.sweep import stale_after, sweep_forever, sweep_stale
 from bodygraph_server.charting import ChartSource, LibraryCharts
 from bodygraph_server.http import v1, v2
 from bodygraph_server.http.batch import BATCH_ENDPOINT
@@ -137,8 +140,11 @@ async def _services(
     store = book.store
     hub = TemplateHub(SqlTemplateStore(store) if isinstance(store, SqlStore) else None)
     requests = RequestBook(book, threads.run, on_loop)
+    journal = DeliveryJournal(book, journal_folder(config.database_url),
+                              stale_after(config).total_seconds())
+    await threads.run(journal.open)
     return Services(config, book, charts, threads, keys, hub, StyleCache(hub), requests,
-                    CommitBatcher(requests))
+                    CommitBatcher(requests), journal)
 
 
 def _on_loop(book: Bookkeeper) -> AsyncRequestCalls | None:
@@ -228,10 +234,17 @@ def create_app(
                 LOG.warning("reservation sweep at start-up failed (%s)", exc)
             if config.warm_up:
                 await warm_up(source, config)
+            journal = services.deliveries
+            if journal is not None:  # a dead worker's charges are settled before serving
+                await services.booked(journal.recover_dead)
             async with anyio.create_task_group() as background:
                 background.start_soon(sweep_forever, bookkeeper, config, services.booked)
+                if journal is not None:
+                    background.start_soon(watch_deliveries, journal, services.booked)
                 yield {SCOPE_KEY: services}
                 background.cancel_scope.cancel()
+            if journal is not None:
+                await services.booked(journal.close)
         finally:
             threads.close()
             if on_loop is not None:

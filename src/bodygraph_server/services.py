@@ -19,6 +19,7 @@ import anyio.to_thread
 
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.billing.commits import CommitBatcher
+from bodygraph_server.billing.deliveries import DeliveryJournal
 from bodygraph_server.billing.request_path import RequestBook
 from bodygraph_server.charting import ChartSource
 from bodygraph_server.images.route import RenderContext, StyleCache
@@ -110,6 +111,8 @@ class Services:
     """A request's admission, reservation and commit (on the event loop for PostgreSQL)."""
     commits: CommitBatcher
     """Group commit of the successful calls' reservations."""
+    deliveries: DeliveryJournal | None = None
+    """This worker's charges and which answers it wrote (None: not kept)."""
 
     def render_context(self) -> RenderContext:
         """What the image route needs."""

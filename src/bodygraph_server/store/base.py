@@ -179,6 +179,18 @@ class Store(ABC):
         is never billed as overage."""
 
     @abstractmethod
+    def claimed_reservation(self, key_hash: str, made: datetime) -> int | None:
+        """The reservation linked to idempotency key ``key_hash`` (its hash) if its
+        current claim was made at ``made`` (the instant a reservation with the claim
+        was asked for); None otherwise."""
+
+    @abstractmethod
+    def withdraw(self, reservation_id: int, now: datetime) -> bool:
+        """Release a reservation as :meth:`release` does, also one already committed (a
+        charge whose answer never reached its client: the worker died before writing it,
+        or the client was gone); False if it was neither pending nor committed."""
+
+    @abstractmethod
     def release_stale(self, older_than: datetime, now: datetime) -> int:
         """Release (as :meth:`release` does) every reservation still pending that was made
         before ``older_than``: its call died with its process. The number released."""
