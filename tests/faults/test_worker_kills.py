@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import secrets
 import signal
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -224,3 +225,40 @@ def test_postgres_workers_killed(tmp_path: Path) -> None:
     finally:
         with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
             admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def test_a_client_gone_before_its_answer_is_not_charged(tmp_path: Path) -> None:
+    """A client that hangs up while its (slow) call is computed gets no answer, so it pays
+    nothing: the worker sees the answer was not written and withdraws the charge."""
+    url = f"sqlite:///{tmp_path / 'book.sqlite3'}"
+    book = Bookkeeper.open(url)
+    try:
+        issued = book.create_account("developer")
+        account = issued.account.id
+        server = LiveServer({"BODYGRAPH_DATABASE_URL": url, "BODYGRAPH_WARM_UP": "0",
+                             "BODYGRAPH_ACCESS_LOG": "0"}, log=tmp_path / "server.log")
+        try:
+            server.wait_ready()
+            body = (b'{"from": "2001-01-01", "to": "2001-12-31", "level": "line"}')
+            head = (f"POST /v2/calendar HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    f"Authorization: Bearer {issued.api_key}\r\n"
+                    f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n")
+            with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+                sock.sendall(head.encode("ascii") + body)
+                deadline = time.monotonic() + 30
+                while book.usage(account)[-1].pending == 0:  # its credit is reserved
+                    assert time.monotonic() < deadline, "the call was never charged"
+                    time.sleep(0.005)
+            # The client is gone; the call goes on, then finds its answer unwritten.
+            deadline = time.monotonic() + 60
+            while book.usage(account)[-1].pending and time.monotonic() < deadline:
+                time.sleep(0.05)
+            usage = book.usage(account)[-1]
+            assert (usage.calls, usage.credits, usage.pending) == (0, 0, 0)
+            assert book.account(account).balance == issued.account.balance
+            assert book.audit(account).balanced
+        finally:
+            server.stop()
+        assert "Traceback" not in server.log_text()
+    finally:
+        book.close()
