@@ -175,8 +175,6 @@ class DeliveryJournal:
         else:
             for path in paths:
                 path.unlink(missing_ok=True)
-            with suppress(OSError):
-                self.folder.rmdir()  # the last worker's
         with self._lock:
             os.close(self._fd)
             self._fd = -1
@@ -185,7 +183,21 @@ class DeliveryJournal:
 
     def recover_dead(self) -> int:
         """Settle the journals of dead workers (blocking); how many charges were
-        withdrawn. A database error leaves a journal for the next look."""
+        withdrawn. A database error leaves a journal for the next look. One process at a
+        time looks (a lock on ``.recovery``): a look that finds another under way waits
+        for it, so it never sees a dead worker's charges while they are being settled."""
+        try:
+            guard = os.open(self.folder / ".recovery", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC,
+                            0o600)
+        except FileNotFoundError:
+            return 0
+        try:
+            fcntl.flock(guard, fcntl.LOCK_EX)
+            return self._recover_all()
+        finally:
+            os.close(guard)
+
+    def _recover_all(self) -> int:
         by_worker: dict[str, list[Path]] = defaultdict(list)
         try:
             names = os.listdir(self.folder)
