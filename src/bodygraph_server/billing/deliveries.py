@@ -58,8 +58,9 @@ def journal_folder(database_url: str) -> Path:
 
 
 class DeliveryJournal:
-    """One worker's journal (see the module docstring). Its appends are made on the
-    event loop's thread; :meth:`recover_dead` may run in a bookkeeping thread."""
+    """One worker's journal (see the module docstring). Its records are made on the
+    event loop's thread (:meth:`claiming` also in bookkeeping threads); :meth:`withdraw`
+    and :meth:`recover_dead` may run in a bookkeeping thread."""
 
     def __init__(self, book: Bookkeeper, folder: Path, keep_for: float) -> None:
         self.book = book
