@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
-import psutil
 import pytest
 from server.support import LiveServer, json_headers, tls_context
 
@@ -119,21 +118,33 @@ class Load:
                 thread.join(RETRY_LIMIT + 30)
 
 
-def _workers(server: LiveServer) -> list[psutil.Process]:
-    """The supervisor's live worker processes (not multiprocessing's resource tracker, not
-    a killed worker not yet reaped)."""
+@dataclass(frozen=True)
+class Worker:
+    """A worker process: its id and its start (clock ticks since boot)."""
+
+    pid: int
+    started: int
+
+
+def _workers(server: LiveServer) -> list[Worker]:
+    """The supervisor's live worker processes, oldest first (not multiprocessing's
+    resource tracker, not a killed worker not yet reaped), from /proc."""
+    proc = Path("/proc")
     found = []
-    for child in psutil.Process(server.pid).children():
+    for child in (proc / str(server.pid) / "task" / str(server.pid) / "children"
+                  ).read_text().split():
         try:
-            if (child.status() != psutil.STATUS_ZOMBIE
-                    and not any("resource_tracker" in part for part in child.cmdline())):
-                found.append(child)
-        except psutil.Error:
+            stat = (proc / child / "stat").read_text()
+            cmdline = (proc / child / "cmdline").read_bytes()
+        except FileNotFoundError:
             continue  # ended meanwhile
-    return found
+        fields = stat[stat.rindex(")") + 2:].split()  # after "pid (name) "
+        if fields[0] != "Z" and b"resource_tracker" not in cmdline:
+            found.append(Worker(int(child), int(fields[19])))
+    return sorted(found, key=lambda worker: worker.started)
 
 
-def _all_serving(server: LiveServer, workers: list[psutil.Process]) -> bool:
+def _all_serving(server: LiveServer, workers: list[Worker]) -> bool:
     """Whether ``workers`` have all finished their start-up (by the server's log: each
     announced its start, and as many start-ups completed as began)."""
     log = server.log_text()
@@ -150,7 +161,7 @@ def _kill_workers(server: LiveServer, load: Load) -> int:
         before = load.answers
         deadline = time.monotonic() + 30
         while True:
-            workers = sorted(_workers(server), key=lambda p: p.create_time())
+            workers = _workers(server)
             if len(workers) == 2 and _all_serving(server, workers) and load.answers >= before + 5:
                 break
             assert time.monotonic() < deadline, "no answers between two kills"
