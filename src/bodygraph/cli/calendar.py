@@ -33,8 +33,9 @@ def add_parser(subparsers: Subparsers) -> None:
         "to a second. The Sun entering gate 41 is the Rave New Year.",
         [EXAMPLE, "bodygraph calendar --from 2026-03-01 --to 2026-03-31 --body moon "
          "--level line --json",
-         "bodygraph calendar --from 2026-01-01 --to 2026-12-31 --body sun,moon --ics moon.ics"],
-        exit_status(births=False, malformed="a day that does not exist, an unknown --body"),
+         "bodygraph calendar --from 2026-01-01 --to 2026-12-31 --body sun,moon --ics 2026.ics"],
+        exit_status(births=False, ics=True,
+                    malformed="a day that does not exist, an unknown --body"),
     )
     parser.add_argument("--from", dest="start", required=True, metavar="YYYY-MM-DD",
                         help="first day (UTC)")

@@ -35,7 +35,7 @@ def add_parser(subparsers: Subparsers) -> None:
         "opposite natal Uranus between ages 35 and 48, exact to a second. Chiron is not in "
         "the DE440 ephemeris and is not computed.",
         [EXAMPLE, "bodygraph cycles --utc 1980-01-03T08:30:00Z --year 2026 --ics cycles.ics"],
-        exit_status(malformed="a --year not after the birth"),
+        exit_status(ics=True, malformed="a --year not after the birth"),
     )
     add_birth_options(parser)
     parser.add_argument("--year", type=int, metavar="YYYY",
