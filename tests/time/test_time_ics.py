@@ -17,6 +17,7 @@ import vobject
 
 from bodygraph.cli.main import main
 from bodygraph.relations.calendar import calendar
+from bodygraph.relations.common import to_second
 from bodygraph.relations.cycles import cycles_of
 from bodygraph.relations.ical import ENGLISH, EVENTS_STAMP, PRODID, cycles_to_ical, to_ical
 
@@ -70,6 +71,8 @@ def test_calendar_file_holds_the_json_ingresses(capsys: pytest.CaptureFixture[st
         f"{names[i['body']]} enters gate {i['gate']}" for i in printed]
     assert {i["body"] for i in printed} == set(names)
     assert all(e.dtstamp.value == EVENTS_STAMP for e in events)
+    assert events[0].description.value == f"{events[0].summary.value} (by line " \
+        f"{printed[0]['line']}) at {printed[0]['at'][:19].replace('T', ' ')} UTC."
     calendar_props = _read(document)
     assert calendar_props.prodid.value == PRODID and calendar_props.version.value == "2.0"
     _check_lines(document)
@@ -110,6 +113,9 @@ def test_uids_tell_levels_and_node_kinds_apart() -> None:
     assert not set(uids(node_only, "true")) & set(uids(node_only, "mean"))
     assert not set(uids(true, "true")) & set(uids(true, "true", "line"))
     assert all("enters line" in s for s in uids(true, "true", "line").values())
+    line_event = _events(to_ical(true[:1], "line"))[0]
+    assert line_event.description.value == f"{line_event.summary.value} at " \
+        f"{to_second(true[0].at).strftime('%Y-%m-%d %H:%M:%S')} UTC."
 
 
 def test_cycles_file_holds_the_json_instants(capsys: pytest.CaptureFixture[str],

@@ -46,12 +46,12 @@ class EventWords:
     body_names: dict[Body, str]
     gate_ingress: str  # {body} {gate} {line}
     line_ingress: str  # {body} {gate} {line}
-    ingress_description: str  # {summary} {at}
+    gate_description: str  # {summary} {line} {at}
+    instant_description: str  # {summary} {at}: of a line ingress or a cycle
     calendar_name: str  # {first} {last}
     solar_return: str  # {year}
     saturn_return: str  # {number} {count}
     uranus_opposition: str  # {number} {count}
-    cycle_description: str  # {summary} {at}
     cycles_name: str  # {year}
 
 
@@ -64,12 +64,12 @@ ENGLISH: Final = EventWords(
     body_names={body: _camel_words(body.value) for body in Body},
     gate_ingress="{body} enters gate {gate}",
     line_ingress="{body} enters line {gate}.{line}",
-    ingress_description="{summary} (by line {line}) at {at} UTC.",
+    gate_description="{summary} (by line {line}) at {at} UTC.",
+    instant_description="{summary} at {at} UTC.",
     calendar_name="Ingresses {first} to {last}",
     solar_return="Solar return {year}",
     saturn_return="Saturn return (pass {number} of {count})",
     uranus_opposition="Uranus opposition (pass {number} of {count})",
-    cycle_description="{summary} at {at} UTC.",
     cycles_name="Solar return {year}, Saturn return and Uranus opposition",
 )
 
@@ -133,12 +133,13 @@ def to_ical(ingresses: Sequence[Ingress], level: Level = "gate", *, node: NodeKi
 
     Raises :class:`IcalUnavailableError` when the ``icalendar`` library is missing."""
     ical = icalendar_module()
-    pattern = words.gate_ingress if level == "gate" else words.line_ingress
+    pattern, about = ((words.gate_ingress, words.gate_description) if level == "gate"
+                      else (words.line_ingress, words.instant_description))
     events = []
     for ingress in ingresses:
         summary = pattern.format(body=words.body_names[ingress.body], gate=ingress.gate,
                                  line=ingress.line)
-        description = words.ingress_description.format(
+        description = about.format(
             summary=summary, line=ingress.line, at=_text(ingress.at))
         events.append(_event(ical, ingress_uid(ingress, level, node), ingress.at, summary,
                              description))
@@ -160,7 +161,7 @@ def cycles_to_ical(cycles: Cycles, *, words: EventWords = ENGLISH) -> bytes:
         found += [(kind, at, pattern.format(number=number, count=len(passes)))
                   for number, at in enumerate(passes, start=1)]
     events = [_event(ical, cycle_uid(kind, cycles.birth, at), at, summary,
-                     words.cycle_description.format(summary=summary, at=_text(at)))
+                     words.instant_description.format(summary=summary, at=_text(at)))
               for kind, at, summary in found]
     return _calendar_bytes(ical, words.cycles_name.format(year=cycles.year), events)
 
