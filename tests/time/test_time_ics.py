@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -16,12 +17,13 @@ import pytest
 import vobject
 
 from bodygraph.cli.main import main
-from bodygraph.relations.calendar import calendar
+from bodygraph.relations.calendar import calendar, calendar_columns
 from bodygraph.relations.common import to_second
 from bodygraph.relations.cycles import cycles_of
 from bodygraph.relations.ical import ENGLISH, EVENTS_STAMP, PRODID, cycles_to_ical, to_ical
 
 UTC_BIRTH = ["--utc", "1980-01-03T08:30:00Z"]
+SCRIPT = Path(sys.executable).with_name("bodygraph")
 
 
 def _read(document: bytes) -> Any:
@@ -118,6 +120,15 @@ def test_uids_tell_levels_and_node_kinds_apart() -> None:
         f"{to_second(true[0].at).strftime('%Y-%m-%d %H:%M:%S')} UTC."
 
 
+def test_columns_give_the_same_document() -> None:
+    start, end = datetime(2024, 5, 1, tzinfo=UTC), datetime(2024, 5, 9, tzinfo=UTC)
+    columns = calendar_columns(start, end, ["moon", "venus"], "line")
+    assert len(columns) > 20
+    assert to_ical(columns, "line", first="2024-05-01", last="2024-05-08") == \
+        to_ical(calendar(start, end, ["moon", "venus"], "line"), "line", first="2024-05-01",
+                last="2024-05-08")
+
+
 def test_cycles_file_holds_the_json_instants(capsys: pytest.CaptureFixture[str],
                                              tmp_path: Path) -> None:
     printed, document = _run(capsys, "cycles", *UTC_BIRTH, "--year", "2026",
@@ -164,6 +175,22 @@ def test_ics_to_standard_output(capsysbinary: pytest.CaptureFixture[bytes]) -> N
     out = capsysbinary.readouterr().out
     assert out.startswith(b"BEGIN:VCALENDAR\r\n") and b"Solar return: " not in out
     assert len(_events(out)) == 5
+
+
+def test_console_script_writes_the_same_bytes(tmp_path: Path) -> None:
+    """The real ``bodygraph`` process: ``--ics FILE`` beside the text, ``--ics -`` alone on
+    standard output, both the bytes the library writes (CRLF kept, nothing else)."""
+    args = [str(SCRIPT), "cycles", *UTC_BIRTH, "--year", "2026"]
+    target = tmp_path / "cycles.ics"
+    to_file = subprocess.run([*args, "--ics", str(target)], capture_output=True, timeout=300,
+                             check=False)
+    assert to_file.returncode == 0, to_file.stderr
+    assert b"Solar return 2026: 2026-01-02 12:23:47 UTC" in to_file.stdout
+    to_stdout = subprocess.run([*args, "--ics", "-"], capture_output=True, timeout=300,
+                               check=False)
+    assert to_stdout.returncode == 0, to_stdout.stderr
+    wanted = cycles_to_ical(cycles_of(datetime(1980, 1, 3, 8, 30, tzinfo=UTC), 2026))
+    assert target.read_bytes() == to_stdout.stdout == wanted
 
 
 def test_ics_to_standard_output_with_json_is_a_usage_mistake(

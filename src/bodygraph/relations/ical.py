@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any, Final
 
 from bodygraph.errors import BodygraphError
 from bodygraph.model.chart import Body, NodeKind
-from bodygraph.relations.calendar_blocks import Level
+from bodygraph.relations.calendar import Ingress, ingress_list
+from bodygraph.relations.calendar_blocks import IngressColumns, Level
 from bodygraph.relations.common import to_second
 
 if TYPE_CHECKING:
-    from bodygraph.relations.calendar import Ingress
     from bodygraph.relations.cycles import Cycles
 
 #: The product that writes the calendars (PRODID, RFC 5545 section 3.7.3).
@@ -125,16 +125,20 @@ def _calendar_bytes(ical: Any, name: str, events: list[Any]) -> bytes:
     return out
 
 
-def to_ical(ingresses: Sequence[Ingress], level: Level = "gate", *, node: NodeKind = "true",
-            first: str = "", last: str = "", words: EventWords = ENGLISH) -> bytes:
+def to_ical(ingresses: Sequence[Ingress] | IngressColumns, level: Level = "gate", *,
+            node: NodeKind = "true", first: str = "", last: str = "",
+            words: EventWords = ENGLISH) -> bytes:
     """The ingresses (:func:`~bodygraph.relations.calendar.calendar` of ``level`` and
-    ``node``) as an iCalendar document: one event per ingress, in their order. ``first``
-    and ``last`` (the days asked) name the calendar.
+    ``node``, or the columns of :func:`~bodygraph.relations.calendar.calendar_columns`)
+    as an iCalendar document: one event per ingress, in their order. ``first`` and
+    ``last`` (the days asked) name the calendar.
 
     Raises :class:`IcalUnavailableError` when the ``icalendar`` library is missing."""
     ical = icalendar_module()
     pattern, about = ((words.gate_ingress, words.gate_description) if level == "gate"
                       else (words.line_ingress, words.instant_description))
+    if isinstance(ingresses, IngressColumns):
+        ingresses = ingress_list(ingresses)
     events = []
     for ingress in ingresses:
         summary = pattern.format(body=words.body_names[ingress.body], gate=ingress.gate,
