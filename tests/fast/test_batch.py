@@ -84,6 +84,7 @@ def test_console_script_with_bad_rows(tmp_path: Path) -> None:
         assert row["error_code"] == code and reason in row["error"] and row["type"] == ""
         assert not _PYTHON_NAME.search(row["error"]), row["error"]
         assert f"row {row_number}: {row['error']} ({code})" in done.stderr
+    assert "--ephemeris BSP" in rows[2]["error"] and "ephemeris=" not in rows[2]["error"]
     for row, text in zip((rows[0], rows[3], rows[5]), GOOD, strict=True):
         moment = datetime.fromisoformat(text)
         chart = bodygraph.calculate(moment if moment.tzinfo else moment.replace(tzinfo=UTC))
@@ -463,3 +464,11 @@ def test_times_with_a_one_digit_hour(tmp_path: Path) -> None:
     assert rows[0]["birth_utc"] == rows[1]["birth_utc"] == "1990-05-14T06:30:00.000000Z"
     assert rows[2]["birth_utc"] == "1990-05-14T06:30:15.000000Z"
     assert "there is no time '25:30'" in rows[4]["error"]
+
+
+def test_a_row_out_of_range_names_the_library_keyword_through_the_api(tmp_path: Path) -> None:
+    source = _write(tmp_path / "in.csv", ["birth_utc"], [["1500-01-01T00:00:00Z"]])
+    target = tmp_path / "out.csv"
+    run_batch(source, target, progress=False, stderr=sys.stderr, jobs=1)
+    (row,) = _read(target)
+    assert row["error_code"] == "OUT_OF_RANGE" and "ephemeris=" in row["error"]
