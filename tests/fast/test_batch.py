@@ -464,6 +464,21 @@ def test_times_with_a_one_digit_hour(tmp_path: Path) -> None:
     assert rows[0]["birth_utc"] == rows[1]["birth_utc"] == "1990-05-14T06:30:00.000000Z"
     assert rows[2]["birth_utc"] == "1990-05-14T06:30:15.000000Z"
     assert "there is no time '25:30'" in rows[4]["error"]
+    assert rows[6]["error"] == ("a birth time must be written H:MM or HH:MM, optionally :SS "
+                                "(24-hour, like 08:30), not '8.30'")
+
+
+def test_a_day_not_in_the_calendar_says_why(tmp_path: Path) -> None:
+    source = _write(tmp_path / "in.csv", ["date", "time", "tz"], [
+        ["1990-02-30", "08:30", "UTC"], ["1992-02-30", "08:30", "UTC"],
+        ["1990-13-01", "08:30", "UTC"], ["1990-5-14", "08:30", "UTC"]])
+    target = tmp_path / "out.csv"
+    run_batch(source, target, stderr=sys.stderr, jobs=1)
+    assert [r["error"] for r in _read(target)] == [
+        "there is no day 1990-02-30 in the calendar (February has 28 days in 1990)",
+        "there is no day 1992-02-30 in the calendar (February has 29 days in 1992)",
+        "there is no day 1990-13-01 in the calendar (months go from 01 to 12)",
+        "a birth date must be written YYYY-MM-DD (like 1990-05-14), not '1990-5-14'"]
 
 
 def test_a_row_out_of_range_names_the_library_keyword_through_the_api(tmp_path: Path) -> None:
