@@ -293,14 +293,15 @@ def test_an_output_that_is_not_csv_or_parquet_is_refused_and_nothing_written(
     for name in ("out.xlsx", "out", "out.csv.gz", "out.tsv"):
         done = run_cli(capsys, str(source), "-o", str(tmp_path / name), "--no-progress")
         assert done.returncode == 2, done.stderr
-        assert done.stderr == f"bodygraph: error: cannot write {name}: the output must be " \
-            "a .csv or .parquet file\n"
+        assert done.stderr == f"bodygraph: error: cannot write {tmp_path / name}: the output " \
+            "must be a .csv or .parquet file\n"
         assert _leftovers(tmp_path, source) == []
-    (tmp_path / "folder.csv").mkdir()
-    done = run_cli(capsys, str(source), "-o", str(tmp_path / "folder.csv"))
-    assert done.returncode == 2
-    assert done.stderr == f"bodygraph: error: the output {tmp_path / 'folder.csv'} is a " \
-        "folder: name a file to write\n"
+    for folder in ("folder.csv", "a23"):
+        (tmp_path / folder).mkdir()
+        done = run_cli(capsys, str(source), "-o", str(tmp_path / folder))
+        assert done.returncode == 2
+        assert done.stderr == f"bodygraph: error: the output {tmp_path / folder} is a " \
+            "folder: name a file to write\n"
     done = run_cli(capsys, str(source), "-o", str(tmp_path / "OUT.CSV"), "--no-progress")
     assert done.returncode == 0, done.stderr
     assert len(_read(tmp_path / "OUT.CSV")) == 3

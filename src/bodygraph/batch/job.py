@@ -84,6 +84,8 @@ def run_batch(
     workers = default_jobs() if jobs is None else jobs
     if workers < 1:
         raise BatchOptionError("the number of jobs must be at least 1")
+    if target.is_dir():  # a folder first: its name says nothing of a format
+        check_target(source, target)
     kind = output_format(target)
     codec = text_encoding(encoding)
     if encoding is not None and is_parquet(source):
