@@ -488,3 +488,13 @@ def test_a_row_out_of_range_names_the_library_keyword_through_the_api(tmp_path: 
     run_batch(source, target, progress=False, stderr=sys.stderr, jobs=1)
     (row,) = _read(target)
     assert row["error_code"] == "OUT_OF_RANGE" and "ephemeris=" in row["error"]
+
+
+def test_the_readme_batch_example_file_charts_every_row(tmp_path: Path) -> None:
+    repo = Path(__file__).resolve().parents[2]
+    readme = (repo / "README.md").read_text(encoding="utf-8")
+    assert "bodygraph batch examples/births.csv -o charts.csv" in readme
+    target = tmp_path / "charts.csv"
+    summary = run_batch(repo / "examples" / "births.csv", target, stderr=sys.stderr, jobs=1)
+    assert (summary.rows, summary.errors) == (4, 0)
+    assert [r["id"] for r in _read(target)] == ["ada", "marie", "albert", "grace"]
