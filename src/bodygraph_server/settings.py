@@ -127,8 +127,9 @@ class Settings:
             "the host listened on unless it is every interface, and the hosts of "
             "public_url and render_url)")
     forwarded_allow_ips: str = _setting(
-        "", "addresses of the proxies whose X-Forwarded-For and X-Forwarded-Proto are "
-            "believed, comma-separated ('*': every client; empty: none)")
+        "", "IP addresses or networks (10.0.0.0/8) of the proxies whose X-Forwarded-For "
+            "and X-Forwarded-Proto are believed, comma-separated ('*': every client; "
+            "empty: none)")
     render_keys: str = _setting(
         "", "render signing keys kid:secret,kid:secret, oldest first, the last signs "
             "(empty: keys generated once and kept in the database)", secret=True)
