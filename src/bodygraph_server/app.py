@@ -35,7 +35,6 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import anyio.to_thread
 from starlette.applications import Starlette
-from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
@@ -54,12 +53,13 @@ from bodygraph_server.geocoding import caller_key_required
 from bodygraph_server.http import v1, v2
 from bodygraph_server.http.batch import BATCH_ENDPOINT
 from bodygraph_server.http.endpoint import Endpoint, handler
-from bodygraph_server.http.envelope import error_response, json_response
-from bodygraph_server.http.errors import RETRY_AFTER_OUTAGE, ApiError, ErrorCode
-from bodygraph_server.http.gate import Gate, api_version
+from bodygraph_server.http.envelope import json_response
+from bodygraph_server.http.errors import RETRY_AFTER_OUTAGE
+from bodygraph_server.http.gate import Gate
 from bodygraph_server.http.hosts import TrustedHosts
 from bodygraph_server.http.openapi import openapi_document
 from bodygraph_server.http.pages import page_routes
+from bodygraph_server.http.refusals import EXCEPTION_HANDLERS
 from bodygraph_server.http.relations import RELATION_ENDPOINTS
 from bodygraph_server.http.time_searches import TIME_ENDPOINTS
 from bodygraph_server.http.visual import VISUAL_ENDPOINTS, visual_handler
@@ -82,17 +82,6 @@ if TYPE_CHECKING:
     from bodygraph_server.store.async_calls import AsyncRequestCalls
 
 LOG = logging.getLogger("bodygraph_server")
-
-_HTTP_CODES = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}
-
-
-async def _http_error(request: Request, exc: Exception) -> Response:
-    """Routing refusals (unknown path, wrong method) in the body format of the path."""
-    assert isinstance(exc, HTTPException)
-    code = _HTTP_CODES.get(exc.status_code, ErrorCode.INVALID_REQUEST_BODY)
-    error = ApiError(code, status=exc.status_code, headers=exc.headers)
-    return error_response(error, legacy=api_version(request.url.path) == "v1")
-
 
 async def warm_up(charts: ChartSource, settings: Settings) -> None:
     """Compute one chart so the ephemeris, the compiled engine and the time-zone data (and
@@ -252,7 +241,7 @@ def create_app(
         routes=routes,
         middleware=[Middleware(TrustedHosts, allowed_hosts=config.trusted_hosts),
                     Middleware(Gate)],
-        exception_handlers={HTTPException: _http_error},
+        exception_handlers=dict(EXCEPTION_HANDLERS),
         lifespan=lifespan,
     )
     app.router.redirect_slashes = False

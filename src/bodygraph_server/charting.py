@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from datetime import date, datetime, time
 from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlsplit
@@ -30,12 +31,20 @@ from bodygraph_server.batching import Batcher
 from bodygraph_server.geocoding import SharedClient
 
 if TYPE_CHECKING:
-    from bodygraph.geo.places.base import Geocoder
+    from bodygraph.geo.places.base import Geocoder, Place
     from bodygraph.model.chart import Chart
     from bodygraph_server.settings import GeocoderName
 
 DEFAULT_MAX_BATCH = 48
 DEFAULT_MAX_WAIT = 0.010
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedChart:
+    """The chart of a birth given by place name, and the place the name was taken for."""
+
+    chart: Chart
+    place: Place
 
 
 class ChartSource(Protocol):
@@ -49,9 +58,9 @@ class ChartSource(Protocol):
 
     async def from_place(
         self, birthdate: date, birthtime: time, place: str, geocode_key: str
-    ) -> Chart:
+    ) -> PlacedChart:
         """The chart of a local birth time at a named place, geocoded with the caller's
-        key."""
+        key, and the place taken."""
         ...
 
     def upcoming(self) -> AbstractContextManager[None]:
@@ -178,7 +187,7 @@ class LibraryCharts:
 
     async def _google_to_utc(
         self, birthdate: date, birthtime: time, place: str, geocode_key: str
-    ) -> datetime:
+    ) -> tuple[datetime, Place]:
         if self.geocoder_url:
             parts = urlsplit(self.geocoder_url)
             geocoder = self.http.geocoder(geocode_key, domain=parts.netloc,
@@ -186,7 +195,7 @@ class LibraryCharts:
         else:
             geocoder = self.http.geocoder(geocode_key)
         found = await geocoder.geocode_async(place)
-        return _local_to_utc(birthdate, birthtime, found.lat, found.lng)
+        return _local_to_utc(birthdate, birthtime, found.lat, found.lng), found
 
     def _geocoder(self, geocode_key: str) -> Geocoder:
         from bodygraph.geo.places import geocoder_for
@@ -195,9 +204,9 @@ class LibraryCharts:
 
     def _place_to_utc(
         self, birthdate: date, birthtime: time, place: str, geocode_key: str
-    ) -> datetime:
+    ) -> tuple[datetime, Place]:
         found = self._geocoder(geocode_key).geocode(place)
-        return _local_to_utc(birthdate, birthtime, found.lat, found.lng)
+        return _local_to_utc(birthdate, birthtime, found.lat, found.lng), found
 
     async def from_coordinates(
         self, birthdate: date, birthtime: time, lat: float, lng: float
@@ -211,14 +220,15 @@ class LibraryCharts:
 
     async def from_place(
         self, birthdate: date, birthtime: time, place: str, geocode_key: str
-    ) -> Chart:
+    ) -> PlacedChart:
         """See :class:`ChartSource`."""
         with self.batcher.upcoming():
             if self.geocoder == "google":
-                utc = await self._google_to_utc(birthdate, birthtime, place, geocode_key)
+                utc, found = await self._google_to_utc(birthdate, birthtime, place,
+                                                       geocode_key)
             else:
-                utc = await anyio.to_thread.run_sync(
+                utc, found = await anyio.to_thread.run_sync(
                     self._place_to_utc, birthdate, birthtime, place, geocode_key,
                     abandon_on_cancel=True,
                 )
-        return await self.batcher.chart(utc)
+        return PlacedChart(await self.batcher.chart(utc), found)

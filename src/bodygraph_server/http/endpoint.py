@@ -31,12 +31,11 @@ import anyio.to_thread
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
-from bodygraph.errors import BodygraphError
 from bodygraph_server.billing.accounts import Principal
 from bodygraph_server.geocoding import caller_key_required
-from bodygraph_server.http.envelope import error_response, json_response
-from bodygraph_server.http.errors import ApiError, ErrorCode, from_library_error
-from bodygraph_server.http.gate import admission_of, internal_error, log_unexpected, request_id_of
+from bodygraph_server.http.envelope import PLACE_FIELD, json_response, place_answer
+from bodygraph_server.http.errors import ApiError, ErrorCode
+from bodygraph_server.http.gate import admission_of, request_id_of
 from bodygraph_server.http.idempotency import idempotency_key, reserve_charge
 from bodygraph_server.http.validation import (
     CoordinatesInput,
@@ -49,6 +48,7 @@ from bodygraph_server.http.validation import (
 from bodygraph_server.services import Services, services_of
 
 if TYPE_CHECKING:
+    from bodygraph.geo.places.base import Place
     from bodygraph.model.chart import Chart
 
 InputKind = Literal["location", "coordinates", "v1"]
@@ -139,15 +139,20 @@ def parse_birth(kind: InputKind, body: dict[str, Any], services: Services) -> Bi
     return parse_v1_input(body, services.book.clock.now().date())
 
 
-async def _chart(call: Call, geocode_key: str | None) -> Chart:
+async def _chart(call: Call, geocode_key: str | None) -> tuple[Chart, Place | None]:
+    """The chart of the request's birth and the place taken for its ``location`` (None for
+    coordinates)."""
     charts = call.services.charts
     birth = call.birth
     if isinstance(birth, CoordinatesInput):
-        return await charts.from_coordinates(
+        chart = await charts.from_coordinates(
             birth.birthdate, birth.birthtime, birth.lat, birth.lng
         )
+        return chart, None
     assert geocode_key is not None
-    return await charts.from_place(birth.birthdate, birth.birthtime, birth.location, geocode_key)
+    placed = await charts.from_place(birth.birthdate, birth.birthtime, birth.location,
+                                     geocode_key)
+    return placed.chart, placed.place
 
 
 async def _charge_and_answer(
@@ -164,7 +169,7 @@ async def _charge_and_answer(
     try:
         with anyio.fail_after(timeout):
             announced.close()
-            chart = await _chart(call, geocode_key)
+            chart, place = await _chart(call, geocode_key)
             if endpoint.blocking_format:
                 body = await anyio.to_thread.run_sync(
                     endpoint.format, call, chart, abandon_on_cancel=True
@@ -178,6 +183,8 @@ async def _charge_and_answer(
         raise
     if reservation is not None:
         await services.commits.commit(reservation)
+    if place is not None and not endpoint.legacy:
+        body[PLACE_FIELD] = place_answer(place)
     return body
 
 
@@ -240,23 +247,11 @@ async def _validated(
 
 
 def handler(endpoint: Endpoint) -> Callable[[Request], Awaitable[Response]]:
-    """The Starlette endpoint function serving ``endpoint``."""
+    """The Starlette endpoint function serving ``endpoint`` (refusals and library errors
+    are answered by the app's exception handlers, :mod:`bodygraph_server.http.refusals`)."""
 
     async def serve(request: Request) -> Response:
-        try:
-            return await _serve(endpoint, request)
-        except ApiError as error:
-            return error_response(error, legacy=endpoint.legacy)
-        except BodygraphError as exc:  # anything else: the gate's INTERNAL_ERROR
-            mapped = from_library_error(exc)
-            if mapped.status >= 500:
-                request_id = request_id_of(request.scope)
-                log_unexpected(request_id, exc)
-                if mapped.code is ErrorCode.INTERNAL_ERROR:
-                    mapped = internal_error(request_id)
-                else:
-                    mapped = ApiError(mapped.code, f"{mapped.message} (request id {request_id})")
-            return error_response(mapped, legacy=endpoint.legacy)
+        return await _serve(endpoint, request)
 
     serve.__name__ = "serve_" + endpoint.path.strip("/").replace("/", "_").replace("-", "_")
     return serve

@@ -8,13 +8,21 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.responses import Response
 
 from bodygraph_server.http.errors import ApiError
 
+if TYPE_CHECKING:
+    from bodygraph.geo.places.base import Place
+
 JSON_MEDIA_TYPE = "application/json"
+PLACE_FIELD = "place"
+"""The top-level sibling of ``data`` naming the place a birth's ``location`` was taken for."""
+PLACES_FIELD = "places"
+"""The same for a body of several births: one entry per birth, null where given by
+coordinates."""
 
 
 def timestamp(now: datetime | None = None) -> str:
@@ -46,6 +54,13 @@ def v2_success(
     if extra:
         body.update(extra)
     return body
+
+
+def place_answer(place: Place) -> dict[str, Any]:
+    """The place a ``location`` was taken for: its label, coordinates, the other places of
+    that name (best first) and a note saying so (null when the name was clear)."""
+    return {"name": place.label, "lat": place.lat, "lng": place.lng,
+            "others": list(place.others), "note": place.ambiguity()}
 
 
 def v2_error(error: ApiError, *, now: datetime | None = None) -> dict[str, Any]:

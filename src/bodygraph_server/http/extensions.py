@@ -37,7 +37,13 @@ from bodygraph_server.billing.accounts import Principal
 from bodygraph_server.geocoding import caller_key_required
 from bodygraph_server.http.births import Birth, needs_geocode_key
 from bodygraph_server.http.endpoint import BodyServer, Endpoint, read_body
-from bodygraph_server.http.envelope import json_response, v2_success
+from bodygraph_server.http.envelope import (
+    PLACE_FIELD,
+    PLACES_FIELD,
+    json_response,
+    place_answer,
+    v2_success,
+)
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import request_id_of
 from bodygraph_server.http.idempotency import idempotency_key, reserve_charge
@@ -46,6 +52,7 @@ from bodygraph_server.http.visual import RENDER_URL_FIELD, picture_url
 from bodygraph_server.services import Services
 
 if TYPE_CHECKING:
+    from bodygraph.geo.places.base import Place
     from bodygraph.model.chart import Chart
     from bodygraph_server.images.overlay_tokens import Picture
     from bodygraph_server.settings import GeocoderName
@@ -120,13 +127,26 @@ def geocode_key_for(request: Request, births: Sequence[Birth | None],
     return key
 
 
-async def chart_of(services: Services, birth: Birth, geocode_key: str) -> Chart:
-    """The chart of one birth through the service's chart source."""
+async def chart_of(services: Services, birth: Birth,
+                   geocode_key: str) -> tuple[Chart, Place | None]:
+    """The chart of one birth through the service's chart source, and the place taken for
+    its ``location`` (None for coordinates)."""
     if isinstance(birth, CoordinatesInput):
-        return await services.charts.from_coordinates(
+        chart = await services.charts.from_coordinates(
             birth.birthdate, birth.birthtime, birth.lat, birth.lng)
-    return await services.charts.from_place(
+        return chart, None
+    placed = await services.charts.from_place(
         birth.birthdate, birth.birthtime, birth.location, geocode_key)
+    return placed.chart, placed.place
+
+
+def places_taken(places: Sequence[Place | None]) -> dict[str, Any]:
+    """The top-level ``place`` of a body of one birth given by place name, ``places`` (one
+    entry per birth, null for coordinates) of several when any was; else nothing."""
+    if all(place is None for place in places):
+        return {}
+    answers = [None if place is None else place_answer(place) for place in places]
+    return {PLACE_FIELD: answers[0]} if len(answers) == 1 else {PLACES_FIELD: answers}
 
 
 def timed_out(request: Request) -> ApiError:
@@ -168,7 +188,8 @@ def single_served(parse: ServicesParser) -> BodyServer:
         try:
             with anyio.fail_after(services.settings.request_timeout):
                 announced.close()
-                charts = [await chart_of(services, birth, geocode_key) for birth in job.births]
+                made = [await chart_of(services, birth, geocode_key) for birth in job.births]
+                charts = [chart for chart, _ in made]
                 data, extra = await anyio.to_thread.run_sync(answer, charts,
                                                              abandon_on_cancel=True)
         except BaseException as exc:
@@ -180,6 +201,7 @@ def single_served(parse: ServicesParser) -> BodyServer:
             raise
         if reservation is not None:
             await services.commits.commit(reservation)
+        extra.update(places_taken([place for _, place in made]))
         return json_response(v2_success(data, type_name=endpoint.success_type,
                                         message=endpoint.success_message, extra=extra))
 

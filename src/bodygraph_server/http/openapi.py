@@ -80,6 +80,39 @@ _RENDER_URL = {
 }
 PICTURE_TYPES = ("TransitResult", "ConnectionResult")
 """The extension envelopes that carry ``svgRenderUrl`` when asked (``"visual": true``)."""
+PLACE_TYPES = ("ChartResult", "ChartSimpleResult", "TransitResult", "SensitivityResult",
+               "CyclesResult")
+"""The envelopes that carry ``place`` when their one birth was given by ``location``."""
+PLACES_TYPES = ("ConnectionResult", "PentaResult")
+"""The envelopes that carry ``places`` when one of their births was given by ``location``."""
+_PLACE = {"$ref": _REF + "PlaceTaken"}
+_PLACES = {"type": "array", "items": {"oneOf": [_PLACE, {"type": "null"}]},
+           "description": "One entry per birth, in the body's order: the place taken for "
+           "its location, null for a birth given by coordinates. Only when a birth was "
+           "given by location."}
+
+
+def _place_schema() -> dict[str, Any]:
+    """``PlaceTaken``: the place a ``location`` was taken for (a sibling of ``data``)."""
+    return {
+        "type": "object",
+        "required": ["name", "lat", "lng", "others", "note"],
+        "additionalProperties": False,
+        "description": "The place the location was taken for; only when the birth was "
+        "given by location. A name several places share is not an error: the geocoder's "
+        "best place is taken and note says so.",
+        "properties": {
+            "name": {"type": "string", "description": "The place with its region and "
+                     "country, e.g. Springfield, Missouri, United States."},
+            "lat": {"type": "number", "minimum": -90, "maximum": 90},
+            "lng": {"type": "number", "minimum": -180, "maximum": 180},
+            "others": {"type": "array", "items": {"type": "string"},
+                       "description": "The other places of that name the location may "
+                       "have meant, best first (empty when it was clear)."},
+            "note": {"type": ["string", "null"], "description": "Which place was taken, "
+                     "the others, and how to choose one; null when the name was clear."},
+        },
+    }
 
 
 def _envelope_schemas(types: Iterable[str]) -> dict[str, Any]:
@@ -99,6 +132,10 @@ def _envelope_schemas(types: Iterable[str]) -> dict[str, Any]:
         }
         if type_name in PICTURE_TYPES:
             schemas[f"{type_name}Envelope"]["properties"]["svgRenderUrl"] = _RENDER_URL
+        if type_name in PLACE_TYPES:
+            schemas[f"{type_name}Envelope"]["properties"]["place"] = _PLACE
+        if type_name in PLACES_TYPES:
+            schemas[f"{type_name}Envelope"]["properties"]["places"] = _PLACES
     schemas[VISUAL_ENVELOPE] = {
         "type": "object",
         "required": ["timestamp", "success", "message", "errorCode", "type", "data",
@@ -111,8 +148,10 @@ def _envelope_schemas(types: Iterable[str]) -> dict[str, Any]:
             "type": {"const": "ChartResult"},
             "data": {"$ref": _REF + "ChartResult"},
             "svgRenderUrl": _RENDER_URL,
+            "place": _PLACE,
         },
     }
+    schemas["PlaceTaken"] = _place_schema()
     schemas["RenderRefusal"] = {
         "type": "object",
         "required": ["success", "errorCode", "message"],
