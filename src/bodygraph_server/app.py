@@ -1,26 +1,5 @@
-"""The Starlette application: routes, the gate middleware, error handlers, lifespan.
-
-``create_app(settings)`` is the only constructor. Tests may hand in an open
-:class:`~bodygraph_server.billing.accounts.Bookkeeper` (which the app then does not close) and a
-:class:`~bodygraph_server.charting.ChartSource`.
-
-The app serves the v2 chart endpoints, the visual-chart endpoints
-(:mod:`bodygraph_server.http.visual`), the v1 endpoints, the image route under
-``settings.render_path`` (``/render`` by default; :mod:`bodygraph_server.images.route`),
-``/openapi.json``, ``/`` (a front page), ``/docs``, ``/playground``
-(:mod:`bodygraph_server.http.pages`),
-``/health`` (readiness: 503 while the database is down) and ``/health/live`` (liveness:
-always 200). ``extra_endpoints`` lets more chart
-endpoints join (same checks, charging, OpenAPI); ``extra_routes`` are mounted as they are.
-The extensions beyond the contract (:mod:`bodygraph_server.http.relations`,
-:mod:`bodygraph_server.http.batch`) are endpoints with a body server of their own.
-
-The lifespan opens the bookkeeping, loads the render signing keys
-(:mod:`bodygraph_server.images.signing_keys`), binds the templates, releases abandoned
-reservations and keeps sweeping them (:mod:`bodygraph_server.billing.sweep`). Requests
-whose ``Host`` is not in ``settings.trusted_hosts`` are refused first
-(:mod:`bodygraph_server.http.hosts`).
-"""
+"""The Starlette application: the operations of every resource family as routes, the
+middleware (trusted hosts, the gate), the exception handlers and the lifespan."""
 
 from __future__ import annotations
 
@@ -36,9 +15,7 @@ import anyio
 import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import BaseRoute, Mount, Route
+from starlette.routing import BaseRoute
 
 from bodygraph.calculator import warm_up as warm_calculator
 from bodygraph.errors import BodygraphError
@@ -50,22 +27,16 @@ from bodygraph_server.billing.sweep import sweep_forever, sweep_stale
 from bodygraph_server.calendar_cache import CalendarCache
 from bodygraph_server.charting import ChartSource, LibraryCharts
 from bodygraph_server.geocoding import caller_key_required
-from bodygraph_server.http import v1, v2
-from bodygraph_server.http.batch import BATCH_ENDPOINT
-from bodygraph_server.http.endpoint import Endpoint, handler
-from bodygraph_server.http.envelope import json_response
-from bodygraph_server.http.errors import RETRY_AFTER_OUTAGE
 from bodygraph_server.http.gate import Gate
 from bodygraph_server.http.hosts import TrustedHosts
 from bodygraph_server.http.openapi import openapi_document
-from bodygraph_server.http.pages import page_routes
+from bodygraph_server.http.operation import Operation, routes_of
 from bodygraph_server.http.refusals import EXCEPTION_HANDLERS
-from bodygraph_server.http.relations import RELATION_ENDPOINTS
-from bodygraph_server.http.time_searches import TIME_ENDPOINTS
-from bodygraph_server.http.visual import VISUAL_ENDPOINTS, visual_handler
-from bodygraph_server.images.route import IMAGE_ROUTE, StyleCache, image_endpoint
+from bodygraph_server.images.route import StyleCache, image_endpoint
 from bodygraph_server.images.signing_keys import signing_keys
 from bodygraph_server.images.templates import SqlTemplateStore, TemplateHub
+from bodygraph_server.resources import operations, schemas
+from bodygraph_server.resources.pages.operations import static_routes
 from bodygraph_server.services import (
     SCOPE_KEY,
     BookThreads,
@@ -82,6 +53,7 @@ if TYPE_CHECKING:
     from bodygraph_server.store.async_calls import AsyncRequestCalls
 
 LOG = logging.getLogger("bodygraph_server")
+
 
 async def warm_up(charts: ChartSource, settings: Settings) -> None:
     """Compute one chart so the ephemeris, the compiled engine and the time-zone data (and
@@ -102,19 +74,6 @@ async def warm_up(charts: ChartSource, settings: Settings) -> None:
                     type(exc).__name__)
     gc.collect()
     gc.freeze()
-
-
-async def readiness(services: Services) -> Response:
-    """``/health``: 200 ``{"status": "ok", "database": "up"}`` when the database answers a
-    query, else 503 ``{"status": "unavailable", "database": "down"}`` with Retry-After
-    (a load balancer takes the worker out of rotation; ``/health/live`` stays 200)."""
-    try:
-        await services.booked(services.book.store.ping)
-    except StoreError as exc:
-        LOG.warning("health check: database unavailable (%s)", exc)
-        return json_response({"status": "unavailable", "database": "down"}, 503,
-                             {"Retry-After": str(RETRY_AFTER_OUTAGE)})
-    return json_response({"status": "ok", "database": "up"})
 
 
 async def _services(
@@ -147,7 +106,7 @@ def create_app(
     *,
     book: Bookkeeper | None = None,
     charts: ChartSource | None = None,
-    extra_endpoints: Sequence[Endpoint] = (),
+    extra_operations: Sequence[Operation] = (),
     extra_routes: Sequence[BaseRoute] = (),
 ) -> Starlette:
     """The service as an ASGI app.
@@ -155,43 +114,18 @@ def create_app(
     ``settings`` default to :meth:`Settings.from_env`. Without ``book`` the lifespan opens
     the bookkeeping at ``settings.database_url`` (and closes it at shutdown); without
     ``charts`` the library computes charts with ``settings.geocoder``.
-    ``extra_endpoints`` join the chart endpoints (same checks, charging, errors, OpenAPI);
-    ``extra_routes`` are mounted as they are (outside ``/v1`` and ``/v2`` the gate only
-    adds request ids).
+    ``extra_operations`` join the service's (routes and OpenAPI); ``extra_routes`` are
+    mounted as they are (outside ``/v1`` and ``/v2`` the gate only adds request ids).
     """
     config = settings if settings is not None else Settings.from_env()
-    endpoints: tuple[Endpoint, ...] = (
-        *v2.ENDPOINTS, *VISUAL_ENDPOINTS, *RELATION_ENDPOINTS, *TIME_ENDPOINTS, BATCH_ENDPOINT,
-        *extra_endpoints, *v1.ENDPOINTS
-    )
     geocode_key_required = caller_key_required(config.geocoder)
-    document = openapi_document(endpoints, render_path=config.render_path,
-                                geocode_key_required=geocode_key_required)
-
-    async def openapi_json(request: Request) -> Response:
-        return json_response(document)
-
-    async def health(request: Request) -> Response:
-        return await readiness(services_of(request.scope))
-
-    async def alive(request: Request) -> Response:
-        return json_response({"status": "ok"})
-
-    routes: list[BaseRoute] = [
-        Route(e.path, visual_handler(e) if e in VISUAL_ENDPOINTS else handler(e),
-              methods=["POST"], name=e.path)
-        for e in endpoints
-    ]
     image = image_endpoint(lambda request: services_of(request.scope).render_context())
-    routes += [
-        Route("/openapi.json", openapi_json, methods=["GET"]),
-        *page_routes(document, config.render_url, geocode_key_required),
-        Route("/health", health, methods=["GET"]),
-        Route("/health/live", alive, methods=["GET"]),
-        Mount(config.render_path,
-              routes=[Route(IMAGE_ROUTE, image, methods=["GET"], name="render_image")]),
-        *extra_routes,
-    ]
+    every = (*operations(render_path=config.render_path, image=image,
+                         document=lambda: document, render_url=config.render_url,
+                         geocode_key_required=geocode_key_required),
+             *extra_operations)
+    document = openapi_document(every, schemas(), geocode_key_required=geocode_key_required)
+    routes: list[BaseRoute] = [*routes_of(every), *static_routes(), *extra_routes]
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
@@ -245,4 +179,5 @@ def create_app(
         lifespan=lifespan,
     )
     app.router.redirect_slashes = False
+    app.state.operations = every
     return app

@@ -11,7 +11,7 @@ import pytest
 
 from bodygraph.geo.places import geocoder_for
 from bodygraph_server.billing.accounts import Bookkeeper
-from bodygraph_server.http.openapi import openapi_document
+from bodygraph_server.resources import service_document
 
 from .conftest import new_key, v1_headers, v2_headers
 
@@ -23,7 +23,7 @@ BERLIN = {**BIRTH, "location": "Berlin, Germany"}
 
 
 def check_against(body: dict[str, Any], envelope: str) -> None:
-    components = openapi_document(())["components"]
+    components = service_document()["components"]
     jsonschema.validate(body, {**components["schemas"][envelope], "components": components})
 
 

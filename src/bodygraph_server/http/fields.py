@@ -63,8 +63,18 @@ TIME_PATTERN = anchored(BIRTHTIME)
 V1_DATE_PATTERN = anchored(V1_BIRTHDATE)
 
 
+_REF = "#/components/schemas/"
+
+
+def birth_list_schema(fewest: int, most: int, description: str) -> dict[str, Any]:
+    """A list of ``fewest`` to ``most`` births (``BirthInput``)."""
+    return {"type": "array", "minItems": fewest, "maxItems": most,
+            "items": {"$ref": _REF + "BirthInput"}, "description": description}
+
+
 def input_schemas() -> dict[str, Any]:
-    """The JSON Schemas of the three request bodies (``components.schemas``)."""
+    """The JSON Schemas of the contract's three request bodies and of ``BirthInput``, a
+    birth inside an extension's body (``components.schemas``)."""
     birthdate = {"type": "string", "pattern": DATE_PATTERN, "examples": ["1990-07-15"],
                  "description": "Local birth date YYYY-MM-DD; must exist in the calendar "
                  f"and lie in the ephemeris range ({SUPPORTED_RANGE} with the shipped one; "
@@ -72,6 +82,10 @@ def input_schemas() -> dict[str, Any]:
     birthtime = {"type": "string", "pattern": TIME_PATTERN, "examples": ["14:30"],
                  "description": "Local birth time HH:MM, 24-hour, 00:00 to 23:59."}
     return {
+        "BirthInput": {
+            "anyOf": [{"$ref": _REF + "CoordinatesInput"}, {"$ref": _REF + "ChartInput"}],
+            "description": "A birth: coordinates (lat, lng) or a place name (location; "
+            "needs the HD-Geocode-Key header). Local date and time at the place."},
         "ChartInput": {
             "type": "object",
             "required": ["birthdate", "birthtime", "location"],

@@ -7,7 +7,7 @@ For every HTTP request:
   routing: the API key is read (``Authorization: Bearer`` on v2, ``HD-Api-Key`` on v1)
   and authenticated, and a request with a valid key of an active account is counted
   against that key's rate-limit window. The outcome is left in the scope for the
-  endpoint, which refuses in the documented order (see :mod:`bodygraph_server.http.endpoint`);
+  operation, which refuses in the documented order (:func:`admitted`);
 * every response under ``/v1`` and ``/v2`` gets ``ratelimit-policy`` and ``ratelimit``
   (``Retry-After`` only on 429) and ``Cache-Control: no-store`` (a chart is birth data:
   no shared or browser cache may keep it); every response gets
@@ -180,6 +180,28 @@ def admission_of(scope: Scope) -> Admission:
 def request_id_of(scope: Scope) -> str:
     """The id of the request being served."""
     return str(scope.get(REQUEST_ID_KEY, ""))
+
+
+def admitted(scope: Scope, path: str) -> Principal:
+    """The caller of a keyed operation at ``path``, refused in the documented order
+    (docs/api.md, "Order of checks"): authentication, tier (ACCESS_DENIED), rate limit
+    (RATE_LIMIT_EXCEEDED with Retry-After)."""
+    admission = admission_of(scope)
+    error = admission.auth_error()
+    if error is not None:
+        raise error
+    principal = admission.principal
+    if principal is None:  # pragma: no cover - auth_error covers every anonymous case
+        raise ApiError(ErrorCode.UNAUTHORIZED)
+    denied = services_of(scope).book.authorize(principal, path)  # pure: no I/O
+    if denied is not None:
+        raise ApiError(ErrorCode.ACCESS_DENIED, denied.message)
+    if not admission.decision.allowed:
+        raise ApiError(
+            ErrorCode.RATE_LIMIT_EXCEEDED,
+            headers={"Retry-After": str(admission.decision.reset_seconds)},
+        )
+    return principal
 
 
 def log_unexpected(request_id: str, exc: BaseException) -> None:

@@ -29,7 +29,6 @@ Rules (also in ``docs/api.md``):
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Mapping
@@ -72,23 +71,6 @@ class CoordinatesInput:
     birthtime: time
     lat: float
     lng: float
-
-
-def _reject_constant(name: str) -> float:
-    raise ValueError(f"{name} is not JSON")
-
-
-def parse_json_object(raw: bytes) -> dict[str, Any]:
-    """The body as a JSON object, or INVALID_REQUEST_BODY."""
-    if not raw.strip():
-        raise ApiError(ErrorCode.INVALID_REQUEST_BODY, "Request body is empty")
-    try:
-        value = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
-    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
-        raise ApiError(ErrorCode.INVALID_REQUEST_BODY, "Request body is not valid JSON") from None
-    if not isinstance(value, dict):
-        raise ApiError(ErrorCode.INVALID_REQUEST_BODY, "Request body must be a JSON object")
-    return value
 
 
 def required(body: Mapping[str, Any], name: str) -> object:

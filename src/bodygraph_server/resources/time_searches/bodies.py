@@ -1,33 +1,18 @@
-"""The rules of the extensions' request members, stated once: the parsers
-(:mod:`bodygraph_server.http.relations`, :mod:`bodygraph_server.http.batch`) apply them
-and the OpenAPI document states them (:func:`request_schemas`). A birth inside them is
-the contract's input (:mod:`bodygraph_server.http.fields`)."""
+"""The request bodies of the time searches: their parsing rules and JSON Schemas."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import UTC, date, datetime
+from datetime import date
 from typing import Any
 
 from bodygraph.model.chart import BODIES
 from bodygraph.relations.calendar import LEVELS
-from bodygraph.relations.penta import MAX_MEMBERS, MIN_MEMBERS
 from bodygraph.relations.sensitivity import DEFAULT_WINDOW, MAX_WINDOW
 from bodygraph_server.http.births import shape_error
-from bodygraph_server.http.fields import BIRTHDATE, BIRTHTIME, anchored
+from bodygraph_server.http.fields import BIRTHDATE, anchored
 from bodygraph_server.http.validation import required
-
-AT = f"{BIRTHDATE}T{BIRTHTIME}:([0-5][0-9])Z"
-"""A transit instant ``YYYY-MM-DDTHH:MM:SSZ`` (UTC)."""
-CONNECTION_PEOPLE = 2
-PENTA_PEOPLE = (MIN_MEMBERS, MAX_MEMBERS)
-BATCH_BIRTHS = (1, 1000)
-"""The fewest and most births of one batch request."""
-BATCH_BYTES_PER_BIRTH = 256
-"""The body of a batch may hold this many bytes per birth it may hold (256,000 bytes for
-1,000 births; a birth written compactly takes about 70), or the settings'
-``max_body_bytes`` if that is more."""
 
 WINDOW_MINUTES = (1, int(MAX_WINDOW.total_seconds()) // 60)
 """``windowMinutes`` of a sensitivity: minutes either side of the birth (at most 48 h)."""
@@ -39,22 +24,8 @@ CALENDAR_DAYS = 366
 """The most days (``from`` to ``to``, both included) of one calendar request."""
 BODY_NAMES = tuple(body.value for body in BODIES)
 
-_AT = re.compile(AT)
 _DAY = re.compile(BIRTHDATE)
 _REF = "#/components/schemas/"
-
-
-def parse_at(value: object) -> datetime:
-    """The transit instant: a string ``YYYY-MM-DDTHH:MM:SSZ`` naming a real UTC instant
-    (else INVALID_REQUEST_BODY)."""
-    match = _AT.fullmatch(value) if isinstance(value, str) else None
-    if match is None:
-        raise shape_error("at must be a UTC instant YYYY-MM-DDTHH:MM:SSZ")
-    try:
-        year, month, day, hour, minute, second = (int(part) for part in match.groups())
-        return datetime(year, month, day, hour, minute, second, tzinfo=UTC)
-    except ValueError:
-        raise shape_error("at is not a calendar date") from None
 
 
 def whole_number(value: object, name: str, bounds: tuple[int, int]) -> int:
@@ -99,40 +70,9 @@ def parse_body_names(value: object) -> tuple[str, ...]:
     return tuple(parse_choice(name, "each of bodies", BODY_NAMES) for name in value)
 
 
-def _births(fewest: int, most: int, ref: str, description: str) -> dict[str, Any]:
-    return {"type": "array", "minItems": fewest, "maxItems": most,
-            "items": {"$ref": _REF + ref}, "description": description}
-
-
 def request_schemas() -> dict[str, Any]:
-    """The JSON Schemas of the extensions' request bodies (``components.schemas``)."""
-    birth = {"anyOf": [{"$ref": _REF + "CoordinatesInput"}, {"$ref": _REF + "ChartInput"}],
-             "description": "A birth: coordinates (lat, lng) or a place name (location; "
-             "needs the HD-Geocode-Key header). Local date and time at the place."}
-    at = {"type": "string", "pattern": anchored(AT), "examples": ["2024-03-20T03:06:00Z"],
-          "description": "The transit instant in UTC, YYYY-MM-DDTHH:MM:SSZ (1800-04-04 to "
-          "2199-12-31 with the shipped ephemeris)."}
-    visual = {"type": "boolean", "default": False,
-              "description": "Also return svgRenderUrl, a link to the picture (the "
-              "transit needs natal)."}
+    """``SensitivityInput``, ``CyclesInput`` and ``CalendarInput``."""
     return {
-        "BirthInput": birth,
-        "TransitInput": {
-            "type": "object", "required": ["at"],
-            "properties": {"at": at, "natal": {"$ref": _REF + "BirthInput"},
-                           "visual": visual},
-        },
-        "ConnectionInput": {
-            "type": "object", "required": ["people"],
-            "properties": {"people": _births(
-                CONNECTION_PEOPLE, CONNECTION_PEOPLE, "BirthInput",
-                "Person 1, then person 2."), "visual": visual},
-        },
-        "PentaInput": {
-            "type": "object", "required": ["people"],
-            "properties": {"people": _births(*PENTA_PEOPLE, "BirthInput",
-                                             "The members of the group, 3 to 5.")},
-        },
         "SensitivityInput": {"allOf": [{"$ref": _REF + "BirthInput"}, {
             "type": "object",
             "properties": {"windowMinutes": {
@@ -159,15 +99,5 @@ def request_schemas() -> dict[str, Any]:
                            "description": "Default: all 13."},
                 "level": {"enum": list(LEVELS), "default": "gate"},
             },
-        },
-        "ChartBatchInput": {
-            "type": "object", "required": ["births"],
-            "properties": {"births": {
-                "type": "array", "minItems": BATCH_BIRTHS[0], "maxItems": BATCH_BIRTHS[1],
-                "items": {"anyOf": [{"$ref": _REF + "CoordinatesInput"}, {
-                    "description": "Any other item is refused in its own result slot "
-                    "(its errorCode and message); the rest of the batch goes on."}]},
-                "description": "1 to 1000 births given by coordinates.",
-            }},
         },
     }
