@@ -11,7 +11,7 @@ from bodygraph_server.http.operation import Handler, Operation
 
 def schemas() -> dict[str, Any]:
     """Every family's components schemas (request bodies, results, envelopes)."""
-    from bodygraph_server.http.fields import input_schemas
+    from bodygraph_server.http.validation import input_schemas
     from bodygraph_server.resources.batch import operations as batch
     from bodygraph_server.resources.charts import operations as charts
     from bodygraph_server.resources.relations import operations as relations

@@ -15,6 +15,7 @@ from starlette.responses import Response
 from bodygraph_server.billing.accounts import Principal
 from bodygraph_server.geocoding import caller_key_required
 from bodygraph_server.http.bodies import parse_json_object, read_raw_body
+from bodygraph_server.http.body import Body
 from bodygraph_server.http.charging import ChargedRequest, charge_and_answer, timed_out
 from bodygraph_server.http.envelope import PLACE_FIELD, json_response, place_answer
 from bodygraph_server.http.errors import ApiError, ErrorCode
@@ -22,11 +23,11 @@ from bodygraph_server.http.gate import admitted, request_id_of
 from bodygraph_server.http.idempotency import idempotency_key
 from bodygraph_server.http.operation import Answer, Handler, Operation
 from bodygraph_server.http.validation import (
+    CHART_INPUT,
+    COORDINATES_INPUT,
+    V1_INPUT,
     CoordinatesInput,
     LocationInput,
-    parse_coordinates_input,
-    parse_location_input,
-    parse_v1_input,
 )
 from bodygraph_server.services import Services, services_of
 
@@ -37,23 +38,24 @@ if TYPE_CHECKING:
 InputKind = Literal["location", "coordinates", "v1"]
 BirthInput = LocationInput | CoordinatesInput
 
-#: What every chart operation can answer (contract section 7).
-COMMON_CODES = (
+#: What every chart operation can answer before its body (contract section 7) ...
+ADMISSION_CODES = (
     ErrorCode.API_KEY_MISSING, ErrorCode.API_KEY_INVALID, ErrorCode.UNAUTHORIZED,
     ErrorCode.CREDITS_EXHAUSTED, ErrorCode.ACCESS_DENIED, ErrorCode.ACCOUNT_INACTIVE,
-    ErrorCode.INVALID_BIRTHDATE, ErrorCode.INVALID_BIRTHTIME,
-    ErrorCode.MISSING_REQUIRED_FIELD, ErrorCode.INVALID_REQUEST_BODY,
-    ErrorCode.RATE_LIMIT_EXCEEDED, ErrorCode.TIMEZONE_LOOKUP_FAILED,
-    ErrorCode.EPHEMERIS_ERROR, ErrorCode.CHART_GENERATION_FAILED, ErrorCode.INTERNAL_ERROR,
+    ErrorCode.RATE_LIMIT_EXCEEDED,
 )
-LOCATION_CODES = (
-    ErrorCode.GEOCODE_KEY_MISSING, ErrorCode.INVALID_LOCATION, ErrorCode.GEOCODE_FAILED,
-    ErrorCode.GEOCODE_KEY_INVALID, ErrorCode.GEOCODE_LOCATION_NOT_FOUND,
-    ErrorCode.GEOCODE_RATE_LIMITED,
+#: ... and after it (the body's own codes come from its definition).
+CHARTING_CODES = (
+    ErrorCode.TIMEZONE_LOOKUP_FAILED, ErrorCode.EPHEMERIS_ERROR,
+    ErrorCode.CHART_GENERATION_FAILED, ErrorCode.INTERNAL_ERROR,
 )
-COORDINATE_CODES = (ErrorCode.INVALID_LATITUDE, ErrorCode.INVALID_LONGITUDE)
-INPUT_SCHEMAS: Mapping[InputKind, str] = {
-    "location": "ChartInput", "coordinates": "CoordinatesInput", "v1": "V1Input"}
+GEOCODING_CODES = (
+    ErrorCode.GEOCODE_KEY_MISSING, ErrorCode.GEOCODE_FAILED, ErrorCode.GEOCODE_KEY_INVALID,
+    ErrorCode.GEOCODE_LOCATION_NOT_FOUND, ErrorCode.GEOCODE_RATE_LIMITED,
+)
+BODIES: Mapping[InputKind, Body[Any]] = {
+    "location": CHART_INPUT, "coordinates": COORDINATES_INPUT, "v1": V1_INPUT}
+"""The request body of each kind of chart operation."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,11 +104,10 @@ class ChartEndpoint:
 
 def parse_birth(kind: InputKind, body: dict[str, Any], services: Services) -> BirthInput:
     """The typed input of an endpoint kind."""
-    if kind == "coordinates":
-        return parse_coordinates_input(body)
-    if kind == "location":
-        return parse_location_input(body)
-    return parse_v1_input(body, services.book.clock.now().date())
+    if kind == "v1":
+        return V1_INPUT.parse(body, services.book.clock.now().date())
+    parsed: BirthInput = BODIES[kind].parse(body)
+    return parsed
 
 
 async def _chart(request: ChartRequest, geocode_key: str | None) -> tuple[Chart, Place | None]:
@@ -182,7 +183,8 @@ def chart_handler(endpoint: ChartEndpoint) -> Handler:
 def chart_operation(endpoint: ChartEndpoint, handler: Handler | None = None) -> Operation:
     """The operation of ``endpoint`` (served by ``handler``, by default
     :func:`chart_handler`)."""
-    specific = COORDINATE_CODES if endpoint.kind == "coordinates" else LOCATION_CODES
+    body = BODIES[endpoint.kind]
+    geocoding = () if endpoint.kind == "coordinates" else GEOCODING_CODES
     success = endpoint.success_schema or (
         endpoint.success_type if endpoint.legacy else f"{endpoint.success_type}Envelope")
     return Operation(
@@ -193,8 +195,8 @@ def chart_operation(endpoint: ChartEndpoint, handler: Handler | None = None) -> 
                        schema={"$ref": "#/components/schemas/" + success}),
         tags=("v1 (legacy)",) if endpoint.legacy else ("v2",),
         key="v1" if endpoint.legacy else "bearer", cost=1, idempotent=True,
-        request_body=INPUT_SCHEMAS[endpoint.kind],
-        error_codes=(*COMMON_CODES, *specific),
+        request_body=body.name,
+        error_codes=(*ADMISSION_CODES, *body.error_codes(), *geocoding, *CHARTING_CODES),
         status_overrides=endpoint.status_overrides,
         geocode_key="required" if endpoint.needs_geocode_key else "none",
     )

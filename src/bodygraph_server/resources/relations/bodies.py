@@ -8,10 +8,13 @@ from typing import Any
 
 from bodygraph.relations.penta import MAX_MEMBERS, MIN_MEMBERS
 from bodygraph_server.http.births import shape_error
-from bodygraph_server.http.fields import BIRTHDATE, BIRTHTIME, anchored, birth_list_schema
+from bodygraph_server.http.fields import BIRTHDATE, BIRTHTIME, INSTANT_DAY_DOCUMENTED, anchored
+from bodygraph_server.http.validation import birth_list_schema
 
 AT = f"{BIRTHDATE}T{BIRTHTIME}:([0-5][0-9])Z"
 """A transit instant ``YYYY-MM-DDTHH:MM:SSZ`` (UTC)."""
+AT_DOCUMENTED = f"{INSTANT_DAY_DOCUMENTED}T{BIRTHTIME}:([0-5][0-9])Z"
+""":data:`AT` on the days of the shipped ephemeris (the library decides the edges)."""
 CONNECTION_PEOPLE = 2
 PENTA_PEOPLE = (MIN_MEMBERS, MAX_MEMBERS)
 
@@ -34,12 +37,13 @@ def parse_at(value: object) -> datetime:
 
 def request_schemas() -> dict[str, Any]:
     """``TransitInput``, ``ConnectionInput`` and ``PentaInput``."""
-    at = {"type": "string", "pattern": anchored(AT), "examples": ["2024-03-20T03:06:00Z"],
+    at = {"type": "string", "format": "date-time", "pattern": anchored(AT_DOCUMENTED),
+          "examples": ["2024-03-20T03:06:00Z"],
           "description": "The transit instant in UTC, YYYY-MM-DDTHH:MM:SSZ (1800-04-04 to "
-          "2199-12-31 with the shipped ephemeris)."}
+          "2199-12-31 with the shipped ephemeris); the day must exist in the calendar."}
     visual = {"type": "boolean", "default": False,
               "description": "Also return svgRenderUrl, a link to the picture (the "
-              "transit needs natal)."}
+              "transit needs natal: true without natal is 422 INVALID_REQUEST_BODY)."}
     return {
         "TransitInput": {
             "type": "object", "required": ["at"],

@@ -11,7 +11,7 @@ from bodygraph.model.chart import BODIES
 from bodygraph.relations.calendar import LEVELS
 from bodygraph.relations.sensitivity import DEFAULT_WINDOW, MAX_WINDOW
 from bodygraph_server.http.births import shape_error
-from bodygraph_server.http.fields import BIRTHDATE, anchored
+from bodygraph_server.http.fields import BIRTHDATE, INSTANT_DAY_DOCUMENTED, anchored
 from bodygraph_server.http.validation import required
 
 WINDOW_MINUTES = (1, int(MAX_WINDOW.total_seconds()) // 60)
@@ -25,6 +25,8 @@ CALENDAR_DAYS = 366
 BODY_NAMES = tuple(body.value for body in BODIES)
 
 _DAY = re.compile(BIRTHDATE)
+_WHOLE = ("written as a whole number (2020, not 2020.0: not statable in the schema, whose "
+          "integers include 2020.0; else 422 INVALID_REQUEST_BODY).")
 _REF = "#/components/schemas/"
 
 
@@ -78,22 +80,27 @@ def request_schemas() -> dict[str, Any]:
             "properties": {"windowMinutes": {
                 "type": "integer", "minimum": WINDOW_MINUTES[0], "maximum": WINDOW_MINUTES[1],
                 "default": DEFAULT_WINDOW_MINUTES,
-                "description": "Minutes either side of the birth."}},
+                "description": "Minutes either side of the birth; " + _WHOLE}},
         }]},
         "CyclesInput": {"allOf": [{"$ref": _REF + "BirthInput"}, {
             "type": "object", "required": ["year"],
             "properties": {"year": {
                 "type": "integer", "minimum": YEARS[0], "maximum": YEARS[1],
-                "description": "The year of the solar return; after the year of birth."}},
+                "description": "The year of the solar return; after the year of birth "
+                "(UTC); " + _WHOLE}},
         }]},
         "CalendarInput": {
             "type": "object", "required": ["from", "to"],
             "properties": {
-                "from": {"type": "string", "format": "date", "pattern": anchored(BIRTHDATE),
-                         "description": "First UTC day."},
-                "to": {"type": "string", "format": "date", "pattern": anchored(BIRTHDATE),
+                "from": {"type": "string", "format": "date",
+                         "pattern": anchored(INSTANT_DAY_DOCUMENTED),
+                         "description": "First UTC day (1800-04-04 to 2199-12-31 with the "
+                         "shipped ephemeris)."},
+                "to": {"type": "string", "format": "date",
+                       "pattern": anchored(INSTANT_DAY_DOCUMENTED),
                        "description": f"Last UTC day, included; at most {CALENDAR_DAYS} "
-                       "days from the first."},
+                       "days from the first, not before it (not statable in the schema: "
+                       "422 INVALID_REQUEST_BODY)."},
                 "bodies": {"type": "array", "minItems": 1, "uniqueItems": True,
                            "items": {"enum": list(BODY_NAMES)},
                            "description": "Default: all 13."},
