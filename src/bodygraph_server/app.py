@@ -77,22 +77,23 @@ async def warm_up(charts: ChartSource, settings: Settings) -> None:
 
 
 async def _services(
-    config: Settings, book: Bookkeeper, charts: ChartSource, threads: BookThreads,
-    on_loop: AsyncRequestCalls | None,
+    config: Settings, book: Bookkeeper, charts: ChartSource, threads: BookThreads, *,
+    loop_statements: AsyncRequestCalls | None,
 ) -> Services:
     """The long-lived parts of one worker: keys from the settings or the database,
     templates over the bookkeeping store (when it is an SQL store)."""
     keys = await threads.run(signing_keys, config.render_keys, book.store, book.clock.now())
     store = book.store
     hub = TemplateHub(SqlTemplateStore(store) if isinstance(store, SqlStore) else None)
-    requests = RequestBook(book, threads.run, on_loop)
+    requests = RequestBook(book, threads.run, loop_statements)
     months = CalendarCache(SqlCalendarBlocks(store) if isinstance(store, SqlStore) else None,
                            book.clock.now)
-    return Services(config, book, charts, threads, keys, hub, StyleCache(hub), requests,
-                    CommitBatcher(requests), months)
+    return Services(settings=config, book=book, charts=charts, book_threads=threads,
+                    keys=keys, templates=hub, styles=StyleCache(hub), requests=requests,
+                    commits=CommitBatcher(requests), calendar=months)
 
 
-def _on_loop(book: Bookkeeper) -> AsyncRequestCalls | None:
+def _loop_statements(book: Bookkeeper) -> AsyncRequestCalls | None:
     """The request path's statements on the event loop: on PostgreSQL under asyncio."""
     try:
         asyncio.get_running_loop()
@@ -144,27 +145,28 @@ def create_app(
         if source is None:
             source = LibraryCharts(config.geocoder, config.geocoder_url)
         threads = BookThreads(bookkeeping_threads(config.database_url))
-        on_loop = None
+        loop_statements = None
         try:
-            on_loop = _on_loop(bookkeeper)
-            if on_loop is not None:
-                await on_loop.open()
-            services = await _services(config, bookkeeper, source, threads, on_loop)
+            loop_statements = _loop_statements(bookkeeper)
+            if loop_statements is not None:
+                await loop_statements.open()
+            services = await _services(config, bookkeeper, source, threads,
+                                       loop_statements=loop_statements)
             try:
-                await services.booked(sweep_stale, bookkeeper, config)
+                await services.run_bookkeeping(sweep_stale, bookkeeper, config)
             except StoreError as exc:  # the next round (sweep_forever) tries again
                 LOG.warning("reservation sweep at start-up failed (%s)", exc)
             if config.warm_up:
                 await warm_up(source, config)
             async with anyio.create_task_group() as background:
-                background.start_soon(sweep_forever, bookkeeper, config, services.booked)
+                background.start_soon(sweep_forever, bookkeeper, config, services.run_bookkeeping)
                 yield {SCOPE_KEY: services}
                 background.cancel_scope.cancel()
         finally:
             threads.close()
-            if on_loop is not None:
+            if loop_statements is not None:
                 with anyio.CancelScope(shield=True):
-                    await on_loop.close()
+                    await loop_statements.close()
             if isinstance(source, LibraryCharts):  # its geocoding HTTP client
                 with anyio.CancelScope(shield=True):
                     await source.aclose()

@@ -42,7 +42,7 @@ async def charge_and_answer(services: Services, charged: ChargedRequest, timeout
     except BaseException:
         if reservation is not None:
             with anyio.CancelScope(shield=True):
-                await services.booked(book.release, reservation)
+                await services.run_bookkeeping(book.release, reservation)
         raise
     if reservation is not None:
         await services.commits.commit(reservation)

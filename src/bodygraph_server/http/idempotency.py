@@ -48,7 +48,7 @@ async def reserve_charge(
         outcome = await services.requests.reserve(principal, endpoint)
     else:
         claim = claim_for(book, principal, key, endpoint, body)
-        outcome = await reserve_once(book, services.booked, principal, endpoint, claim,
+        outcome = await reserve_once(book, services.run_bookkeeping, principal, endpoint, claim,
                                      wait=services.settings.request_timeout)
     if isinstance(outcome, Denied):
         raise ApiError(ErrorCode(outcome.reason.value), outcome.message)

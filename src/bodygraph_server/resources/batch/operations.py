@@ -72,7 +72,7 @@ async def _reserve(services: Services, principal: Principal, path: str, count: i
     (402, and the key's 409 and 422) as :class:`ApiError`."""
     book = services.book
     if not count:
-        replay = None if claim is None else await services.booked(claim_unpaid, book,
+        replay = None if claim is None else await services.run_bookkeeping(claim_unpaid, book,
                                                                    principal, claim)
         if replay is not None:
             check_replay(replay)
@@ -81,8 +81,8 @@ async def _reserve(services: Services, principal: Principal, path: str, count: i
     def reserve(now: datetime | None = None) -> list[Reservation] | ChargeRefusal | Replay:
         return reserve_many(book, principal, path, count, claim, now=now)
 
-    outcome = await (services.booked(reserve) if claim is None else
-                     claim_once(book, services.booked, principal, claim, reserve,
+    outcome = await (services.run_bookkeeping(reserve) if claim is None else
+                     claim_once(book, services.run_bookkeeping, principal, claim, reserve,
                                 wait=services.settings.request_timeout, count=count))
     if isinstance(outcome, ChargeRefusal):
         raise ApiError(ErrorCode(outcome.value))
@@ -100,9 +100,9 @@ async def _settle(services: Services, principal: Principal, reservations: list[R
     book = services.book
     with anyio.CancelScope(shield=True):
         try:
-            await services.booked(settle_batch, book, principal, reservations, used, claim)
+            await services.run_bookkeeping(settle_batch, book, principal, reservations, used, claim)
         except CommitUncertainError as lost:
-            await resolve_batch(book, services.booked, principal, reservations, used, lost)
+            await resolve_batch(book, services.run_bookkeeping, principal, reservations, used, lost)
 
 
 async def serve_batch(request: Request) -> Response:
@@ -126,7 +126,7 @@ async def serve_batch(request: Request) -> Response:
     except BaseException as exc:
         if reservations:
             with anyio.CancelScope(shield=True):
-                await services.booked(release_many, services.book, principal, reservations)
+                await services.run_bookkeeping(release_many, services.book, principal, reservations)
         if isinstance(exc, TimeoutError):
             raise timed_out(request_id_of(request.scope)) from None
         raise

@@ -26,7 +26,7 @@ async def readiness(services: Services) -> Response:
     query, else 503 ``{"status": "unavailable", "database": "down"}`` with Retry-After
     (a load balancer takes the worker out of rotation; ``/health/live`` stays 200)."""
     try:
-        await services.booked(services.book.store.ping)
+        await services.run_bookkeeping(services.book.store.ping)
     except StoreError as exc:
         LOG.warning("health check: database unavailable (%s)", exc)
         return json_response({"status": "unavailable", "database": "down"}, 503,
