@@ -1,19 +1,6 @@
-"""The one place where the service calls the library to make a chart.
-
-The endpoints see an async :class:`ChartSource`; :class:`LibraryCharts` is the real one:
-Google geocoding (with the caller's key) runs on the event loop over the worker's one
-keep-alive HTTP client (:mod:`bodygraph_server.geocoding`), the offline gazetteer in a
-worker thread, the time zone of a coordinate
-pair is found on the event loop (tens of microseconds, less than a hand-off to a thread),
-then the UTC instant joins a :class:`ChartBatcher`, which computes the charts of
-concurrent requests together with one ``bodygraph.calculate_many`` call on the event
-loop. A batch has a fixed cost of about 2 ms and then a fraction of a millisecond per
-chart, so batching is what lets a worker keep up under load; an idle service computes
-each request at once (no waiting for a batch to fill).
-
-Tests may pass another source to :func:`bodygraph_server.app.create_app` to reach failures
-no input can cause.
-"""
+"""The one place where the service calls the library to make a chart: :class:`ChartSource`
+and its real one, :class:`LibraryCharts` (geocoding, time zone, then a :class:`ChartBatcher`
+computing concurrent requests' charts together; docs/performance.md says what it saves)."""
 
 from __future__ import annotations
 

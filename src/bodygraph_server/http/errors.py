@@ -1,9 +1,5 @@
-"""The error codes of the contract (section 7) in one table, and the one exception type
-that carries them.
-
-Every refusal the service makes is an :class:`ApiError`; the app turns it into a v2
-envelope or a v1 error body in one place (:mod:`bodygraph_server.http.envelope`).
-"""
+"""The contract's error codes (section 7) in one table, the one exception type that carries
+them (:class:`ApiError`), and the one table from the library's exception classes to codes."""
 
 from __future__ import annotations
 
