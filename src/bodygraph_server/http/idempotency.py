@@ -48,7 +48,8 @@ async def reserve_charge(
         outcome = await services.requests.reserve(principal, endpoint)
     else:
         claim = claim_for(book, principal, key, endpoint, body)
-        outcome = await reserve_once(book, services.run_bookkeeping, principal, endpoint, claim,
+        outcome = await reserve_once(book, services.run_bookkeeping, principal=principal,
+                                     endpoint=endpoint, claim=claim,
                                      wait=services.settings.request_timeout)
     if isinstance(outcome, Denied):
         raise ApiError(ErrorCode(outcome.reason.value), outcome.message)

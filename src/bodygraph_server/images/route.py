@@ -119,7 +119,7 @@ def render_link(render_url: str, template_id: UUID | None, token: str,
     return f"{render_url.rstrip('/')}/{name}.{suffix}?t={quote(token, safe='')}"
 
 
-def picture_url(picture: Picture, account_id: int, keys: KeyRing, hub: TemplateHub,
+def picture_url(picture: Picture, *, account_id: int, keys: KeyRing, hub: TemplateHub,
                 render_base: str) -> str:
     """The image link of ``picture`` (a chart, a transit, a connection) for an account:
     its active template, the newest key (blocking: the template store is asked)."""

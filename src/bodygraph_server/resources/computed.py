@@ -140,8 +140,8 @@ async def _serve(computed: Computed, request: Request) -> Response:
             data = job.compute(charts)
             if job.draw is None:
                 return data, {}
-            url = picture_url(job.draw(charts), principal.account_id, services.keys,
-                              services.templates, base)
+            url = picture_url(job.draw(charts), account_id=principal.account_id,
+                              keys=services.keys, hub=services.templates, render_base=base)
             return data, {RENDER_URL_FIELD: url}
 
         geocode_key = geocode_key_for(request, job.births, services.settings.geocoder)

@@ -79,10 +79,11 @@ async def _reserve(services: Services, principal: Principal, path: str, count: i
         return []
 
     def reserve(now: datetime | None = None) -> list[Reservation] | ChargeRefusal | Replay:
-        return reserve_many(book, principal, path, count, claim, now=now)
+        return reserve_many(book, principal, endpoint=path, count=count, claim=claim, now=now)
 
     outcome = await (services.run_bookkeeping(reserve) if claim is None else
-                     claim_once(book, services.run_bookkeeping, principal, claim, reserve,
+                     claim_once(book, services.run_bookkeeping, principal=principal,
+                                claim=claim, reserve=reserve,
                                 wait=services.settings.request_timeout, count=count))
     if isinstance(outcome, ChargeRefusal):
         raise ApiError(ErrorCode(outcome.value))
@@ -102,7 +103,8 @@ async def _settle(services: Services, principal: Principal, reservations: list[R
         try:
             await services.run_bookkeeping(settle_batch, book, principal, reservations, used, claim)
         except CommitUncertainError as lost:
-            await resolve_batch(book, services.run_bookkeeping, principal, reservations, used, lost)
+            await resolve_batch(book, services.run_bookkeeping, principal=principal,
+                                reservations=reservations, used=used, error=lost)
 
 
 async def serve_batch(request: Request) -> Response:

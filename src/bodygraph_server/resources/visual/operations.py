@@ -41,10 +41,11 @@ VISUAL_ENVELOPE = Envelope(CHART_RESULT, picture=True, picture_required=True, pl
                            named="VisualChartEnvelope")
 
 
-def svg_render_url(chart: Chart, account_id: int, keys: KeyRing, hub: TemplateHub,
+def svg_render_url(chart: Chart, *, account_id: int, keys: KeyRing, hub: TemplateHub,
                    render_base: str) -> str:
     """The image link of ``chart`` for an account: its active template, the newest key."""
-    return picture_url(RenderInput.from_chart(chart), account_id, keys, hub, render_base)
+    return picture_url(RenderInput.from_chart(chart), account_id=account_id, keys=keys,
+                       hub=hub, render_base=render_base)
 
 
 def visual_format(message: str, request_base_url: str = "") -> Formatter:
@@ -54,8 +55,8 @@ def visual_format(message: str, request_base_url: str = "") -> Formatter:
     def format_visual(request: ChartRequest, chart: Chart) -> dict[str, Any]:
         services = request.services
         base = services.settings.render_base(request_base_url)
-        url = svg_render_url(chart, request.principal.account_id, services.keys,
-                             services.templates, base)
+        url = svg_render_url(chart, account_id=request.principal.account_id,
+                             keys=services.keys, hub=services.templates, render_base=base)
         return v2_success(chart.to_v2(), type_name=CHART_RESULT, message=message,
                           extra={RENDER_URL_FIELD: url})
 
