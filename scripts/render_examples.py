@@ -5,7 +5,8 @@
 Needs the ``png`` extra (cairosvg) and the system cairo library. The charts are
 calculated from fixed UTC instants with the shipped ephemeris, so reruns give the
 same pictures: three charts in the default theme, the first one in every other preset
-and in the compact variant, a transit over it and a connection of two of them.
+and in the compact variant, a transit over it, a connection of two of them and the
+mandala wheel of the first with the transit.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from pathlib import Path
 
 import bodygraph
 from bodygraph import render
-from bodygraph.render import ConnectionInput, RenderInput, Theme, TransitInput
+from bodygraph.render import ConnectionInput, RenderInput, Theme, TransitInput, WheelInput
+from bodygraph.render.raster import svg_to_png
 
 EXAMPLES: dict[str, datetime] = {
     "bodygraph-manifesting-generator": datetime(2001, 5, 21, 6, 5, tzinfo=UTC),
@@ -55,6 +57,11 @@ def main(argv: list[str] | None = None) -> int:
     connection = ConnectionInput(natal, other, "Manifesting Gen", "Projector")
     path = render.png(connection, args.out / "connection.png", scale=1.0)
     print(f"{path}: a connection of the first two charts")
+    wheel = WheelInput.from_chart(first, bodygraph.calculate(TRANSIT),
+                                  transit_label=f"Transit {TRANSIT:%Y-%m-%d %H:%M} UTC")
+    path = args.out / "wheel.png"
+    path.write_bytes(svg_to_png(render.wheel_svg(wheel), scale=1.0))
+    print(f"{path}: the mandala wheel of the first chart with the same transit")
     return 0
 
 

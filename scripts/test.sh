@@ -3,33 +3,52 @@
 # checks, and the import layers). Extra arguments go to pytest (`-n 0` runs it serially).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# System packages some tests need: the cairo library (PNG rendering), wrk (the load
-# test's generator) and chromium (the browser test). Installed from Debian's packages only
-# when missing.
+# What the tests need from the system, installed from Debian's packages when missing (as
+# root, with apt-get): the cairo library (PNG rendering), wrk (the load test's
+# generator), chromium (the browser tests), Java 17 or newer (the Spark test), and the
+# PostgreSQL and Redis that scripts/services.sh starts where none listens on their ports.
+# Without root or apt-get, one line says what is missing, and nothing runs.
 missing=()
 ldconfig -p 2>/dev/null | grep -q 'libcairo\.so\.2' || missing+=(libcairo2)
 command -v wrk >/dev/null || missing+=(wrk)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
-if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null; then
+command -v java >/dev/null || [ -n "${JAVA_HOME:-}" ] || missing+=(default-jre-headless)
+read -r -a servers <<<"$(bash scripts/services.sh packages)"
+missing+=("${servers[@]}")
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+    echo "error: the tests need ${missing[*]}: as root, apt-get install ${missing[*]}" \
+      "(or their equivalents on this system)" >&2
+    exit 1
+  fi
   echo "==> installing system packages: ${missing[*]}"
-  (apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null) \
-    || echo "warning: could not install ${missing[*]}; the tests that need them will fail"
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -qq "${missing[@]}" >/dev/null) \
+    || { echo "error: could not install ${missing[*]} with apt-get" >&2; exit 1; }
 fi
 bash scripts/setup.sh test
 # Every pytest worker, server and CLI the tests start compiles src/ and tests/ (and pytest
 # rewrites its asserts) unless bytecode may be cached: keep it outside the tree, in .venv.
 unset PYTHONDONTWRITEBYTECODE
 export PYTHONPYCACHEPREFIX="$PWD/.venv/pycache"
-# The fast engine's numba functions are compiled once and cached on disk (next to their
-# modules). On a fresh clone that takes seconds of one core: do it on the other core while
-# the static checks run, instead of in every pytest worker at once. A failure here is left
-# to the tests to report.
+# The fast engine's numba code is compiled once and cached on disk (beside its modules).
+# On a fresh clone that takes seconds of one core: compile everything the tests run
+# compiled on the other core while the static checks run (tests/compiled_engine.py), so
+# that the pytest workers load it from the cache instead of each compiling it in a test.
 warm_log="$(mktemp)"
-.venv/bin/python -c 'import datetime, bodygraph
-bodygraph.calculate_many([datetime.datetime(1980, 1, 3, 8, 30, tzinfo=datetime.UTC)] * 2)' \
-  >"$warm_log" 2>&1 &
+.venv/bin/python tests/compiled_engine.py >"$warm_log" 2>&1 &
 warm=$!
-trap 'kill "$warm" 2>/dev/null || true; rm -f "$warm_log"' EXIT
+# PostgreSQL and Redis: checked, or started for this run and stopped at its end.
+services="$(mktemp -d)"
+finish() {
+  if [ -n "$warm" ]; then kill "$warm" 2>/dev/null || true; fi
+  rm -f "$warm_log"
+  bash scripts/services.sh stop "$services"
+}
+trap finish EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+bash scripts/services.sh start "$services"
 echo "==> ruff"
 .venv/bin/ruff check src tests scripts examples benchmarks
 echo "==> mypy --strict src"
@@ -38,13 +57,21 @@ echo "==> lint-imports (the layers, pyproject.toml [tool.importlinter])"
 .venv/bin/lint-imports
 # The docs site (`mkdocs build --strict`, the reference from the docstrings) is built once,
 # by tests/docs/test_site.py, in a pytest worker.
-wait "$warm" || { echo "note: compiling the fast engine failed:"; cat "$warm_log"; }
-trap - EXIT
-rm -f "$warm_log"
+warmed=0
+wait "$warm" || warmed=$?
+warm=""
+if [ "$warmed" != 0 ]; then
+  echo "error: compiling the fast engine (python tests/compiled_engine.py) failed:" >&2
+  cat "$warm_log" >&2
+  exit 1
+fi
+echo "==> $(tail -n 1 "$warm_log")"
 # One pytest worker more than there are cores: many tests wait on a server, a browser or
 # the JVM they started, and the extra worker uses the core they leave idle (2 cores, pytest
 # alone, alternated: 61.3 and 61.8 s with 3 workers against 65.4 and 62.6 s with 2;
 # tests/conftest.py starts the slow modules first).
 workers=$(( $(nproc) + 1 ))
 echo "==> pytest (tests and the doctests in src, $workers workers)"
-exec .venv/bin/python -m pytest -n "$workers" --dist worksteal "$@"
+status=0
+.venv/bin/python -m pytest -n "$workers" --dist worksteal "$@" || status=$?
+exit "$status"

@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import chromium
+import compiled_engine
 import pytest
 from hypothesis import settings
 
@@ -56,6 +57,21 @@ GC_THRESHOLD = 20_000
 # more, for nothing anyone reads (0.48-0.68 CPU-seconds against 0.08-0.10 frozen, in one
 # process that ran tests/server, tests/places and tests/render; docs/performance.md).
 atexit.register(gc.freeze)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Before any test (and before xdist starts its workers), make sure numba's cache
+    holds the fast engine's compiled code (tests/compiled_engine.py): compiling it is no
+    test's work, and must not count against a test's time limit."""
+    if hasattr(session.config, "workerinput"):  # an xdist worker: its controller did it
+        return
+    try:
+        note = compiled_engine.ensure_cached()
+    except RuntimeError as failure:
+        pytest.exit(str(failure), returncode=1)
+    if note is not None:
+        session.config.get_terminal_writer().line(note)
 
 
 @pytest.fixture(scope="module")

@@ -48,6 +48,9 @@ _LAZY = {
                      "solar_returns", "saturn_returns", "uranus_oppositions", "calendar",
                      "Sensitivity", "SensitivityTable", "LineChange", "Segment", "Ingress"),
                     "bodygraph.relations"),
+    **dict.fromkeys(("HologeneticProfile", "LabelPack", "hologenetic_profile",
+                     "hologenetic_table", "label_pack_from_json"), "bodygraph.rules.hologenetic"),
+    **dict.fromkeys(("AstroTable", "astro", "astro_table"), "bodygraph.relations.astro"),
 }
 
 if TYPE_CHECKING:
@@ -81,6 +84,14 @@ if TYPE_CHECKING:
         transit_many,
         uranus_oppositions,
     )
+    from bodygraph.relations.astro import AstroTable, astro, astro_table
+    from bodygraph.rules.hologenetic import (
+        HologeneticProfile,
+        LabelPack,
+        hologenetic_profile,
+        hologenetic_table,
+        label_pack_from_json,
+    )
 
 
 @cache
@@ -112,6 +123,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "LANGUAGES",
     "Activation",
+    "AstroTable",
     "Authority",
     "Body",
     "BodygraphError",
@@ -124,9 +136,11 @@ __all__ = [
     "ConnectionTable",
     "Definition",
     "EphemerisError",
+    "HologeneticProfile",
     "Ingress",
     "InvalidInstantError",
     "InvalidOptionError",
+    "LabelPack",
     "LineChange",
     "LocalChart",
     "NodeKind",
@@ -141,6 +155,8 @@ __all__ = [
     "UnsupportedLanguageError",
     "WallTime",
     "__version__",
+    "astro",
+    "astro_table",
     "calculate",
     "calculate_at_place",
     "calculate_local",
@@ -148,6 +164,9 @@ __all__ = [
     "calendar",
     "connection",
     "connection_many",
+    "hologenetic_profile",
+    "hologenetic_table",
+    "label_pack_from_json",
     "languages",
     "penta",
     "saturn_returns",

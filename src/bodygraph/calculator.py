@@ -275,7 +275,9 @@ def warm_up(ephemeris: str | os.PathLike[str] | None = None) -> None:
     long-running processes (a service's workers). Without it the first few hundred
     charts of a process run as plain Python (about a millisecond each, with the same
     numbers), which spares a short script or one CLI call from loading the compiled
-    code. Without numba (the ``fast`` extra) every chart runs as plain Python."""
+    code; then a thread loads it while the charts go on as plain Python, and they
+    switch to it when it is ready. Without numba (the ``fast`` extra) every chart runs
+    as plain Python."""
     _calculator_for(ephemeris).warm_up()
 
 

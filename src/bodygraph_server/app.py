@@ -21,9 +21,10 @@ from bodygraph.calculator import warm_up as warm_calculator
 from bodygraph.errors import BodygraphError
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.billing.commits import CommitBatcher
+from bodygraph_server.billing.deliveries import DeliveryJournal, journal_folder, watch_deliveries
 from bodygraph_server.billing.opening import open_waiting
 from bodygraph_server.billing.request_path import RequestBook
-from bodygraph_server.billing.sweep import sweep_forever, sweep_stale
+from bodygraph_server.billing.sweep import stale_after, sweep_forever, sweep_stale
 from bodygraph_server.calendar_cache import CalendarCache
 from bodygraph_server.charting import ChartSource, LibraryCharts
 from bodygraph_server.geocoding import caller_key_required
@@ -88,9 +89,12 @@ async def _services(
     requests = RequestBook(book, threads.run, loop_statements)
     months = CalendarCache(SqlCalendarBlocks(store) if isinstance(store, SqlStore) else None,
                            book.clock.now)
+    journal = DeliveryJournal(book, journal_folder(config.database_url),
+                              stale_after(config).total_seconds())
+    await threads.run(journal.open)
     return Services(settings=config, book=book, charts=charts, book_threads=threads,
                     keys=keys, templates=hub, styles=StyleCache(hub), requests=requests,
-                    commits=CommitBatcher(requests), calendar=months)
+                    commits=CommitBatcher(requests), calendar=months, deliveries=journal)
 
 
 def _loop_statements(book: Bookkeeper) -> AsyncRequestCalls | None:
@@ -158,10 +162,17 @@ def create_app(
                 LOG.warning("reservation sweep at start-up failed (%s)", exc)
             if config.warm_up:
                 await warm_up(source, config)
+            journal = services.deliveries
+            if journal is not None:  # a dead worker's charges are settled before serving
+                await services.run_bookkeeping(journal.recover_dead)
             async with anyio.create_task_group() as background:
                 background.start_soon(sweep_forever, bookkeeper, config, services.run_bookkeeping)
+                if journal is not None:
+                    background.start_soon(watch_deliveries, journal, services.run_bookkeeping)
                 yield {SCOPE_KEY: services}
                 background.cancel_scope.cancel()
+            if journal is not None:
+                await services.run_bookkeeping(journal.close)
         finally:
             threads.close()
             if loop_statements is not None:

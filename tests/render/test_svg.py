@@ -182,7 +182,9 @@ def test_svg_draws_exactly_what_render_svg_draws_from_placements() -> None:
     assert svg(c) == render_svg(data)
     pairs_d = tuple((a.gate, a.line) for a in c.design)
     pairs_p = tuple((a.gate, a.line) for a in c.personality)
-    assert render_svg(RenderInput.from_gate_lines(pairs_d, pairs_p)) == svg(c)
+    assert render_svg(RenderInput.from_gate_lines(pairs_d, pairs_p,
+                                                  variables=c.variables)) == svg(c)
+    assert 'class="variables"' not in render_svg(RenderInput.from_gate_lines(pairs_d, pairs_p))
 
 
 def test_summary_and_header_match_the_chart() -> None:

@@ -53,10 +53,11 @@ def body_bytes(token: str) -> bytes:
 
 
 @settings(max_examples=150)
-@given(design=placement_lists, personality=placement_lists)
+@given(design=placement_lists, personality=placement_lists,
+       variables=st.none() | st.from_regex(r"P[LR]{2} D[LR]{2}", fullmatch=True))
 def test_round_trip(design: tuple[tuple[int, int], ...],
-                    personality: tuple[tuple[int, int], ...]) -> None:
-    data = RenderInput.from_gate_lines(design, personality)
+                    personality: tuple[tuple[int, int], ...], variables: str | None) -> None:
+    data = RenderInput.from_gate_lines(design, personality, variables=variables)
     token = issue(data, RING)
     assert token.startswith("k1.")
     assert verify(token, RING) == data
@@ -147,6 +148,11 @@ def plain_token(payload: bytes, version: int = tokens.PLAIN_VERSION) -> str:
 def test_a_valid_signature_over_a_bad_payload_is_still_refused() -> None:
     with pytest.raises(MalformedTokenError):
         verify(plain_token(bytes([0] * 26) + bytes(12)), RING)  # gate 0
+    good = tokens.encode_payload(dataclasses.replace(SAMPLE, variables=None))
+    for arrows in (0b10, 0b100000):  # arrow bits without their presence bit; bit 14
+        mask = int.from_bytes(good[36:], "big") | arrows << 9
+        with pytest.raises(MalformedTokenError, match="padding"):
+            verify(plain_token(good[:36] + mask.to_bytes(2, "big")), RING)
     with pytest.raises(MalformedTokenError, match="version"):
         verify(plain_token(tokens.encode_payload(SAMPLE), version=7), RING)
     payload = tokens.encode_payload(SAMPLE)
@@ -213,13 +219,20 @@ def test_tokens_issued_before_aes_siv_still_verify() -> None:
     natal = bodygraph.calculate(datetime(1987, 6, 5, 4, 32, tzinfo=UTC))
     other = bodygraph.calculate(datetime(1990, 1, 2, 3, 4, tzinfo=UTC))
     moment = bodygraph.transit(datetime(2024, 3, 20, 3, 6, tzinfo=UTC), natal=natal)
-    chart = RenderInput.from_chart(natal)
+    # Tokens made before the arrows draw none.
+    chart = dataclasses.replace(RenderInput.from_chart(natal), variables=None)
     assert [body_bytes(t)[0] for t in (OLD_CHART, OLD_TRANSIT, OLD_CONNECTION)] == [2, 3, 4]
     assert verify(OLD_CHART, RING) == chart
     assert verify(OLD_CHART_TEMPLATED, RING, OLD_TEMPLATE) == chart
     assert open_version_2_by_hand(OLD_CHART, K1.secret) == tokens.encode_payload(chart)
-    assert verify_picture(OLD_TRANSIT, RING) == transit_input(natal, moment)
-    assert verify_picture(OLD_CONNECTION, RING) == connection_input(natal, other)
+    old_transit = transit_input(natal, moment)
+    old_transit = dataclasses.replace(
+        old_transit, natal=dataclasses.replace(old_transit.natal, variables=None))
+    assert verify_picture(OLD_TRANSIT, RING) == old_transit
+    pair = connection_input(natal, other)
+    assert verify_picture(OLD_CONNECTION, RING) == dataclasses.replace(
+        pair, first=dataclasses.replace(pair.first, variables=None),
+        second=dataclasses.replace(pair.second, variables=None))
     for old in (OLD_CHART, OLD_TRANSIT, OLD_CONNECTION):
         assert re.fullmatch(tokens.TOKEN_PATTERN, old)
     # Still bound to their template and key, and refused when changed in any bit.
@@ -260,7 +273,10 @@ def test_token_holds_only_activations_and_centers() -> None:
     mask = int.from_bytes(payload[36:38], "big")
     assert [n for i, n in enumerate(CENTER_NAMES) if mask >> i & 1] == [
         n for n in CENTER_NAMES if n in v2["centers"]]
-    assert mask < 1 << 9
+    # bit 9: the arrows follow; bits 10-13: P sun, P node, D sun, D node (1 for R)
+    arrows = "".join("R" if mask >> (10 + k) & 1 else "L" for k in range(4))
+    assert mask >> 9 & 1 and f"P{arrows[:2]} D{arrows[2:]}" == v2["variables"]
+    assert mask < 1 << 14
     # The same activations under another birth instant give the very same token.
     other = dataclasses.replace(chart, birth_utc=chart.birth_utc + timedelta(days=3650),
                                 design_utc=chart.design_utc - timedelta(days=1))
@@ -314,8 +330,8 @@ def test_old_tags_are_compared_with_compare_digest(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(sealing.hmac, "compare_digest", spy)
     token = OLD_CHART
-    assert verify(token, RING) == RenderInput.from_chart(
-        bodygraph.calculate(datetime(1987, 6, 5, 4, 32, tzinfo=UTC)))
+    assert verify(token, RING) == dataclasses.replace(RenderInput.from_chart(
+        bodygraph.calculate(datetime(1987, 6, 5, 4, 32, tzinfo=UTC))), variables=None)
     assert len(calls) == 1 and len(calls[0][0]) == len(calls[0][1]) == 32
     body = token.split(".", 1)[1]
     tampered = "k1." + body[:5] + ("B" if body[5] == "A" else "A") + body[6:]

@@ -157,7 +157,8 @@ async def test_location_visual_chart_and_active_template(
     assert image.text == render_svg(payload, theme)
     assert payload == RenderInput.from_gate_lines(
         *[tuple((int(g), int(ln)) for g, ln in (x.split(".") for x in half))
-          for half in (placements_of(body["data"])[:13], placements_of(body["data"])[13:])])
+          for half in (placements_of(body["data"])[:13], placements_of(body["data"])[13:])],
+        variables=body["data"]["variables"])
 
 
 async def test_missing_geocode_key_is_400_here(book: Bookkeeper, tmp_path: Path) -> None:

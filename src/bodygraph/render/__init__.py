@@ -30,6 +30,7 @@ from bodygraph.render.model import Placement, RenderInput
 from bodygraph.render.overlay import ConnectionInput, TransitInput
 from bodygraph.render.raster import png, png_bytes
 from bodygraph.render.theme import DEFAULT_THEME, PRESET_NAMES, CenterColors, Theme
+from bodygraph.render.wheel import WheelInput, wheel_svg
 
 if TYPE_CHECKING:
     from bodygraph.model.chart import Chart
@@ -47,10 +48,12 @@ __all__ = [
     "Theme",
     "ThemeError",
     "TransitInput",
+    "WheelInput",
     "png",
     "png_bytes",
     "render_svg",
     "svg",
+    "wheel_svg",
     "write",
 ]
 

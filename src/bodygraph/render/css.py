@@ -72,6 +72,8 @@ def stylesheet(theme: Theme, scope: str) -> str:
             f"{s}.activations.{cls} text{{fill:{c}}}",
             f"{s}.activations.{cls} .planet,{s}.activations.{cls} .rule{{stroke:{c}}}",
         ]
+        if cls in ("design", "personality"):
+            rules.append(f"{s}.variable-arrow.{cls}{{fill:{c}}}")
     rules += [
         f"{s}.gate-number{{fill:{v('gate_text')}}}",
         f"{s}.gate.active .gate-number{{fill:{v('gate_active_text')}}}",
@@ -82,6 +84,7 @@ def stylesheet(theme: Theme, scope: str) -> str:
         rules += [
             f"{s}.gate .gate-number.ink-{ink}{{fill:{colour}}}",
             f"{s}.gate-dot.ring-{ink}{{stroke:{colour}}}",
+            f"{s}.variable-arrow.ink-{ink}{{fill:{colour}}}",
         ]
     rules += [
         f"{s}.gate .gate-number.halo{{fill:none}}",

@@ -17,6 +17,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from bodygraph.catalog.tables import CENTER_NAMES, Channel, tables
 from bodygraph.render import panels
+from bodygraph.render.arrows import variable_arrows
 from bodygraph.render.geometry import (
     Layout,
     layout,
@@ -151,7 +152,10 @@ def render_svg(data: RenderInput | TransitInput | ConnectionInput,
     w(f'</g>\n<g id="{pid}-centers" class="centers">')
     for name in CENTER_NAMES:
         out.extend(_center(name, scene, theme, geo, pid, sizes))
-    w("</g>\n</g>")
+    w("</g>")
+    if scene.variables is not None:
+        out.extend(variable_arrows(scene.variables, theme, pid))
+    w("</g>")
     left, right = _columns(scene, theme)
     for i, x in [*zip(left, fr.left_x, strict=True), *zip(right, fr.right_x, strict=True)]:
         out.extend(panels.column(scene.sources[i], theme, x, fr.graph_y, pid))

@@ -7,6 +7,7 @@ Channels, type, authority and definition follow from the gates.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -21,6 +22,9 @@ if TYPE_CHECKING:
     from bodygraph.model.chart import Chart, Side
 
 SIDE_NAMES: tuple[str, str] = ("design", "personality")
+#: The form of a chart's ``variables``: ``P`` + the arrows of the personality sun and
+#: north node, space, ``D`` + those of the design sun and north node (L or R).
+VARIABLES = re.compile(r"P[LR]{2} D[LR]{2}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,12 +60,14 @@ class RenderInput:
 
     ``centers`` must be exactly the centers the gates define (the ends of defined
     channels); a mismatch raises :class:`RenderInputError`, so an image can never
-    contradict itself.
+    contradict itself. ``variables`` (the chart's ``variables``, ``"PLR DRL"``) draws
+    the four arrows beside the head; ``None`` draws none.
     """
 
     design: tuple[Placement, ...]
     personality: tuple[Placement, ...]
     centers: frozenset[str]
+    variables: str | None = None
 
     def __post_init__(self) -> None:
         _side(self.design, "design")
@@ -69,6 +75,10 @@ class RenderInput:
         unknown = self.centers - set(CENTER_NAMES)
         if unknown:
             raise RenderInputError(f"unknown centers: {sorted(unknown)}")
+        if self.variables is not None and (not isinstance(self.variables, str)
+                                           or not VARIABLES.fullmatch(self.variables)):
+            raise RenderInputError(
+                f"variables must look like 'PLR DRL', not {self.variables!r}")
         if self.centers != self.graph.defined:
             raise RenderInputError(
                 f"centers {sorted(self.centers)} are not the centers the gates define "
@@ -82,6 +92,7 @@ class RenderInput:
             design=placements(chart.design),
             personality=placements(chart.personality),
             centers=frozenset(chart.centers),
+            variables=chart.variables,
         )
 
     @classmethod
@@ -90,10 +101,12 @@ class RenderInput:
         design: tuple[tuple[int, int], ...],
         personality: tuple[tuple[int, int], ...],
         centers: frozenset[str] | None = None,
+        variables: str | None = None,
     ) -> RenderInput:
         """Build from ``(gate, line)`` pairs in contract body order.
 
-        ``centers`` defaults to the centers the gates define.
+        ``centers`` defaults to the centers the gates define; ``variables`` (the arrows)
+        to none.
         """
         if len(design) != len(BODIES) or len(personality) != len(BODIES):
             raise RenderInputError("each side needs 13 (gate, line) pairs")
@@ -102,7 +115,7 @@ class RenderInput:
         if centers is None:
             gates = {x.gate for x in d + p}
             centers = center_graph(defined_channels(gates)).defined
-        return cls(design=d, personality=p, centers=frozenset(centers))
+        return cls(design=d, personality=p, centers=frozenset(centers), variables=variables)
 
     @cached_property
     def design_gates(self) -> frozenset[int]:

@@ -75,6 +75,8 @@ class Scene:
     summary: tuple[str, ...]
     title: str
     description: str
+    #: The chart's arrows (``"PLR DRL"``) drawn beside the head, or None.
+    variables: str | None = None
 
     @cached_property
     def gate_sources(self) -> dict[int, tuple[Source, ...]]:
@@ -101,6 +103,8 @@ class Scene:
         parts = [self.kind] + [
             f"{s.key}:{s.heading}:" + ",".join(map(str, s.placements)) for s in self.sources
         ]
+        if self.variables is not None:
+            parts.append(f"variables:{self.variables}")
         return "|".join(parts)
 
     def state(self, gate: int) -> str | None:
@@ -143,10 +147,12 @@ def natal_scene(data: RenderInput) -> Scene:
     description = (f"{', '.join(summary)}. {_listing(data)} "
                    f"{side_text('Design', data.design)} "
                    f"{side_text('Personality', data.personality)}")
+    if data.variables is not None:
+        description += f" Variables: {data.variables}."
     return Scene("chart", (_design(data.design), _personality(data.personality)),
                  natal_header(data), summary,
                  f"Human Design bodygraph: {data.type.value}, profile {data.profile}",
-                 description)
+                 description, data.variables)
 
 
 def transit_scene(data: TransitInput) -> Scene:
@@ -156,13 +162,15 @@ def transit_scene(data: TransitInput) -> Scene:
                      data.transit, False)
     scene = Scene("transit", (*natal.sources, transit), natal.header, natal.summary,
                   f"{natal.title}, with {data.label.lower()}",
-                  f"{natal.description} {side_text(data.label, data.transit)}")
+                  f"{natal.description} {side_text(data.label, data.transit)}",
+                  natal.variables)
     added = [c.short for c in sorted(scene.channels, key=reading_order)
              if c not in data.natal.channels]
     return Scene(scene.kind, scene.sources,
                  (*scene.header, (data.label, ", ".join(added) or "no new channel")),
                  scene.summary, scene.title, f"{scene.description} Channels the "
-                 f"{data.label.lower()} completes: {', '.join(added) or 'none'}.")
+                 f"{data.label.lower()} completes: {', '.join(added) or 'none'}.",
+                 scene.variables)
 
 
 def connection_scene(data: ConnectionInput) -> Scene:

@@ -1,5 +1,6 @@
 """The charging flow of a charged operation: reserve the credit, do the work under the
-request time-out, release the reservation on any failure, commit it on success."""
+request time-out, release the reservation on any failure, commit it on success; the
+charge stands once the answer was written (:mod:`bodygraph_server.http.delivery`)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 import anyio
+from starlette.responses import Response
 
 from bodygraph_server.billing.accounts import Principal
+from bodygraph_server.http.delivery import charged as charged_response
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.idempotency import reserve_charge
 from bodygraph_server.services import Services
@@ -29,9 +32,11 @@ class ChargedRequest:
 
 
 async def charge_and_answer(services: Services, charged: ChargedRequest, timeout: float,
-                            work: Callable[[], Awaitable[T]]) -> T:
+                            work: Callable[[], Awaitable[T]],
+                            respond: Callable[[T], Response]) -> Response:
     """Reserve a credit, do ``work`` under ``timeout``, commit; release on any failure
-    (time-out included). A replay of an answered request (same Idempotency-Key and body)
+    (time-out included). The answer is ``respond(result)``, whose charge is withdrawn if
+    it is not written. A replay of an answered request (same Idempotency-Key and body)
     is answered again without a charge."""
     book = services.book
     reservation = await reserve_charge(services, charged.principal, charged.path,
@@ -46,7 +51,7 @@ async def charge_and_answer(services: Services, charged: ChargedRequest, timeout
         raise
     if reservation is not None:
         await services.commits.commit(reservation)
-    return answer
+    return charged_response(respond(answer), reservation, services)
 
 
 def timed_out(request_id: str) -> ApiError:

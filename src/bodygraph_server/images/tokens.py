@@ -32,7 +32,9 @@ of one kind never reads as another.
 payload (38 bytes)
     26 gate bytes (design sun..pluto, then personality sun..pluto, 1..64);
     10 bytes of lines, 26 x 3 bits big-endian (line - 1), then 2 zero bits;
-    2 bytes center mask, bit ``i`` set when ``CENTER_NAMES[i]`` is defined (9 bits).
+    2 bytes center mask, bit ``i`` set when ``CENTER_NAMES[i]`` is defined (9 bits);
+    bit 9 set when the variable arrows follow, bits 10 to 13 the arrows of the
+    personality sun and node and of the design sun and node (1 for R); the rest zero.
 
 Verification (:func:`verify`) checks the shape, then authenticates the body (AES-SIV's
 check; for versions 1-4 the HMAC tag with ``hmac.compare_digest``), and only then reads the
@@ -204,8 +206,24 @@ def _b64encode(raw: bytes) -> str:
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
 
 
+#: The mask bit that says the variable arrows follow (bits 10-13).
+_ARROWS_BIT = len(CENTER_NAMES)
+_ARROW_LETTERS = (1, 2, 5, 6)  # places of the four letters in "PLR DRL"
+
+
+def _arrow_letters(variables: str) -> list[str]:
+    return [variables[i] for i in _ARROW_LETTERS]
+
+
+def _variables(mask: int) -> str | None:
+    if not mask >> _ARROWS_BIT & 1:
+        return None
+    a, b, c, d = ("R" if mask >> (_ARROWS_BIT + 1 + k) & 1 else "L" for k in range(4))
+    return f"P{a}{b} D{c}{d}"
+
+
 def encode_payload(data: RenderPayload) -> bytes:
-    """The 38 payload bytes of ``data`` (placements and centers only)."""
+    """The 38 payload bytes of ``data`` (placements, centers and the variable arrows)."""
     placements = data.design + data.personality
     gates = bytes(p.gate for p in placements)
     packed = 0
@@ -213,6 +231,10 @@ def encode_payload(data: RenderPayload) -> bytes:
         packed = (packed << 3) | (p.line - 1)
     lines = (packed << 2).to_bytes(LINE_BYTES, "big")
     mask = sum(1 << i for i, name in enumerate(CENTER_NAMES) if name in data.centers)
+    if data.variables is not None:
+        mask |= 1 << _ARROWS_BIT
+        for k, letter in enumerate(_arrow_letters(data.variables)):
+            mask |= (letter == "R") << (_ARROWS_BIT + 1 + k)
     return gates + lines + mask.to_bytes(MASK_BYTES, "big")
 
 
@@ -223,7 +245,8 @@ def decode_payload(payload: bytes) -> RenderPayload:
     gates = payload[:GATE_BYTES]
     packed = int.from_bytes(payload[GATE_BYTES:GATE_BYTES + LINE_BYTES], "big")
     mask = int.from_bytes(payload[GATE_BYTES + LINE_BYTES:], "big")
-    if packed & 0b11 or mask >> len(CENTER_NAMES):
+    arrows = mask >> _ARROWS_BIT
+    if packed & 0b11 or arrows >> 5 or (arrows and not arrows & 1):
         raise MalformedTokenError("payload padding bits are set")
     packed >>= 2
     lines = [((packed >> (3 * (len(gates) - 1 - i))) & 0b111) + 1 for i in range(len(gates))]
@@ -231,7 +254,7 @@ def decode_payload(payload: bytes) -> RenderPayload:
     centers = frozenset(n for i, n in enumerate(CENTER_NAMES) if mask >> i & 1)
     try:
         return RenderInput.from_gate_lines(
-            pairs[: len(BODIES)], pairs[len(BODIES):], centers
+            pairs[: len(BODIES)], pairs[len(BODIES):], centers, _variables(mask)
         )
     except RenderInputError as exc:
         raise MalformedTokenError(f"payload is not a bodygraph: {exc}") from exc

@@ -153,16 +153,19 @@ async def _serve(computed: Computed, request: Request) -> Response:
                 answer, [chart for chart, _ in made], abandon_on_cancel=True)
             return {**siblings, **places_taken([place for _, place in made]), "data": data}
 
+        def respond(made: dict[str, Any]) -> Response:
+            """The v2 envelope of ``data`` and its siblings."""
+            data = made.pop("data")
+            return json_response(v2_success(data, type_name=computed.type_name,
+                                            message=computed.message, extra=made))
+
         charged = ChargedRequest(principal, computed.path, key, raw)
         try:
             # a replay of an answered request is computed again (deterministic), uncharged
-            made = await charge_and_answer(services, charged,
-                                           services.settings.request_timeout, work)
+            return await charge_and_answer(services, charged,
+                                           services.settings.request_timeout, work, respond)
         except TimeoutError:
             raise timed_out(request_id_of(request.scope)) from None
-    data = made.pop("data")
-    return json_response(v2_success(data, type_name=computed.type_name,
-                                    message=computed.message, extra=made))
 
 
 def computed_handler(computed: Computed) -> Handler:

@@ -67,6 +67,12 @@ class Store(ABC):
         """Return if the database answers a query, else raise
         :class:`~bodygraph_server.store.errors.DatabaseUnavailableError`."""
 
+    @abstractmethod
+    def check_writable(self) -> None:
+        """Return if the database stores a write (committed), else raise
+        :class:`~bodygraph_server.store.errors.DatabaseUnavailableError`: read-only, full
+        or locked, it cannot charge."""
+
     def on_loop(self) -> AsyncRequestCalls | None:
         """The request path's statements on the running event loop, where the backend has
         them (PostgreSQL); None: every call goes through the bookkeeping threads."""
@@ -175,6 +181,18 @@ class Store(ABC):
         """Cancel a reservation because the call failed: the credit goes back to the
         balance if the account is still in the same period (and not cancelled); the call
         is never billed as overage."""
+
+    @abstractmethod
+    def claimed_reservation(self, key_hash: str, made: datetime) -> int | None:
+        """The reservation linked to idempotency key ``key_hash`` (its hash) if its
+        current claim was made at ``made`` (the instant a reservation with the claim
+        was asked for); None otherwise."""
+
+    @abstractmethod
+    def withdraw(self, reservation_id: int, now: datetime) -> bool:
+        """Release a reservation as :meth:`release` does, also one already committed (a
+        charge whose answer never reached its client: the worker died before writing it,
+        or the client was gone); False if it was neither pending nor committed."""
 
     @abstractmethod
     def release_stale(self, older_than: datetime, now: datetime) -> int:

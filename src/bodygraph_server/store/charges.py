@@ -118,16 +118,30 @@ class ChargeRepository(AccountRepository, IdempotencyRepository, OutcomeReposito
 
     def release(self, reservation_id: int, now: datetime) -> None:
         """Cancel the reservation; return its credit if the period is unchanged."""
-        pending = "SELECT {} FROM usage_log WHERE id = ? AND status = ?"
-        params = (reservation_id, UsageStatus.RESERVED.value)
+        if not self._give_back(reservation_id, now, (UsageStatus.RESERVED,)):
+            raise _not_pending(reservation_id)
+
+    def withdraw(self, reservation_id: int, now: datetime) -> bool:
+        """Release the reservation whether pending or already committed (its answer never
+        reached its client), by the rule of :meth:`release`; False if it was neither."""
+        return self._give_back(reservation_id, now,
+                               (UsageStatus.RESERVED, UsageStatus.COMMITTED))
+
+    def _give_back(self, reservation_id: int, now: datetime,
+                   statuses: tuple[UsageStatus, ...]) -> bool:
+        """Mark the usage row released if its status is among ``statuses``, its credit
+        returned if the account is still in the same period (and not cancelled)."""
+        among = ", ".join("?" for _ in statuses)
+        settled = f"SELECT {{}} FROM usage_log WHERE id = ? AND status IN ({among})"
+        params = (reservation_id, *(status.value for status in statuses))
         with self.write_transaction() as tx:
-            row = tx.one(pending.format("account_id"), params)
+            row = tx.one(settled.format("account_id"), params)
             if row is None:
-                raise _not_pending(reservation_id)
+                return False
             account = self._touch(tx, int(row[0]), now)
-            row = tx.one(pending.format("credits, period_index") + self.FOR_UPDATE, params)
+            row = tx.one(settled.format("credits, period_index") + self.FOR_UPDATE, params)
             if row is None:
-                raise _not_pending(reservation_id)
+                return False
             credits, period_index = int(row[0]), int(row[1])
             refund = (
                 credits == 1
@@ -144,6 +158,7 @@ class ChargeRepository(AccountRepository, IdempotencyRepository, OutcomeReposito
                 (UsageStatus.RELEASED.value, to_micros(now), 0 if refund else credits,
                  reservation_id),
             )
+            return True
 
     def release_stale(self, older_than: datetime, now: datetime) -> int:
         """Release every reservation still pending that was made before ``older_than`` (its

@@ -64,6 +64,15 @@ class IdempotencyRepository(Database):
         tx.execute("UPDATE idempotency_keys SET charged = ? WHERE key_hash = ?",
                    (charged, key_hash))
 
+    def claimed_reservation(self, key_hash: str, made: datetime) -> int | None:
+        """The reservation of key ``key_hash`` if its current claim is the one made at
+        ``made`` (None: another claim, none, or one without a reservation)."""
+        with self.read_transaction() as tx:
+            row = tx.one("SELECT usage_id FROM idempotency_keys "
+                         "WHERE key_hash = ? AND created_us = ?",
+                         (key_hash, to_micros(made)))
+        return None if row is None or row[0] is None else int(row[0])
+
     def prune_idempotency(self, older_than: datetime) -> int:
         """Delete the keys used before ``older_than`` (expired); how many."""
         with self.write_transaction() as tx:

@@ -29,16 +29,19 @@ fixed order of operations: a chart's numbers are bit for bit the same whatever e
 computed with it, and one code serves one chart and a million. The loops run compiled
 (numba) or, for a few instants while the compiled code is not loaded yet in the process,
 as plain Python over the same code, with the same numbers (see
-:mod:`bodygraph.ephemeris.fast.jit`). Inputs and outputs are arrays with time last. The
-engine holds only immutable arrays, so one instance may serve many threads (the compiled
-kernels release the GIL).
+:mod:`bodygraph.ephemeris.fast.jit`); once a process has computed a few hundred instants
+that way, a thread loads the compiled code while the calls go on in plain Python
+(:mod:`bodygraph.ephemeris.fast.background`), and they switch to it when it is ready.
+Inputs and outputs are arrays with time last. The engine holds only immutable arrays
+and thread-safe switches, so one instance may serve many threads (the compiled kernels
+release the GIL).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from threading import Lock
+from threading import Event, Lock
 from typing import Any, Literal
 
 import numpy as np
@@ -47,6 +50,7 @@ import numpy.typing as npt
 from bodygraph._time import TT
 from bodygraph._typing import FloatArray
 from bodygraph.ephemeris.fast import apparent, loops
+from bodygraph.ephemeris.fast.background import BackgroundLoad
 from bodygraph.ephemeris.fast.chebyshev import (
     MappedRecords,
     load_segments,
@@ -55,7 +59,7 @@ from bodygraph.ephemeris.fast.chebyshev import (
 )
 from bodygraph.ephemeris.fast.design_instant import design_offsets
 from bodygraph.ephemeris.fast.frames import nutation_table
-from bodygraph.ephemeris.fast.jit import compiled, fastest, is_compiled
+from bodygraph.ephemeris.fast.jit import can_compile, compiled, fastest
 from bodygraph.errors import EphemerisError, InvalidOptionError
 from bodygraph.model.chart import NodeKind
 
@@ -81,16 +85,21 @@ _PAIRS: tuple[tuple[int, int], ...] = tuple(
     sorted({pair for chain in (EARTH, MOON_STATE, *CHAINS.values()) for pair in chain})
 )
 _NODES: dict[str, int] = {"true": apparent.TRUE_NODE, "mean": apparent.MEAN_NODE}
-#: How the engine runs its loops: ``"auto"`` (plain Python for up to ``PLAIN_CALL``
-#: instants in a call until ``PLAIN_TOTAL`` instants have been computed that way, while
-#: the compiled code is not loaded in the process; compiled otherwise, or plain Python
-#: where numba is not installed), ``"compiled"`` (needs numba) or ``"plain"``. The
-#: numbers are the same.
+#: How the engine runs its loops: ``"auto"`` (plain Python for calls of up to
+#: ``PLAIN_CALL`` instants until the compiled code is loaded for the engine, compiled
+#: otherwise, or plain Python where numba is not installed), ``"compiled"`` (needs
+#: numba) or ``"plain"``. The numbers are the same.
 Mode = Literal["auto", "compiled", "plain"]
-#: Plain Python takes about a millisecond per instant; loading the compiled code about
-#: half a second once per process (a few seconds the first time on a machine).
+#: Plain Python costs about a millisecond per instant, loading the compiled code about
+#: a CPU-second once per process, compiling it some seconds once per machine, and a
+#: process that ends while the load runs waits for the step it is in (docs/performance.md).
+#: In ``"auto"`` mode a thread starts loading (or compiling) the compiled code once
+#: ``LOAD_AFTER`` instants have been computed as plain Python: a process that has come
+#: that far is likely to compute many more.
 PLAIN_CALL = 16
-PLAIN_TOTAL = 256
+LOAD_AFTER = 256
+#: The loops whose compiled forms the engine calls (each compiles the kernels it calls).
+ENTRY_LOOPS = (loops.positions, loops.epochs, design_offsets)
 
 
 def _node_code(node: NodeKind | None) -> int:
@@ -133,8 +142,12 @@ class FastEngine:
         self._mapped = MappedRecords(self._kept)
         self._packed: FloatArray | None = None
         self._lock = Lock()
+        self._counting = Lock()
         self._plain_instants = 0
-        self._prepared = False
+        #: Set once the compiled loops are loaded for this engine's arrays, or about to
+        #: be by a call that waits for them: from then on every call runs compiled.
+        self._compiled_ready = Event()
+        self._background = BackgroundLoad(self._load_steps, "bodygraph-load-compiled")
         index = {pair: i for i, pair in enumerate(kept)}
 
         def chain(pairs: _Chain) -> list[int]:
@@ -163,12 +176,55 @@ class FastEngine:
     def prepare(self) -> None:
         """Load the compiled kernels (from numba's cache, or compile them) and read the
         whole kernel, so that no later call pays for it: run each loop, compiled, once.
-        Where numba is not installed this only runs each loop once, as plain Python."""
-        self._prepared = True
+        Where numba is not installed this only runs each loop once, as plain Python.
+        A background load under way is waited for (its thread then ends at once): no
+        thread of the engine's is left running (a batch forks its workers only from a
+        process with one thread)."""
+        self._compiled_ready.set()
+        for _ in self._run_each_loop():
+            pass
+        self._background.wait()
+
+    def serves_compiled(self) -> bool:
+        """Whether calls of any size now run compiled (in ``"auto"`` mode: the compiled
+        code is loaded, or being loaded by a call that waits for it)."""
+        return self.mode == "compiled" or (
+            self.mode == "auto" and self._compiled_ready.is_set() and can_compile())
+
+    def wait_for_compiled(self, timeout: float | None = None) -> bool:
+        """Wait (at most ``timeout`` seconds) for the background load of the compiled
+        code, if one was started; whether calls now run compiled."""
+        self._background.wait(timeout)
+        return self.serves_compiled()
+
+    def _run_each_loop(self) -> Iterator[None]:
+        """Run each loop once on one instant (a step per loop)."""
         middle = TT(np.array([np.floor((self.first_jd + self.last_jd) / 2.0)]),
                     np.array([0.5]))
         _, _, _ = self.epochs(middle, "true")
-        self.solve_design(middle, self.sun_longitude(middle))
+        yield
+        sun = self.sun_longitude(middle)
+        yield
+        self.solve_design(middle, sun)
+        yield
+
+    def _load_steps(self) -> Iterator[None]:
+        """The background load: import numba (plain Python stays where it cannot be
+        imported), load or compile each loop for the engine's arrays, then switch."""
+        if fastest(loops.epochs) is loops.epochs:
+            return
+        yield
+        yield from self._run_each_loop()
+        self._compiled_ready.set()
+
+    def _count_plain(self, size: int) -> None:
+        """Count instants computed as plain Python; start the background load when
+        there have been enough of them."""
+        with self._counting:
+            self._plain_instants += size
+            if (not self._background.started and self._plain_instants >= LOAD_AFTER
+                    and can_compile()):
+                self._background.start()
 
     def _loop(self, function: Callable[..., None],
               size: int) -> tuple[Callable[..., None], Any, Any]:
@@ -176,12 +232,16 @@ class FastEngine:
         nutation table it takes (for plain Python, as lists of Python floats: faster to
         read there than numpy's scalars, and the same numbers)."""
         if self.mode == "auto":
-            plain = (not self._prepared and not is_compiled() and size <= PLAIN_CALL
-                     and self._plain_instants + size <= PLAIN_TOTAL)
+            self._background.raise_failure()
+            plain = (size <= PLAIN_CALL and not self._compiled_ready.is_set()
+                     and not self._background.in_thread())
+            if not plain and not self._background.in_thread() and can_compile():
+                self._compiled_ready.set()  # this call loads it; the others may use it
         else:
             plain = self.mode == "plain"
         if plain:
-            self._plain_instants += size
+            if self.mode == "auto":
+                self._count_plain(size)
             return function, self._mapped, self._nutation_rows
         if self.mode == "compiled":
             return compiled(function), self.coefficients, self.nutation

@@ -31,6 +31,8 @@ Compiled functions run without the GIL, so threads can run them side by side.
 from __future__ import annotations
 
 import hashlib
+import inspect
+import os
 import types
 from collections.abc import Callable, Iterable
 from importlib.util import find_spec
@@ -76,6 +78,25 @@ def sources_digest(files: Iterable[Path]) -> str:
             digest.update(len(part).to_bytes(8, "big"))
             digest.update(part)
     return digest.hexdigest()[:16]
+
+
+def is_cached(functions: Iterable[Callable[..., Any]]) -> bool:
+    """Whether numba's on-disk cache has an entry for the twin of each of ``functions``
+    made from the current sources, as far as the file names tell, without importing
+    numba: an index file where numba keeps them (``$NUMBA_CACHE_DIR`` where that is set,
+    else ``__pycache__`` beside the module or numba's per-user cache folder)."""
+    digest = sources_digest(kernel_sources())
+    custom = os.environ.get("NUMBA_CACHE_DIR")
+    user = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "numba"
+    for function in functions:
+        module = function.__module__.rsplit(".", 1)[-1]
+        pattern = f"{module}.{function.__qualname__}_{digest}-*.nbi"
+        beside = Path(inspect.getfile(function)).parent / "__pycache__"
+        places = [(Path(custom), True)] if custom else [(beside, False), (user, True)]
+        if not any(next(iter(folder.rglob(pattern) if nested else folder.glob(pattern)),
+                        None) for folder, nested in places):
+            return False
+    return True
 
 
 def is_compiled() -> bool:

@@ -161,12 +161,12 @@ async def serve_chart(endpoint: ChartEndpoint, request: Request) -> Response:
         chart_request = ChartRequest(principal, services, birth, request_id_of(request.scope))
         charged = ChargedRequest(principal, endpoint.path, key, raw)
         try:
-            body = await charge_and_answer(
+            return await charge_and_answer(
                 services, charged, services.settings.request_timeout,
-                lambda: _answer(endpoint, chart_request, geocode_key, announced))
+                lambda: _answer(endpoint, chart_request, geocode_key, announced),
+                json_response)
         except TimeoutError:
             raise timed_out(request_id_of(request.scope)) from None
-        return json_response(body)
 
 
 def chart_handler(endpoint: ChartEndpoint) -> Handler:

@@ -1,5 +1,5 @@
-"""``GET /health`` (200 while the database answers, else 503 with Retry-After) and
-``GET /health/live`` (always 200): public, for load balancers."""
+"""``GET /health`` (200 while the database answers and stores a write, else 503 with
+Retry-After) and ``GET /health/live`` (always 200): public, for load balancers."""
 
 from __future__ import annotations
 
@@ -18,18 +18,24 @@ LOG = logging.getLogger("bodygraph_server")
 
 _STATUS = {"type": "object", "required": ["status"],
            "properties": {"status": {"enum": ["ok", "unavailable"]},
-                          "database": {"enum": ["up", "down"]}}}
+                          "database": {"enum": ["up", "down", "read-only"]}}}
 
 
 async def readiness(services: Services) -> Response:
     """``/health``: 200 ``{"status": "ok", "database": "up"}`` when the database answers a
-    query, else 503 ``{"status": "unavailable", "database": "down"}`` with Retry-After
+    query and stores a write (what a charge needs), else 503 ``{"status": "unavailable",
+    "database": "down"}`` (unreachable) or ``"read-only"`` (it answers, but a write fails:
+    read-only files or server, a full disk, a write lock held elsewhere) with Retry-After
     (a load balancer takes the worker out of rotation; ``/health/live`` stays 200)."""
+    store = services.book.store
+    state = "down"
     try:
-        await services.run_bookkeeping(services.book.store.ping)
+        await services.run_bookkeeping(store.ping)
+        state = "read-only"
+        await services.run_bookkeeping(store.check_writable)
     except StoreError as exc:
-        LOG.warning("health check: database unavailable (%s)", exc)
-        return json_response({"status": "unavailable", "database": "down"}, 503,
+        LOG.warning("health check: database %s (%s)", state, exc)
+        return json_response({"status": "unavailable", "database": state}, 503,
                              {"Retry-After": str(RETRY_AFTER_OUTAGE)})
     return json_response({"status": "ok", "database": "up"})
 
@@ -46,12 +52,12 @@ async def alive(request: Request) -> Response:
 
 OPERATIONS: tuple[Operation, ...] = (
     Operation(method="GET", path="/health", summary="Readiness",
-              description="200 while the database answers a query; else 503 with "
-              "Retry-After (take the worker out of rotation).",
+              description="200 while the database answers a query and stores a write; else "
+              "503 with Retry-After (take the worker out of rotation).",
               handler=health, tags=("health",), operation_id="health",
               success=Answer(description="ready", schema=_STATUS),
               refusals={503: Answer(
-                  description="the database is unavailable", schema=_STATUS,
+                  description="the database is unavailable or read-only", schema=_STATUS,
                   headers={"Retry-After": {"description": "seconds to wait",
                                            "schema": {"type": "integer"}}})}),
     Operation(method="GET", path="/health/live", summary="Liveness",

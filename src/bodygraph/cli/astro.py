@@ -1,0 +1,173 @@
+"""``bodygraph astro``: the zodiac positions of one birth's 26 activations (sign, degree,
+minute, second, retrograde) and, for a known place, the Ascendant, the Midheaven and the
+house cusps; as text or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import datetime
+from typing import Any, Final
+
+from bodygraph.cli.chart import add_birth_options, parse_utc
+from bodygraph.cli.options import (
+    EXIT_STATUS,
+    CliError,
+    HelpFormatter,
+    Subparsers,
+    add_calculation_options,
+    calculator_from,
+    geocoder_from,
+)
+from bodygraph.cli.report import utc_seconds_text
+from bodygraph.errors import InvalidOptionError
+from bodygraph.geo.birthtime import wall_time
+from bodygraph.geo.coordinates import InvalidCoordinatesError, check_coordinates
+from bodygraph.geo.timezones import local_to_utc, to_utc
+from bodygraph.model.chart import BODIES
+from bodygraph.rules.houses import HOUSE_SYSTEMS
+
+EXAMPLE: Final = ("bodygraph astro --date 1990-05-14 --time 08:30 --lat 52.52 --lng 13.405 "
+                  "--json")
+#: The words of the readable output.
+SIDE_TITLES: Final = {"personality": "Personality", "design": "Design"}
+BODY_TITLES: Final = {
+    "sun": "Sun", "earth": "Earth", "northNode": "North Node", "southNode": "South Node",
+    "moon": "Moon", "mercury": "Mercury", "venus": "Venus", "mars": "Mars",
+    "jupiter": "Jupiter", "saturn": "Saturn", "uranus": "Uranus", "neptune": "Neptune",
+    "pluto": "Pluto",
+}
+RETROGRADE_MARK: Final = "R"
+NO_PLACE: Final = "angles and houses: give the place (--lat/--lng or --place) to have them"
+
+
+def add_parser(subparsers: Subparsers) -> None:
+    """Add ``bodygraph astro ...`` to the ``bodygraph`` command line."""
+    parser = subparsers.add_parser(
+        "astro",
+        help="zodiac positions, angles and houses of one birth",
+        description="The tropical zodiac position of each of the 26 activations, whether "
+        "the body is retrograde, and for a known place the Ascendant, the Midheaven and "
+        "the 12 house cusps (docs/conventions.md).",
+        epilog=f"examples:\n  {EXAMPLE}\n"
+        "  bodygraph astro --utc 1990-05-14T06:30:00Z --lat 52.52 --lng 13.405 "
+        "--houses whole-sign\n"
+        "  bodygraph astro --date 1990-05-14 --time 08:30 --tz Europe/Berlin --lat 52.52 "
+        "--lng 13.405\n  bodygraph astro --utc 1980-01-03T08:30:00Z   (no place: no angles)"
+        f"\n\n{EXIT_STATUS}",
+        formatter_class=HelpFormatter,
+    )
+    add_birth_options(parser)
+    houses = parser.add_argument_group("houses")
+    houses.add_argument("--houses", metavar="SYSTEM",
+                        help="house system: placidus (the default) or whole-sign; needs the "
+                        "place")
+    out = parser.add_argument_group("output")
+    out.add_argument("--json", action="store_true",
+                     help='print {"activations": ..., "angles": ..., "houses": ...}')
+    add_calculation_options(parser.add_argument_group("calculation"))
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The handler of ``bodygraph astro``."""
+    from bodygraph.relations.astro import astro  # the engine: only once the options are good
+
+    if args.houses is not None and args.houses not in HOUSE_SYSTEMS:
+        raise CliError(f"--houses {args.houses!r} is not a house system: use "
+                       + " or ".join(HOUSE_SYSTEMS))
+    place = _place(args)
+    if args.houses is not None and place is None:
+        raise CliError("--houses needs the place: give --lat and --lng, or --place")
+    birth = _birth(args, place)
+    lat, lng = place if place is not None else (None, None)
+    try:
+        table = astro(birth, lat, lng, houses=args.houses or "placidus", node=args.node,
+                      calculator=calculator_from(args))
+    except InvalidOptionError as exc:
+        raise CliError(str(exc)) from None
+    data = table.to_dict()
+    if args.json:
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        print(astro_text(data))
+    return 0
+
+
+def _place(args: argparse.Namespace) -> tuple[float, float] | None:
+    if (args.lat is None) != (args.lng is None):
+        raise CliError("give --lat and --lng together")
+    if args.lat is not None and args.place is not None:
+        raise CliError("give either --lat/--lng or --place, not both")
+    if args.place is not None:
+        found = geocoder_from(args).geocode(args.place)
+        print(f"bodygraph: place {found.describe()}", file=sys.stderr)
+        return found.lat, found.lng
+    if args.lat is None:
+        return None
+    try:
+        lat, lng = check_coordinates(args.lat, args.lng)
+    except InvalidCoordinatesError as exc:
+        raise CliError(str(exc)) from None
+    if abs(lat) == 90.0:
+        raise CliError(f"latitude {lat} is a pole, where no Ascendant exists")
+    return lat, lng
+
+
+def _birth(args: argparse.Namespace, place: tuple[float, float] | None) -> datetime:
+    if args.utc:
+        if args.date or args.time or args.tz:
+            raise CliError("give either --utc or --date/--time (with --tz or the place), "
+                           "not both")
+        return parse_utc(args.utc)
+    if not (args.date and args.time):
+        raise CliError(f"give the birth instant: --utc ISO, or --date and --time (try: "
+                       f"{EXAMPLE})")
+    when = wall_time(args.date, args.time)
+    if args.tz is not None:
+        resolved = to_utc(when, args.tz)
+    elif place is not None:
+        resolved = local_to_utc(when, lat=place[0], lng=place[1])
+    else:
+        raise CliError("with --date/--time give --tz ZONE, --place TEXT or --lat/--lng")
+    print(f"bodygraph: {when:%Y-%m-%d %H:%M} in zone {resolved.zone} -> "
+          f"{utc_seconds_text(resolved.utc)}", file=sys.stderr)
+    return resolved.utc
+
+
+def _position(body: dict[str, Any]) -> str:
+    mark = RETROGRADE_MARK if body["retrograde"] else " "
+    return (f"{body['gateLine']:>5}  {body['degree']:>2}°{body['minute']:02d}'"
+            f"{body['second']:02d}\" {body['sign']:<11} {mark}")
+
+
+def astro_text(data: dict[str, Any]) -> str:
+    """The JSON of ``astro`` for a reader: the two columns, the angles and the cusps."""
+    rows = [f"{'':<12}{SIDE_TITLES['personality']:<31}{SIDE_TITLES['design']}"]
+    for body in BODIES:
+        personality = data["activations"]["personality"][body.value]
+        design = data["activations"]["design"][body.value]
+        rows.append(f"{BODY_TITLES[body.value]:<12}{_position(personality):<31}"
+                    f"{_position(design)}".rstrip())
+    rows.append("")
+    if data["angles"] is None:
+        rows.append(NO_PLACE)
+        return "\n".join(rows)
+    rows += [f"Ascendant   {_longitude(data['angles']['ascendant'])}",
+             f"Midheaven   {_longitude(data['angles']['midheaven'])}", "",
+             f"Houses ({data['houses']['system']})"]
+    rows += [f"  {house:>2}  {_longitude(cusp)}"
+             for house, cusp in enumerate(data["houses"]["cusps"], start=1)]
+    if data["houses"]["note"]:
+        rows += ["", f"note: {data['houses']['note']}"]
+    return "\n".join(rows)
+
+
+def _longitude(value: float) -> str:
+    from bodygraph.rules.zodiac import SIGNS
+
+    arcsec = int(value * 3600) % (360 * 3600)
+    sign, within = divmod(arcsec, 30 * 3600)
+    return (f"{within // 3600:>2}°{within % 3600 // 60:02d}'{within % 60:02d}\" "
+            f"{SIGNS[sign]}")

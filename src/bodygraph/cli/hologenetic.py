@@ -1,0 +1,105 @@
+"""``bodygraph hologenetic``: the hologenetic profile (the Gene Keys profile) of one birth, as
+text or JSON, with the user's own label pack where given."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Final
+
+from bodygraph.cli.chart import add_birth_options, chart_from_args
+from bodygraph.cli.options import (
+    EXIT_STATUS,
+    CliError,
+    HelpFormatter,
+    Subparsers,
+    add_calculation_options,
+)
+from bodygraph.errors import InvalidOptionError
+from bodygraph.rules.hologenetic import (
+    SEQUENCES,
+    HologeneticProfile,
+    LabelPack,
+    hologenetic_profile,
+    label_pack_from_json,
+)
+
+EXAMPLE: Final = "bodygraph hologenetic --utc 1980-01-03T08:30:00Z"
+
+
+def add_parser(subparsers: Subparsers) -> None:
+    """Add ``bodygraph hologenetic ...`` to the ``bodygraph`` command line."""
+    parser = subparsers.add_parser(
+        "hologenetic",
+        help="the hologenetic profile (Gene Keys spheres) of one birth",
+        description="The hologenetic profile of one birth: each sphere is the key (gate) and "
+        "line of one activation of the chart (docs/conventions.md).",
+        epilog=f"examples:\n  {EXAMPLE} --json\n"
+        "  bodygraph hologenetic --date 1990-05-14 --time 08:30 --tz Europe/Berlin "
+        "--labels my-labels.json\n\n" + EXIT_STATUS,
+        formatter_class=HelpFormatter,
+    )
+    add_birth_options(parser)
+    out = parser.add_argument_group("output")
+    out.add_argument("--json", action="store_true",
+                     help='print {"activation": {...}, "venus": {...}, "pearl": {...}}')
+    out.add_argument("--labels", metavar="FILE",
+                     help="your label pack (JSON: texts by key number and sphere) to show")
+    add_calculation_options(parser.add_argument_group("calculation"))
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The handler of ``bodygraph hologenetic``."""
+    labels = _labels(args.labels) if args.labels else None
+    profile = hologenetic_profile(chart_from_args(args))
+    if args.json:
+        print(json.dumps(profile_json(profile, labels), indent=2, ensure_ascii=False))
+    else:
+        print(profile_text(profile, labels))
+    return 0
+
+
+def _labels(path: str) -> LabelPack:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CliError(f"--labels {path}: no such file") from None
+    try:
+        return label_pack_from_json(text)
+    except InvalidOptionError as exc:
+        raise CliError(f"--labels {path}: {exc}") from None
+
+
+def profile_json(profile: HologeneticProfile, labels: LabelPack | None) -> dict[str, object]:
+    """The profile's JSON; with a label pack, a ``labels`` member holds its texts of each
+    sphere (``{"lifesWork": {"sphere": ..., "key": {...}}}``)."""
+    out: dict[str, object] = dict(profile.to_dict())
+    if labels is not None:
+        out["labels"] = {
+            sphere.source.key: {
+                "sphere": labels.spheres.get(sphere.source.key),
+                "key": dict(labels.key_labels(sphere.key)),
+            }
+            for sphere in profile.spheres
+        }
+    return out
+
+
+def profile_text(profile: HologeneticProfile, labels: LabelPack | None) -> str:
+    """The profile for a reader: each sequence, its spheres and the labels given."""
+    rows = ["Hologenetic profile"]
+    for sequence, title in SEQUENCES.items():
+        rows += ["", f"  {title}"]
+        for sphere in profile.spheres:
+            if sphere.source.sequence != sequence:
+                continue
+            source = f"{sphere.source.side} {sphere.source.body.value}"
+            rows.append(f"    {sphere.source.title:<12} {sphere!s:>5}   ({source})")
+            if labels is not None:
+                if sphere.source.key in labels.spheres:
+                    rows.append(f"      {labels.spheres[sphere.source.key]}")
+                rows += [f"      {name}: {text}"
+                         for name, text in labels.key_labels(sphere.key).items()]
+    return "\n".join(rows)

@@ -1,0 +1,67 @@
+"""``bodygraph wheel``: the mandala wheel of one birth as SVG and/or PNG, in a theme, with
+the bodygraph in the centre and optionally a transit as an outer ring."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Final
+
+from bodygraph.cli.chart import add_birth_options, chart_from_args, parse_utc
+from bodygraph.cli.images import add_image_options, theme_of
+from bodygraph.cli.options import (
+    EXIT_STATUS,
+    CliError,
+    HelpFormatter,
+    Subparsers,
+    add_calculation_options,
+    calculator_from,
+)
+
+EXAMPLE: Final = "bodygraph wheel --utc 1980-01-03T08:30:00Z --svg wheel.svg"
+
+
+def add_parser(subparsers: Subparsers) -> None:
+    """Add ``bodygraph wheel ...`` to the ``bodygraph`` command line."""
+    parser = subparsers.add_parser(
+        "wheel",
+        help="draw the mandala wheel of one birth (SVG, PNG)",
+        description="Draw the mandala wheel: the 64 gates around the zodiac, the 26 "
+        "activations at their longitudes, the bodygraph in the centre (docs/render.md).",
+        epilog=f"examples:\n  {EXAMPLE}\n"
+        "  bodygraph wheel --utc 1980-01-03T08:30:00Z --png wheel.png --theme dark "
+        "--transit-at 2027-01-01T00:00:00Z\n\n" + EXIT_STATUS,
+        formatter_class=HelpFormatter,
+    )
+    add_birth_options(parser)
+    out = parser.add_argument_group("output (at least one of --svg and --png)")
+    add_image_options(out, what="wheel")
+    out.add_argument("--transit-at", metavar="ISO",
+                     help="also draw the sky at this instant as an outer ring")
+    out.add_argument("--no-bodygraph", action="store_true",
+                     help="leave the centre empty (no bodygraph)")
+    add_calculation_options(parser.add_argument_group("calculation"))
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The handler of ``bodygraph wheel``."""
+    if not (args.svg or args.png):
+        raise CliError(f"give --svg PATH and/or --png PATH (try: {EXAMPLE})")
+    theme = theme_of(args)
+    moment = parse_utc(args.transit_at, "--transit-at") if args.transit_at else None
+    chart = chart_from_args(args)
+    from bodygraph.render.raster import svg_to_png  # the renderer: only when drawing
+    from bodygraph.render.wheel import WheelInput, wheel_svg
+
+    transit = None if moment is None else calculator_from(args).calculate(moment,
+                                                                          node=args.node)
+    label = "Transit" if moment is None else f"Transit {moment:%Y-%m-%d %H:%M} UTC"
+    data = WheelInput.from_chart(chart, transit, transit_label=label,
+                                 bodygraph=not args.no_bodygraph)
+    document = wheel_svg(data, theme)
+    if args.svg:
+        Path(args.svg).write_text(document, encoding="utf-8", newline="\n")
+    if args.png:
+        Path(args.png).write_bytes(svg_to_png(document))
+    return 0
