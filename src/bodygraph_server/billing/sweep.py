@@ -2,7 +2,7 @@
 calls whose process died) and the pruning of expired rate-limit hits and idempotency keys.
 
 A chart call reserves its credit before computing and commits or releases it afterwards
-(:mod:`bodygraph_server.http.endpoint`). If the worker dies in between, the reservation would
+(:mod:`bodygraph_server.http.charging`). If the worker dies in between, the reservation would
 stay pending forever with its credit spent. Every worker therefore releases, at start-up
 and then every :data:`SWEEP_INTERVAL` seconds, the reservations older than the request
 time-out plus :data:`SWEEP_GRACE` seconds: no live call can still hold one (a call gives
