@@ -83,10 +83,12 @@ def run(args: argparse.Namespace) -> int:
     chart = chart_from_args(args)
     write_images(args, chart)
     if args.json:
-        print(json.dumps(chart.to_v1() if args.v1 else chart.to_v2(), indent=2,
-                         ensure_ascii=False))
+        data = chart.to_v1() if args.v1 else chart.to_v2()
+        if args.labels:
+            data["labels"] = chart.labels(args.lang)
+        print(json.dumps(data, indent=2, ensure_ascii=False))
     else:
-        print(render_text(chart))
+        print(render_text(chart, args.lang))
     return 0
 
 

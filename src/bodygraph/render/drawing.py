@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
 from bodygraph.catalog.tables import CENTER_NAMES, Channel, tables
+from bodygraph.catalog.translations import SOURCE_LANGUAGE
 from bodygraph.render import panels
 from bodygraph.render.arrows import variable_arrows
 from bodygraph.render.geometry import (
@@ -120,10 +121,11 @@ def id_prefix(scene: Scene, theme: Theme) -> str:
 
 
 def render_svg(data: RenderInput | TransitInput | ConnectionInput,
-               theme: Theme | None = None) -> str:
-    """The SVG document of a bodygraph (UTF-8 text, ends with a newline)."""
+               theme: Theme | None = None, *, lang: str = SOURCE_LANGUAGE) -> str:
+    """The SVG document of a bodygraph (UTF-8 text, ends with a newline), its words in
+    ``lang`` (one of :func:`bodygraph.languages`; what is drawn is the same in all)."""
     theme = theme if theme is not None else DEFAULT_THEME
-    scene = scene_of(data)
+    scene = scene_of(data, lang)
     geo = layout()
     fr = frame(scene, theme, geo)
     pid = id_prefix(scene, theme)
@@ -158,7 +160,8 @@ def render_svg(data: RenderInput | TransitInput | ConnectionInput,
     w("</g>")
     left, right = _columns(scene, theme)
     for i, x in [*zip(left, fr.left_x, strict=True), *zip(right, fr.right_x, strict=True)]:
-        out.extend(panels.column(scene.sources[i], theme, x, fr.graph_y, pid))
+        out.extend(panels.column(scene.sources[i], theme, x, fr.graph_y, pid,
+                                 scene.body_names))
     if fr.legend_y is not None:
         out.extend(panels.legend(scene, theme, MARGIN, fr.legend_y, fr.width - 2 * MARGIN, pid))
     if fr.summary_y is not None:
