@@ -62,6 +62,10 @@ def render_text(chart: Chart, lang: str = SOURCE_LANGUAGE) -> str:
     none = tr.pgettext("cli", "none")
     width = max(11, *(display_width(body_label(body, lang)) for body in BODIES))
 
+    def variable(name: str) -> str:  # English writes them in lower case here
+        text = term("variable", name, lang)
+        return text.lower() if lang == SOURCE_LANGUAGE else text
+
     def heading(word: str) -> str:
         return "  " + pad(word, 14) + " "
 
@@ -80,14 +84,12 @@ def render_text(chart: Chart, lang: str = SOURCE_LANGUAGE) -> str:
         heading(tr.pgettext("cli", "Signature")) + f"{words['signature']}   "
         + tr.pgettext("cli", "not-self theme: {theme}").format(theme=words["notSelfTheme"]),
         heading(tr.pgettext("cli", "Variables")) + chart.variables,
-        "    " + tr.pgettext("cli", "determination {determination}, cognition {cognition}, "
-                            "environment {environment}").format(
-            determination=words["determination"], cognition=words["cognition"],
-            environment=words["environment"]),
-        "    " + tr.pgettext("cli", "motivation {motivation} (transference {transference}), "
-                            "perspective {perspective} (distraction {distraction})").format(
-            motivation=words["motivation"], transference=words["transference"],
-            perspective=words["perspective"], distraction=words["distraction"]),
+        "    " + ", ".join(f"{variable(name)} {words[name.lower()]}"
+                          for name in ("Determination", "Cognition", "Environment")),
+        f"    {variable('Motivation')} {words['motivation']} "
+        f"({variable('Transference')} {words['transference']}), "
+        f"{variable('Perspective')} {words['perspective']} "
+        f"({variable('Distraction')} {words['distraction']})",
         heading(tr.pgettext("cli", "Circuitries")) + (words["circuitries"] or "-"),
         heading(tr.pgettext("cli", "Centers")) + (
             ", ".join(words["centers"]) or tr.pgettext("cli", "none defined")),

@@ -156,7 +156,7 @@ def render_svg(data: RenderInput | TransitInput | ConnectionInput,
         out.extend(_center(name, scene, theme, geo, pid, sizes))
     w("</g>")
     if scene.variables is not None:
-        out.extend(variable_arrows(scene.variables, theme, pid))
+        out.extend(variable_arrows(scene.variables, theme, pid, lang))
     w("</g>")
     left, right = _columns(scene, theme)
     for i, x in [*zip(left, fr.left_x, strict=True), *zip(right, fr.right_x, strict=True)]:
