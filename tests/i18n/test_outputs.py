@@ -198,3 +198,15 @@ def test_an_unknown_language_is_one_line_and_exit_status_2(args: list[str], env:
     assert done.stdout == ""
     assert done.stderr == (f"bodygraph: error: {where} is not a supported language; use one "
                            f"of {', '.join(LANGUAGES)}\n")
+
+
+@pytest.mark.parametrize(("lang", "family"), [("ja", "Noto Sans CJK JP"),
+                                              ("zh-Hans", "Noto Sans CJK SC")])
+def test_japanese_and_chinese_images_name_a_cjk_font_first(lang: str, family: str,
+                                                           charts: list[Chart]) -> None:
+    """cairosvg reads only the first family of ``font-family``: with the theme's Latin
+    font first, the PNG's CJK words were empty boxes."""
+    document = render_svg(RenderInput.from_chart(charts[0]), lang=lang)
+    root = ET.fromstring(document.encode("utf-8"))
+    assert root.get("font-family", "").startswith(f"'{family}',")
+    assert "CJK" not in render_svg(RenderInput.from_chart(charts[0]), lang="de")

@@ -29,7 +29,7 @@ from bodygraph.render.marks import dot, half, number_ink
 from bodygraph.render.model import RenderInput
 from bodygraph.render.overlay import ConnectionInput, TransitInput
 from bodygraph.render.scene import Scene, scene_of
-from bodygraph.render.theme import DEFAULT_THEME, Theme, center_slug
+from bodygraph.render.theme import DEFAULT_THEME, Theme, center_slug, theme_for_language
 
 MARGIN = 24.0
 GAP = 6.0
@@ -124,7 +124,7 @@ def render_svg(data: RenderInput | TransitInput | ConnectionInput,
                theme: Theme | None = None, *, lang: str = SOURCE_LANGUAGE) -> str:
     """The SVG document of a bodygraph (UTF-8 text, ends with a newline), its words in
     ``lang`` (one of :func:`bodygraph.languages`; what is drawn is the same in all)."""
-    theme = theme if theme is not None else DEFAULT_THEME
+    theme = theme_for_language(theme if theme is not None else DEFAULT_THEME, lang)
     scene = scene_of(data, lang)
     geo = layout()
     fr = frame(scene, theme, geo)

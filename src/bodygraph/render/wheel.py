@@ -25,7 +25,7 @@ from bodygraph.render.glyphs import PLANET_NAMES, glyph
 from bodygraph.render.model import RenderInput
 from bodygraph.render.scene import transit_words
 from bodygraph.render.signs import sign_glyph
-from bodygraph.render.theme import DEFAULT_THEME, Theme
+from bodygraph.render.theme import DEFAULT_THEME, Theme, theme_for_language
 from bodygraph.rules.activations import side_pairs
 from bodygraph.rules.properties import variables
 from bodygraph.rules.zodiac import SIGNS
@@ -169,7 +169,7 @@ def wheel_svg(data: WheelInput, theme: Theme | None = None, *,
               lang: str = SOURCE_LANGUAGE) -> str:
     """The SVG document of the mandala wheel (UTF-8 text, ends with a newline), its words
     in ``lang``."""
-    theme = theme if theme is not None else DEFAULT_THEME
+    theme = theme_for_language(theme if theme is not None else DEFAULT_THEME, lang)
     words = WheelWords.of(data, lang)
     outer = TRANSIT_GLYPH + GLYPH if data.transit is not None else ZODIAC_OUT
     size = 2 * (outer + MARGIN)
