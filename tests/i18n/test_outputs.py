@@ -210,3 +210,17 @@ def test_japanese_and_chinese_images_name_a_cjk_font_first(lang: str, family: st
     root = ET.fromstring(document.encode("utf-8"))
     assert root.get("font-family", "").startswith(f"'{family}',")
     assert "CJK" not in render_svg(RenderInput.from_chart(charts[0]), lang="de")
+
+
+def test_cycles_and_calendar_text_are_in_the_language() -> None:
+    cycles = _bodygraph("cycles", "--utc", "1980-01-03T08:30:00Z", "--year", "2024",
+                        "--lang", "de")
+    assert cycles.returncode == 0, cycles.stderr
+    assert cycles.stdout.splitlines()[0].startswith("Geburt:")
+    assert "Saturn-Return:" in cycles.stdout
+    calendar = _bodygraph("calendar", "--from", "2024-03-20", "--to", "2024-03-21",
+                          "--body", "sun,moon", "--lang", "ja")
+    assert calendar.returncode == 0, calendar.stderr
+    assert "月 " in calendar.stdout and " に入る" in calendar.stdout
+    assert_no_english(cycles.stdout, "de")
+    assert_no_english(calendar.stdout, "ja")

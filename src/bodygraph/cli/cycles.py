@@ -10,6 +10,7 @@ from datetime import MAXYEAR, MINYEAR, UTC, datetime
 from typing import Any
 
 from bodygraph.calculator import Calculator
+from bodygraph.catalog.translations import catalog
 from bodygraph.cli.chart import add_birth_options, chart_from_args
 from bodygraph.cli.options import CliError, Subparsers, calculator_from, note_if_plain
 from bodygraph.cli.relations_options import (
@@ -19,6 +20,7 @@ from bodygraph.cli.relations_options import (
     input_errors_exit_2,
 )
 from bodygraph.cli.relations_text import rounded_seconds_text
+from bodygraph.cli.report import display_width, pad
 from bodygraph.relations.common import instant_text
 from bodygraph.relations.cycles import saturn_returns, solar_return, uranus_oppositions
 
@@ -86,8 +88,13 @@ def run(args: argparse.Namespace) -> int:
     def when(instants: list[datetime]) -> str:
         return ", ".join(rounded_seconds_text(t) for t in instants)
 
-    print(f"Birth:             {when([birth])}")
-    print(f"Solar return {found.year}: {when([found.solar])}")
-    print(f"Saturn return:     {when(found.saturn)}")
-    print(f"Uranus opposition: {when(found.uranus)}")
+    tr = catalog(args.lang)
+    rows = [(tr.pgettext("cli", "Birth:"), when([birth])),
+            (tr.pgettext("cli", "Solar return {year}:").format(year=found.year),
+             when([found.solar])),
+            (tr.pgettext("cli", "Saturn return:"), when(found.saturn)),
+            (tr.pgettext("cli", "Uranus opposition:"), when(found.uranus))]
+    width = max(display_width(heading) for heading, _ in rows)
+    for heading, instants in rows:
+        print(f"{pad(heading, width)} {instants}")
     return 0
