@@ -13,7 +13,7 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import cache
 
 import pytest
@@ -23,9 +23,12 @@ from bodygraph import Chart
 from bodygraph.catalog.translations import LANGUAGES, SOURCE_LANGUAGE, catalog
 from bodygraph.cli import connection as connection_cli
 from bodygraph.cli import penta as penta_cli
+from bodygraph.cli import sensitivity as sensitivity_cli
 from bodygraph.cli import transit as transit_cli
 from bodygraph.cli.report import render_text
 from bodygraph.relations import connection, penta, transit
+from bodygraph.relations.segments import Sensitivity
+from bodygraph.relations.sensitivity import sensitivity
 from bodygraph.render import (
     ConnectionInput,
     RenderInput,
@@ -47,6 +50,12 @@ SVG = "{http://www.w3.org/2000/svg}"
 @pytest.fixture(scope="module")
 def charts() -> list[Chart]:
     return list(bodygraph.calculate_many(BIRTHS))
+
+
+@pytest.fixture(scope="module")
+def segments() -> Sensitivity:
+    """A window with line changes (the Moon changes line twice)."""
+    return sensitivity(BIRTHS[0], timedelta(minutes=20))
 
 
 @cache
@@ -95,9 +104,12 @@ def test_the_check_finds_english_left_in_an_output(charts: list[Chart]) -> None:
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
-def test_readable_text_is_all_in_the_language(lang: str, charts: list[Chart]) -> None:
+def test_readable_text_is_all_in_the_language(lang: str, charts: list[Chart],
+                                              segments: Sensitivity) -> None:
     one, two, three = charts
+    assert segments.changes
     texts = [
+        sensitivity_cli.render(segments, lang),
         render_text(one, lang),
         transit_cli.render(transit(AT, natal=one), lang),
         connection_cli.render(connection(one, two), lang),
@@ -169,7 +181,9 @@ def test_chart_json_gets_a_labels_object_beside_the_usual_fields(lang: str,
     labels = data.pop("labels")
     assert data == json.loads(json.dumps(charts[0].to_v2()))
     assert labels == charts[0].labels(lang)
-    assert_no_english(json.dumps(labels, ensure_ascii=False), lang)
+    values = [v for value in labels.values()
+              for v in (value if isinstance(value, list) else [value])]
+    assert_no_english("\n".join(values), lang)  # the keys are the contract's, in English
 
 
 def test_bodygraph_lang_is_the_default_and_the_locale_is_never_read() -> None:
