@@ -24,11 +24,13 @@ from bodygraph.catalog.translations import LANGUAGES, SOURCE_LANGUAGE, catalog
 from bodygraph.cli import connection as connection_cli
 from bodygraph.cli import penta as penta_cli
 from bodygraph.cli import sensitivity as sensitivity_cli
+from bodygraph.cli import stability as stability_cli
 from bodygraph.cli import transit as transit_cli
 from bodygraph.cli.report import render_text
 from bodygraph.relations import connection, penta, transit
 from bodygraph.relations.segments import Sensitivity
 from bodygraph.relations.sensitivity import sensitivity
+from bodygraph.relations.stability import Stability, stability
 from bodygraph.render import (
     ConnectionInput,
     RenderInput,
@@ -50,6 +52,11 @@ SVG = "{http://www.w3.org/2000/svg}"
 @pytest.fixture(scope="module")
 def charts() -> list[Chart]:
     return list(bodygraph.calculate_many(BIRTHS))
+
+
+@pytest.fixture(scope="module")
+def stretches() -> Stability:
+    return stability(BIRTHS[0], timedelta(hours=2))
 
 
 @pytest.fixture(scope="module")
@@ -105,10 +112,12 @@ def test_the_check_finds_english_left_in_an_output(charts: list[Chart]) -> None:
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_readable_text_is_all_in_the_language(lang: str, charts: list[Chart],
-                                              segments: Sensitivity) -> None:
+                                              segments: Sensitivity,
+                                              stretches: Stability) -> None:
     one, two, three = charts
     assert segments.changes
     texts = [
+        stability_cli.render(stretches, lang),
         sensitivity_cli.render(segments, lang),
         render_text(one, lang),
         transit_cli.render(transit(AT, natal=one), lang),
