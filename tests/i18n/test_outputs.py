@@ -247,3 +247,13 @@ def test_cycles_and_calendar_text_are_in_the_language() -> None:
     assert "月 " in calendar.stdout and " に入る" in calendar.stdout
     assert_no_english(cycles.stdout, "de")
     assert_no_english(calendar.stdout, "ja")
+
+
+@pytest.mark.parametrize("lang", ["ru", "zh-Hans"])
+def test_rectify_text_is_in_the_language(lang: str) -> None:
+    done = _bodygraph("rectify", "--date", "1980-01-03", "--tz", "UTC", "--profile", "3/5",
+                      "--type", "Generator", "--lang", lang)
+    assert done.returncode == 0, done.stderr
+    assert_no_english(done.stdout, lang)
+    assert done.stdout != _bodygraph("rectify", "--date", "1980-01-03", "--tz", "UTC",
+                                     "--profile", "3/5", "--type", "Generator").stdout
