@@ -68,6 +68,26 @@ def test_the_code_s_messages_are_extracted_by_context() -> None:
     assert len([1 for context, _ in found if context == "zodiac sign"]) == 12
 
 
+def test_every_pgettext_call_of_the_code_is_extracted() -> None:
+    """Python's own parser finds every ``pgettext(context, text)`` of literals in the
+    extracted folders, also inside f-strings, where pybabel's extractor does not look."""
+    import ast
+
+    from bodygraph.i18n.template import messages
+
+    extracted = {(t.context, t.english) for t in messages()}
+    called = set()
+    for folder in ("catalog", "cli", "render"):
+        for path in (ROOT / "src" / "bodygraph" / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and node.func.attr == "pgettext"
+                        and all(isinstance(a, ast.Constant) for a in node.args)):
+                    called.add((node.args[0].value, node.args[1].value))
+    assert len(called) > 100
+    assert called - extracted == set()
+
+
 def test_a_message_added_to_the_code_and_not_translated_fails_the_check() -> None:
     from bodygraph.i18n.template import all_messages, catalog_problems, read_catalog
     from bodygraph.i18n.terms import Term

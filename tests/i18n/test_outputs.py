@@ -257,3 +257,14 @@ def test_rectify_text_is_in_the_language(lang: str) -> None:
     assert_no_english(done.stdout, lang)
     assert done.stdout != _bodygraph("rectify", "--date", "1980-01-03", "--tz", "UTC",
                                      "--profile", "3/5", "--type", "Generator").stdout
+
+
+@pytest.mark.parametrize("lang", ["it", "ja"])
+def test_astro_text_is_in_the_language(lang: str) -> None:
+    done = _bodygraph("astro", "--utc", "1980-01-03T08:30:00Z", "--lat", "52.52", "--lng",
+                      "13.405", "--lang", lang)
+    assert done.returncode == 0, done.stderr
+    assert_no_english(done.stdout, lang)
+    english = _bodygraph("astro", "--utc", "1980-01-03T08:30:00Z", "--lat", "52.52", "--lng",
+                         "13.405").stdout
+    assert "Midheaven" in english and "Capricorn" in english

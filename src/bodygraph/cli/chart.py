@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     write_images(args, chart)
     if args.json:
         data = chart.to_v1() if args.v1 else chart.to_v2()
-        if args.labels:
+        if args.lang_asked:
             data["labels"] = chart.labels(args.lang)
         print(json.dumps(data, indent=2, ensure_ascii=False))
     else:

@@ -98,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"bodygraph: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print(f"bodygraph: {tr.pgettext('error', 'interrupted')}", file=sys.stderr)
+        print("bodygraph: " + tr.pgettext("error", "interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
@@ -119,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _resolve_language(args: argparse.Namespace) -> None:
     """Set ``args.lang`` to the language asked (``--lang``, else ``$BODYGRAPH_LANG``, else
-    English; never the locale) and ``args.labels`` to whether one was asked, so that
+    English; never the locale) and ``args.lang_asked`` to whether one was asked, so that
     ``--json`` adds its words; an unknown code is a usage mistake."""
     given, where = args.lang, "--lang"
     if given is None and os.environ.get(LANG_VARIABLE):
@@ -127,7 +127,7 @@ def _resolve_language(args: argparse.Namespace) -> None:
     if given is not None and given not in LANGUAGES:
         raise CliError(f"{where} {given!r} is not a supported language; use one of "
                        f"{', '.join(LANGUAGES)}")
-    args.labels = given is not None
+    args.lang_asked = given is not None
     args.lang = given or SOURCE_LANGUAGE
 
 

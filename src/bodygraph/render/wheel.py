@@ -15,7 +15,7 @@ from xml.sax.saxutils import escape, quoteattr
 import numpy as np
 
 from bodygraph.catalog.tables import tables
-from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, term
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, sign_names, term
 from bodygraph.model.chart import BODIES, Body
 from bodygraph.render.color import readable
 from bodygraph.render.drawing import render_svg
@@ -152,17 +152,6 @@ class WheelWords:
                     "transit": tr.pgettext("image", "Transit")},
                    {body: term("body", name, lang) for body, name in PLANET_NAMES.items()},
                    sign_names(lang), transit_words(data.transit_label, tr))
-
-
-def sign_names(lang: str) -> tuple[str, ...]:
-    """The twelve signs' names in ``lang``, Aries to Pisces."""
-    tr = catalog(lang)
-    return (tr.pgettext("zodiac sign", "Aries"), tr.pgettext("zodiac sign", "Taurus"),
-            tr.pgettext("zodiac sign", "Gemini"), tr.pgettext("zodiac sign", "Cancer"),
-            tr.pgettext("zodiac sign", "Leo"), tr.pgettext("zodiac sign", "Virgo"),
-            tr.pgettext("zodiac sign", "Libra"), tr.pgettext("zodiac sign", "Scorpio"),
-            tr.pgettext("zodiac sign", "Sagittarius"), tr.pgettext("zodiac sign", "Capricorn"),
-            tr.pgettext("zodiac sign", "Aquarius"), tr.pgettext("zodiac sign", "Pisces"))
 
 
 def wheel_svg(data: WheelInput, theme: Theme | None = None, *,
