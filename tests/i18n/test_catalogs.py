@@ -69,7 +69,8 @@ def test_the_code_s_messages_are_extracted_by_context() -> None:
 
 
 def test_every_pgettext_call_of_the_code_is_extracted() -> None:
-    """Python's own parser finds every ``pgettext(context, text)`` of literals in the
+    """Python's own parser finds every ``pgettext(context, text)`` (and the command
+    line's ``usage_error(context, text, ...)``) of literals in the
     extracted folders, also inside f-strings, where pybabel's extractor does not look."""
     import ast
 
@@ -80,8 +81,12 @@ def test_every_pgettext_call_of_the_code_is_extracted() -> None:
     for folder in ("catalog", "cli", "render"):
         for path in (ROOT / "src" / "bodygraph" / folder).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                        and node.func.attr == "pgettext"
+                name = (node.func.attr if isinstance(node, ast.Call)
+                        and isinstance(node.func, ast.Attribute) else
+                        node.func.id if isinstance(node, ast.Call)
+                        and isinstance(node.func, ast.Name) else None)
+                if (name in ("pgettext", "usage_error") and isinstance(node, ast.Call)
+                        and len(node.args) == 2
                         and all(isinstance(a, ast.Constant) for a in node.args)):
                     called.add((node.args[0].value, node.args[1].value))
     assert len(called) > 100

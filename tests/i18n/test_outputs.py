@@ -15,6 +15,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -268,3 +269,25 @@ def test_astro_text_is_in_the_language(lang: str) -> None:
     english = _bodygraph("astro", "--utc", "1980-01-03T08:30:00Z", "--lat", "52.52", "--lng",
                          "13.405").stdout
     assert "Midheaven" in english and "Capricorn" in english
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("de", "bodygraph: error: --date '1990-02-30' ist kein Tag des Kalenders; schreiben Sie "
+           "ihn wie 1990-05-14\n"),
+    ("en", "bodygraph: error: --date '1990-02-30' is not a day of the calendar; write it like "
+           "1990-05-14\n"),
+])
+def test_usage_mistakes_are_said_in_the_language(lang: str, said: str) -> None:
+    done = _bodygraph("chart", "--date", "1990-02-30", "--time", "08:30", "--tz", "UTC",
+                      "--lang", lang)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", said)
+
+
+def test_batch_summary_is_in_the_language(tmp_path: Path) -> None:
+    births = tmp_path / "births.csv"
+    births.write_text("birth_utc\n1980-01-03T08:30:00Z\n", encoding="utf-8")
+    done = _bodygraph("batch", str(births), "-o", str(tmp_path / "charts.csv"), "--jobs", "1",
+                      "--lang", "fr")
+    assert done.returncode == 0, done.stderr
+    assert f"1 lignes -> {tmp_path / 'charts.csv'} : 1 cartes, 0 lignes erronées (" in (
+        done.stderr)

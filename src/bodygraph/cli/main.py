@@ -89,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status: int = args.handler(args)
     except CliError as exc:
-        print(f"bodygraph: error: {exc}", file=sys.stderr)
+        print(f"bodygraph: error: {exc.text(args.lang)}", file=sys.stderr)
         return 2
     except OutOfRangeError as exc:  # a value that cannot be used (the relations: status 2)
         print(f"bodygraph: error: {out_of_range_text(exc)}", file=sys.stderr)

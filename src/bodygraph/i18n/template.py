@@ -22,6 +22,9 @@ LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 #: marks with ``pgettext`` (the command line's and the images' words).
 ROOT = LOCALE_DIR.parent.parent.parent
 EXTRACT_MAPPING = ROOT / "babel.cfg"
+#: The calls ``pybabel extract`` reads: gettext's, and the command line's
+#: ``usage_error(context, text, ...)`` (``-k usage_error:1c,2`` on pybabel's command line).
+KEYWORDS = {**DEFAULT_KEYWORDS, "usage_error": ((1, "c"), 2)}
 #: What each context of the code's messages holds (beside the terms' contexts).
 MESSAGE_CONTEXTS: dict[str, str] = {
     "cli": "The command line's readable output",
@@ -56,7 +59,7 @@ def messages() -> list[Term]:
         method_map, options_map = parse_mapping_cfg(mapping)  # type: ignore[no-untyped-call]
     found: dict[tuple[str, str], list[str]] = {}
     for filename, _, text, _, context in extract_from_dir(
-            str(ROOT), method_map, options_map, keywords=DEFAULT_KEYWORDS):
+            str(ROOT), method_map, options_map, keywords=KEYWORDS):
         if context is None or not isinstance(text, str):
             continue
         found.setdefault((context, text), []).append(Path(filename).stem)
