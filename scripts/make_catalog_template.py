@@ -1,7 +1,8 @@
-"""Write src/bodygraph/locale/bodygraph.pot from the tables (the terms' one definition).
+"""Write src/bodygraph/locale/bodygraph.pot: the terms of the tables (their one definition)
+and the messages the code marks with ``pgettext`` (``pybabel extract`` with babel.cfg).
 
-Run after a term is added or changed, then ``pybabel update`` the catalogs
-(docs/translating.md):
+Run after a term or a marked message is added or changed, then ``pybabel update`` the
+catalogs (docs/translating.md):
 
     python scripts/make_catalog_template.py
 """

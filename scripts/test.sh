@@ -5,13 +5,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # What the tests need from the system, installed from Debian's packages when missing (as
 # root, with apt-get): the cairo library (PNG rendering), wrk (the load test's
-# generator), chromium (the browser tests), Java 17 or newer (the Spark test), and the
+# generator), chromium (the browser tests), a CJK font (fonts-noto-cjk: the Japanese and
+# Chinese PNG images), Java 17 or newer (the Spark test), and the
 # PostgreSQL and Redis that scripts/services.sh starts where none listens on their ports.
 # Without root or apt-get, one line says what is missing, and nothing runs.
 missing=()
 ldconfig -p 2>/dev/null | grep -q 'libcairo\.so\.2' || missing+=(libcairo2)
 command -v wrk >/dev/null || missing+=(wrk)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+fc-list :lang=ja 2>/dev/null | grep -q . || missing+=(fonts-noto-cjk)
 command -v java >/dev/null || [ -n "${JAVA_HOME:-}" ] || missing+=(default-jre-headless)
 read -r -a servers <<<"$(bash scripts/services.sh packages)"
 missing+=("${servers[@]}")

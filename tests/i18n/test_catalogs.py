@@ -30,7 +30,8 @@ def test_the_committed_template_is_the_one_the_tables_make() -> None:
     with TEMPLATE.open("rb") as source:
         committed = read_po(source)
     assert _messages(committed) == _messages(template()), (
-        "the terms changed: run scripts/make_catalog_template.py, then pybabel update "
+        "the terms or the code's messages changed: run scripts/make_catalog_template.py, "
+        "then pybabel update "
         "(docs/translating.md)")
 
 
@@ -48,33 +49,82 @@ def test_every_term_has_one_context_and_english_text() -> None:
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
-def test_every_language_translates_every_term(lang: str) -> None:
-    from bodygraph.i18n.template import catalog_problems, read_catalog
-    from bodygraph.i18n.terms import terms
+def test_every_language_translates_every_term_and_message(lang: str) -> None:
+    from bodygraph.i18n.template import all_messages, catalog_problems, read_catalog
 
-    assert catalog_problems(read_catalog(lang), terms()) == []
+    assert catalog_problems(read_catalog(lang), all_messages()) == []
+
+
+def test_the_code_s_messages_are_extracted_by_context() -> None:
+    """The command line's words, its errors, the images' words and the signs are in the
+    template beside the terms (pybabel extract with babel.cfg)."""
+    from bodygraph.i18n.template import MESSAGE_CONTEXTS, messages
+
+    found = {(t.context, t.english) for t in messages()}
+    assert {context for context, _ in found} == set(MESSAGE_CONTEXTS)
+    assert ("cli", "not-self theme: {theme}") in found
+    assert ("error", "cannot use {path}: {reason}") in found
+    assert ("image", "Both persons") in found
+    assert len([1 for context, _ in found if context == "zodiac sign"]) == 12
+
+
+def test_every_pgettext_call_of_the_code_is_extracted() -> None:
+    """Python's own parser finds every ``pgettext(context, text)`` (and the command
+    line's ``usage_error(context, text, ...)``) of literals in the
+    extracted folders, also inside f-strings, where pybabel's extractor does not look."""
+    import ast
+
+    from bodygraph.i18n.template import messages
+
+    extracted = {(t.context, t.english) for t in messages()}
+    called = set()
+    for folder in ("catalog", "cli", "render"):
+        for path in (ROOT / "src" / "bodygraph" / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                name = (node.func.attr if isinstance(node, ast.Call)
+                        and isinstance(node.func, ast.Attribute) else
+                        node.func.id if isinstance(node, ast.Call)
+                        and isinstance(node.func, ast.Name) else None)
+                if (name in ("pgettext", "usage_error") and isinstance(node, ast.Call)
+                        and len(node.args) == 2
+                        and all(isinstance(a, ast.Constant) for a in node.args)):
+                    called.add((node.args[0].value, node.args[1].value))
+    assert len(called) > 100
+    assert called - extracted == set()
+
+
+def test_a_message_added_to_the_code_and_not_translated_fails_the_check() -> None:
+    from bodygraph.i18n.template import all_messages, catalog_problems, read_catalog
+    from bodygraph.i18n.terms import Term
+
+    catalog = read_catalog("ja")
+    added = [*all_messages(), Term("cli", "Nobody translated {this}")]
+    assert catalog_problems(catalog, added) == [
+        "[cli] 'Nobody translated {this}': missing"]
+    catalog.get("Transit at {instant}", context="cli").string = "トランジット {when}"
+    assert catalog_problems(catalog, all_messages()) == [
+        "[cli] 'Transit at {instant}': placeholders {'when'} instead of {'instant'}"]
 
 
 def test_a_term_added_to_the_tables_and_not_translated_fails_the_check() -> None:
-    from bodygraph.i18n.template import catalog_problems, read_catalog
-    from bodygraph.i18n.terms import Term, terms
+    from bodygraph.i18n.template import all_messages, catalog_problems, read_catalog
+    from bodygraph.i18n.terms import Term
 
     catalog = read_catalog("de")
-    added = [*terms(), Term("gate", "A Gate Nobody Translated")]
+    added = [*all_messages(), Term("gate", "A Gate Nobody Translated")]
     assert catalog_problems(catalog, added) == [
         "[gate] 'A Gate Nobody Translated': missing"]
 
 
 def test_the_check_finds_empty_english_and_broken_translations() -> None:
-    from bodygraph.i18n.template import catalog_problems, read_catalog
-    from bodygraph.i18n.terms import terms
+    from bodygraph.i18n.template import all_messages, catalog_problems, read_catalog
 
     catalog = read_catalog("fr")
     catalog.get("Projector", context="type").string = ""
     catalog.get("Reflector", context="type").string = "Reflector"
     catalog.get("Right Angle Cross of {name}", context="cross title").string = "Croix"
     catalog.add("Nothing", "Rien", context="gate")
-    assert catalog_problems(catalog, terms()) == [
+    assert catalog_problems(catalog, all_messages()) == [
         "[type] 'Projector': not translated",
         "[type] 'Reflector': left in English (no 'same:' comment says why)",
         "[cross title] 'Right Angle Cross of {name}': placeholders set() instead of "
@@ -86,12 +136,13 @@ def test_the_check_finds_empty_english_and_broken_translations() -> None:
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_every_language_names_its_sources_or_marks_every_term_for_review(lang: str) -> None:
     from bodygraph.i18n.glossary import _sources
-    from bodygraph.i18n.template import REVIEW, read_catalog
+    from bodygraph.i18n.template import MESSAGE_CONTEXTS, REVIEW, read_catalog
 
     catalog = read_catalog(lang)
     if not _sources(catalog):
         unmarked = [m.id for m in catalog if m.id and m.context not in ("body", "side", "relation",
                                                                         "channel title")
+                    and m.context not in MESSAGE_CONTEXTS
                     and not any(c.startswith(REVIEW) for c in m.user_comments)]
         assert unmarked == []
 

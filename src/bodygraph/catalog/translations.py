@@ -187,6 +187,18 @@ def chart_labels(chart: Chart, lang: str) -> dict[str, Any]:
     return out
 
 
+def sign_names(lang: str) -> tuple[str, ...]:
+    """The twelve zodiac signs' names in ``lang``, Aries to Pisces (the wheel and
+    ``bodygraph astro``)."""
+    tr = catalog(lang)
+    return (tr.pgettext("zodiac sign", "Aries"), tr.pgettext("zodiac sign", "Taurus"),
+            tr.pgettext("zodiac sign", "Gemini"), tr.pgettext("zodiac sign", "Cancer"),
+            tr.pgettext("zodiac sign", "Leo"), tr.pgettext("zodiac sign", "Virgo"),
+            tr.pgettext("zodiac sign", "Libra"), tr.pgettext("zodiac sign", "Scorpio"),
+            tr.pgettext("zodiac sign", "Sagittarius"), tr.pgettext("zodiac sign", "Capricorn"),
+            tr.pgettext("zodiac sign", "Aquarius"), tr.pgettext("zodiac sign", "Pisces"))
+
+
 def translate_texts(texts: Sequence[str], context: str, lang: str) -> list[str]:
     """Distinct texts of a column (a categorical's categories) in ``lang``, each once."""
     translate = word_translator(context, lang)

@@ -10,6 +10,7 @@ import sys
 from datetime import datetime
 from typing import Any, Final
 
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, sign_names, term
 from bodygraph.cli.chart import add_birth_options, parse_utc
 from bodygraph.cli.options import (
     EXIT_STATUS,
@@ -20,7 +21,7 @@ from bodygraph.cli.options import (
     calculator_from,
     geocoder_from,
 )
-from bodygraph.cli.report import utc_seconds_text
+from bodygraph.cli.report import pad, utc_seconds_text
 from bodygraph.errors import InvalidOptionError
 from bodygraph.geo.birthtime import wall_time
 from bodygraph.geo.coordinates import InvalidCoordinatesError, check_coordinates
@@ -91,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, indent=2, ensure_ascii=False))
     else:
-        print(astro_text(data))
+        print(astro_text(data, args.lang))
     return 0
 
 
@@ -136,38 +137,49 @@ def _birth(args: argparse.Namespace, place: tuple[float, float] | None) -> datet
     return resolved.utc
 
 
-def _position(body: dict[str, Any]) -> str:
+def _position(body: dict[str, Any], signs: dict[str, str] | None = None) -> str:
     mark = RETROGRADE_MARK if body["retrograde"] else " "
+    sign = body["sign"] if signs is None else signs[body["sign"]]
     return (f"{body['gateLine']:>5}  {body['degree']:>2}°{body['minute']:02d}'"
-            f"{body['second']:02d}\" {body['sign']:<11} {mark}")
+            f"{body['second']:02d}\" {pad(sign, 11)} {mark}")
 
 
-def astro_text(data: dict[str, Any]) -> str:
-    """The JSON of ``astro`` for a reader: the two columns, the angles and the cusps."""
-    rows = [f"{'':<12}{SIDE_TITLES['personality']:<31}{SIDE_TITLES['design']}"]
+def astro_text(data: dict[str, Any], lang: str = SOURCE_LANGUAGE) -> str:
+    """The JSON of ``astro`` for a reader: the two columns, the angles and the cusps, every
+    word in ``lang``."""
+    from bodygraph.rules.zodiac import SIGNS
+
+    tr = catalog(lang)
+    signs = dict(zip(SIGNS, sign_names(lang), strict=True))
+    rows = [f"{'':<12}{pad(term('side', SIDE_TITLES['personality'], lang), 31)}"
+            f"{term('side', SIDE_TITLES['design'], lang)}"]
     for body in BODIES:
         personality = data["activations"]["personality"][body.value]
         design = data["activations"]["design"][body.value]
-        rows.append(f"{BODY_TITLES[body.value]:<12}{_position(personality):<31}"
-                    f"{_position(design)}".rstrip())
+        rows.append(f"{pad(term('body', BODY_TITLES[body.value], lang), 11)} "
+                    f"{pad(_position(personality, signs), 31)}"
+                    f"{_position(design, signs)}".rstrip())
     rows.append("")
     if data["angles"] is None:
-        rows.append(NO_PLACE)
+        rows.append(tr.pgettext(
+            "cli", "angles and houses: give the place (--lat/--lng or --place) to have them"))
         return "\n".join(rows)
-    rows += [f"Ascendant   {_longitude(data['angles']['ascendant'])}",
-             f"Midheaven   {_longitude(data['angles']['midheaven'])}", "",
-             f"Houses ({data['houses']['system']})"]
-    rows += [f"  {house:>2}  {_longitude(cusp)}"
+    ascendant, midheaven = tr.pgettext("cli", "Ascendant"), tr.pgettext("cli", "Midheaven")
+    rows += [f"{pad(ascendant, 11)} {_longitude(data['angles']['ascendant'], signs)}",
+             f"{pad(midheaven, 11)} "
+             f"{_longitude(data['angles']['midheaven'], signs)}", "",
+             tr.pgettext("cli", "Houses ({system})").format(system=data["houses"]["system"])]
+    rows += [f"  {house:>2}  {_longitude(cusp, signs)}"
              for house, cusp in enumerate(data["houses"]["cusps"], start=1)]
     if data["houses"]["note"]:
-        rows += ["", f"note: {data['houses']['note']}"]
+        rows += ["", tr.pgettext("cli", "note: {note}").format(note=data["houses"]["note"])]
     return "\n".join(rows)
 
 
-def _longitude(value: float) -> str:
+def _longitude(value: float, signs: dict[str, str] | None = None) -> str:
     from bodygraph.rules.zodiac import SIGNS
 
     arcsec = int(value * 3600) % (360 * 3600)
     sign, within = divmod(arcsec, 30 * 3600)
-    return (f"{within // 3600:>2}°{within % 3600 // 60:02d}'{within % 60:02d}\" "
-            f"{SIGNS[sign]}")
+    name = SIGNS[sign] if signs is None else signs[SIGNS[sign]]
+    return f"{within // 3600:>2}°{within % 3600 // 60:02d}'{within % 60:02d}\" {name}"

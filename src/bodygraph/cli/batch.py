@@ -8,6 +8,7 @@ from pathlib import Path
 
 import bodygraph.batch
 from bodygraph.batch import DEFAULT_CHUNK, BatchOptionError, default_jobs, run_batch
+from bodygraph.catalog.translations import catalog
 from bodygraph.cli.options import (
     EXIT_STATUS,
     LARGER_KERNEL,
@@ -81,10 +82,11 @@ def run(args: argparse.Namespace) -> int:
         )
     except BatchOptionError as exc:
         raise CliError(str(exc)) from None
-    print(
-        f"{summary.rows:,} rows -> {args.output}: {summary.rows - summary.errors:,} charts, "
-        f"{summary.errors:,} bad rows ({summary.seconds:.1f} s)",
-        file=sys.stderr,
-    )
+    done = catalog(args.lang).pgettext(
+        "cli", "{rows} rows -> {output}: {charts} charts, {errors} bad rows ({seconds} s)")
+    print(done.format(rows=f"{summary.rows:,}", output=args.output,
+                      charts=f"{summary.rows - summary.errors:,}",
+                      errors=f"{summary.errors:,}", seconds=f"{summary.seconds:.1f}"),
+          file=sys.stderr)
     return 1 if summary.errors else 0
 

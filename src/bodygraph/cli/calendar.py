@@ -8,6 +8,7 @@ import json
 from datetime import UTC, date, datetime, time, timedelta
 
 from bodygraph.calculator import Calculator
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog
 from bodygraph.cli.ical_file import add_ics_option, ics_to_stdout, write_ics
 from bodygraph.cli.options import CliError, Subparsers, calculator_from, note_if_plain
 from bodygraph.cli.relations_options import (
@@ -17,6 +18,7 @@ from bodygraph.cli.relations_options import (
     input_errors_exit_2,
 )
 from bodygraph.cli.relations_text import rounded_seconds_text
+from bodygraph.cli.report import body_label, pad
 from bodygraph.model.chart import BODIES, NodeKind, gate_line
 from bodygraph.relations.calendar import LEVELS, Ingress, Level, calendar, parse_bodies
 from bodygraph.relations.ical import to_ical
@@ -86,7 +88,10 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([ingress.to_dict() for ingress in found], indent=2))
         return 0
+    enters = catalog(args.lang).pgettext("cli", "{body} enters {gate_line}")
     for ingress in found:
-        print(f"{rounded_seconds_text(ingress.at)}  {ingress.body.value:<9} enters "
-              f"{gate_line(ingress.gate, ingress.line)}")
+        body = (ingress.body.value if args.lang == SOURCE_LANGUAGE
+                else body_label(ingress.body, args.lang))
+        print(f"{rounded_seconds_text(ingress.at)}  " + enters.format(
+            body=pad(body, 9), gate_line=gate_line(ingress.gate, ingress.line)))
     return 0

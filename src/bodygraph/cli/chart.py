@@ -20,6 +20,7 @@ from bodygraph.cli.options import (
     add_geocoder_options,
     calculator_from,
     geocoder_from,
+    usage_error,
 )
 from bodygraph.cli.report import render_text, utc_seconds_text
 from bodygraph.errors import InvalidInstantError
@@ -83,10 +84,12 @@ def run(args: argparse.Namespace) -> int:
     chart = chart_from_args(args)
     write_images(args, chart)
     if args.json:
-        print(json.dumps(chart.to_v1() if args.v1 else chart.to_v2(), indent=2,
-                         ensure_ascii=False))
+        data = chart.to_v1() if args.v1 else chart.to_v2()
+        if args.lang_asked:
+            data["labels"] = chart.labels(args.lang)
+        print(json.dumps(data, indent=2, ensure_ascii=False))
     else:
-        print(render_text(chart))
+        print(render_text(chart, args.lang))
     return 0
 
 
@@ -96,19 +99,19 @@ def parse_utc(text: str, option: str = "--utc") -> datetime:
     try:
         moment = parse_instant(text)
     except ValueError:
-        raise CliError(
-            f"{option} {text!r} is not an ISO 8601 date-time; write it like 1980-01-03T08:30:00Z"
-        ) from None
+        raise usage_error(
+            "error", "{option} {text!r} is not an ISO 8601 date-time; write it like "
+            "1980-01-03T08:30:00Z", option=option, text=text) from None
     if moment.tzinfo is None:
-        raise CliError(
-            f"{option} {text!r} has no offset; add Z for UTC (1980-01-03T08:30:00Z) or use "
-            "--date/--time with --tz, --place or --lat/--lng for a local time"
-        )
+        raise usage_error(
+            "error", "{option} {text!r} has no offset; add Z for UTC (1980-01-03T08:30:00Z) or "
+            "use --date/--time with --tz, --place or --lat/--lng for a local time",
+            option=option, text=text)
     try:
         return moment.astimezone(UTC)
     except OverflowError:  # 0001-01-01 east of Greenwich, 9999-12-31 west of it
-        raise CliError(f"{option} {text!r} is not an instant of the calendar (years 1 to "
-                       "9999 in UTC)") from None
+        raise usage_error("error", "{option} {text!r} is not an instant of the calendar "
+                          "(years 1 to 9999 in UTC)", option=option, text=text) from None
 
 
 def chart_from_args(args: argparse.Namespace) -> Chart:
@@ -117,10 +120,11 @@ def chart_from_args(args: argparse.Namespace) -> Chart:
     calculator = calculator_from(args)
     if args.utc:
         if args.date or args.time:
-            raise CliError("give either --utc or --date/--time, not both")
+            raise usage_error("error", "give either --utc or --date/--time, not both")
         return calculator.calculate(parse_utc(args.utc), node=args.node)
     if not (args.date and args.time):
-        raise CliError(f"give the birth instant: --utc ISO, or --date and --time (try: {EXAMPLE})")
+        raise usage_error("error", "give the birth instant: --utc ISO, or --date and --time "
+                          "(try: {example})", example=EXAMPLE)
     chart, notes = _local_chart(args, calculator)
     for note in notes:
         print(note, file=sys.stderr)
@@ -131,10 +135,10 @@ def _local_chart(args: argparse.Namespace, calculator: Calculator) -> tuple[Char
     """A chart from --date/--time and exactly one of --tz, --place, --lat/--lng."""
     given = [name for name in ("tz", "place", "lat") if getattr(args, name) is not None]
     if (args.lat is None) != (args.lng is None):
-        raise CliError("give --lat and --lng together")
+        raise usage_error("error", "give --lat and --lng together")
     if len(given) != 1:
-        raise CliError("with --date/--time give exactly one of --tz ZONE, --place TEXT "
-                       "or --lat/--lng")
+        raise usage_error("error", "with --date/--time give exactly one of --tz ZONE, "
+                          "--place TEXT or --lat/--lng")
     when = _wall_time(args.date, args.time)
     resolved: LocalTime
     ambiguity: str | None = None  # several places of the --place name
@@ -174,12 +178,14 @@ def _wall_time(date_text: str, time_text: str) -> datetime:
     """--date and --time as a naive wall time; a malformed one is a usage mistake."""
     try:
         day = parse_date(date_text)
-    except InvalidInstantError as exc:
-        raise CliError(f"--date: {exc}") from None
+    except InvalidInstantError:
+        raise usage_error("error", "--date {text!r} is not a day of the calendar; write it "
+                          "like 1990-05-14", text=date_text) from None
     try:
         moment = parse_time(time_text)
-    except InvalidInstantError as exc:
-        raise CliError(f"--time: {exc}") from None
+    except InvalidInstantError:
+        raise usage_error("error", "--time {text!r} is not a time of day; write it like "
+                          "08:30 (24-hour, 00:00 to 23:59)", text=time_text) from None
     return datetime.combine(day, moment)
 
 

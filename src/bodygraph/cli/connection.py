@@ -6,6 +6,7 @@ import argparse
 import json
 
 from bodygraph.catalog.tables import reading_order
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog
 from bodygraph.cli.births import add_births_arguments, charts_of_births
 from bodygraph.cli.images import add_image_options, wants_image, write_images
 from bodygraph.cli.options import CliError, Subparsers
@@ -15,8 +16,8 @@ from bodygraph.cli.relations_options import (
     finish_command,
     input_errors_exit_2,
 )
-from bodygraph.cli.relations_text import INDENT, channel_lines, composite_lines
-from bodygraph.cli.report import utc_seconds_text
+from bodygraph.cli.relations_text import INDENT, channel_lines, composite_lines, none_word, row
+from bodygraph.cli.report import channel_name, utc_seconds_text
 from bodygraph.relations import ChannelLink, Connection, connection
 
 EXAMPLE = "bodygraph connection --utc 1980-01-03T08:30:00Z --utc 1985-07-09T14:00:00Z"
@@ -51,24 +52,31 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
-        print(f"Connection of person 1 (born {utc_seconds_text(one.birth_utc)}) and person 2 "
-              f"(born {utc_seconds_text(two.birth_utc)})\n\n{render(result)}")
+        title = catalog(args.lang).pgettext(
+            "cli", "Connection of person 1 (born {first}) and person 2 (born {second})")
+        print(title.format(first=utc_seconds_text(one.birth_utc),
+                           second=utc_seconds_text(two.birth_utc))
+              + f"\n\n{render(result, args.lang)}")
     return 0
 
 
-def _held(links: tuple[ChannelLink, ...]) -> str:
+def _held(links: tuple[ChannelLink, ...], lang: str) -> str:
+    whole = catalog(lang).pgettext("cli", "(person {person} has it whole)")
     return ("\n" + INDENT).join(
-        f"{link.channel.short:<6} {link.channel.name} (person {link.person} has it whole)"
-        for link in sorted(links, key=lambda link: reading_order(link.channel))) or "none"
+        f"{link.channel.short:<6} {channel_name(link.channel.name, lang)} "
+        + whole.format(person=link.person)
+        for link in sorted(links, key=lambda link: reading_order(link.channel))
+    ) or none_word(lang)
 
 
-def render(result: Connection) -> str:
-    """The connection as readable text."""
+def render(result: Connection, lang: str = SOURCE_LANGUAGE) -> str:
+    """The connection as readable text, every word in ``lang``."""
+    tr = catalog(lang)
     return "\n".join([
-        f"  {'Electromagnetic':<19} {channel_lines(result.electromagnetic)}",
-        f"  {'Companionship':<19} {channel_lines(result.companionship)}",
-        f"  {'Dominance':<19} {_held(result.dominance)}",
-        f"  {'Compromise':<19} {_held(result.compromise)}",
+        row(tr.pgettext("cli", "Electromagnetic"), channel_lines(result.electromagnetic, lang)),
+        row(tr.pgettext("cli", "Companionship"), channel_lines(result.companionship, lang)),
+        row(tr.pgettext("cli", "Dominance"), _held(result.dominance, lang)),
+        row(tr.pgettext("cli", "Compromise"), _held(result.compromise, lang)),
         "",
-        *composite_lines("Composite", result.composite),
+        *composite_lines(tr.pgettext("cli", "Composite"), result.composite, lang),
     ])

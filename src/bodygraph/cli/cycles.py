@@ -7,6 +7,7 @@ import argparse
 import json
 from datetime import MAXYEAR, MINYEAR, datetime
 
+from bodygraph.catalog.translations import catalog
 from bodygraph.cli.chart import add_birth_options, chart_from_args
 from bodygraph.cli.ical_file import add_ics_option, ics_to_stdout, write_ics
 from bodygraph.cli.options import CliError, Subparsers, calculator_from, note_if_plain
@@ -17,7 +18,11 @@ from bodygraph.cli.relations_options import (
     input_errors_exit_2,
 )
 from bodygraph.cli.relations_text import rounded_seconds_text
-from bodygraph.relations.cycles import Cycles, cycles_of
+from bodygraph.cli.report import display_width, pad
+from bodygraph.relations.cycles import (
+    Cycles,
+    cycles_of,
+)
 from bodygraph.relations.ical import cycles_to_ical
 
 # Cycles and cycles_of: also imported from here by the MCP server and the service.
@@ -66,8 +71,13 @@ def run(args: argparse.Namespace) -> int:
     def when(instants: list[datetime]) -> str:
         return ", ".join(rounded_seconds_text(t) for t in instants)
 
-    print(f"Birth:             {when([birth])}")
-    print(f"Solar return {found.year}: {when([found.solar])}")
-    print(f"Saturn return:     {when(found.saturn)}")
-    print(f"Uranus opposition: {when(found.uranus)}")
+    tr = catalog(args.lang)
+    rows = [(tr.pgettext("cli", "Birth:"), when([birth])),
+            (tr.pgettext("cli", "Solar return {year}:").format(year=found.year),
+             when([found.solar])),
+            (tr.pgettext("cli", "Saturn return:"), when(found.saturn)),
+            (tr.pgettext("cli", "Uranus opposition:"), when(found.uranus))]
+    width = max(display_width(heading) for heading, _ in rows)
+    for heading, instants in rows:
+        print(f"{pad(heading, width)} {instants}")
     return 0

@@ -42,13 +42,14 @@ def theme_of(args: argparse.Namespace) -> Theme:
 
 def write_images(args: argparse.Namespace,
                  data: Chart | RenderInput | TransitInput | ConnectionInput) -> None:
-    """Write ``data`` to the ``--svg`` and ``--png`` paths given, in the ``--theme``."""
+    """Write ``data`` to the ``--svg`` and ``--png`` paths given, in the ``--theme`` and
+    the ``--lang``."""
     if not wants_image(args):
         return
     from bodygraph.render import write
 
     theme = theme_of(args)
     if args.svg:
-        write(data, args.svg, theme, format="svg")
+        write(data, args.svg, theme, format="svg", lang=args.lang)
     if args.png:
-        write(data, args.png, theme, format="png")
+        write(data, args.png, theme, format="png", lang=args.lang)

@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
 import bodygraph
+from bodygraph.catalog.translations import LANGUAGES, SOURCE_LANGUAGE, catalog
 from bodygraph.cli.options import EXIT_STATUS, CliError, HelpFormatter, out_of_range_text
 from bodygraph.errors import BodygraphError, OutOfRangeError
+
+#: The environment variable whose value is the default of ``--lang``.
+LANG_VARIABLE = "BODYGRAPH_LANG"
 
 #: The subcommands (modules of this package), in the order ``bodygraph --help`` lists them.
 SUBCOMMANDS = ("chart", "batch", "transit", "connection", "penta", "sensitivity", "stability",
@@ -40,6 +45,11 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in modules:
         module.add_parser(subparsers)
+    for command in subparsers.choices.values():
+        command.add_argument(
+            "--lang", metavar="CODE",
+            help=f"language of the words: {', '.join(LANGUAGES)} (default: ${LANG_VARIABLE}, "
+            "else en); with --json the chart's words come in a top-level \"labels\" object")
     return parser
 
 
@@ -71,9 +81,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        status: int = args.handler(args)
+        _resolve_language(args)
     except CliError as exc:
         print(f"bodygraph: error: {exc}", file=sys.stderr)
+        return 2
+    tr = catalog(args.lang)
+    try:
+        status: int = args.handler(args)
+    except CliError as exc:
+        print(f"bodygraph: error: {exc.text(args.lang)}", file=sys.stderr)
         return 2
     except OutOfRangeError as exc:  # a value that cannot be used (the relations: status 2)
         print(f"bodygraph: error: {out_of_range_text(exc)}", file=sys.stderr)
@@ -82,18 +98,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"bodygraph: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("bodygraph: interrupted", file=sys.stderr)
+        print("bodygraph: " + tr.pgettext("error", "interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
     except (UnicodeEncodeError, UnicodeDecodeError) as exc:  # a lone surrogate, say
-        print(f"bodygraph: error: a text cannot be encoded ({exc.reason})", file=sys.stderr)
+        print("bodygraph: error: " + tr.pgettext(
+            "error", "a text cannot be encoded ({reason})").format(reason=exc.reason),
+            file=sys.stderr)
         return 2
     except OSError as exc:  # files we were asked to read or write
-        where = f" {exc.filename}" if exc.filename else ""
-        print(f"bodygraph: error: cannot use{where}: {exc.strerror or exc}", file=sys.stderr)
+        message = (tr.pgettext("error", "cannot use {path}: {reason}") if exc.filename
+                   else tr.pgettext("error", "cannot use: {reason}"))
+        print("bodygraph: error: " + message.format(path=exc.filename,
+                                                    reason=exc.strerror or exc),
+              file=sys.stderr)
         return 1
     return status
+
+
+def _resolve_language(args: argparse.Namespace) -> None:
+    """Set ``args.lang`` to the language asked (``--lang``, else ``$BODYGRAPH_LANG``, else
+    English; never the locale) and ``args.lang_asked`` to whether one was asked, so that
+    ``--json`` adds its words; an unknown code is a usage mistake."""
+    given, where = args.lang, "--lang"
+    if given is None and os.environ.get(LANG_VARIABLE):
+        given, where = os.environ[LANG_VARIABLE], f"${LANG_VARIABLE}"
+    if given is not None and given not in LANGUAGES:
+        raise CliError(f"{where} {given!r} is not a supported language; use one of "
+                       f"{', '.join(LANGUAGES)}")
+    args.lang_asked = given is not None
+    args.lang = given or SOURCE_LANGUAGE
 
 
 if __name__ == "__main__":

@@ -7,9 +7,11 @@ import argparse
 import re
 import sys
 import textwrap
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final, TypeAlias
 
 from bodygraph.calculator import Calculator, default_calculator
+from bodygraph.catalog.translations import catalog
 from bodygraph.errors import OutOfRangeError
 from bodygraph.geo.providers import DEFAULT_GEOCODER, GEOCODERS
 
@@ -23,7 +25,28 @@ Options: TypeAlias = "argparse.ArgumentParser | argparse._ArgumentGroup"
 
 
 class CliError(Exception):
-    """A user mistake, reported as one line and exit status 2."""
+    """A user mistake, reported as one line and exit status 2; one made by
+    :func:`usage_error` can also be said in another language (:meth:`text`)."""
+
+    def __init__(self, message: str, template: str | None = None,
+                 fields: Mapping[str, object] | None = None) -> None:
+        super().__init__(message)
+        self.template = template
+        self.fields = dict(fields or {})
+
+    def text(self, lang: str) -> str:
+        """The message in ``lang`` (the catalogs' context ``error``)."""
+        if self.template is None:
+            return str(self)
+        return catalog(lang).pgettext("error", self.template).format(**self.fields)
+
+
+def usage_error(context: str, template: str, **fields: object) -> CliError:
+    """A :class:`CliError` of the message ``template`` (in ``context``, always ``"error"``:
+    ``pybabel extract`` reads these calls as it reads ``pgettext``) with its ``fields``."""
+    if context != "error":
+        raise ValueError(f"usage errors are in the context 'error', not {context!r}")
+    return CliError(template.format(**fields), template, fields)
 
 
 #: What every exit status of ``bodygraph`` means (the end of each ``--help``).

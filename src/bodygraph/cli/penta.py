@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog
 from bodygraph.cli.births import add_births_arguments, charts_of_births
 from bodygraph.cli.options import Subparsers
 from bodygraph.cli.relations_options import (
@@ -13,7 +14,7 @@ from bodygraph.cli.relations_options import (
     finish_command,
     input_errors_exit_2,
 )
-from bodygraph.cli.relations_text import channel_lines
+from bodygraph.cli.relations_text import channel_lines, none_word, row
 from bodygraph.cli.report import utc_seconds_text
 from bodygraph.relations import Penta, penta
 from bodygraph.relations.penta import MAX_MEMBERS, MIN_MEMBERS
@@ -39,18 +40,21 @@ def add_parser(subparsers: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """Compute and print the penta."""
     result = penta(charts_of_births(args))
-    print(json.dumps(result.to_dict(), indent=2) if args.json else render(result))
+    print(json.dumps(result.to_dict(), indent=2) if args.json else render(result, args.lang))
     return 0
 
 
-def render(result: Penta) -> str:
-    """The penta as readable text."""
+def render(result: Penta, lang: str = SOURCE_LANGUAGE) -> str:
+    """The penta as readable text, every word in ``lang``."""
+    tr = catalog(lang)
     members = ", ".join(utc_seconds_text(m) for m in result.members)
+    none = none_word(lang)
     return "\n".join([
-        f"Penta of {len(result.members)} members ({members})",
+        tr.pgettext("cli", "Penta of {count} members ({members})").format(
+            count=len(result.members), members=members),
         "",
-        f"  {'Gates':<19} {', '.join(str(g) for g in sorted(result.gates)) or 'none'}",
-        f"  {'Missing gates':<19} "
-        f"{', '.join(str(g) for g in sorted(result.missing_gates)) or 'none'}",
-        f"  {'Channels':<19} {channel_lines(result.channels)}",
+        row(tr.pgettext("cli", "Gates"), ", ".join(str(g) for g in sorted(result.gates)) or none),
+        row(tr.pgettext("cli", "Missing gates"),
+            ", ".join(str(g) for g in sorted(result.missing_gates)) or none),
+        row(tr.pgettext("cli", "Channels"), channel_lines(result.channels, lang)),
     ])

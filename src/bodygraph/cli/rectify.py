@@ -7,6 +7,7 @@ import argparse
 import json
 from datetime import datetime, tzinfo
 
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, cross_text, term
 from bodygraph.cli.options import (
     CliError,
     Subparsers,
@@ -32,20 +33,28 @@ from bodygraph.relations.rectification import Rectification, Window, rectify
 EXAMPLE = ('bodygraph rectify --date 1980-01-03 --place "London, United Kingdom" --profile 3/5 '
            "--type Generator --authority Emotional")
 
-#: Every word of the readable output (one place, for translations).
-WORDS = {
-    "title": "Searched {start} to {end} ({zone}); birth times whose chart fits:",
-    "none": "No birth time in the search fits all the constraints.",
-    "window": "{start} to {end}  (UTC {utc_start} to {utc_end})",
-    "chart": "{profile} {type}, {authority} authority, {definition}, {cross}",
-    "first": " (first pass)",
-    "second": " (second pass)",
-    "no_constraint": "give at least one constraint: --type, --profile, --authority, "
-                     "--definition, --cross, --strategy, --center, --open-center, --channel, "
-                     "--gate or --activation",
-    "place": "give exactly one of --tz ZONE, --place TEXT or --lat/--lng",
-    "lat_lng": "give --lat and --lng together",
-}
+def words(lang: str = SOURCE_LANGUAGE) -> dict[str, str]:
+    """Every word of the readable output in ``lang`` (and the usage mistakes, English)."""
+    tr = catalog(lang)
+    return {
+        "title": tr.pgettext("cli", "Searched {start} to {end} ({zone}); birth times whose "
+                             "chart fits:"),
+        "none": tr.pgettext("cli", "No birth time in the search fits all the constraints."),
+        "window": tr.pgettext("cli", "{start} to {end}  (UTC {utc_start} to {utc_end})"),
+        "chart": tr.pgettext("cli", "{profile} {type}, {authority} authority, {definition}, "
+                             "{cross}"),
+        "first": tr.pgettext("cli", " (first pass)"),
+        "second": tr.pgettext("cli", " (second pass)"),
+        "no_constraint": "give at least one constraint: --type, --profile, --authority, "
+                         "--definition, --cross, --strategy, --center, --open-center, "
+                         "--channel, --gate or --activation",
+        "place": "give exactly one of --tz ZONE, --place TEXT or --lat/--lng",
+        "lat_lng": "give --lat and --lng together",
+    }
+
+
+#: Every word of the readable output, in English.
+WORDS = words()
 
 #: The constraint options: (option, argument name, metavar, help, repeatable).
 CONSTRAINT_OPTIONS = (
@@ -139,37 +148,41 @@ def run(args: argparse.Namespace) -> int:
     result = rectify(first_day, given, zone=where, last_day=last_day, from_time=from_time,
                      to_time=to_time, node=args.node, calculator=calculator_from(args))
     print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) if args.json
-          else render(result))
+          else render(result, args.lang))
     return 0
 
 
-def _local(instant: datetime, where: tzinfo, mark: str | None) -> str:
+def _local(instant: datetime, where: tzinfo, mark: str | None,
+           said: dict[str, str] = WORDS) -> str:
     moment = to_second(instant).astimezone(where)
-    return f"{moment:%Y-%m-%d %H:%M:%S %Z}" + (WORDS[mark] if mark else "")
+    return f"{moment:%Y-%m-%d %H:%M:%S %Z}" + (said[mark] if mark else "")
 
 
-def window_lines(window: Window) -> list[str]:
-    """A window's local and UTC bounds, then its chart."""
+def window_lines(window: Window, lang: str = SOURCE_LANGUAGE) -> list[str]:
+    """A window's local and UTC bounds, then its chart, in ``lang``."""
+    said = words(lang)
     return [
-        WORDS["window"].format(
-            start=_local(window.start, window.zone, window.start_pass),
-            end=_local(window.end, window.zone, window.end_pass),
+        said["window"].format(
+            start=_local(window.start, window.zone, window.start_pass, said),
+            end=_local(window.end, window.zone, window.end_pass, said),
             utc_start=f"{to_second(window.start):%H:%M:%S}",
             utc_end=f"{to_second(window.end):%H:%M:%S}"),
-        "    " + WORDS["chart"].format(
-            profile=window.profile, type=window.type.value,
-            authority=window.authority.value, definition=window.definition.value,
-            cross=window.incarnation_cross),
+        "    " + said["chart"].format(
+            profile=window.profile, type=term("type", window.type.value, lang),
+            authority=term("authority", window.authority.value, lang),
+            definition=term("definition", window.definition.value, lang),
+            cross=cross_text(window.incarnation_cross, lang)),
     ]
 
 
-def render(result: Rectification) -> str:
-    """The readable report: the search, then each window."""
-    lines = [WORDS["title"].format(start=_local(result.start, result.zone, None),
-                                   end=_local(result.end, result.zone, None),
-                                   zone=result.zone), ""]
+def render(result: Rectification, lang: str = SOURCE_LANGUAGE) -> str:
+    """The readable report: the search, then each window, every word in ``lang``."""
+    said = words(lang)
+    lines = [said["title"].format(start=_local(result.start, result.zone, None),
+                                  end=_local(result.end, result.zone, None),
+                                  zone=result.zone), ""]
     if not result.windows:
-        lines.append(WORDS["none"])
+        lines.append(said["none"])
     for window in result.windows:
-        lines += [f"  {line}" for line in window_lines(window)]
+        lines += [f"  {line}" for line in window_lines(window, lang)]
     return "\n".join(lines)

@@ -1,5 +1,5 @@
 """Readable text of transits, connections and pentas (``bodygraph transit`` etc.), and
-of the instants the time searches find."""
+of the instants the time searches find, in any of the catalogs' languages."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from bodygraph.catalog.tables import Channel, reading_order
-from bodygraph.cli.report import _LABELS, _cell, utc_seconds_text
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, term
+from bodygraph.cli.report import _cell, body_label, channel_name, pad, utc_seconds_text
 from bodygraph.model.chart import Side
 from bodygraph.relations import Composite
 from bodygraph.relations.common import to_second
@@ -21,26 +22,42 @@ def rounded_seconds_text(instant: datetime) -> str:
     return utc_seconds_text(to_second(instant))
 
 
-def channel_lines(channels: Iterable[Channel]) -> str:
+def row(heading: str, value: str) -> str:
+    """A line of a property and its value: ``"  Gates               1, 2"``."""
+    return f"  {pad(heading, 19)} {value}"
+
+
+def none_word(lang: str) -> str:
+    """``none`` in ``lang``."""
+    return catalog(lang).pgettext("cli", "none")
+
+
+def channel_lines(channels: Iterable[Channel], lang: str = SOURCE_LANGUAGE) -> str:
     """One channel a line (short name and name) in reading order, or ``none``."""
-    return ("\n" + INDENT).join(f"{c.short:<6} {c.name}"
-                                for c in sorted(channels, key=reading_order)) or "none"
+    return ("\n" + INDENT).join(f"{c.short:<6} {channel_name(c.name, lang)}"
+                                for c in sorted(channels, key=reading_order)) or none_word(lang)
 
 
-def side_lines(side: Side) -> list[str]:
+def side_lines(side: Side, lang: str = SOURCE_LANGUAGE) -> list[str]:
     """The 13 activations, one a line."""
-    return [f"  {_LABELS[a.body.value]:<19} {_cell(a)}" for a in side]
+    return [f"  {pad(body_label(a.body, lang), 19)} {_cell(a)}" for a in side]
 
 
-def composite_text(chart: Composite) -> str:
+def composite_text(chart: Composite, lang: str = SOURCE_LANGUAGE) -> str:
     """``"Generator, Split Definition, Emotional authority"``."""
-    return f"{chart.type.value}, {chart.definition.value}, {chart.authority.value} authority"
+    return catalog(lang).pgettext("cli", "{type}, {definition}, {authority} authority").format(
+        type=term("type", chart.type.value, lang),
+        definition=term("definition", chart.definition.value, lang),
+        authority=term("authority", chart.authority.value, lang))
 
 
-def composite_lines(title: str, chart: Composite) -> list[str]:
-    """Type, definition, authority, centers and channels of a composite."""
+def composite_lines(title: str, chart: Composite, lang: str = SOURCE_LANGUAGE) -> list[str]:
+    """Type, definition, authority, centers and channels of a composite (``title``: its
+    heading, already in ``lang``)."""
+    tr = catalog(lang)
+    centers = ", ".join(term("center", c, lang) for c in chart.centers)
     return [
-        f"  {title:<19} {composite_text(chart)}",
-        f"  {'Centers':<19} {', '.join(chart.centers) or 'none defined'}",
-        f"  {'Channels':<19} {channel_lines(chart.channels)}",
+        row(title, composite_text(chart, lang)),
+        row(tr.pgettext("cli", "Centers"), centers or tr.pgettext("cli", "none defined")),
+        row(tr.pgettext("cli", "Channels"), channel_lines(chart.channels, lang)),
     ]

@@ -9,6 +9,7 @@ import re
 from datetime import datetime, timedelta
 from enum import Enum
 
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, cross_text, term
 from bodygraph.cli.chart import add_birth_options, chart_from_args
 from bodygraph.cli.options import CliError, Subparsers, calculator_from, note_if_plain
 from bodygraph.cli.relations_options import (
@@ -18,6 +19,7 @@ from bodygraph.cli.relations_options import (
     input_errors_exit_2,
 )
 from bodygraph.cli.relations_text import rounded_seconds_text
+from bodygraph.cli.report import body_label
 from bodygraph.relations.segments import LineChange, Segment, Sensitivity
 from bodygraph.relations.sensitivity import sensitivity
 
@@ -61,52 +63,78 @@ def run(args: argparse.Namespace) -> int:
     window = parse_window(args.window)
     birth = chart_from_args(args).birth_utc
     result = sensitivity(birth, window, args.node, calculator=calculator_from(args))
-    print(json.dumps(result.to_dict(), indent=2) if args.json else render(result))
+    print(json.dumps(result.to_dict(), indent=2) if args.json else render(result, args.lang))
     return 0
 
 
-#: The segment properties a line names when they change, with their labels.
-_PROPERTIES = (("type", "type"), ("profile", "profile"), ("authority", "authority"),
-               ("definition", "definition"), ("incarnation_cross", "cross"))
+def _property_labels(lang: str) -> tuple[tuple[str, str], ...]:
+    """The segment properties a line names when they change, with their labels."""
+    tr = catalog(lang)
+    return (("type", tr.pgettext("cli", "type")), ("profile", tr.pgettext("cli", "profile")),
+            ("authority", tr.pgettext("cli", "authority")),
+            ("definition", tr.pgettext("cli", "definition")),
+            ("incarnation_cross", tr.pgettext("cli", "cross")))
 
 
-def _value(segment: Segment, name: str) -> str:
+_CONTEXTS = {"type": "type", "authority": "authority", "definition": "definition"}
+
+
+def _value(segment: Segment, name: str, lang: str = SOURCE_LANGUAGE) -> str:
     value = getattr(segment, name)
-    return str(value.value if isinstance(value, Enum) else value)
+    text = str(value.value if isinstance(value, Enum) else value)
+    if name == "incarnation_cross":
+        return cross_text(text, lang)
+    return term(_CONTEXTS[name], text, lang) if name in _CONTEXTS else text
 
 
-def _summary(segment: Segment) -> str:
-    return (f"{segment.profile} {segment.type.value}, {segment.authority.value}, "
-            f"{segment.definition.value}, {segment.incarnation_cross}")
+def _summary(segment: Segment, lang: str) -> str:
+    return (f"{segment.profile} {_value(segment, 'type', lang)}, "
+            f"{_value(segment, 'authority', lang)}, {_value(segment, 'definition', lang)}, "
+            f"{_value(segment, 'incarnation_cross', lang)}")
 
 
-def _difference(before: Segment, after: Segment, changes: list[LineChange]) -> str:
+def _side(side: str, lang: str) -> str:
+    return side if lang == SOURCE_LANGUAGE else term("side", side.capitalize(), lang)
+
+
+def _difference(before: Segment, after: Segment, changes: list[LineChange], lang: str) -> str:
     """What begins ``after``: the activations that change line at its start, then the
     properties that differ from ``before`` (or that none does)."""
-    moved = ", ".join(f"{c.side} {c.body.value} {c.before} -> {c.after}" for c in changes)
-    differ = [f"{label} {_value(before, name)} -> {_value(after, name)}"
-              for name, label in _PROPERTIES if _value(before, name) != _value(after, name)]
-    return f"{moved}; " + ("; ".join(differ) if differ else "type, profile, authority, "
-                           "definition and cross unchanged")
+    moved = ", ".join(
+        f"{_side(str(c.side), lang)} "
+        f"{c.body.value if lang == SOURCE_LANGUAGE else body_label(c.body, lang)} "
+        f"{c.before} -> {c.after}" for c in changes)
+    differ = [f"{label} {_value(before, name, lang)} -> {_value(after, name, lang)}"
+              for name, label in _property_labels(lang)
+              if _value(before, name) != _value(after, name)]
+    unchanged = catalog(lang).pgettext(
+        "cli", "type, profile, authority, definition and cross unchanged")
+    return f"{moved}; " + ("; ".join(differ) if differ else unchanged)
 
 
-def render(result: Sensitivity) -> str:
+def render(result: Sensitivity, lang: str = SOURCE_LANGUAGE) -> str:
     """The readable report: the first segment's chart, then each later segment with the
-    line changes at its start and the properties they change (instants to the second)."""
+    line changes at its start and the properties they change (instants to the second),
+    every word in ``lang``."""
+    tr = catalog(lang)
     when = rounded_seconds_text
-    lines = [f"Birth {when(result.birth)}, from {when(result.start)} to {when(result.end)}:",
-             "", "Segments (the first with its chart, each later one with the line changes at its "
-             "start and what they change):"]
+    lines = [tr.pgettext("cli", "Birth {birth}, from {start} to {end}:").format(
+                 birth=when(result.birth), start=when(result.start), end=when(result.end)),
+             "", tr.pgettext("cli", "Segments (the first with its chart, each later one with "
+                             "the line changes at its start and what they change):")]
     at: dict[datetime, list[LineChange]] = {}
     for change in result.changes:
         at.setdefault(change.at, []).append(change)
     previous: Segment | None = None
+    span = tr.pgettext("cli", "{start} to {end}")
+    the_birth = "  " + tr.pgettext("cli", "(the birth)")
     for segment in result.segments:
-        what = (_summary(segment) if previous is None
-                else _difference(previous, segment, at.get(segment.start, [])))
-        birth = "  (the birth)" if segment.start <= result.birth < segment.end else ""
-        lines.append(f"  {when(segment.start)} to {when(segment.end)}  {what}{birth}")
+        what = (_summary(segment, lang) if previous is None
+                else _difference(previous, segment, at.get(segment.start, []), lang))
+        birth = the_birth if segment.start <= result.birth < segment.end else ""
+        lines.append(f"  {span.format(start=when(segment.start), end=when(segment.end))}  "
+                     f"{what}{birth}")
         previous = segment
     if not result.changes:
-        lines += ["", "No line changes in the window."]
+        lines += ["", tr.pgettext("cli", "No line changes in the window.")]
     return "\n".join(lines)

@@ -7,6 +7,7 @@ import argparse
 import json
 from datetime import datetime, timedelta
 
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, cross_text, term
 from bodygraph.cli.chart import add_birth_options, chart_from_args
 from bodygraph.cli.options import Subparsers, calculator_from, note_if_plain
 from bodygraph.cli.relations_options import (
@@ -15,7 +16,9 @@ from bodygraph.cli.relations_options import (
     finish_command,
     input_errors_exit_2,
 )
+from bodygraph.cli.report import body_label
 from bodygraph.cli.sensitivity import parse_window
+from bodygraph.model.chart import Body
 from bodygraph.relations.common import to_second
 from bodygraph.relations.segments import SIDE_NAMES
 from bodygraph.relations.stability import Stability, Stretch, stability
@@ -23,25 +26,45 @@ from bodygraph.relations.stability import Stability, Stretch, stability
 EXAMPLE = "bodygraph stability --utc 1980-01-03T08:30:00Z --bound 12h"
 
 #: Every word of the readable output (one place, for translations).
-WORDS = {
-    "title": "Birth {birth} UTC; how far each value holds either side (times UTC, bound {bound}):",
-    "properties": "Properties:",
-    "activations": "Activations ({side}):",
-    "line": "{label} {value} from {start} to {end} ({before}, {after})",
-    "bound_start": "before {instant}",
-    "bound_end": "after {instant}",
-    "earlier": "{span} earlier",
-    "later": "{span} later",
-    "beyond": "more than {span}",
-    "hours": "{h} h",
-    "hours_minutes": "{h} h {m} min",
-    "minutes": "{m} min",
-    "seconds": "{s} s",
-    "type": "type", "profile": "profile", "authority": "authority",
-    "definition": "definition", "incarnationCross": "incarnation cross",
-    "strategy": "strategy", "variables": "variables",
-    "personality": "personality", "design": "design",
-}
+def words(lang: str = SOURCE_LANGUAGE) -> dict[str, str]:
+    """The report's words in ``lang``."""
+    tr = catalog(lang)
+    return {
+        "title": tr.pgettext("cli", "Birth {birth} UTC; how far each value holds either side "
+                             "(times UTC, bound {bound}):"),
+        "properties": tr.pgettext("cli", "Properties:"),
+        "activations": tr.pgettext("cli", "Activations ({side}):"),
+        "line": tr.pgettext("cli", "{label} {value} from {start} to {end} ({before}, {after})"),
+        "bound_start": tr.pgettext("cli", "before {instant}"),
+        "bound_end": tr.pgettext("cli", "after {instant}"),
+        "earlier": tr.pgettext("cli", "{span} earlier"),
+        "later": tr.pgettext("cli", "{span} later"),
+        "beyond": tr.pgettext("cli", "more than {span}"),
+        "hours": tr.pgettext("cli", "{h} h"),
+        "hours_minutes": tr.pgettext("cli", "{h} h {m} min"),
+        "minutes": tr.pgettext("cli", "{m} min"),
+        "seconds": tr.pgettext("cli", "{s} s"),
+        "type": tr.pgettext("cli", "type"), "profile": tr.pgettext("cli", "profile"),
+        "authority": tr.pgettext("cli", "authority"),
+        "definition": tr.pgettext("cli", "definition"),
+        "incarnationCross": tr.pgettext("cli", "incarnation cross"),
+        "strategy": tr.pgettext("cli", "strategy"), "variables": tr.pgettext("cli", "variables"),
+        "personality": tr.pgettext("cli", "personality"), "design": tr.pgettext("cli", "design"),
+    }
+
+
+#: The report's words in English.
+WORDS = words()
+#: The catalog context of each property's values (the others are numbers and codes).
+_VALUE_CONTEXTS = {"type": "type", "authority": "authority", "definition": "definition",
+                   "strategy": "strategy"}
+
+
+def value_text(key: str, value: str, lang: str) -> str:
+    """A property's value in ``lang``."""
+    if key == "incarnationCross":
+        return cross_text(value, lang)
+    return term(_VALUE_CONTEXTS[key], value, lang) if key in _VALUE_CONTEXTS else value
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -71,21 +94,21 @@ def run(args: argparse.Namespace) -> int:
     birth = chart_from_args(args).birth_utc
     result = stability(birth, bound, args.node, calculator=calculator_from(args))
     print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) if args.json
-          else render(result))
+          else render(result, args.lang))
     return 0
 
 
-def span_text(span: timedelta) -> str:
+def span_text(span: timedelta, said: dict[str, str] = WORDS) -> str:
     """A span for a reader: ``2 h 18 min``, ``12 h``, ``45 min``, ``30 s``."""
     seconds = max(0, round(span.total_seconds()))
     hours, minutes = seconds // 3600, seconds % 3600 // 60
     if hours and minutes:
-        return WORDS["hours_minutes"].format(h=hours, m=minutes)
+        return said["hours_minutes"].format(h=hours, m=minutes)
     if hours:
-        return WORDS["hours"].format(h=hours)
+        return said["hours"].format(h=hours)
     if minutes:
-        return WORDS["minutes"].format(m=minutes)
-    return WORDS["seconds"].format(s=seconds)
+        return said["minutes"].format(m=minutes)
+    return said["seconds"].format(s=seconds)
 
 
 def _clock(instant: datetime, birth: datetime) -> str:
@@ -94,33 +117,43 @@ def _clock(instant: datetime, birth: datetime) -> str:
     return f"{moment:%H:%M:%S}" if moment.date() == birth.date() else f"{moment:%Y-%m-%d %H:%M:%S}"
 
 
-def stretch_text(label: str, stretch: Stretch, birth: datetime, bound: timedelta) -> str:
+def stretch_text(label: str, stretch: Stretch, birth: datetime, bound: timedelta,
+                 said: dict[str, str] = WORDS, value: str | None = None) -> str:
     """``profile 3/5 from 06:12:44 to 09:58:01 (2 h 18 min earlier, 1 h 24 min later)``."""
     if stretch.earliest is None:
-        start = WORDS["bound_start"].format(instant=_clock(birth - bound, birth))
-        before = WORDS["earlier"].format(span=WORDS["beyond"].format(span=span_text(bound)))
+        start = said["bound_start"].format(instant=_clock(birth - bound, birth))
+        before = said["earlier"].format(span=said["beyond"].format(span=span_text(bound, said)))
     else:
         start = _clock(stretch.earliest, birth)
-        before = WORDS["earlier"].format(span=span_text(birth - stretch.earliest))
+        before = said["earlier"].format(span=span_text(birth - stretch.earliest, said))
     if stretch.until is None:
-        end = WORDS["bound_end"].format(instant=_clock(birth + bound, birth))
-        after = WORDS["later"].format(span=WORDS["beyond"].format(span=span_text(bound)))
+        end = said["bound_end"].format(instant=_clock(birth + bound, birth))
+        after = said["later"].format(span=said["beyond"].format(span=span_text(bound, said)))
     else:
         end = _clock(stretch.until, birth)
-        after = WORDS["later"].format(span=span_text(stretch.until - birth))
-    return WORDS["line"].format(label=label, value=stretch.value, start=start, end=end,
-                                before=before, after=after)
+        after = said["later"].format(span=span_text(stretch.until - birth, said))
+    shown = stretch.value if value is None else value
+    return said["line"].format(label=label, value=shown, start=start, end=end,
+                               before=before, after=after)
 
 
-def render(result: Stability) -> str:
-    """The readable report: the properties, then the activations of each side."""
+def render(result: Stability, lang: str = SOURCE_LANGUAGE) -> str:
+    """The readable report: the properties, then the activations of each side, every word
+    in ``lang``."""
+    said = words(lang)
     birth, bound = result.birth, result.bound
-    lines = [WORDS["title"].format(birth=f"{to_second(birth):%Y-%m-%d %H:%M:%S}",
-                                   bound=span_text(bound)), "", WORDS["properties"]]
-    lines += [f"  {stretch_text(WORDS[key], s, birth, bound)}"
+    lines = [said["title"].format(birth=f"{to_second(birth):%Y-%m-%d %H:%M:%S}",
+                                  bound=span_text(bound, said)), "", said["properties"]]
+    lines += ["  " + stretch_text(said[key], s, birth, bound, said,
+                                  value_text(key, s.value, lang))
               for key, s in result.properties().items()]
     for side in SIDE_NAMES:
-        lines += ["", WORDS["activations"].format(side=WORDS[side])]
-        lines += [f"  {stretch_text(body.value, s, birth, bound)}"
+        lines += ["", said["activations"].format(side=said[side])]
+        lines += [f"  {stretch_text(body_name(body, lang), s, birth, bound, said)}"
                   for body, s in result.activations[side].items()]
     return "\n".join(lines)
+
+
+def body_name(body: Body, lang: str) -> str:
+    """A body as the report names it: its contract key in English, its name otherwise."""
+    return body.value if lang == SOURCE_LANGUAGE else body_label(body, lang)

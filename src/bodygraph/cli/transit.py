@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, term
 from bodygraph.cli.chart import add_birth_options, chart_from_args, parse_utc
 from bodygraph.cli.images import add_image_options, wants_image, write_images
 from bodygraph.cli.options import CliError, Subparsers, calculator_from, out_of_range_text
@@ -14,7 +15,7 @@ from bodygraph.cli.relations_options import (
     finish_command,
     input_errors_exit_2,
 )
-from bodygraph.cli.relations_text import channel_lines, composite_lines, side_lines
+from bodygraph.cli.relations_text import channel_lines, composite_lines, none_word, row, side_lines
 from bodygraph.cli.report import utc_seconds_text
 from bodygraph.errors import OutOfRangeError
 from bodygraph.relations import Transit, transit
@@ -62,19 +63,23 @@ def run(args: argparse.Namespace) -> int:
         from bodygraph.render.from_relations import transit_input  # only when drawing
 
         write_images(args, transit_input(natal, result))
-    print(json.dumps(result.to_dict(), indent=2) if args.json else render(result))
+    print(json.dumps(result.to_dict(), indent=2) if args.json else render(result, args.lang))
     return 0
 
 
-def render(result: Transit) -> str:
-    """The transit as readable text."""
-    rows = [f"Transit at {utc_seconds_text(result.at)}", "", *side_lines(result.activations), "",
-            f"  {'Gates':<19} {', '.join(str(g) for g in sorted(result.gates))}",
-            f"  {'Channels':<19} {channel_lines(result.channels)}"]
+def render(result: Transit, lang: str = SOURCE_LANGUAGE) -> str:
+    """The transit as readable text, every word in ``lang``."""
+    tr = catalog(lang)
+    rows = [tr.pgettext("cli", "Transit at {instant}").format(instant=utc_seconds_text(result.at)),
+            "", *side_lines(result.activations, lang), "",
+            row(tr.pgettext("cli", "Gates"), ", ".join(str(g) for g in sorted(result.gates))),
+            row(tr.pgettext("cli", "Channels"), channel_lines(result.channels, lang))]
     if result.natal is not None:
-        rows += ["", "Over the natal chart",
-                 f"  {'Completed channels':<19} {channel_lines(result.natal.completed_channels)}",
-                 f"  {'New centers':<19} {', '.join(result.natal.new_centers) or 'none'}",
-                 *composite_lines("Overlay", result.natal.overlay)]
-    rows.append(f"\n  node: {result.node}")
+        new_centers = ", ".join(term("center", c, lang) for c in result.natal.new_centers)
+        rows += ["", tr.pgettext("cli", "Over the natal chart"),
+                 row(tr.pgettext("cli", "Completed channels"),
+                     channel_lines(result.natal.completed_channels, lang)),
+                 row(tr.pgettext("cli", "New centers"), new_centers or none_word(lang)),
+                 *composite_lines(tr.pgettext("cli", "Overlay"), result.natal.overlay, lang)]
+    rows.append("\n  " + tr.pgettext("cli", "node: {node}").format(node=result.node))
     return "\n".join(rows)

@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     label = "Transit" if moment is None else f"Transit {moment:%Y-%m-%d %H:%M} UTC"
     data = WheelInput.from_chart(chart, transit, transit_label=label,
                                  bodygraph=not args.no_bodygraph)
-    document = wheel_svg(data, theme)
+    document = wheel_svg(data, theme, lang=args.lang)
     if args.svg:
         Path(args.svg).write_text(document, encoding="utf-8", newline="\n")
     if args.png:

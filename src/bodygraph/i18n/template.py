@@ -9,6 +9,8 @@ from pathlib import Path
 from string import Formatter
 
 from babel.messages.catalog import Catalog
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po, write_po
 
 from bodygraph.catalog.translations import DOMAIN, LANGUAGES, SOURCE_LANGUAGE, locale_folder
@@ -16,6 +18,20 @@ from bodygraph.i18n.terms import Term, terms
 
 #: The folder of the catalogs in a source checkout (``src/bodygraph/locale``).
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+#: The source checkout's root, and the ``pybabel extract`` mapping of the messages the code
+#: marks with ``pgettext`` (the command line's and the images' words).
+ROOT = LOCALE_DIR.parent.parent.parent
+EXTRACT_MAPPING = ROOT / "babel.cfg"
+#: The calls ``pybabel extract`` reads: gettext's, and the command line's
+#: ``usage_error(context, text, ...)`` (``-k usage_error:1c,2`` on pybabel's command line).
+KEYWORDS = {**DEFAULT_KEYWORDS, "usage_error": ((1, "c"), 2)}
+#: What each context of the code's messages holds (beside the terms' contexts).
+MESSAGE_CONTEXTS: dict[str, str] = {
+    "cli": "The command line's readable output",
+    "error": "The command line's error messages",
+    "image": "The words of the bodygraph and wheel images",
+    "zodiac sign": "The zodiac signs (the wheel image)",
+}
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 #: A fixed creation date, so that the template changes only when a term does.
 _EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
@@ -35,12 +51,40 @@ def catalog_path(lang: str) -> Path:
     return LOCALE_DIR / locale_folder(lang) / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+def messages() -> list[Term]:
+    """The messages the code marks with ``pgettext(context, text)`` (``pybabel extract``
+    with :data:`EXTRACT_MAPPING`), in file and line order, each (context, text) once; the
+    note says where each is used and which placeholders to keep."""
+    with EXTRACT_MAPPING.open() as mapping:
+        method_map, options_map = parse_mapping_cfg(mapping)  # type: ignore[no-untyped-call]
+    found: dict[tuple[str, str], list[str]] = {}
+    for filename, _, text, _, context in extract_from_dir(
+            str(ROOT), method_map, options_map, keywords=KEYWORDS):
+        if context is None or not isinstance(text, str):
+            continue
+        found.setdefault((context, text), []).append(Path(filename).stem)
+    out = []
+    for (context, text), files in found.items():
+        fields = sorted(_fields(text))
+        keep = f" Keep {', '.join('{' + f + '}' for f in fields)}." if fields else ""
+        where = ", ".join(dict.fromkeys(files))
+        out.append(Term(context, text, f"{MESSAGE_CONTEXTS[context]} ({where}).{keep}"))
+    return out
+
+
+def all_messages() -> list[Term]:
+    """Everything a catalog translates: the terms of the tables, then the code's
+    messages."""
+    return [*terms(), *messages()]
+
+
 def template() -> Catalog:
-    """The template: one message per term, with its context and its translator note."""
+    """The template: one message per term and per message of the code, with its context
+    and its translator note."""
     out = Catalog(domain=DOMAIN, project="bodygraph", version="",
                   copyright_holder="bodygraph developers", msgid_bugs_address="",
                   creation_date=_EPOCH, revision_date=_EPOCH, fuzzy=False)
-    for t in terms():
+    for t in all_messages():
         out.add(t.english, "", context=t.context, auto_comments=[t.note] if t.note else [])
     return out
 

@@ -58,6 +58,7 @@ __all__ = [
 ]
 
 
-def svg(chart: Chart, theme: Theme | None = None) -> str:
-    """The SVG document of a chart's bodygraph (deterministic UTF-8 text)."""
-    return render_svg(RenderInput.from_chart(chart), theme)
+def svg(chart: Chart, theme: Theme | None = None, *, lang: str = "en") -> str:
+    """The SVG document of a chart's bodygraph (deterministic UTF-8 text), its words in
+    ``lang`` (one of :func:`bodygraph.languages`)."""
+    return render_svg(RenderInput.from_chart(chart), theme, lang=lang)

@@ -6,7 +6,9 @@ left for tones 1-3 and right for tones 4-6, as the chart's ``variables`` string 
 from __future__ import annotations
 
 from typing import Final, Literal
+from xml.sax.saxutils import escape
 
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, term
 from bodygraph.render.color import readable
 from bodygraph.render.geometry import num
 from bodygraph.render.theme import Theme
@@ -42,7 +44,21 @@ def arrow_path(x: float, y: float, direction: Literal["L", "R"]) -> str:
             + "Z")
 
 
-def variable_arrows(variables: str, theme: Theme, pid: str) -> list[str]:
+def arrow_title(name: str, side: str, direction: str, lang: str) -> str:
+    """An arrow's title in ``lang``: ``"Determination (design Sun): points left (tone 1-3)"``."""
+    tr = catalog(lang)
+    points = (tr.pgettext("image", "points left (tone 1-3)") if direction == "L"
+              else tr.pgettext("image", "points right (tone 4-6)"))
+    source = (term("body", "Sun", lang) if SOURCES[name] == "Sun"
+              else tr.pgettext("image", "nodes"))
+    words = (tr.pgettext("image", "design") if side == "design"
+             else tr.pgettext("image", "personality"))
+    title = term("variable", TITLES[name], lang)
+    return f"{title} ({words} {source}): {points}"
+
+
+def variable_arrows(variables: str, theme: Theme, pid: str,
+                    lang: str = SOURCE_LANGUAGE) -> list[str]:
     """The ``<g class="variables">`` group of the four arrows (graph coordinates); each
     arrow's colour is its side's, or the first ink that reads on the background."""
     background = theme.background if theme.background != "none" else "#ffffff"
@@ -55,7 +71,6 @@ def variable_arrows(variables: str, theme: Theme, pid: str) -> list[str]:
         out.append(
             f'<path id="{pid}-arrow-{name}" class="{classes}" data-variable="{name}" '
             f'data-arrow="{direction}" d="{arrow_path(x, y, direction)}" fill="{colour}">'
-            f"<title>{TITLES[name]} ({SIDE_WORDS[side]} {SOURCES[name]}): "
-            f"{POINTS[direction]}</title></path>")
+            f"<title>{escape(arrow_title(name, side, direction, lang))}</title></path>")
     out.append("</g>")
     return out

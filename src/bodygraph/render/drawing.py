@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
 from bodygraph.catalog.tables import CENTER_NAMES, Channel, tables
+from bodygraph.catalog.translations import SOURCE_LANGUAGE
 from bodygraph.render import panels
 from bodygraph.render.arrows import variable_arrows
 from bodygraph.render.geometry import (
@@ -28,7 +29,7 @@ from bodygraph.render.marks import dot, half, number_ink
 from bodygraph.render.model import RenderInput
 from bodygraph.render.overlay import ConnectionInput, TransitInput
 from bodygraph.render.scene import Scene, scene_of
-from bodygraph.render.theme import DEFAULT_THEME, Theme, center_slug
+from bodygraph.render.theme import DEFAULT_THEME, Theme, center_slug, theme_for_language
 
 MARGIN = 24.0
 GAP = 6.0
@@ -120,10 +121,11 @@ def id_prefix(scene: Scene, theme: Theme) -> str:
 
 
 def render_svg(data: RenderInput | TransitInput | ConnectionInput,
-               theme: Theme | None = None) -> str:
-    """The SVG document of a bodygraph (UTF-8 text, ends with a newline)."""
-    theme = theme if theme is not None else DEFAULT_THEME
-    scene = scene_of(data)
+               theme: Theme | None = None, *, lang: str = SOURCE_LANGUAGE) -> str:
+    """The SVG document of a bodygraph (UTF-8 text, ends with a newline), its words in
+    ``lang`` (one of :func:`bodygraph.languages`; what is drawn is the same in all)."""
+    theme = theme_for_language(theme if theme is not None else DEFAULT_THEME, lang)
+    scene = scene_of(data, lang)
     geo = layout()
     fr = frame(scene, theme, geo)
     pid = id_prefix(scene, theme)
@@ -154,11 +156,12 @@ def render_svg(data: RenderInput | TransitInput | ConnectionInput,
         out.extend(_center(name, scene, theme, geo, pid, sizes))
     w("</g>")
     if scene.variables is not None:
-        out.extend(variable_arrows(scene.variables, theme, pid))
+        out.extend(variable_arrows(scene.variables, theme, pid, lang))
     w("</g>")
     left, right = _columns(scene, theme)
     for i, x in [*zip(left, fr.left_x, strict=True), *zip(right, fr.right_x, strict=True)]:
-        out.extend(panels.column(scene.sources[i], theme, x, fr.graph_y, pid))
+        out.extend(panels.column(scene.sources[i], theme, x, fr.graph_y, pid,
+                                 scene.body_names))
     if fr.legend_y is not None:
         out.extend(panels.legend(scene, theme, MARGIN, fr.legend_y, fr.width - 2 * MARGIN, pid))
     if fr.summary_y is not None:

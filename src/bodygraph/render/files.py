@@ -6,6 +6,7 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from bodygraph.catalog.translations import SOURCE_LANGUAGE
 from bodygraph.render.drawing import render_svg
 from bodygraph.render.errors import RenderError
 from bodygraph.render.model import RenderInput
@@ -20,8 +21,10 @@ SUFFIXES: tuple[str, ...] = (".svg", ".png")
 
 
 def write(chart: Chart | RenderInput | TransitInput | ConnectionInput, path: str | PathLike[str],
-          theme: Theme | None = None, *, format: Literal["svg", "png"] | None = None) -> Path:
-    """Write ``chart`` as SVG or PNG (needs cairosvg); returns the path.
+          theme: Theme | None = None, *, format: Literal["svg", "png"] | None = None,
+          lang: str = SOURCE_LANGUAGE) -> Path:
+    """Write ``chart`` as SVG or PNG (needs cairosvg), its words in ``lang``; returns the
+    path.
 
     The format is ``format`` when given, else the suffix (``.svg`` or ``.png``); any
     other suffix without ``format`` raises :class:`RenderError`.
@@ -31,8 +34,8 @@ def write(chart: Chart | RenderInput | TransitInput | ConnectionInput, path: str
     if suffix == ".svg":
         data = chart if isinstance(chart, RenderInput | TransitInput | ConnectionInput) else (
             RenderInput.from_chart(chart))
-        target.write_text(render_svg(data, theme), encoding="utf-8", newline="\n")
+        target.write_text(render_svg(data, theme, lang=lang), encoding="utf-8", newline="\n")
         return target
     if suffix == ".png":
-        return png(chart, target, theme)
+        return png(chart, target, theme, lang=lang)
     raise RenderError(f"cannot tell the image format of {str(target)!r}: use .svg or .png")

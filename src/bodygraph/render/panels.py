@@ -1,13 +1,14 @@
 """The parts around the graph: practitioner header, legend, activation columns, summary.
 
-Texts are only digits, ASCII letters and punctuation (every font has them); widths are
-estimated generously (:func:`text_width`) and lines wrap to the canvas, so nothing is
-clipped whichever parts a theme hides.
+Texts are in the scene's language (docs/languages.md); widths are estimated generously
+(:func:`text_width`, wide CJK characters a full em) and lines wrap to the canvas, so
+nothing is clipped whichever parts a theme hides.
 """
 
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
@@ -41,7 +42,9 @@ def text_width(text: str, size: float, *, bold: bool = False) -> float:
     extra = 0.07 if bold else 0.0
     em = 0.0
     for c in text:
-        if c in _NARROW:
+        if unicodedata.east_asian_width(c) in "WF":
+            em += 1.0 + extra
+        elif c in _NARROW:
             em += 0.32 + extra
         elif c in _SLIM:
             em += 0.42 + extra
@@ -127,9 +130,9 @@ def legend_entries(scene: Scene) -> list[tuple[str, tuple[Source, ...]]]:
     two kinds of activation."""
     entries: list[tuple[str, tuple[Source, ...]]] = [(s.label, (s,)) for s in scene.sources]
     if scene.kind == "connection":
-        entries.append(("Both persons", (scene.sources[1], scene.sources[2])))
+        entries.append((scene.both_label, (scene.sources[1], scene.sources[2])))
     else:
-        entries.append(("Both", scene.sources[:2]))
+        entries.append((scene.both_label, scene.sources[:2]))
     return entries
 
 
@@ -168,8 +171,10 @@ def legend(scene: Scene, theme: Theme, x: float, y: float, width: float,
     return out
 
 
-def column(source: Source, theme: Theme, x0: float, y0: float, pid: str) -> list[str]:
-    """One source's activations: heading, rule, and 13 rows of symbol and gate.line."""
+def column(source: Source, theme: Theme, x0: float, y0: float, pid: str,
+           names: Sequence[str] = tuple(PLANET_NAMES.values())) -> list[str]:
+    """One source's activations: heading, rule, and 13 rows of symbol (or name, from
+    ``names`` in ``BODIES`` order) and gate.line."""
     colour = theme.color_of(source.colour)
     left = source.left
     anchor = "start" if left else "end"
@@ -183,21 +188,25 @@ def column(source: Source, theme: Theme, x0: float, y0: float, pid: str) -> list
         f"{escape(source.heading)}</text>",
     ]
     if source.sub:
+        sub_size = fitted(12, text_width(source.sub, 12), COLUMN)
         lines.append(f'<text class="sub" x="{num(heading_x)}" y="{num(y0 + 66)}" '
-                     f'text-anchor="{anchor}" font-size="12" fill="{colour}">'
+                     f'text-anchor="{anchor}" font-size="{num(sub_size)}" fill="{colour}">'
                      f"{escape(source.sub)}</text>")
     lines.append(f'<path class="rule" d="M{num(x0)} {num(y0 + 74)}H{num(x0 + COLUMN)}" '
                  f'stroke="{colour}" stroke-width="1.2"/>')
     inner, outer = (x0 + COLUMN, x0) if left else (x0, x0 + COLUMN)
     value_anchor = "end" if left else "start"
+    named = dict(zip(PLANET_NAMES, names, strict=True))
     for i, p in enumerate(source.placements):
         y = y0 + FIRST_ROW + i * ROW_STEP
         if theme.planet_labels == "symbol":
             label = glyph(p.body, outer + (12 if left else -12), y - 6, colour)
         else:
+            name = named[p.body]
+            size = fitted(12, text_width(name, 12), COLUMN - 44)
             label = (f'<text class="planet-name" x="{num(outer)}" y="{num(y)}" '
-                     f'text-anchor="{anchor}" font-size="12" fill="{colour}">'
-                     f"{escape(PLANET_NAMES[p.body])}</text>")
+                     f'text-anchor="{anchor}" font-size="{num(size)}" fill="{colour}">'
+                     f"{escape(name)}</text>")
         lines.append(
             f'<g class="activation" data-body="{p.body.value}">{label}'
             f'<text class="gate-line" x="{num(inner)}" y="{num(y)}" '

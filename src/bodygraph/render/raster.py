@@ -7,6 +7,7 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bodygraph.catalog.translations import SOURCE_LANGUAGE
 from bodygraph.render.css import resolve_vars
 from bodygraph.render.drawing import render_svg
 from bodygraph.render.errors import PngUnavailableError
@@ -37,20 +38,22 @@ def svg_to_png(document: str, *, scale: float = 2.0) -> bytes:
 
 
 def png_bytes(chart: Chart | RenderInput | TransitInput | ConnectionInput,
-              theme: Theme | None = None, *, scale: float = 2.0) -> bytes:
-    """The PNG image of a bodygraph, ``scale`` times the SVG's pixel size."""
+              theme: Theme | None = None, *, scale: float = 2.0,
+              lang: str = SOURCE_LANGUAGE) -> bytes:
+    """The PNG image of a bodygraph, ``scale`` times the SVG's pixel size, its words in
+    ``lang`` (Japanese and Chinese need a CJK font installed: docs/render.md)."""
     data = chart if isinstance(chart, RenderInput | TransitInput | ConnectionInput) else (
         RenderInput.from_chart(chart))
-    return svg_to_png(render_svg(data, theme), scale=scale)
+    return svg_to_png(render_svg(data, theme, lang=lang), scale=scale)
 
 
 def png(chart: Chart | RenderInput | TransitInput | ConnectionInput,
         path: str | PathLike[str], theme: Theme | None = None,
-        *, scale: float = 2.0) -> Path:
+        *, scale: float = 2.0, lang: str = SOURCE_LANGUAGE) -> Path:
     """Write the PNG image of a bodygraph to ``path``; returns the path.
 
     Raises :class:`PngUnavailableError` when cairosvg or libcairo is missing.
     """
     target = Path(path)
-    target.write_bytes(png_bytes(chart, theme, scale=scale))
+    target.write_bytes(png_bytes(chart, theme, scale=scale, lang=lang))
     return target

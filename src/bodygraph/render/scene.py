@@ -10,11 +10,14 @@ apart without colour.
 
 from __future__ import annotations
 
+import gettext
 from dataclasses import dataclass
+from datetime import date
 from functools import cached_property
 from typing import Literal
 
 from bodygraph.catalog.tables import CENTER_NAMES, Channel, reading_order
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, cross_text, term
 from bodygraph.catalog.wording import STRATEGY
 from bodygraph.relations.connection import ConnectionKind, classify
 from bodygraph.render.glyphs import PLANET_NAMES
@@ -77,6 +80,10 @@ class Scene:
     description: str
     #: The chart's arrows (``"PLR DRL"``) drawn beside the head, or None.
     variables: str | None = None
+    #: The legend's words for a gate several sources activate.
+    both_label: str = "Both"
+    #: The bodies' names in the scene's language (``BODIES`` order), for the columns.
+    body_names: tuple[str, ...] = tuple(PLANET_NAMES.values())
 
     @cached_property
     def gate_sources(self) -> dict[int, tuple[Source, ...]]:
@@ -115,102 +122,171 @@ class Scene:
         return sources[0].classes.split()[-1] if len(sources) == 1 else "both"
 
 
-def natal_header(data: RenderInput) -> tuple[tuple[str, str], ...]:
+def natal_header(data: RenderInput,
+                 lang: str = SOURCE_LANGUAGE) -> tuple[tuple[str, str], ...]:
     """Type, strategy, authority, profile, definition and incarnation cross."""
+    tr = catalog(lang)
     cross = incarnation_cross(data.profile, data.personality[0].gate, data.personality[1].gate,
                               data.design[0].gate, data.design[1].gate)
-    return (("Type", data.type.value), ("Strategy", STRATEGY[data.type]),
-            ("Authority", data.authority.value), ("Profile", data.profile),
-            ("Definition", data.definition.value), ("Cross", cross))
+    return ((tr.pgettext("image", "Type"), term("type", data.type.value, lang)),
+            (tr.pgettext("image", "Strategy"), term("strategy", STRATEGY[data.type], lang)),
+            (tr.pgettext("image", "Authority"), term("authority", data.authority.value, lang)),
+            (tr.pgettext("image", "Profile"), data.profile),
+            (tr.pgettext("image", "Definition"),
+             term("definition", data.definition.value, lang)),
+            (tr.pgettext("image", "Cross"), cross_text(cross, lang)))
 
 
-def natal_summary(data: RenderInput) -> tuple[str, ...]:
+def natal_summary(data: RenderInput, lang: str = SOURCE_LANGUAGE) -> tuple[str, ...]:
     """The summary line's parts: type, profile, authority, definition."""
-    return (data.type.value, f"Profile {data.profile}", f"{data.authority.value} Authority",
-            data.definition.value)
+    tr = catalog(lang)
+    return (term("type", data.type.value, lang),
+            tr.pgettext("image", "Profile {profile}").format(profile=data.profile),
+            tr.pgettext("image", "{authority} Authority").format(
+                authority=term("authority", data.authority.value, lang)),
+            term("definition", data.definition.value, lang))
 
 
-def _listing(data: RenderInput) -> str:
-    centers = ", ".join(n for n in CENTER_NAMES if n in data.centers) or "none"
-    channels = ", ".join(c.short for c in sorted(data.channels, key=reading_order)) or "none"
-    return f"Defined centers: {centers}. Defined channels: {channels}."
+def _listing(data: RenderInput, lang: str) -> str:
+    tr = catalog(lang)
+    none = tr.pgettext("image", "none")
+    centers = ", ".join(term("center", n, lang) for n in CENTER_NAMES
+                        if n in data.centers) or none
+    channels = ", ".join(c.short for c in sorted(data.channels, key=reading_order)) or none
+    return tr.pgettext("image", "Defined centers: {centers}. Defined channels: {channels}."
+                       ).format(centers=centers, channels=channels)
 
 
-def side_text(name: str, placements: tuple[Placement, ...]) -> str:
-    """``"Design: Sun 13.4, Earth 7.4, ..."``."""
-    return f"{name}: " + ", ".join(f"{PLANET_NAMES[p.body]} {p}" for p in placements) + "."
+def planet_name(placement: Placement, lang: str) -> str:
+    """The name of a placement's body in ``lang``."""
+    return term("body", PLANET_NAMES[placement.body], lang)
 
 
-def natal_scene(data: RenderInput) -> Scene:
-    """A natal chart: design and personality."""
-    summary = natal_summary(data)
-    description = (f"{', '.join(summary)}. {_listing(data)} "
-                   f"{side_text('Design', data.design)} "
-                   f"{side_text('Personality', data.personality)}")
+def side_text(name: str, placements: tuple[Placement, ...],
+              lang: str = SOURCE_LANGUAGE) -> str:
+    """``"Design: Sun 13.4, Earth 7.4, ..."`` (``name`` already in ``lang``)."""
+    return f"{name}: " + ", ".join(f"{planet_name(p, lang)} {p}" for p in placements) + "."
+
+
+def natal_scene(data: RenderInput, lang: str = SOURCE_LANGUAGE) -> Scene:
+    """A natal chart: design and personality, its words in ``lang``."""
+    tr = catalog(lang)
+    design, personality = term("side", "Design", lang), term("side", "Personality", lang)
+    summary = natal_summary(data, lang)
+    description = (f"{', '.join(summary)}. {_listing(data, lang)} "
+                   f"{side_text(design, data.design, lang)} "
+                   f"{side_text(personality, data.personality, lang)}")
     if data.variables is not None:
-        description += f" Variables: {data.variables}."
-    return Scene("chart", (_design(data.design), _personality(data.personality)),
-                 natal_header(data), summary,
-                 f"Human Design bodygraph: {data.type.value}, profile {data.profile}",
-                 description, data.variables)
+        description += " " + tr.pgettext("image", "Variables: {arrows}.").format(
+            arrows=data.variables)
+    return Scene("chart", (_design(data.design, heading=design),
+                           _personality(data.personality, heading=personality)),
+                 natal_header(data, lang), summary,
+                 tr.pgettext("image", "Human Design bodygraph: {type}, profile {profile}").format(
+                     type=term("type", data.type.value, lang), profile=data.profile),
+                 description, data.variables, tr.pgettext("image", "Both"), body_names(lang))
 
 
-def transit_scene(data: TransitInput) -> Scene:
+def body_names(lang: str) -> tuple[str, ...]:
+    """The 13 bodies' names in ``lang``, in ``BODIES`` order."""
+    return tuple(term("body", name, lang) for name in PLANET_NAMES.values())
+
+
+def transit_words(label: str, tr: gettext.NullTranslations) -> str:
+    """A transit's label in the catalog ``tr``'s language: the library's own labels
+    (``Transit``, ``Transit 2024-03-20``, ``Transit 2024-03-20 03:06 UTC``) translated,
+    any other label as given."""
+    word = tr.pgettext("image", "Transit")
+    if label == "Transit":
+        return word
+    rest = label.removeprefix("Transit ")
+    try:
+        date.fromisoformat(rest[:10])
+    except ValueError:
+        return label
+    return f"{word} {rest}" if label.startswith("Transit ") else label
+
+
+def person_words(label: str, tr: gettext.NullTranslations) -> str:
+    """A person's label: ``Person 1``/``Person 2`` translated, any other as given."""
+    if label in ("Person 1", "Person 2"):
+        return tr.pgettext("image", "Person {number}").format(number=label[-1])
+    return label
+
+
+def transit_scene(data: TransitInput, lang: str = SOURCE_LANGUAGE) -> Scene:
     """A natal chart with a transit over it (third colour, own column on the right)."""
-    natal = natal_scene(data.natal)
-    transit = Source("transit", "transit", "transit", "diamond", False, data.label, None,
+    tr = catalog(lang)
+    natal = natal_scene(data.natal, lang)
+    label = transit_words(data.label, tr)
+    transit = Source("transit", "transit", "transit", "diamond", False, label, None,
                      data.transit, False)
     scene = Scene("transit", (*natal.sources, transit), natal.header, natal.summary,
-                  f"{natal.title}, with {data.label.lower()}",
-                  f"{natal.description} {side_text(data.label, data.transit)}",
-                  natal.variables)
+                  tr.pgettext("image", "{title}, with {transit}").format(
+                      title=natal.title, transit=label if lang != SOURCE_LANGUAGE
+                      else label.lower()),
+                  f"{natal.description} {side_text(label, data.transit, lang)}",
+                  natal.variables, natal.both_label, natal.body_names)
     added = [c.short for c in sorted(scene.channels, key=reading_order)
              if c not in data.natal.channels]
+    listed = ", ".join(added)
     return Scene(scene.kind, scene.sources,
-                 (*scene.header, (data.label, ", ".join(added) or "no new channel")),
-                 scene.summary, scene.title, f"{scene.description} Channels the "
-                 f"{data.label.lower()} completes: {', '.join(added) or 'none'}.",
-                 scene.variables)
+                 (*scene.header, (label, listed or tr.pgettext("image", "no new channel"))),
+                 scene.summary, scene.title, f"{scene.description} " + tr.pgettext(
+                     "image", "Channels the {transit} completes: {channels}.").format(
+                     transit=label if lang != SOURCE_LANGUAGE else label.lower(),
+                     channels=listed or tr.pgettext("image", "none")),
+                 scene.variables, scene.both_label, scene.body_names)
 
 
-def connection_scene(data: ConnectionInput) -> Scene:
+def connection_scene(data: ConnectionInput, lang: str = SOURCE_LANGUAGE) -> Scene:
     """Two persons: each one's activations in their own colour."""
-    a, b = data.first_label, data.second_label
+    tr = catalog(lang)
+    a, b = person_words(data.first_label, tr), person_words(data.second_label, tr)
+    design, personality = tr.pgettext("image", "design"), tr.pgettext("image", "personality")
     sources = (
         _design(data.first.design, colour="person-a", person="person-a", heading=a,
-                sub="design"),
+                sub=design),
         _personality(data.first.personality, colour="person-a", person="person-a",
-                     heading=a, sub="personality", left=True),
+                     heading=a, sub=personality, left=True),
         _personality(data.second.personality, colour="person-b", person="person-b",
-                     heading=b, sub="personality"),
+                     heading=b, sub=personality),
         _design(data.second.design, colour="person-b", person="person-b", heading=b,
-                sub="design", left=False),
+                sub=design, left=False),
     )
     probe = Scene("connection", sources, (), (), "", "")
-    kind, together = chart_type(probe.graph), definition(probe.graph).value
+    kind = term("type", chart_type(probe.graph).value, lang)
+    together = term("definition", definition(probe.graph).value, lang)
     first = data.first.design_gates | data.first.personality_gates
     second = data.second.design_gates | data.second.personality_gates
     electro = [c.short for c in sorted(probe.channels, key=reading_order)
                if (link := classify(c, first, second))
                and link.kind is ConnectionKind.ELECTROMAGNETIC]
-    header = (("Connection", f"{a} and {b}"), ("Together", kind.value),
-              ("Definition", together),
-              ("Electromagnetic", ", ".join(electro) or "none"))
-    description = (f"Connection of {a} and {b}: together {kind.value}, "
-                   f"{together}. Electromagnetic channels: "
-                   f"{', '.join(electro) or 'none'}. "
-                   f"{side_text(f'{a} design', data.first.design)} "
-                   f"{side_text(f'{a} personality', data.first.personality)} "
-                   f"{side_text(f'{b} personality', data.second.personality)} "
-                   f"{side_text(f'{b} design', data.second.design)}")
-    return Scene("connection", sources, header, (f"{a} and {b}", kind.value, together),
-                 f"Human Design connection: {a} and {b}", description)
+    none = tr.pgettext("image", "none")
+    pair = tr.pgettext("image", "{first} and {second}").format(first=a, second=b)
+    header = ((tr.pgettext("image", "Connection"), pair), (tr.pgettext("image", "Together"), kind),
+              (tr.pgettext("image", "Definition"), together),
+              (tr.pgettext("image", "Electromagnetic"), ", ".join(electro) or none))
+    description = (tr.pgettext(
+        "image", "Connection of {first} and {second}: together {type}, {definition}. "
+        "Electromagnetic channels: {channels}.").format(
+            first=a, second=b, type=kind, definition=together,
+            channels=", ".join(electro) or none) + " "
+        + f"{side_text(f'{a} {design}', data.first.design, lang)} "
+        f"{side_text(f'{a} {personality}', data.first.personality, lang)} "
+        f"{side_text(f'{b} {personality}', data.second.personality, lang)} "
+        f"{side_text(f'{b} {design}', data.second.design, lang)}")
+    return Scene("connection", sources, header, (pair, kind, together),
+                 tr.pgettext("image", "Human Design connection: {first} and {second}").format(
+                     first=a, second=b), description, None,
+                 tr.pgettext("image", "Both persons"), body_names(lang))
 
 
-def scene_of(data: RenderInput | TransitInput | ConnectionInput) -> Scene:
-    """The scene of any render input."""
+def scene_of(data: RenderInput | TransitInput | ConnectionInput,
+             lang: str = SOURCE_LANGUAGE) -> Scene:
+    """The scene of any render input, its words in ``lang``."""
     if isinstance(data, TransitInput):
-        return transit_scene(data)
+        return transit_scene(data, lang)
     if isinstance(data, ConnectionInput):
-        return connection_scene(data)
-    return natal_scene(data)
+        return connection_scene(data, lang)
+    return natal_scene(data, lang)

@@ -264,3 +264,17 @@ FLAG_FIELDS: tuple[str, ...] = (
 DEFAULT_THEME = Theme()
 """The default theme (the ``light`` preset): traditional center colours, red design, black
 personality, on white."""
+
+
+#: The font families tried first for the languages whose words the theme's Latin fonts
+#: lack (Debian's fonts-noto-cjk; docs/render.md); a renderer that reads only the first
+#: family (cairosvg) then finds the glyphs, and a browser falls back to the theme's own.
+SCRIPT_FONTS: dict[str, str] = {"ja": "Noto Sans CJK JP", "zh-Hans": "Noto Sans CJK SC"}
+
+
+def theme_for_language(theme: Theme, lang: str) -> Theme:
+    """``theme`` with its language's font first (:data:`SCRIPT_FONTS`), or unchanged."""
+    family = SCRIPT_FONTS.get(lang)
+    if family is None or theme.font_family[0] == family:
+        return theme
+    return Theme.from_dict({"font_family": [family, *theme.font_family]}, base=theme)

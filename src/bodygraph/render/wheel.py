@@ -15,6 +15,7 @@ from xml.sax.saxutils import escape, quoteattr
 import numpy as np
 
 from bodygraph.catalog.tables import tables
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, sign_names, term
 from bodygraph.model.chart import BODIES, Body
 from bodygraph.render.color import readable
 from bodygraph.render.drawing import render_svg
@@ -22,8 +23,9 @@ from bodygraph.render.errors import RenderInputError
 from bodygraph.render.geometry import num
 from bodygraph.render.glyphs import PLANET_NAMES, glyph
 from bodygraph.render.model import RenderInput
+from bodygraph.render.scene import transit_words
 from bodygraph.render.signs import sign_glyph
-from bodygraph.render.theme import DEFAULT_THEME, Theme
+from bodygraph.render.theme import DEFAULT_THEME, Theme, theme_for_language
 from bodygraph.rules.activations import side_pairs
 from bodygraph.rules.properties import variables
 from bodygraph.rules.zodiac import SIGNS
@@ -129,9 +131,35 @@ def spread(longitudes: list[float], gap: float = GLYPH_GAP) -> list[float]:
     return out
 
 
-def wheel_svg(data: WheelInput, theme: Theme | None = None) -> str:
-    """The SVG document of the mandala wheel (UTF-8 text, ends with a newline)."""
-    theme = theme if theme is not None else DEFAULT_THEME
+@dataclass(frozen=True, slots=True)
+class WheelWords:
+    """The words of a wheel in one language: the title, the sides' and bodies' names,
+    the signs' names and the transit's label."""
+
+    title: str
+    sides: dict[str, str]
+    bodies: dict[Body, str]
+    signs: tuple[str, ...]
+    transit_label: str
+
+    @classmethod
+    def of(cls, data: WheelInput, lang: str) -> WheelWords:
+        """The words of ``data``'s wheel in ``lang``."""
+        tr = catalog(lang)
+        return cls(tr.pgettext("image", "Human Design mandala wheel"),
+                   {"personality": term("side", "Personality", lang),
+                    "design": term("side", "Design", lang),
+                    "transit": tr.pgettext("image", "Transit")},
+                   {body: term("body", name, lang) for body, name in PLANET_NAMES.items()},
+                   sign_names(lang), transit_words(data.transit_label, tr))
+
+
+def wheel_svg(data: WheelInput, theme: Theme | None = None, *,
+              lang: str = SOURCE_LANGUAGE) -> str:
+    """The SVG document of the mandala wheel (UTF-8 text, ends with a newline), its words
+    in ``lang``."""
+    theme = theme_for_language(theme if theme is not None else DEFAULT_THEME, lang)
+    words = WheelWords.of(data, lang)
     outer = TRANSIT_GLYPH + GLYPH if data.transit is not None else ZODIAC_OUT
     size = 2 * (outer + MARGIN)
     c = size / 2
@@ -144,24 +172,25 @@ def wheel_svg(data: WheelInput, theme: Theme | None = None) -> str:
            f'class="wheel" width="{num(size)}" height="{num(size)}" '
            f'viewBox="0 0 {num(size)} {num(size)}" role="img" '
            f'aria-labelledby="{pid}-title {pid}-desc" font-family={quoteattr(theme.font_css)}>',
-           f'<title id="{pid}-title">{TITLE}</title>',
-           f'<desc id="{pid}-desc">{escape(description(data))}</desc>']
+           f'<title id="{pid}-title">{escape(words.title)}</title>',
+           f'<desc id="{pid}-desc">{escape(description(data, words))}</desc>']
     if theme.background != "none":
         out.append(f'<rect class="background" x="0" y="0" width="{num(size)}" '
                    f'height="{num(size)}" fill="{theme.background}"/>')
-    out += _zodiac(c, ink, lines_colour, pid)
+    out += _zodiac(c, ink, lines_colour, pid, words)
     out += _gates(data, c, theme, background, lines_colour, pid)
     for side, values, mark, glyph_radius in (
             ("personality", data.personality, PERSONALITY_MARK, PERSONALITY_GLYPH),
             ("design", data.design, DESIGN_MARK, DESIGN_GLYPH)):
-        out += _track(side, values, mark, glyph_radius, GATE_IN, c, theme, background, pid)
+        out += _track(side, values, mark, glyph_radius, GATE_IN, c, theme, background, pid,
+                      words)
     if data.transit is not None:
         out += _track("transit", data.transit, TRANSIT_MARK, TRANSIT_GLYPH, ZODIAC_OUT, c,
-                      theme, background, pid)
+                      theme, background, pid, words)
         out.append(f'<text class="transit-label" x="{num(MARGIN)}" y="{num(MARGIN + 12)}" '
-                   f'font-size="13" fill="{ink}">{escape(data.transit_label)}</text>')
+                   f'font-size="13" fill="{ink}">{escape(words.transit_label)}</text>')
     if data.bodygraph:
-        out += _centre(data, c, theme)
+        out += _centre(data, c, theme, lang)
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -173,23 +202,25 @@ def wheel_id(data: WheelInput, theme: Theme) -> str:
     return "bg-" + hashlib.sha256(("wheel\n" + seed).encode("utf-8")).hexdigest()[:12]
 
 
-def description(data: WheelInput) -> str:
+def description(data: WheelInput, words: WheelWords | None = None) -> str:
     """The activations as text, for the ``<desc>``."""
+    words = words if words is not None else WheelWords.of(data, SOURCE_LANGUAGE)
     parts = []
-    for side, values in (("Personality", data.personality), ("Design", data.design),
-                         (data.transit_label, data.transit)):
+    for side, values in ((words.sides["personality"], data.personality),
+                         (words.sides["design"], data.design),
+                         (words.transit_label, data.transit)):
         if values is None:
             continue
-        listed = ", ".join(f"{PLANET_NAMES[body]} {_zodiac_text(value)}"
+        listed = ", ".join(f"{words.bodies[body]} {_zodiac_text(value, words)}"
                            for body, value in zip(BODIES, values, strict=True))
         parts.append(f"{side}: {listed}.")
     return " ".join(parts)
 
 
-def _zodiac_text(longitude: float) -> str:
+def _zodiac_text(longitude: float, words: WheelWords) -> str:
     value = longitude % 360.0
     sign = int(value // 30.0)
-    return f"{SIGNS[sign]} {value - 30.0 * sign:.2f}"
+    return f"{words.signs[sign]} {value - 30.0 * sign:.2f}"
 
 
 def _arc_sector(start: float, end: float, inner: float, outer: float, c: float) -> str:
@@ -203,7 +234,7 @@ def _arc_sector(start: float, end: float, inner: float, outer: float, c: float) 
             f"A{num(inner)} {num(inner)} 0 {large} 1 {num(e[0])} {num(e[1])}Z")
 
 
-def _zodiac(c: float, ink: str, lines_colour: str, pid: str) -> list[str]:
+def _zodiac(c: float, ink: str, lines_colour: str, pid: str, words: WheelWords) -> list[str]:
     out = [f'<g id="{pid}-zodiac" class="zodiac">']
     for index, name in enumerate(SIGNS):
         start = 30.0 * index
@@ -212,7 +243,8 @@ def _zodiac(c: float, ink: str, lines_colour: str, pid: str) -> list[str]:
         out += [f'<g class="zodiac-sign" data-sign="{name}" data-start="{num(start)}">',
                 f'<path class="sign-sector" d="{sector}" fill="none" '
                 f'stroke="{lines_colour}" stroke-width="1"/>',
-                sign_glyph(index, x, y, ink, GLYPH), f"<title>{name}</title>", "</g>"]
+                sign_glyph(index, x, y, ink, GLYPH), f"<title>{escape(words.signs[index])}</title>",
+                "</g>"]
     out.append("</g>")
     return out
 
@@ -255,7 +287,8 @@ def _marker(shape: str, x: float, y: float, colour: str) -> str:
 
 
 def _track(side: str, values: tuple[float, ...], mark: float, glyph_radius: float,
-           tick_from: float, c: float, theme: Theme, background: str, pid: str) -> list[str]:
+           tick_from: float, c: float, theme: Theme, background: str, pid: str,
+           words: WheelWords) -> list[str]:
     _, colour = readable([(side, theme.color_of(side)), ("text", theme.text_color)],
                          [background])
     angles = spread(list(values))
@@ -265,8 +298,8 @@ def _track(side: str, values: tuple[float, ...], mark: float, glyph_radius: floa
         x, y = point(angle, glyph_radius, c)
         out += [f'<g class="wheel-activation {side}" data-body="{body.value}" '
                 f'data-longitude="{longitude % 360.0:.6f}">',
-                f"<title>{SIDE_TITLES.get(side, side.title())} {PLANET_NAMES[body]}: "
-                f"{_zodiac_text(longitude)}</title>",
+                f"<title>{escape(words.sides[side])} {escape(words.bodies[Body(body)])}: "
+                f"{escape(_zodiac_text(longitude, words))}</title>",
                 f'<line class="tick" x1="{num(a[0])}" y1="{num(a[1])}" x2="{num(b[0])}" '
                 f'y2="{num(b[1])}" stroke="{colour}" stroke-width="1.6"/>',
                 _marker(SHAPES[side], b[0], b[1], colour),
@@ -275,9 +308,9 @@ def _track(side: str, values: tuple[float, ...], mark: float, glyph_radius: floa
     return out
 
 
-def _centre(data: WheelInput, c: float, theme: Theme) -> list[str]:
+def _centre(data: WheelInput, c: float, theme: Theme, lang: str) -> list[str]:
     compact = Theme.from_dict({"variant": "compact", "show_summary": False}, base=theme)
-    document = render_svg(data.render_input(), compact)
+    document = render_svg(data.render_input(), compact, lang=lang)
     body = document.split("\n", 1)[1]  # without the XML declaration
     width = float(body.split('width="', 1)[1].split('"', 1)[0])
     height = float(body.split('height="', 1)[1].split('"', 1)[0])
