@@ -66,7 +66,6 @@ from bodygraph_server.store import (
     StoreError,
     open_store,
 )
-from bodygraph_server.store.request_calls import RequestCalls
 
 __all__ = [
     "Account",
@@ -238,10 +237,7 @@ class Bookkeeper:
         whose one-statement reservation did not apply
         (:class:`~bodygraph_server.billing.request_path.RequestBook`): it is not tried
         again."""
-        store = self.store
-        if not isinstance(store, RequestCalls):  # no one-statement reservation to skip
-            return self.reserve(principal, endpoint)
-        outcome = store.general_reserve(principal.account_id, endpoint, self.clock.now())
+        outcome = self.store.general_reserve(principal.account_id, endpoint, self.clock.now())
         if isinstance(outcome, Replay):  # pragma: no cover - only with a claim
             raise InvalidOperationError("a replay without an idempotency claim")
         return _refused(outcome) if isinstance(outcome, ChargeRefusal) else outcome

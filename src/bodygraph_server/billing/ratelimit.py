@@ -31,7 +31,8 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Protocol
 
 from bodygraph_server.policy.clock import to_micros
-from bodygraph_server.store import ApiKeyRecord, DatabaseURLError, RateDecision, Store
+from bodygraph_server.store import ApiKeyRecord, DatabaseURLError, RateDecision
+from bodygraph_server.store.base import RateWindowStore
 from bodygraph_server.store.records import decision_from_window
 
 if TYPE_CHECKING:
@@ -76,14 +77,14 @@ class StoreRateLimiter:
     """The window kept in the bookkeeping store (SQLite or PostgreSQL table)."""
 
     def __init__(
-        self, store: Store, *, limit: int = LIMIT, window_seconds: int = WINDOW_SECONDS
+        self, store: RateWindowStore, *, limit: int = LIMIT, window_seconds: int = WINDOW_SECONDS
     ) -> None:
         self._store = store
         self._limit = limit
         self._window = window_seconds
 
     @property
-    def store(self) -> Store:
+    def store(self) -> RateWindowStore:
         """The store keeping the windows."""
         return self._store
 
@@ -191,7 +192,9 @@ def _score(raw: object) -> int:
     return int(Decimal(text))
 
 
-def open_rate_limiter(url: str | None, store: Store, *, limit: int = LIMIT) -> RateLimiter:
+def open_rate_limiter(
+    url: str | None, store: RateWindowStore, *, limit: int = LIMIT
+) -> RateLimiter:
     """The limiter named by ``url`` allowing ``limit`` per window: None, ``""`` or
     ``"store"`` use ``store``; ``redis://...`` uses Redis."""
     if url is None or url in ("", "store"):

@@ -35,13 +35,17 @@ import os
 import sqlite3
 import threading
 import time
+from collections import namedtuple
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from bodygraph_server.store.connections import (
     DEFAULT_BUSY_TIMEOUT,
+    Database,
+    Dialect,
     ThreadConnections,
     Tx,
     first_line,
@@ -61,31 +65,28 @@ _PASSING = frozenset({
 LOCKED_OUT_WAIT = 0.01
 
 
-class SqliteStore(SqlStore):
-    """The bookkeeping in one SQLite file."""
+class SqliteConnections:
+    """A connection per thread and process to one SQLite file, and its write locks."""
 
-    MIGRATIONS = "sqlite"
+    dialect = Dialect(migrations="sqlite")
+    retry_start = False
 
-    def __init__(
-        self,
-        path: str | Path,
-        *,
-        url: str | None = None,
-        busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
-    ) -> None:
-        self.path = Path(path)
+    def __init__(self, path: Path, busy_timeout: float) -> None:
+        self.path = path
         self._busy_timeout = busy_timeout
         self._connections = ThreadConnections(self._connect)
         self._locked_out = False  # the last write found another program's lock
         self._write_lock = threading.Lock()
         self._lock_path = Path(f"{self.path}-writelock")
         self._lock_fd: tuple[int, int] | None = None  # (pid, descriptor)
-        super().__init__(url if url is not None else f"sqlite:///{self.path}")
 
-    def _session(self) -> AbstractContextManager[Any]:
+    def session(self) -> AbstractContextManager[Any]:
+        """This thread's connection."""
         return nullcontext(self._connections.get())
 
-    def _translate(self, exc: Exception) -> StoreError | None:
+    def translate(self, exc: Exception) -> StoreError | None:
+        """A locked, full, read-only or unreadable file: DatabaseUnavailableError; any
+        other SQLite error: DatabaseError."""
         code = getattr(exc, "sqlite_errorcode", None)
         if isinstance(exc, sqlite3.Error) and code is not None and code & 0xFF in _PASSING:
             return DatabaseUnavailableError(f"the SQLite database is unavailable: "
@@ -110,6 +111,7 @@ class SqliteStore(SqlStore):
             _write_ahead_log(conn, time.monotonic() + self._busy_timeout)
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA foreign_keys = ON")
+            conn.row_factory = named_row
         except sqlite3.Error as exc:
             raise DatabaseUnavailableError(
                 f"cannot open SQLite database {self.path}: {exc}"
@@ -117,7 +119,8 @@ class SqliteStore(SqlStore):
         return conn
 
     @contextmanager
-    def _transaction(self, conn: Any, *, write: bool) -> Iterator[Tx]:
+    def transaction(self, conn: Any, *, write: bool) -> Iterator[Tx]:
+        """``BEGIN IMMEDIATE`` behind the write locks (``write``), else ``BEGIN``."""
         connection: sqlite3.Connection = conn
 
         def run(sql: str, params: Sequence[object]) -> sqlite3.Cursor:
@@ -130,7 +133,7 @@ class SqliteStore(SqlStore):
             else:
                 conn.execute("BEGIN")
             try:
-                yield Tx(run)
+                yield Tx(run, self.dialect)
                 conn.execute("COMMIT")
             except BaseException:
                 if conn.in_transaction:  # (SQLite ends some failed transactions itself)
@@ -205,12 +208,39 @@ class SqliteStore(SqlStore):
             if held is not None and held[0] == os.getpid():
                 os.close(held[1])
 
-    def relax_durability(self, tx: Tx) -> None:
-        """Nothing to do: in WAL mode with ``synchronous = NORMAL`` no commit waits for
-        the disk."""
+    def statements(self, conn: Any) -> AbstractContextManager[Tx]:
+        """One write transaction (SQLite has no cheaper way to commit each alone)."""
+        return self.transaction(conn, write=True)
 
-    def _lock_migrations(self, tx: Tx) -> None:
-        """Nothing to do: ``BEGIN IMMEDIATE`` already serializes migrations."""
+
+class SqliteStore(SqlStore):
+    """The bookkeeping in one SQLite file. No durability to relax: in WAL mode with
+    ``synchronous = NORMAL`` no commit waits for the disk; ``BEGIN IMMEDIATE`` already
+    serializes migrations."""
+
+    CONNECTIONS: type[SqliteConnections] = SqliteConnections
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        url: str | None = None,
+        busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
+    ) -> None:
+        self.path = Path(path)
+        super().__init__(Database(self.CONNECTIONS(self.path, busy_timeout)),
+                         url=url if url is not None else f"sqlite:///{self.path}")
+
+
+@lru_cache(maxsize=256)
+def _row_type(names: tuple[str, ...]) -> type[tuple[Any, ...]]:
+    return namedtuple("Row", names, rename=True)
+
+
+def named_row(cursor: sqlite3.Cursor, values: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A row as a named tuple of its columns (the names of a statement's columns are
+    read once per statement shape)."""
+    return _row_type(tuple(column[0] for column in cursor.description))._make(values)  # type: ignore[attr-defined, no-any-return]
 
 
 def _write_ahead_log(conn: sqlite3.Connection, deadline: float) -> None:
