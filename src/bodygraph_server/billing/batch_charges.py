@@ -1,13 +1,6 @@
-"""Charging a request that costs more than one credit (the batch endpoint): take all its
-reservations before any work (:func:`reserve_many`), then commit those of the results it
-returns and release the rest (:func:`settle_batch`; the release alone:
-:func:`release_many`). With an ``Idempotency-Key`` the batch claims the key once
-(:func:`reserve_many` with a claim, or :func:`claim_unpaid` for a batch without a valid
-birth) and :func:`settle_batch` records how many charts it charged.
-
-The store does it in one transaction each way. Blocking, like every bookkeeping call:
-run them in a bookkeeping thread.
-"""
+"""Charging a batch: all its reservations taken before any work, then those of the charts
+it returns committed and the rest released, each way in one transaction
+(docs/accounts.md, "Batches")."""
 
 from __future__ import annotations
 

@@ -1,22 +1,6 @@
-"""The request path's three PostgreSQL calls on the event loop (psycopg's async driver).
-
-A chart request's bookkeeping on PostgreSQL is three one-round-trip calls
-(:mod:`.request_calls`): admission, the fast reservation and the group commit. Run on
-bookkeeping threads, each call is a hand-off to a thread and back (about 60 us of CPU
-each, measured) and, under load, eight threads per worker contend for the GIL and their
-PostgreSQL backends for the two cores. Here the same statements run on the worker's
-event loop through an :class:`psycopg_pool.AsyncConnectionPool` of a few connections:
-no thread, no hand-off, and at most ``size`` backends busy per worker.
-
-The statements, their parameters and the reading of their rows are those of
-:class:`~.request_calls.RequestPath` (the same per-process memory of account periods);
-everything else (a reservation that needs the general rules, refusals, idempotency
-keys, the sweep, administration) stays on the blocking store.
-
-Errors are the store's: an unreachable or lost server is
-:class:`~.errors.DatabaseUnavailableError` (a commit whose answer is lost:
-:class:`~.errors.CommitUncertainError`), anything else :class:`~.errors.DatabaseError`.
-"""
+"""The request path's three PostgreSQL statements (:mod:`.request_calls`) on the event
+loop, through psycopg's async driver and a small pool per worker (docs/accounts.md;
+measured: docs/performance.md)."""
 
 from __future__ import annotations
 
@@ -48,9 +32,7 @@ from bodygraph_server.store.request_calls import (
 )
 
 #: Connections per worker process at most (the pool opens them as concurrent requests
-#: need them: one when idle). On the 2-core box at 500 requests/s, 2, 4 and 8 gave the
-#: same p99 (8-10 ms) when the machine was quiet; 8 held up best when it was loaded, as the
-#: eight bookkeeping threads did before (docs/performance.md).
+#: need them: one when idle); the sizes compared: docs/performance.md.
 DEFAULT_SIZE = 8
 
 

@@ -1,15 +1,6 @@
-"""Idempotency keys in the SQL stores (table ``idempotency_keys``): which charge a key's
-first request made, so that a retry is answered without a second charge.
-
-A row links the hash of (account, key) to the hash of (endpoint, body) and to the usage
-row of the charge. The usage row's status says where the first request is: reserved (in
-flight), committed (answered), released (failed: the key is free again). A batch
-(``POST /v2/charts/batch``, many usage rows) links its first reservation and, once
-answered, the number of charts it charged (column ``charged``, which alone means
-"answered": also for a batch that charged nothing, or had no valid birth and so no
-reservation). Every look-up and record happens under the account's lock, so
-concurrent requests with one key are decided one after the other.
-"""
+"""Idempotency keys (table ``idempotency_keys``): which charge a key's first request
+made, so that a retry is answered without a second charge (docs/api.md, "Idempotent
+retries"; docs/accounts.md, "Batches")."""
 
 from __future__ import annotations
 

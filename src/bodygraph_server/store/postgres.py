@@ -1,16 +1,6 @@
-"""The PostgreSQL backend (psycopg 3, connections from a pool: :class:`PooledConnections`;
-a request's bookkeeping in one round trip per step: :mod:`.request_calls`).
-
-Charges lock the account row with ``SELECT ... FOR UPDATE``; rate-limit hits lock the
-bucket's row in ``rate_buckets`` the same way; migrations take a transaction-level
-advisory lock. Tables live in the connection's current schema: to use another one, put
-``options=-csearch_path%3D<schema>`` in the URL's query (the schema must exist).
-
-Errors: a lost or refused connection, a terminated backend, a server shutting down
-(psycopg's ``OperationalError`` and ``InterfaceError``, the pool's time-out) are
-:class:`DatabaseUnavailableError`; the pool replaces the connection and the next call
-works again once the server is back. Any other driver error is :class:`DatabaseError`.
-"""
+"""The PostgreSQL backend (psycopg 3, a connection pool per process), with the request
+path of :mod:`.request_calls` (locking, schemas and errors: docs/accounts.md,
+"Storage")."""
 
 from __future__ import annotations
 

@@ -1,24 +1,6 @@
-"""The bookkeeping of a chart request on PostgreSQL in one round trip per step.
-
-On the SQL path every statement is a network round trip (and ``BEGIN``/``COMMIT`` two
-more): a request's key lookup, rate-limit hit, reservation and commit took 18. Here:
-
-* :meth:`admit_key`: the key lookup and the rate-limit hit in one call of the server-side
-  function ``bodygraph_admit`` (schema 5), in autocommit mode, so the call is the whole
-  transaction; the hit's commit does not wait for the WAL flush, as before.
-* :meth:`reserve`: ``bodygraph_reserve`` takes the credit (or records the overage call)
-  when that is all there is to do (the account active, in the period it was in when its
-  key was last looked up, not cancelled). Anything else (a period boundary, a refusal, an
-  idempotency key) leaves no trace and goes the general way of
-  :class:`~bodygraph_server.store.charges.ChargeRepository`, whose rules stay the only
-  rules. The reservation still waits for the WAL flush (see ``docs/accounts.md``).
-* :meth:`commit_many`: the group commit as one ``UPDATE ... WHERE id = ANY(...)``.
-
-What the fast reservation needs to know about an account (its anchor, the period it was
-in and that period's end) is remembered per process from the last :meth:`admit_key` or
-reservation; the function checks it against the locked row, so a stale memory only
-sends a call the general way.
-"""
+"""A chart request's bookkeeping on PostgreSQL in one round trip per step (admission,
+the fast reservation, the group commit); anything more goes the general way of
+:mod:`.charges` (docs/accounts.md, "Charging protocol")."""
 
 from __future__ import annotations
 

@@ -1,32 +1,6 @@
-"""The SQLite backend (stdlib :mod:`sqlite3`, WAL mode): the default store.
-
-Every write transaction is ``BEGIN IMMEDIATE``: it takes SQLite's single write lock before
-reading, so the read-check-update of a charge or a rate-limit hit is atomic across threads
-and processes. Readers never block in WAL mode.
-
-Writers of one store object (the threads of one process) first queue on an in-process
-lock, then on an advisory ``flock`` of a sidecar file (``<database>-writelock``) shared by
-every store object and process that opens the database through this class: the kernel
-wakes the next writer as soon as the lock is free, where SQLite's busy handler sleeps
-1, 2, 5, 10 ... ms between attempts (with two busy worker processes those sleeps, not the
-work, bounded the service's throughput). SQLite's own lock still decides: a writer that
-does not take the advisory lock (another program) is waited for up to ``busy_timeout``
-seconds, so the advisory lock only changes who waits how, never what is safe.
-
-The wait is short (:data:`~bodygraph_server.store.DEFAULT_BUSY_TIMEOUT`, 250 ms): the service runs
-SQLite calls on its event loop, and a lock held by another program must not freeze a
-worker. The time spent waiting for the advisory lock counts against the same budget; past
-it the call fails with :class:`DatabaseUnavailableError` (the service answers 503), and
-until a write gets the lock again the next ones wait only 10 ms (a worker is not blocked
-for 250 ms per request while another program keeps the lock).
-
-New database files (and the lock file) are created readable by their owner only (0600):
-they hold the render signing secrets.
-
-Durability: WAL with ``synchronous = NORMAL``: a commit is atomic and survives a crash
-of the process; a power loss may roll back the last transactions before the last
-checkpoint's sync, never corrupt the database (SQLite's documented guarantee for WAL).
-"""
+"""The SQLite backend (stdlib :mod:`sqlite3`, WAL mode), the default: write transactions
+are ``BEGIN IMMEDIATE`` behind an in-process lock and a ``flock`` of
+``<database>-writelock`` (the rules: docs/accounts.md, "Storage")."""
 
 from __future__ import annotations
 
