@@ -40,7 +40,8 @@ def loaded() -> tuple[set[str], set[str]]:
 def test_a_chart_imports_no_other_subcommand(loaded: tuple[set[str], set[str]]) -> None:
     after_chart, _ = loaded
     assert "bodygraph.cli.chart" in after_chart
-    others = {"batch", "transit", "connection", "penta", "sensitivity", "cycles", "calendar"}
+    others = {"batch", "transit", "connection", "penta", "sensitivity", "stability", "rectify",
+              "cycles", "calendar"}
     assert not {f"bodygraph.cli.{name}" for name in others} & after_chart
     assert "bodygraph.batch" not in after_chart and "bodygraph.relations" not in after_chart
 

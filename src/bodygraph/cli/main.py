@@ -19,8 +19,8 @@ from bodygraph.cli.options import EXIT_STATUS, CliError, HelpFormatter, out_of_r
 from bodygraph.errors import BodygraphError, OutOfRangeError
 
 #: The subcommands (modules of this package), in the order ``bodygraph --help`` lists them.
-SUBCOMMANDS = ("chart", "batch", "transit", "connection", "penta", "sensitivity", "cycles",
-               "calendar", "hologenetic", "astro", "wheel")
+SUBCOMMANDS = ("chart", "batch", "transit", "connection", "penta", "sensitivity", "stability",
+               "rectify", "cycles", "calendar", "hologenetic", "astro", "wheel")
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:

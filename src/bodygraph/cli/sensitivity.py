@@ -25,11 +25,12 @@ EXAMPLE = "bodygraph sensitivity --utc 1980-01-03T08:30:00Z --window 2h"
 _SPAN = re.compile(r"^(?:(\d+(?:\.\d*)?)h)?(?:(\d+(?:\.\d*)?)m(?:in)?)?(?:(\d+(?:\.\d*)?)s)?$")
 
 
-def parse_window(text: str) -> timedelta:
-    """``2h``, ``90m``, ``1h30m``, ``45s``: a span of time."""
+def parse_window(text: str, option: str = "--window") -> timedelta:
+    """``2h``, ``90m``, ``1h30m``, ``45s``: a span of time (given to ``option``)."""
     found = _SPAN.match(text.strip().lower())
     if not text.strip() or found is None:
-        raise CliError(f"--window {text!r} is not a span of time; write it like 2h, 90m or 1h30m")
+        raise CliError(f"{option} {text!r} is not a span of time; write it like 2h, 90m or "
+                       "1h30m")
     hours, minutes, seconds = (float(part) if part else 0.0 for part in found.groups())
     return timedelta(hours=hours, minutes=minutes, seconds=seconds)
 

@@ -55,7 +55,7 @@ def wrap_units(units: FloatArray) -> FloatArray:
     return folded
 
 
-def _cells(units: FloatArray, offset: FloatArray, width: int) -> IntArray:
+def _cells(units: FloatArray, offset: FloatArray, width: int | IntArray) -> IntArray:
     """The lattice cell of each value: on integer lattices (the wheel) by the integer
     units a chart uses (``floor``, then integer division), else by the float values."""
     if np.all(offset == np.floor(offset)):
@@ -173,12 +173,12 @@ def _stations(sample: Sampler, grid: IntArray, speeds: FloatArray,
     return track, window, interval, instant
 
 
-def crossings(sample: Sampler, starts: Micros, ends: Micros, offset: FloatArray, width: int,
-              step_us: int) -> Crossings:
+def crossings(sample: Sampler, starts: Micros, ends: Micros, offset: FloatArray,
+              width: int | IntArray, step_us: int) -> Crossings:
     """Every crossing, in ``(start, end]`` of each of P windows, of every track of
     ``sample`` (K rows) over the boundaries ``offset + k * width`` (1/16-arcsecond units;
-    ``offset`` broadcasts to (K, P)), in either direction; sorted by window, instant and
-    track."""
+    ``offset`` broadcasts to (K, P), ``width`` to (K,): a lattice for each track), in
+    either direction; sorted by window, instant and track."""
     first, last = _micros(starts), _micros(ends)
     if first.size == 0:
         none = np.zeros(0, dtype=np.int64)
@@ -203,15 +203,16 @@ def crossings(sample: Sampler, starts: Micros, ends: Micros, offset: FloatArray,
         p = np.concatenate([p, s_window])
         t_a, t_b = np.concatenate([t_a, s_at]), np.concatenate([t_b, t_b_split])
         u_a, u_b = np.concatenate([u_a, s_value]), np.concatenate([u_b, u_b_split])
+    widths = np.broadcast_to(np.asarray(width, dtype=np.int64), (tracks,))
     return _cross_pieces(sample, k, p, t_a, t_b, to_float_units(u_a), to_float_units(u_b),
-                         np.broadcast_to(offset, (tracks, grid.shape[0])), width)
+                         np.broadcast_to(offset, (tracks, grid.shape[0])), widths)
 
 
 def _cross_pieces(sample: Sampler, k: IntArray, p: IntArray, t_a: IntArray, t_b: IntArray,
-                  u_a: FloatArray, u_b: FloatArray, offset: FloatArray, width: int,
+                  u_a: FloatArray, u_b: FloatArray, offset: FloatArray, widths: IntArray,
                   ) -> Crossings:
     """Bracket and solve every boundary crossed inside monotonic pieces."""
-    off = offset[k, p]
+    off, width = offset[k, p], widths[k]
     # Cells of the raw values, then whole turns added back to the end's cell.
     turns = np.round((u_a + wrap_units(u_b - u_a) - u_b) / CIRCLE).astype(np.int64)
     cell_a = _cells(u_a, off, width)
@@ -222,7 +223,7 @@ def _cross_pieces(sample: Sampler, k: IntArray, p: IntArray, t_a: IntArray, t_b:
     forward = np.repeat(cell_b > cell_a, count)
     rank = np.arange(piece.size) - np.repeat(np.cumsum(count) - count, count)
     cell = np.where(forward, cell_a[piece] + 1 + rank, cell_a[piece] - rank)
-    boundary = off[piece] + cell * width
+    boundary = off[piece] + cell * width[piece]
     track, window = k[piece], p[piece]
     direction = np.where(forward, 1.0, -1.0)
 

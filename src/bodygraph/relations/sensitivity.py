@@ -60,7 +60,9 @@ def _window_us(window: timedelta) -> int:
     return round(window / timedelta(microseconds=1))
 
 
-def _sampler(calculator: Calculator, node: NodeKind) -> Sampler:
+def activation_sampler(calculator: Calculator, node: NodeKind) -> Sampler:
+    """The 22 computed tracks: personality then design longitudes of ``SOURCES``, the
+    design side at the design instant of each sampled birth."""
     rows = np.array(SOURCES, dtype=np.intp)
 
     def sample(instants: Micros) -> np.ndarray:
@@ -122,7 +124,7 @@ def _segments(calculator: Calculator, node: NodeKind, starts: Micros, ends: Micr
 def _table(calculator: Calculator, utc: Micros, span: int, node: NodeKind) -> SensitivityTable:
     delta = np.timedelta64(span, "us")
     starts, ends = utc - delta, utc + delta
-    sample = _sampler(calculator, node)
+    sample = activation_sampler(calculator, node)
     found = crossings(sample, starts, ends, np.array(float(WHEEL_OFFSET)), LINE, STEP_US)
     before, after = wheel_sides(found)
     changes = _changes(found.window, found.at, found.track, before, after)

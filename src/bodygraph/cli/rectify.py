@@ -1,0 +1,175 @@
+"""``bodygraph rectify``: every window of birth times in a local day (or up to seven days)
+at a place whose chart has all that the person knows of it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import datetime, tzinfo
+
+from bodygraph.cli.options import (
+    CliError,
+    Subparsers,
+    add_geocoder_options,
+    calculator_from,
+    geocoder_from,
+    note_if_plain,
+)
+from bodygraph.cli.relations_options import (
+    command_parser,
+    exit_status,
+    finish_command,
+    input_errors_exit_2,
+)
+from bodygraph.errors import InvalidInstantError
+from bodygraph.geo.birthtime import parse_date, parse_time
+from bodygraph.geo.coordinates import InvalidCoordinatesError, check_coordinates
+from bodygraph.geo.timezones import TimezoneLookupError, zone, zone_at
+from bodygraph.relations.common import to_second
+from bodygraph.relations.constraints import Constraints, constraints
+from bodygraph.relations.rectification import Rectification, Window, rectify
+
+EXAMPLE = ('bodygraph rectify --date 1980-01-03 --place "London, United Kingdom" --profile 3/5 '
+           "--type Generator --authority Emotional")
+
+#: Every word of the readable output (one place, for translations).
+WORDS = {
+    "title": "Searched {start} to {end} ({zone}); birth times whose chart fits:",
+    "none": "No birth time in the search fits all the constraints.",
+    "window": "{start} to {end}  (UTC {utc_start} to {utc_end})",
+    "chart": "{profile} {type}, {authority} authority, {definition}, {cross}",
+    "first": " (first pass)",
+    "second": " (second pass)",
+    "no_constraint": "give at least one constraint: --type, --profile, --authority, "
+                     "--definition, --cross, --strategy, --center, --open-center, --channel, "
+                     "--gate or --activation",
+    "place": "give exactly one of --tz ZONE, --place TEXT or --lat/--lng",
+    "lat_lng": "give --lat and --lng together",
+}
+
+#: The constraint options: (option, argument name, metavar, help, repeatable).
+CONSTRAINT_OPTIONS = (
+    ("--type", "type", "TYPE", "chart type, e.g. Generator", False),
+    ("--profile", "profile", "P/D", "profile, e.g. 3/5", False),
+    ("--authority", "authority", "NAME", "inner authority, e.g. Emotional", False),
+    ("--definition", "definition", "NAME", "definition, e.g. Split (Definition)", False),
+    ("--cross", "cross", "NAME", "incarnation cross: its name (\"Right Angle Cross of the "
+     "Sphinx\") or its four gates (13/7/1/2)", False),
+    ("--strategy", "strategy", "NAME", 'strategy, e.g. "To Respond"', False),
+    ("--center", "centers", "NAME", "a defined center, e.g. Sacral (repeatable)", True),
+    ("--open-center", "open_centers", "NAME", "an open (undefined) center (repeatable)", True),
+    ("--channel", "channels", "G-G", "a defined channel, e.g. 13-33 (repeatable)", True),
+    ("--gate", "gates", "GATE", "an activated gate, 1-64 (repeatable)", True),
+    ("--activation", "activations", "SIDE.BODY=G[.L]", "an activation, e.g. "
+     "personality.sun=38.3 or design.moon=2 (repeatable)", True),
+)
+
+
+def add_parser(subparsers: Subparsers) -> None:
+    """Register ``bodygraph rectify``."""
+    parser = command_parser(
+        subparsers, "rectify", "find the birth times that give a chart you know",
+        "Every window of birth instants in a local day (or a range of up to 7 days) at a "
+        "place whose chart satisfies all the constraints given, exact to a second, with UTC "
+        "and local times; a wall time that occurs twice (clocks turned back) is marked with "
+        "its pass. No window is an answer, not an error.",
+        [EXAMPLE, "bodygraph rectify --date 1980-01-03 --tz Europe/London --from-time 06:00 "
+         "--to-time 12:00 --activation personality.sun=38.3 --center Sacral --json"],
+        exit_status(malformed="no constraint, a constraint that names no valid value, a "
+                    "range over 7 days"),
+    )
+    when = parser.add_argument_group("local search range")
+    when.add_argument("--date", metavar="YYYY-MM-DD", required=True, help="local date")
+    when.add_argument("--to-date", metavar="YYYY-MM-DD",
+                      help="last local date of a range (at most 7 days in all)")
+    when.add_argument("--from-time", metavar="HH:MM", help="local time to start at (default 00:00)")
+    when.add_argument("--to-time", metavar="HH:MM",
+                      help="local time to end at on the last date (default: its end)")
+    where = parser.add_argument_group("place")
+    where.add_argument("--tz", metavar="ZONE", help="IANA time zone, e.g. Europe/London")
+    where.add_argument("--place", metavar="TEXT", help='place name, e.g. "London, United Kingdom"')
+    where.add_argument("--lat", type=float, help="latitude in degrees, north positive")
+    where.add_argument("--lng", type=float, help="longitude in degrees, east positive")
+    add_geocoder_options(where, looked_up="--place")
+    given = parser.add_argument_group("what is known of the chart (all must hold)")
+    for option, dest, metavar, text, repeatable in CONSTRAINT_OPTIONS:
+        given.add_argument(option, dest=dest, metavar=metavar, help=text,
+                           action="append" if repeatable else "store",
+                           default=[] if repeatable else None)
+    finish_command(parser, "search range and windows", run)
+
+
+def _zone(args: argparse.Namespace) -> tzinfo:
+    """The zone of ``--tz``, ``--place`` or ``--lat``/``--lng`` (exactly one)."""
+    if (args.lat is None) != (args.lng is None):
+        raise CliError(WORDS["lat_lng"])
+    if sum(value is not None for value in (args.tz, args.place, args.lat)) != 1:
+        raise CliError(WORDS["place"])
+    try:
+        if args.tz is not None:
+            return zone(args.tz)
+        if args.place is not None:
+            found = geocoder_from(args).geocode(args.place)
+            return zone(zone_at(found.lat, found.lng))
+        return zone(zone_at(*check_coordinates(args.lat, args.lng)))
+    except (TimezoneLookupError, InvalidCoordinatesError) as exc:
+        raise CliError(str(exc)) from None
+
+
+def _constraints(args: argparse.Namespace) -> Constraints:
+    given = constraints(**{dest: getattr(args, dest) for _, dest, *_ in CONSTRAINT_OPTIONS})
+    if not given:
+        raise CliError(WORDS["no_constraint"])
+    return given
+
+
+@input_errors_exit_2
+def run(args: argparse.Namespace) -> int:
+    """Search and print the windows."""
+    given = _constraints(args)
+    try:
+        first_day = parse_date(args.date)
+        last_day = None if args.to_date is None else parse_date(args.to_date)
+        from_time = None if args.from_time is None else parse_time(args.from_time)
+        to_time = None if args.to_time is None else parse_time(args.to_time)
+    except InvalidInstantError as exc:
+        raise CliError(str(exc)) from None
+    where = _zone(args)
+    note_if_plain("rectify")
+    result = rectify(first_day, given, zone=where, last_day=last_day, from_time=from_time,
+                     to_time=to_time, node=args.node, calculator=calculator_from(args))
+    print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) if args.json
+          else render(result))
+    return 0
+
+
+def _local(instant: datetime, where: tzinfo, mark: str | None) -> str:
+    moment = to_second(instant).astimezone(where)
+    return f"{moment:%Y-%m-%d %H:%M:%S %Z}" + (WORDS[mark] if mark else "")
+
+
+def window_lines(window: Window) -> list[str]:
+    """A window's local and UTC bounds, then its chart."""
+    return [
+        WORDS["window"].format(
+            start=_local(window.start, window.zone, window.start_pass),
+            end=_local(window.end, window.zone, window.end_pass),
+            utc_start=f"{to_second(window.start):%H:%M:%S}",
+            utc_end=f"{to_second(window.end):%H:%M:%S}"),
+        "    " + WORDS["chart"].format(
+            profile=window.profile, type=window.type.value,
+            authority=window.authority.value, definition=window.definition.value,
+            cross=window.incarnation_cross),
+    ]
+
+
+def render(result: Rectification) -> str:
+    """The readable report: the search, then each window."""
+    lines = [WORDS["title"].format(start=_local(result.start, result.zone, None),
+                                   end=_local(result.end, result.zone, None),
+                                   zone=result.zone), ""]
+    if not result.windows:
+        lines.append(WORDS["none"])
+    for window in result.windows:
+        lines += [f"  {line}" for line in window_lines(window)]
+    return "\n".join(lines)
