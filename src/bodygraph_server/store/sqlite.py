@@ -10,9 +10,8 @@ import sqlite3
 import threading
 import time
 from collections import namedtuple
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +52,7 @@ class SqliteConnections:
         self._write_lock = threading.Lock()
         self._lock_path = Path(f"{self.path}-writelock")
         self._lock_fd: tuple[int, int] | None = None  # (pid, descriptor)
+        self._row_types: dict[str, Callable[[Any], Any]] = {}  # statement -> row maker
 
     def session(self) -> AbstractContextManager[Any]:
         """This thread's connection."""
@@ -85,7 +85,6 @@ class SqliteConnections:
             _write_ahead_log(conn, time.monotonic() + self._busy_timeout)
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA foreign_keys = ON")
-            conn.row_factory = named_row
         except sqlite3.Error as exc:
             raise DatabaseUnavailableError(
                 f"cannot open SQLite database {self.path}: {exc}"
@@ -97,8 +96,10 @@ class SqliteConnections:
         """``BEGIN IMMEDIATE`` behind the write locks (``write``), else ``BEGIN``."""
         connection: sqlite3.Connection = conn
 
-        def run(sql: str, params: Sequence[object]) -> sqlite3.Cursor:
-            return connection.execute(sql, tuple(params))
+        types = self._row_types
+
+        def run(sql: str, params: Sequence[object]) -> NamedRows:
+            return NamedRows(connection.execute(sql, tuple(params)), sql, types)
 
         guard: AbstractContextManager[float] = self._writer() if write else nullcontext(0.0)
         with guard as waited:
@@ -206,15 +207,40 @@ class SqliteStore(SqlStore):
                          url=url if url is not None else f"sqlite:///{self.path}")
 
 
-@lru_cache(maxsize=256)
-def _row_type(names: tuple[str, ...]) -> type[tuple[Any, ...]]:
-    return namedtuple("Row", names, rename=True)
+#: Statements whose row type a store remembers (then it starts again).
+MAX_ROW_TYPES = 1024
 
 
-def named_row(cursor: sqlite3.Cursor, values: tuple[Any, ...]) -> tuple[Any, ...]:
-    """A row as a named tuple of its columns (the names of a statement's columns are
-    read once per statement shape)."""
-    return _row_type(tuple(column[0] for column in cursor.description))._make(values)  # type: ignore[attr-defined, no-any-return]
+class NamedRows:
+    """A cursor whose rows are named tuples, their type made once per statement (a row
+    factory would read the column names again for every row)."""
+
+    __slots__ = ("_cursor", "_sql", "_types")
+
+    def __init__(self, cursor: sqlite3.Cursor, sql: str,
+                 types: dict[str, Callable[[Any], Any]]) -> None:
+        self._cursor = cursor
+        self._sql = sql
+        self._types = types
+
+    @property
+    def rowcount(self) -> int:
+        """The number of rows the statement changed."""
+        return self._cursor.rowcount
+
+    def fetchall(self) -> list[Any]:
+        """Every row, as named tuples."""
+        rows = self._cursor.fetchall()
+        if not rows:
+            return rows
+        make = self._types.get(self._sql)
+        if make is None:
+            if len(self._types) >= MAX_ROW_TYPES:
+                self._types.clear()
+            names = [column[0] for column in self._cursor.description]
+            row_type: Any = namedtuple("Row", names, rename=True)  # type: ignore[misc]
+            make = self._types[self._sql] = row_type._make
+        return list(map(make, rows))
 
 
 def _write_ahead_log(conn: sqlite3.Connection, deadline: float) -> None:
