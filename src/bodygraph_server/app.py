@@ -17,9 +17,10 @@ The extensions beyond the contract (:mod:`bodygraph_server.http.relations`,
 
 The lifespan opens the bookkeeping, loads the render signing keys
 (:mod:`bodygraph_server.images.signing_keys`), binds the templates, releases abandoned
-reservations and keeps sweeping them (:mod:`bodygraph_server.billing.sweep`). Requests
-whose ``Host`` is not in ``settings.trusted_hosts`` are refused first
-(:mod:`bodygraph_server.http.hosts`).
+reservations and keeps sweeping them (:mod:`bodygraph_server.billing.sweep`), and keeps
+the worker's delivery journal, settling dead workers' charges at once
+(:mod:`bodygraph_server.billing.deliveries`). Requests whose ``Host`` is not in
+``settings.trusted_hosts`` are refused first (:mod:`bodygraph_server.http.hosts`).
 """
 
 from __future__ import annotations
@@ -45,9 +46,10 @@ from bodygraph.calculator import warm_up as warm_calculator
 from bodygraph.errors import BodygraphError
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.billing.commits import CommitBatcher
+from bodygraph_server.billing.deliveries import DeliveryJournal, journal_folder, watch_deliveries
 from bodygraph_server.billing.opening import open_waiting
 from bodygraph_server.billing.request_path import RequestBook
-from bodygraph_server.billing.sweep import sweep_forever, sweep_stale
+from bodygraph_server.billing.sweep import stale_after, sweep_forever, sweep_stale
 from bodygraph_server.calendar_cache import CalendarCache
 from bodygraph_server.charting import ChartSource, LibraryCharts
 from bodygraph_server.geocoding import caller_key_required
@@ -116,13 +118,19 @@ async def warm_up(charts: ChartSource, settings: Settings) -> None:
 
 async def readiness(services: Services) -> Response:
     """``/health``: 200 ``{"status": "ok", "database": "up"}`` when the database answers a
-    query, else 503 ``{"status": "unavailable", "database": "down"}`` with Retry-After
+    query and stores a write (what a charge needs), else 503 ``{"status": "unavailable",
+    "database": "down"}`` (unreachable) or ``"read-only"`` (it answers, but a write fails:
+    read-only files or server, a full disk, a write lock held elsewhere) with Retry-After
     (a load balancer takes the worker out of rotation; ``/health/live`` stays 200)."""
+    store = services.book.store
+    state = "down"
     try:
-        await services.booked(services.book.store.ping)
+        await services.booked(store.ping)
+        state = "read-only"
+        await services.booked(store.check_writable)
     except StoreError as exc:
-        LOG.warning("health check: database unavailable (%s)", exc)
-        return json_response({"status": "unavailable", "database": "down"}, 503,
+        LOG.warning("health check: database %s (%s)", state, exc)
+        return json_response({"status": "unavailable", "database": state}, 503,
                              {"Retry-After": str(RETRY_AFTER_OUTAGE)})
     return json_response({"status": "ok", "database": "up"})
 
@@ -138,8 +146,11 @@ async def _services(
     hub = TemplateHub(SqlTemplateStore(store))
     requests = RequestBook(book, threads.run, on_loop)
     months = CalendarCache(SqlCalendarBlocks(store), book.clock.now)
+    journal = DeliveryJournal(book, journal_folder(config.database_url),
+                              stale_after(config).total_seconds())
+    await threads.run(journal.open)
     return Services(config, book, charts, threads, keys, hub, StyleCache(hub), requests,
-                    CommitBatcher(requests), months)
+                    CommitBatcher(requests), months, journal)
 
 
 def _on_loop(book: Bookkeeper) -> AsyncRequestCalls | None:
@@ -231,10 +242,17 @@ def create_app(
                 LOG.warning("reservation sweep at start-up failed (%s)", exc)
             if config.warm_up:
                 await warm_up(source, config)
+            journal = services.deliveries
+            if journal is not None:  # a dead worker's charges are settled before serving
+                await services.booked(journal.recover_dead)
             async with anyio.create_task_group() as background:
                 background.start_soon(sweep_forever, bookkeeper, config, services.booked)
+                if journal is not None:
+                    background.start_soon(watch_deliveries, journal, services.booked)
                 yield {SCOPE_KEY: services}
                 background.cancel_scope.cancel()
+            if journal is not None:
+                await services.booked(journal.close)
         finally:
             threads.close()
             if on_loop is not None:

@@ -19,6 +19,7 @@ import anyio.to_thread
 
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.billing.commits import CommitBatcher
+from bodygraph_server.billing.deliveries import DeliveryJournal
 from bodygraph_server.billing.request_path import RequestBook
 from bodygraph_server.calendar_cache import CalendarCache
 from bodygraph_server.charting import ChartSource
@@ -113,6 +114,8 @@ class Services:
     """Group commit of the successful calls' reservations."""
     calendar: CalendarCache
     """The ingress calendar's months, computed once for every caller."""
+    deliveries: DeliveryJournal | None = None
+    """This worker's charges and which answers it wrote (None: not kept)."""
 
     def render_context(self) -> RenderContext:
         """What the image route needs."""

@@ -8,6 +8,7 @@ import json
 from datetime import UTC, date, datetime, time, timedelta
 
 from bodygraph.calculator import Calculator
+from bodygraph.cli.ical_file import add_ics_option, ics_to_stdout, write_ics
 from bodygraph.cli.options import CliError, Subparsers, calculator_from, note_if_plain
 from bodygraph.cli.relations_options import (
     command_parser,
@@ -18,6 +19,7 @@ from bodygraph.cli.relations_options import (
 from bodygraph.cli.relations_text import rounded_seconds_text
 from bodygraph.model.chart import BODIES, NodeKind, gate_line
 from bodygraph.relations.calendar import LEVELS, Ingress, Level, calendar, parse_bodies
+from bodygraph.relations.ical import to_ical
 
 EXAMPLE = "bodygraph calendar --from 2026-01-01 --to 2026-12-31 --body sun"
 
@@ -30,8 +32,10 @@ def add_parser(subparsers: Subparsers) -> None:
         "enters a new gate (or line), retrograde re-entries included, in time order, exact "
         "to a second. The Sun entering gate 41 is the Rave New Year.",
         [EXAMPLE, "bodygraph calendar --from 2026-03-01 --to 2026-03-31 --body moon "
-         "--level line --json"],
-        exit_status(births=False, malformed="a day that does not exist, an unknown --body"),
+         "--level line --json",
+         "bodygraph calendar --from 2026-01-01 --to 2026-12-31 --body sun,moon --ics 2026.ics"],
+        exit_status(births=False, ics=True,
+                    malformed="a day that does not exist, an unknown --body"),
     )
     parser.add_argument("--from", dest="start", required=True, metavar="YYYY-MM-DD",
                         help="first day (UTC)")
@@ -42,6 +46,7 @@ def add_parser(subparsers: Subparsers) -> None:
                         + ", ".join(b.value for b in BODIES))
     parser.add_argument("--level", choices=tuple(LEVELS), default="gate",
                         help="gate ingresses (default) or every line")
+    add_ics_option(parser, "ingresses")
     finish_command(parser, "ingresses", run)
 
 
@@ -69,9 +74,15 @@ def ingresses(first: str, last: str, bodies: str, level: Level, *, node: NodeKin
 @input_errors_exit_2
 def run(args: argparse.Namespace) -> int:
     """Compute and print the ingresses."""
+    only_ics = ics_to_stdout(args)
     note_if_plain("calendar")
     found = ingresses(args.start, args.end, args.body, args.level, node=args.node,
                       calculator=calculator_from(args))
+    if args.ics is not None:
+        write_ics(args.ics, to_ical(found, args.level, node=args.node, first=args.start.strip(),
+                                    last=args.end.strip()))
+        if only_ics:
+            return 0
     if args.json:
         print(json.dumps([ingress.to_dict() for ingress in found], indent=2))
         return 0

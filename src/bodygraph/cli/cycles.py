@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import dataclass
-from datetime import MAXYEAR, MINYEAR, UTC, datetime
-from typing import Any
+from datetime import MAXYEAR, MINYEAR, datetime
 
-from bodygraph.calculator import Calculator
 from bodygraph.cli.chart import add_birth_options, chart_from_args
+from bodygraph.cli.ical_file import add_ics_option, ics_to_stdout, write_ics
 from bodygraph.cli.options import CliError, Subparsers, calculator_from, note_if_plain
 from bodygraph.cli.relations_options import (
     command_parser,
@@ -19,8 +17,11 @@ from bodygraph.cli.relations_options import (
     input_errors_exit_2,
 )
 from bodygraph.cli.relations_text import rounded_seconds_text
-from bodygraph.relations.common import instant_text
-from bodygraph.relations.cycles import saturn_returns, solar_return, uranus_oppositions
+from bodygraph.relations.cycles import Cycles, cycles_of
+from bodygraph.relations.ical import cycles_to_ical
+
+# Cycles and cycles_of: also imported from here by the MCP server and the service.
+__all__ = ["Cycles", "add_parser", "cycles_of", "run"]
 
 EXAMPLE = "bodygraph cycles --utc 1980-01-03T08:30:00Z --year 2026"
 
@@ -33,41 +34,15 @@ def add_parser(subparsers: Subparsers) -> None:
         "Saturn over natal Saturn between ages 26 and 33 and of Uranus over the point "
         "opposite natal Uranus between ages 35 and 48, exact to a second. Chiron is not in "
         "the DE440 ephemeris and is not computed.",
-        [EXAMPLE],
-        exit_status(malformed="a --year not after the birth"),
+        [EXAMPLE, "bodygraph cycles --utc 1980-01-03T08:30:00Z --year 2026 --ics cycles.ics"],
+        exit_status(ics=True, malformed="a --year not after the birth"),
     )
     add_birth_options(parser)
     parser.add_argument("--year", type=int, metavar="YYYY",
                         help="year of the solar return (default: this year, or the year "
                         "after the birth)")
+    add_ics_option(parser, "returns")
     finish_command(parser, "instants", run)
-
-
-@dataclass(frozen=True, slots=True)
-class Cycles:
-    """The cycles of a birth: the solar return of ``year`` and every Saturn return and
-    Uranus opposition pass."""
-
-    year: int
-    solar: datetime
-    saturn: list[datetime]
-    uranus: list[datetime]
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON object of ``bodygraph cycles --json``."""
-        return {"solarReturn": instant_text(self.solar),
-                "saturnReturn": [instant_text(t) for t in self.saturn],
-                "uranusOpposition": [instant_text(t) for t in self.uranus]}
-
-
-def cycles_of(birth: datetime, year: int | None,
-              calculator: Calculator | None = None) -> Cycles:
-    """The cycles of a birth; the solar return of ``year`` (default: this year, or the
-    year after the birth)."""
-    year = year if year is not None else max(datetime.now(UTC).year, birth.year + 1)
-    return Cycles(year, solar_return(birth, year, calculator=calculator),
-                  saturn_returns(birth, calculator=calculator),
-                  uranus_oppositions(birth, calculator=calculator))
 
 
 @input_errors_exit_2
@@ -76,9 +51,14 @@ def run(args: argparse.Namespace) -> int:
     if args.year is not None and not MINYEAR <= args.year <= MAXYEAR:
         raise CliError(f"--year {args.year} is not a year of the calendar ({MINYEAR} to "
                        f"{MAXYEAR})")
+    only_ics = ics_to_stdout(args)
     note_if_plain("cycles")
     birth = chart_from_args(args).birth_utc
     found = cycles_of(birth, args.year, calculator_from(args))
+    if args.ics is not None:
+        write_ics(args.ics, cycles_to_ical(found))
+        if only_ics:
+            return 0
     if args.json:
         print(json.dumps(found.to_dict(), indent=2))
         return 0

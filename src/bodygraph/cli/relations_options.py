@@ -19,16 +19,18 @@ from bodygraph.errors import InvalidInstantError, InvalidOptionError, OutOfRange
 Handler = Callable[[argparse.Namespace], int]
 
 def exit_status(*, births: bool = True, images: bool = False, count: bool = False,
-                malformed: str = "") -> str:
+                ics: bool = False, malformed: str = "") -> str:
     """What the exit status of a relations command means (issue 12: an instant outside
     the kernel is bad input here, status 2), naming only what the command takes: a birth
     (``births``), ``--svg``/``--png``/``--theme`` (``images``), a number of births
-    (``count``); ``malformed`` names its own malformed arguments."""
+    (``count``), ``--ics`` (``ics``); ``malformed`` names its own malformed arguments."""
     failed = ["a kernel that cannot be read"]
     if births:
         failed.insert(0, "an unknown place")
     if images:
         failed.append("an image that cannot be drawn or written (--png without cairo)")
+    if ics:
+        failed.append("an --ics file that cannot be written (or --ics without the ics extra)")
     if births:
         malformed = ", ".join(filter(None, [
             "a date or time that does not exist", f"an unknown --tz{' or --theme' * images}",

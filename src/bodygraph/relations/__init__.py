@@ -21,6 +21,8 @@ from bodygraph.relations.connection import (
 from bodygraph.relations.connection_table import ConnectionTable, connection_many
 from bodygraph.relations.constraints import ActivationConstraint, Constraints, constraints
 from bodygraph.relations.cycles import (
+    Cycles,
+    cycles_of,
     saturn_returns,
     saturn_returns_many,
     solar_return,
@@ -28,6 +30,7 @@ from bodygraph.relations.cycles import (
     uranus_oppositions,
     uranus_oppositions_many,
 )
+from bodygraph.relations.ical import cycles_to_ical, to_ical
 from bodygraph.relations.penta import PENTA_CHANNEL_GATES, PENTA_GATES, Penta, penta
 from bodygraph.relations.rectification import (
     Rectification,
@@ -59,6 +62,7 @@ __all__ = [
     "ConnectionKind",
     "ConnectionTable",
     "Constraints",
+    "Cycles",
     "GateLine",
     "Ingress",
     "LineChange",
@@ -82,6 +86,8 @@ __all__ = [
     "connection_many",
     "connection_of_gates",
     "constraints",
+    "cycles_of",
+    "cycles_to_ical",
     "natal_transit",
     "penta",
     "rectify",
@@ -94,6 +100,7 @@ __all__ = [
     "solar_returns",
     "stability",
     "stability_many",
+    "to_ical",
     "transit",
     "transit_many",
     "uranus_oppositions",

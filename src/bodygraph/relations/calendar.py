@@ -31,7 +31,8 @@ from bodygraph.relations.calendar_blocks import (
 )
 from bodygraph.relations.common import calculator_or_default, check_span, instant_text
 
-__all__ = ["LEVELS", "Ingress", "Level", "calendar", "calendar_columns", "parse_bodies"]
+__all__ = ["LEVELS", "Ingress", "Level", "calendar", "calendar_columns", "ingress_list",
+           "parse_bodies"]
 
 _NAMES: dict[str, Body] = {
     **{b.value.lower(): b for b in BODIES}, **{b.v1_key: b for b in BODIES},
@@ -81,7 +82,12 @@ def calendar(start: datetime, end: datetime, bodies: Iterable[Body | str] = BODI
     the north node do, at the opposite point. ``node`` picks the true or mean node;
     ``calculator`` another kernel (default: the one of :func:`bodygraph.calculate`).
     The search runs month by month (:mod:`bodygraph.relations.calendar_blocks`)."""
-    found = calendar_columns(start, end, bodies, level, node=node, calculator=calculator)
+    return ingress_list(calendar_columns(start, end, bodies, level, node=node,
+                                         calculator=calculator))
+
+
+def ingress_list(found: IngressColumns) -> list[Ingress]:
+    """The ingresses of :func:`calendar_columns`' columns, as :func:`calendar` gives them."""
     instants = aware_list(found.at.astype("datetime64[us]"))
     return [Ingress(at, BODIES[body], gate, line) for at, body, gate, line in zip(
         instants, found.body.tolist(), found.gate.tolist(), found.line.tolist(),

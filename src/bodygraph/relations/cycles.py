@@ -8,7 +8,9 @@ traditions add, is not in the JPL DE440 kernel and is not computed.
 
 from __future__ import annotations
 
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
 
 import numpy as np
 
@@ -17,7 +19,7 @@ from bodygraph._typing import Micros
 from bodygraph.calculator import Calculator, activation_longitudes
 from bodygraph.errors import InvalidOptionError
 from bodygraph.model.chart import BODIES, Body
-from bodygraph.relations.common import Births, calculator_or_default, check_span
+from bodygraph.relations.common import Births, calculator_or_default, check_span, instant_text
 from bodygraph.relations.search import US_PER_S, crossings, to_float_units
 from bodygraph.rules.wheel import CIRCLE, HALF_CIRCLE
 
@@ -130,3 +132,31 @@ def solar_return(birth_utc: datetime, year: int, *,
     """The instant in (about) ``year`` at which the apparent Sun returns to its
     longitude at birth: the return nearest the birthday, to the millisecond."""
     return aware_list(solar_returns([birth_utc], year, calculator=calculator))[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Cycles:
+    """The cycles of a birth (``birth``, UTC): the solar return of ``year`` and every
+    Saturn return and Uranus opposition pass."""
+
+    birth: datetime
+    year: int
+    solar: datetime
+    saturn: list[datetime]
+    uranus: list[datetime]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of ``bodygraph cycles --json``."""
+        return {"solarReturn": instant_text(self.solar),
+                "saturnReturn": [instant_text(t) for t in self.saturn],
+                "uranusOpposition": [instant_text(t) for t in self.uranus]}
+
+
+def cycles_of(birth: datetime, year: int | None,
+              calculator: Calculator | None = None) -> Cycles:
+    """The cycles of a birth; the solar return of ``year`` (default: this year, or the
+    year after the birth)."""
+    year = year if year is not None else max(datetime.now(UTC).year, birth.year + 1)
+    return Cycles(birth, year, solar_return(birth, year, calculator=calculator),
+                  saturn_returns(birth, calculator=calculator),
+                  uranus_oppositions(birth, calculator=calculator))

@@ -54,11 +54,15 @@ async def reserve_once(
     claim: IdempotencyClaim,
     *,
     wait: float,
+    before: Callable[[datetime], None] | None = None,
 ) -> Reservation | Denied | Replay:
     """Reserve as :meth:`Bookkeeper.reserve` does with ``claim``, as :func:`claim_once`
-    does."""
+    does; ``before(made)`` is called before each attempt, with its instant (the claim's,
+    if it makes one)."""
 
     def reserve(now: datetime) -> Reservation | Denied | Replay:
+        if before is not None:
+            before(now)
         return book.reserve(principal, endpoint, claim, now=now)
 
     return await claim_once(book, run, principal, claim, reserve, wait=wait)

@@ -13,7 +13,9 @@ Order of checks (the first failing one answers; see ``docs/api.md``):
 6. credits: CREDITS_EXHAUSTED (402), taken as a reservation;
 7. geocoding, time zone, chart: their errors; the reservation is released;
 8. success: the reservation is committed (1 credit; concurrent requests' commits share
-   one transaction, :mod:`bodygraph_server.billing.commits`) and the body returned.
+   one transaction, :mod:`bodygraph_server.billing.commits`) and the body returned; the
+   charge stands once the body was written, else it is withdrawn
+   (:mod:`bodygraph_server.http.delivery`).
 
 Step 7 runs under the request time-out; when it strikes first, the reservation is
 released and INTERNAL_ERROR is returned.
@@ -32,8 +34,9 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
 from bodygraph.errors import BodygraphError
-from bodygraph_server.billing.accounts import Principal
+from bodygraph_server.billing.accounts import Principal, Reservation
 from bodygraph_server.geocoding import caller_key_required
+from bodygraph_server.http.delivery import charged
 from bodygraph_server.http.envelope import error_response, json_response
 from bodygraph_server.http.errors import ApiError, ErrorCode, from_library_error
 from bodygraph_server.http.gate import admission_of, internal_error, log_unexpected, request_id_of
@@ -153,11 +156,12 @@ async def _chart(call: Call, geocode_key: str | None) -> Chart:
 async def _charge_and_answer(
     endpoint: Endpoint, call: Call, geocode_key: str | None, timeout: float,
     announced: ExitStack, once: tuple[str | None, bytes],
-) -> dict[str, Any]:
+) -> tuple[dict[str, Any], Reservation | None]:
     """Reserve a credit, make and format the chart, commit; release on any failure
     (time-out included). ``announced`` (the batching hint) is closed when the chart is
     asked for. ``once``: the Idempotency-Key (or None) and the body; a replay of an
-    answered request is answered again without a charge."""
+    answered request is answered again without a charge. The body and the charge
+    (None for a replay)."""
     services = call.services
     book = services.book
     reservation = await reserve_charge(services, call.principal, endpoint.path, *once)
@@ -178,7 +182,7 @@ async def _charge_and_answer(
         raise
     if reservation is not None:
         await services.commits.commit(reservation)
-    return body
+    return body, reservation
 
 
 async def _serve(endpoint: Endpoint, request: Request) -> Response:
@@ -228,7 +232,7 @@ async def _validated(
     birth = parse_birth(endpoint.kind, parse_json_object(raw), services)
     call = Call(principal, services, birth, request_id_of(request.scope))
     try:
-        body = await _charge_and_answer(
+        body, reservation = await _charge_and_answer(
             endpoint, call, geocode_key, settings.request_timeout, announced, (key, raw)
         )
     except TimeoutError:
@@ -236,7 +240,7 @@ async def _validated(
             ErrorCode.INTERNAL_ERROR,
             f"Request timed out (request id {request_id_of(request.scope)})",
         ) from None
-    return json_response(body)
+    return charged(json_response(body), reservation, services)
 
 
 def handler(endpoint: Endpoint) -> Callable[[Request], Awaitable[Response]]:

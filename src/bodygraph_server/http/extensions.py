@@ -36,6 +36,7 @@ from starlette.responses import Response
 from bodygraph_server.billing.accounts import Principal
 from bodygraph_server.geocoding import caller_key_required
 from bodygraph_server.http.births import Birth, needs_geocode_key
+from bodygraph_server.http.delivery import charged
 from bodygraph_server.http.endpoint import BodyServer, Endpoint, read_body
 from bodygraph_server.http.envelope import json_response, v2_success
 from bodygraph_server.http.errors import ApiError, ErrorCode
@@ -180,8 +181,9 @@ def single_served(parse: ServicesParser) -> BodyServer:
             raise
         if reservation is not None:
             await services.commits.commit(reservation)
-        return json_response(v2_success(data, type_name=endpoint.success_type,
-                                        message=endpoint.success_message, extra=extra))
+        return charged(json_response(v2_success(data, type_name=endpoint.success_type,
+                                                message=endpoint.success_message,
+                                                extra=extra)), reservation, services)
 
     return serve_body
 

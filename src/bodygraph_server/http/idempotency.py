@@ -4,6 +4,8 @@ The bookkeeping is :mod:`bodygraph_server.billing.idempotency`."""
 
 from __future__ import annotations
 
+import functools
+
 from starlette.datastructures import Headers
 
 from bodygraph_server.billing.accounts import Denied, Principal, Reservation
@@ -48,13 +50,27 @@ async def reserve_charge(
         outcome = await services.requests.reserve(principal, endpoint)
     else:
         claim = claim_for(book, principal, key, endpoint, body)
+        journal = services.deliveries
+        # Each attempt is recorded: the claim is released if this worker dies.
+        before = None if journal is None else functools.partial(journal.claiming,
+                                                                claim.key_hash)
         outcome = await reserve_once(book, services.booked, principal, endpoint, claim,
-                                     wait=services.settings.request_timeout)
+                                     wait=services.settings.request_timeout, before=before)
+        if outcome is Replay.ANSWERED and journal is not None:
+            # A retry after a cut: the first answer's worker may have died before writing
+            # it; its charges are settled first (withdrawn if unwritten), then the key
+            # is looked at again.
+            await services.booked(journal.recover_dead)
+            outcome = await reserve_once(book, services.booked, principal, endpoint, claim,
+                                         wait=services.settings.request_timeout,
+                                         before=before)
     if isinstance(outcome, Denied):
         raise ApiError(ErrorCode(outcome.reason.value), outcome.message)
     if isinstance(outcome, Replay):
         check_replay(outcome)
         return None
+    if services.deliveries is not None:
+        services.deliveries.reserved(outcome.id)
     return outcome
 
 

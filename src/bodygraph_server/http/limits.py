@@ -18,6 +18,11 @@ that protocol with these limits (the service always runs with it, see
   connection is closed (the application sees the client disconnect).
 
 An idle kept-alive connection is closed after uvicorn's ``timeout_keep_alive`` (5 s).
+
+Each request's scope also carries :data:`WRITE_CHECK` (in ``scope["extensions"]``): a
+:class:`WriteCheck` that tells the application, once it sent a response's last part,
+whether the whole response went to the socket (a charge stands only then:
+:mod:`bodygraph_server.http.delivery`).
 """
 
 from __future__ import annotations
@@ -26,7 +31,11 @@ import asyncio
 from typing import Any
 
 import httptools
-from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import (
+    STATUS_LINE,
+    HttpToolsProtocol,
+    RequestResponseCycle,
+)
 
 MAX_HEADER_BYTES = 32 * 1024
 """Most bytes of the request line and headers of one request."""
@@ -36,6 +45,39 @@ HEADER_TIMEOUT = 10.0
 """Seconds to receive a request's head."""
 BODY_TIMEOUT = 30.0
 """Seconds to receive a request's body once the head is in."""
+
+
+WRITE_CHECK = "bodygraph.write_check"
+"""The key of :class:`WriteCheck` in a request scope's ``extensions``."""
+_DRAIN_PAUSE = 0.005
+
+
+class WriteCheck:
+    """Whether a request's whole response was written to its socket (handed to the
+    kernel, which delivers it even if this process dies next)."""
+
+    def __init__(self, transport: asyncio.Transport, cycle: RequestResponseCycle) -> None:
+        self._transport = transport
+        self._cycle = cycle
+
+    async def written(self, patience: float) -> bool:
+        """Call after the response's last part was sent. False when uvicorn dropped it
+        (the client was gone) or the write failed; once some of it still waits in the
+        transport's buffer (a client reading slowly), waits for it to reach the socket for
+        up to ``patience`` seconds (then True: it was handed over)."""
+        cycle, transport = self._cycle, self._transport
+        if cycle.disconnected or not cycle.response_complete:
+            return False
+        if cycle.keep_alive and transport.is_closing():
+            return False  # closing on its own: the write failed
+        deadline = asyncio.get_running_loop().time() + patience
+        while transport.get_write_buffer_size():
+            if cycle.disconnected:
+                return False
+            if asyncio.get_running_loop().time() > deadline:
+                break
+            await asyncio.sleep(_DRAIN_PAUSE)
+        return True
 
 
 class _Refused(httptools.HttpParserError):
@@ -154,10 +196,14 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
         super().on_header(name, value)
 
     def on_headers_complete(self) -> None:
-        """The head is in: the body's clock starts."""
+        """The head is in: the body's clock starts; the scope gets its
+        :class:`WriteCheck`."""
         self._in_head = False
         self._arm(self.body_timeout, None)
         super().on_headers_complete()
+        if self.cycle is not None and self.cycle.scope is self.scope:
+            extensions: dict[str, Any] = self.scope.setdefault("extensions", {})
+            extensions[WRITE_CHECK] = WriteCheck(self.transport, self.cycle)
 
     def on_message_complete(self) -> None:
         """The body is in: no clock until the next request."""

@@ -111,16 +111,30 @@ class ChargeRepository:
 
     def release(self, reservation_id: int, now: datetime) -> None:
         """Cancel the reservation; return its credit if the period is unchanged."""
+        if not self.give_back(reservation_id, now, (UsageStatus.RESERVED,)):
+            raise not_pending(reservation_id)
+
+    def withdraw(self, reservation_id: int, now: datetime) -> bool:
+        """Release the reservation whether pending or already committed (its answer never
+        reached its client), by the rule of :meth:`release`; False if it was neither."""
+        return self.give_back(reservation_id, now,
+                              (UsageStatus.RESERVED, UsageStatus.COMMITTED))
+
+    def give_back(self, reservation_id: int, now: datetime,
+                  statuses: tuple[UsageStatus, ...]) -> bool:
+        """Mark the usage row released if its status is among ``statuses``, its credit
+        returned if the account is still in the same period (and not cancelled)."""
         tx = self.tx
-        pending = "SELECT {} FROM usage_log WHERE id = ? AND status = ?"
-        params = (reservation_id, UsageStatus.RESERVED.value)
-        row = tx.one(pending.format("account_id"), params)
+        among = ", ".join("?" for _ in statuses)
+        settled = f"SELECT {{}} FROM usage_log WHERE id = ? AND status IN ({among})"
+        params = (reservation_id, *(status.value for status in statuses))
+        row = tx.one(settled.format("account_id"), params)
         if row is None:
-            raise not_pending(reservation_id)
+            return False
         account = self.accounts.touch(int(row.account_id), now)
-        row = tx.one(pending.format("credits, period_index") + tx.for_update, params)
+        row = tx.one(settled.format("credits, period_index") + tx.for_update, params)
         if row is None:
-            raise not_pending(reservation_id)
+            return False
         credits, period_index = int(row.credits), int(row.period_index)
         refund = (
             credits == 1
@@ -137,6 +151,7 @@ class ChargeRepository:
             (UsageStatus.RELEASED.value, to_micros(now), 0 if refund else credits,
              reservation_id),
         )
+        return True
 
     def stale(self, older_than: datetime) -> list[int]:
         """The reservations still pending that were made before ``older_than``."""

@@ -187,6 +187,16 @@ class Database:
         """Close the connections opened by this process."""
         self.connections.close()
 
+    def check_writable(self) -> None:
+        """Raise :class:`DatabaseUnavailableError` unless the database stores a write: a
+        row is inserted into ``schema_version`` and deleted again (version -1, never seen
+        outside the transaction) and that is committed, so a read-only database or file,
+        a full disk or a write lock held elsewhere fails it as it fails a charge. (A row
+        rewritten unchanged would not do: SQLite then writes nothing.)"""
+        with self.write_transaction() as tx:
+            tx.execute("INSERT INTO schema_version (version, applied_us) VALUES (-1, 0)")
+            tx.execute("DELETE FROM schema_version WHERE version = -1")
+
 
 class ThreadConnections:
     """One connection per thread and process, made by ``connect``."""

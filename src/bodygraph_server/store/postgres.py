@@ -30,6 +30,13 @@ POSTGRES = Dialect(
 )
 
 
+def refuses_writes(sqlstate: str | None) -> bool:
+    """Whether an error's SQLSTATE says the server cannot store writes now (an outage,
+    not a bug): a read-only transaction (a standby, ``default_transaction_read_only``),
+    insufficient resources (a full disk, too many connections), a system error (I/O)."""
+    return sqlstate is not None and (sqlstate == "25006" or sqlstate[:2] in ("53", "58"))
+
+
 def statements_on(cursor: Any, dialect: Dialect) -> Tx:
     """Statements run on ``cursor`` (the store's ``?`` placeholders made psycopg's)."""
 
@@ -44,6 +51,8 @@ def translate(exc: Exception) -> StoreError | None:
     """The store's error for a driver error (None: not psycopg's)."""
     if isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError):
         return DatabaseUnavailableError(f"PostgreSQL is unavailable: {first_line(exc)}")
+    if isinstance(exc, psycopg.Error) and refuses_writes(exc.sqlstate):
+        return DatabaseUnavailableError(f"PostgreSQL refuses writes: {first_line(exc)}")
     if isinstance(exc, psycopg.Error):
         return DatabaseError(f"PostgreSQL refused the operation: {first_line(exc)}")
     return None

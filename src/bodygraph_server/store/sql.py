@@ -83,6 +83,12 @@ class SqlStore:
         with self.database.read_transaction() as tx:
             tx.one("SELECT 1")
 
+    def check_writable(self) -> None:
+        """Return if the database stores a write (committed), else raise
+        :class:`~bodygraph_server.store.errors.DatabaseUnavailableError`: read-only, full
+        or locked, it cannot charge."""
+        self.database.check_writable()
+
     def on_loop(self) -> AsyncRequestCalls | None:
         """The request path's statements on the running event loop, where the backend has
         them (PostgreSQL); None: every call goes through the bookkeeping threads."""
@@ -219,6 +225,21 @@ class SqlStore:
         is never billed as overage."""
         with self.database.write_transaction() as tx:
             ChargeRepository(tx).release(reservation_id, now)
+
+    def withdraw(self, reservation_id: int, now: datetime) -> bool:
+        """Release a reservation as :meth:`release` does, also one already committed (a
+        charge whose answer never reached its client: the worker died before writing it,
+        or the client was gone); False if it was neither pending nor committed."""
+        with self.database.write_transaction() as tx:
+            return ChargeRepository(tx).withdraw(reservation_id, now)
+
+    def claimed_reservation(self, key_hash: str, made: datetime) -> int | None:
+        """The reservation linked to idempotency key ``key_hash`` (its hash) if its
+        current claim was made at ``made`` (the instant a reservation with the claim was
+        asked for); None otherwise."""
+        with self.database.read_transaction() as tx:
+            claim = IdempotencyRepository(tx).claim_made(key_hash, made)
+        return None if claim is None else claim[1]
 
     def release_stale(self, older_than: datetime, now: datetime) -> int:
         """Release (as :meth:`release` does, each in its own transaction) every reservation

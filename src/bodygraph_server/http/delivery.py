@@ -1,0 +1,70 @@
+"""A charged answer's charge stands only if the answer was written: the response of a
+charged request is a :class:`ChargedResponse`, which records the answer in the worker's
+delivery journal (:mod:`bodygraph_server.billing.deliveries`) as it writes the body, then
+asks the server whether the whole response went to the socket
+(:class:`~bodygraph_server.http.limits.WriteCheck`); if not (the client was gone), the
+charge is withdrawn at once."""
+
+from __future__ import annotations
+
+import anyio
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
+
+from bodygraph_server.billing.accounts import Reservation
+from bodygraph_server.http.limits import WRITE_CHECK, WriteCheck
+from bodygraph_server.services import Services
+
+
+def charged(response: Response, reservation: Reservation | None,
+            services: Services) -> Response:
+    """``response``, answering a request charged by ``reservation`` (None: nothing
+    charged, a replay), as a :class:`ChargedResponse` when the worker keeps a journal."""
+    if reservation is None or services.deliveries is None:
+        return response
+    return ChargedResponse(response, reservation, services)
+
+
+class ChargedResponse(Response):
+    """``inner`` sent as it is, then its charge settled by whether it was written."""
+
+    def __init__(self, inner: Response, reservation: Reservation, services: Services) -> None:
+        # Not Response.__init__: the body and headers are the inner response's, made once.
+        self.status_code = inner.status_code
+        self.body = inner.body
+        self.raw_headers = inner.raw_headers
+        self.background = inner.background
+        self.reservation = reservation
+        self.services = services
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        journal = self.services.deliveries
+        assert journal is not None
+        reservation = self.reservation.id
+        sent = False
+        try:
+            await send({"type": "http.response.start", "status": self.status_code,
+                        "headers": self.raw_headers})
+            # Recorded just before the body is written, with nothing in between that waits
+            # or wakes another process: a worker killed after the write (its client
+            # already woken by the answer) has its charge recorded as answered.
+            journal.delivered(reservation)
+            await send({"type": "http.response.body", "body": self.body})
+            check = scope.get("extensions", {}).get(WRITE_CHECK)
+            sent = (not isinstance(check, WriteCheck)  # no word from the server: sent
+                    or await check.written(self.services.settings.request_timeout))
+        finally:
+            if not sent:
+                with anyio.CancelScope(shield=True):
+                    await self._withdraw()
+        if self.background is not None:
+            await self.background()
+
+    async def _withdraw(self) -> None:
+        """The answer was not written: the charge is withdrawn (now, or from the
+        journal)."""
+        journal = self.services.deliveries
+        assert journal is not None
+        journal.undelivered(self.reservation.id)
+        if await self.services.booked(journal.withdraw, self.reservation.id):
+            journal.settled(self.reservation.id)
