@@ -48,6 +48,7 @@ from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.billing.commits import CommitBatcher
 from bodygraph_server.billing.deliveries import DeliveryJournal, journal_folder, watch_deliveries
 from bodygraph_server.billing.opening import open_waiting
+from bodygraph_server.billing.ratelimit import RateLimitStoreUnavailableError, RedisRateLimiter
 from bodygraph_server.billing.request_path import RequestBook
 from bodygraph_server.billing.sweep import stale_after, sweep_forever, sweep_stale
 from bodygraph_server.calendar_cache import CalendarCache
@@ -121,7 +122,8 @@ async def readiness(services: Services) -> Response:
     query and stores a write (what a charge needs), else 503 ``{"status": "unavailable",
     "database": "down"}`` (unreachable) or ``"read-only"`` (it answers, but a write fails:
     read-only files or server, a full disk, a write lock held elsewhere) with Retry-After
-    (a load balancer takes the worker out of rotation; ``/health/live`` stays 200)."""
+    (a load balancer takes the worker out of rotation; ``/health/live`` stays 200). With
+    a Redis rate-limit store the body adds ``"rateLimit": "up"`` or ``"down"`` (503)."""
     store = services.book.store
     state = "down"
     try:
@@ -132,7 +134,16 @@ async def readiness(services: Services) -> Response:
         LOG.warning("health check: database %s (%s)", state, exc)
         return json_response({"status": "unavailable", "database": state}, 503,
                              {"Retry-After": str(RETRY_AFTER_OUTAGE)})
-    return json_response({"status": "ok", "database": "up"})
+    limiter = services.book.rate_limiter
+    if not isinstance(limiter, RedisRateLimiter):  # its windows live in the database
+        return json_response({"status": "ok", "database": "up"})
+    try:
+        await services.booked(limiter.ping)
+    except RateLimitStoreUnavailableError as exc:
+        LOG.warning("health check: rate-limit store down (%s)", exc)
+        return json_response({"status": "unavailable", "database": "up", "rateLimit": "down"},
+                             503, {"Retry-After": str(RETRY_AFTER_OUTAGE)})
+    return json_response({"status": "ok", "database": "up", "rateLimit": "up"})
 
 
 async def _services(

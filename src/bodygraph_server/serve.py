@@ -96,7 +96,12 @@ def banner(settings: Settings, accounts_exist: bool) -> str:
     exists, how to create the first one (:func:`first_key_hint`)."""
     host, port = settings.host, settings.port
     where = f"http://{host}:{port}" if ":" not in host else f"http://[{host}]:{port}"
-    text = f"bodygraph service on {where} (docs: /docs, OpenAPI: /openapi.json)\n"
+    text = (f"bodygraph service on {where} (home: /, docs: /docs, playground: /playground, "
+            "OpenAPI: /openapi.json)\n")
+    if host in ("0.0.0.0", "::") and "*" not in settings.trusted_hosts:
+        text += (f"Only requests whose Host is one of {', '.join(settings.trusted_hosts)} are "
+                 "answered; add others (this machine's address or name) with "
+                 "--allowed-hosts / BODYGRAPH_ALLOWED_HOSTS\n")
     return text if accounts_exist else text + first_key_hint(settings, where)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import ipaddress
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -126,8 +127,9 @@ class Settings:
             "the host listened on unless it is every interface, and the hosts of "
             "public_url and render_url)")
     forwarded_allow_ips: str = _setting(
-        "", "addresses of the proxies whose X-Forwarded-For and X-Forwarded-Proto are "
-            "believed, comma-separated ('*': every client; empty: none)")
+        "", "IP addresses or networks (10.0.0.0/8) of the proxies whose X-Forwarded-For "
+            "and X-Forwarded-Proto are believed, comma-separated ('*': every client; "
+            "empty: none)")
     render_keys: str = _setting(
         "", "render signing keys kid:secret,kid:secret, oldest first, the last signs "
             "(empty: keys generated once and kept in the database)", secret=True)
@@ -163,6 +165,11 @@ class Settings:
             raise SettingsError("allowed_hosts: a wildcard must be '*' or like '*.example.com'")
         if not self.database_url:
             raise SettingsError("database_url must not be empty")
+        _check_proxies(self.forwarded_ips)
+        if self.rate_limit_url not in ("", "store") and not self.rate_limit_url.startswith(
+                ("redis://", "rediss://", "unix://")):
+            raise SettingsError("rate_limit_url must be empty, 'store' or redis://host:port/db, "
+                                f"not {self.rate_limit_url!r}")
         for name in ("render_url", "public_url"):
             _check_base_url(name, getattr(self, name))
         path = self.render_path
@@ -214,14 +221,20 @@ class Settings:
     def from_env(
         cls, environ: Mapping[str, str] | None = None, **overrides: Any
     ) -> Settings:
-        """Settings from ``BODYGRAPH_*`` variables, then ``overrides`` on top."""
+        """Settings from ``BODYGRAPH_*`` variables, then ``overrides`` on top. A variable
+        whose value the service cannot use is a :class:`SettingsError` naming it."""
         env = os.environ if environ is None else environ
         values: dict[str, Any] = {}
         for spec in fields(cls):
             raw = env.get(ENV_PREFIX + spec.name.upper())
-            if raw is None or raw == "":
+            if raw is None or raw == "" or overrides.get(spec.name) is not None:
                 continue
             values[spec.name] = convert(spec, raw)
+            try:
+                cls(**{spec.name: values[spec.name]})  # checked alone, to name the variable
+            except SettingsError as exc:
+                message = str(exc).removeprefix(f"{variable(spec)}: ")
+                raise SettingsError(f"{variable(spec)}: {message}") from exc
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
 
@@ -244,6 +257,23 @@ def _check_base_url(name: str, value: str) -> None:
         raise SettingsError(
             f"{name} must be an absolute http(s) URL without query, not {value!r}"
         )
+
+
+def _check_proxies(proxies: list[str]) -> None:
+    """What uvicorn's proxy-headers check understands: ``*`` alone, IP addresses and
+    networks (``10.0.0.0/8``, no host bits)."""
+    if proxies == ["*"]:
+        return
+    for proxy in proxies:
+        try:
+            if "/" in proxy:
+                ipaddress.ip_network(proxy)
+            else:
+                ipaddress.ip_address(proxy)
+        except ValueError:
+            raise SettingsError(
+                f"forwarded_allow_ips: {proxy!r} is not an IP address or network "
+                "(like 10.0.0.1 or 10.0.0.0/8); '*' must stand alone") from None
 
 
 def _text(value: object) -> str:

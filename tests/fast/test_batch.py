@@ -84,6 +84,7 @@ def test_console_script_with_bad_rows(tmp_path: Path) -> None:
         assert row["error_code"] == code and reason in row["error"] and row["type"] == ""
         assert not _PYTHON_NAME.search(row["error"]), row["error"]
         assert f"row {row_number}: {row['error']} ({code})" in done.stderr
+    assert "--ephemeris BSP" in rows[2]["error"] and "ephemeris=" not in rows[2]["error"]
     for row, text in zip((rows[0], rows[3], rows[5]), GOOD, strict=True):
         moment = datetime.fromisoformat(text)
         chart = bodygraph.calculate(moment if moment.tzinfo else moment.replace(tzinfo=UTC))
@@ -292,14 +293,15 @@ def test_an_output_that_is_not_csv_or_parquet_is_refused_and_nothing_written(
     for name in ("out.xlsx", "out", "out.csv.gz", "out.tsv"):
         done = run_cli(capsys, str(source), "-o", str(tmp_path / name), "--no-progress")
         assert done.returncode == 2, done.stderr
-        assert done.stderr == f"bodygraph: error: cannot write {name}: the output must be " \
-            "a .csv or .parquet file\n"
+        assert done.stderr == f"bodygraph: error: cannot write {tmp_path / name}: the output " \
+            "must be a .csv or .parquet file\n"
         assert _leftovers(tmp_path, source) == []
-    (tmp_path / "folder.csv").mkdir()
-    done = run_cli(capsys, str(source), "-o", str(tmp_path / "folder.csv"))
-    assert done.returncode == 2
-    assert done.stderr == f"bodygraph: error: the output {tmp_path / 'folder.csv'} is a " \
-        "folder: name a file to write\n"
+    for folder in ("folder.csv", "a23"):
+        (tmp_path / folder).mkdir()
+        done = run_cli(capsys, str(source), "-o", str(tmp_path / folder))
+        assert done.returncode == 2
+        assert done.stderr == f"bodygraph: error: the output {tmp_path / folder} is a " \
+            "folder: name a file to write\n"
     done = run_cli(capsys, str(source), "-o", str(tmp_path / "OUT.CSV"), "--no-progress")
     assert done.returncode == 0, done.stderr
     assert len(_read(tmp_path / "OUT.CSV")) == 3
@@ -463,3 +465,36 @@ def test_times_with_a_one_digit_hour(tmp_path: Path) -> None:
     assert rows[0]["birth_utc"] == rows[1]["birth_utc"] == "1990-05-14T06:30:00.000000Z"
     assert rows[2]["birth_utc"] == "1990-05-14T06:30:15.000000Z"
     assert "there is no time '25:30'" in rows[4]["error"]
+    assert rows[6]["error"] == ("a birth time must be written H:MM or HH:MM, optionally :SS "
+                                "(24-hour, like 08:30), not '8.30'")
+
+
+def test_a_day_not_in_the_calendar_says_why(tmp_path: Path) -> None:
+    source = _write(tmp_path / "in.csv", ["date", "time", "tz"], [
+        ["1990-02-30", "08:30", "UTC"], ["1992-02-30", "08:30", "UTC"],
+        ["1990-13-01", "08:30", "UTC"], ["1990-5-14", "08:30", "UTC"]])
+    target = tmp_path / "out.csv"
+    run_batch(source, target, stderr=sys.stderr, jobs=1)
+    assert [r["error"] for r in _read(target)] == [
+        "there is no day 1990-02-30 in the calendar (February has 28 days in 1990)",
+        "there is no day 1992-02-30 in the calendar (February has 29 days in 1992)",
+        "there is no day 1990-13-01 in the calendar (months go from 01 to 12)",
+        "a birth date must be written YYYY-MM-DD (like 1990-05-14), not '1990-5-14'"]
+
+
+def test_a_row_out_of_range_names_the_library_keyword_through_the_api(tmp_path: Path) -> None:
+    source = _write(tmp_path / "in.csv", ["birth_utc"], [["1500-01-01T00:00:00Z"]])
+    target = tmp_path / "out.csv"
+    run_batch(source, target, progress=False, stderr=sys.stderr, jobs=1)
+    (row,) = _read(target)
+    assert row["error_code"] == "OUT_OF_RANGE" and "ephemeris=" in row["error"]
+
+
+def test_the_readme_batch_example_file_charts_every_row(tmp_path: Path) -> None:
+    repo = Path(__file__).resolve().parents[2]
+    readme = (repo / "README.md").read_text(encoding="utf-8")
+    assert "bodygraph batch examples/births.csv -o charts.csv" in readme
+    target = tmp_path / "charts.csv"
+    summary = run_batch(repo / "examples" / "births.csv", target, stderr=sys.stderr, jobs=1)
+    assert (summary.rows, summary.errors) == (4, 0)
+    assert [r["id"] for r in _read(target)] == ["ada", "marie", "albert", "grace"]

@@ -180,6 +180,16 @@ def test_no_server_listening_is_geocode_failed(google_server):
     with pytest.raises(GeocodeFailedError) as caught:
         geocoder.geocode("Berlin")
     assert KEY not in str(caught.value)
+    assert str(caught.value) == (
+        f"could not reach the geocoding service at {closed_port} (connection refused)")
+
+
+def test_a_name_that_does_not_resolve_is_said_in_words() -> None:
+    geocoder = GoogleGeocoder(KEY, domain="geocoding.invalid", scheme="http", timeout=5)
+    with pytest.raises(GeocodeFailedError) as caught:
+        geocoder.geocode("Berlin")
+    assert str(caught.value) == (
+        "could not reach the geocoding service at geocoding.invalid (name lookup failed)")
 
 
 def test_the_place_takes_its_parts_from_the_address_components(google_server, google_result):

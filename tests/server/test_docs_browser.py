@@ -223,3 +223,15 @@ def test_a_separate_render_host_is_allowed_for_images_only() -> None:
     assert directives["img-src"] == "'self' data: https://img.example.com"
     assert directives["default-src"] == "'self'"
     assert "img.example.com" not in policy.replace(directives["img-src"], "")
+
+
+def test_every_page_has_an_icon_and_favicon_ico_answers(page: Any, site: Site) -> None:
+    icon = httpx.get(site.url + "/favicon.ico", verify=tls_context())
+    assert icon.status_code == 200 and icon.headers["content-type"] == "image/svg+xml"
+    assert icon.text.startswith("<svg")
+    for path in ("/", "/docs", "/playground"):
+        page.goto(site.url + path)
+        href = page.eval_on_selector("link[rel=icon]", "link => link.href")
+        assert href == site.url + "/docs/static/favicon.svg"
+        linked = httpx.get(href, verify=tls_context())
+        assert linked.status_code == 200 and linked.content == icon.content

@@ -18,6 +18,8 @@ import pytest
 
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.billing.ratelimit import AUTH_FAILURE_LIMIT
+from bodygraph_server.serve import banner
+from bodygraph_server.settings import Settings
 from bodygraph_server.store import open_store
 
 from .support import REPO, LiveServer, free_port
@@ -62,6 +64,11 @@ def test_a_foreign_host_is_refused_before_any_link_is_built(tmp_path: Path) -> N
             body = refused.json()
             assert body["success"] is False and body["errorCode"] == "INVALID_REQUEST_BODY"
             assert "evil" not in refused.text
+            assert "--allowed-hosts / BODYGRAPH_ALLOWED_HOSTS" in body["message"]
+        assert chart(server, key, "evil.example").status_code == 400
+        refusals = [line for line in server.log_text().splitlines() if "refused Host" in line]
+        assert len(refusals) == 3, refusals  # one line per distinct host, not per request
+        assert "'evil.example'" in refusals[0] and "BODYGRAPH_ALLOWED_HOSTS" in refusals[0]
         v1 = httpx.post(f"{server.base_url}/v1/bodygraphs/simple",
                         json={"birthdate": "15-Jul-90", "birthtime": "14:30",
                               "location": "Berlin, Germany"},
@@ -152,8 +159,17 @@ def test_the_start_banner_shows_the_first_steps_only_without_accounts(tmp_path: 
     first = serve_banner(db_url, tmp_path)
     assert "bodygraph service on http://127.0.0.1:" in first
     assert "Create an account" in first and "accounts create --plan" in first
+    assert "home: /," in first and "playground: /playground" in first
+    assert "Only requests whose Host" not in first
     with Bookkeeper(open_store(db_url)) as book:
         book.create_account("developer")
     later = serve_banner(db_url, tmp_path)
     assert "bodygraph service on http://127.0.0.1:" in later
     assert "Create an account" not in later and "accounts create" not in later
+
+
+def test_the_banner_of_every_interface_says_which_hosts_are_answered() -> None:
+    text = banner(Settings(host="0.0.0.0", port=18231), accounts_exist=True)
+    assert "Only requests whose Host is one of localhost, 127.0.0.1, [::1] are answered" in text
+    assert "--allowed-hosts / BODYGRAPH_ALLOWED_HOSTS" in text
+    assert "Only requests" not in banner(Settings(host="0.0.0.0", allowed_hosts="*"), True)

@@ -87,7 +87,11 @@ def test_a_flag_wins_over_its_variable(monkeypatch: pytest.MonkeyPatch, tmp_path
 @pytest.mark.parametrize("argv", [["--port", "70000"], ["--workers", "0"],
                                   ["--request-timeout", "soon"], ["--max-body-bytes", "10"],
                                   ["--geocoder", "bing"], ["--allowed-hosts", "a*.example.com"],
-                                  ["--public-url", "api.example.com"], ["--render-keys", "x"]])
+                                  ["--public-url", "api.example.com"], ["--render-keys", "x"],
+                                  ["--rate-limit-url", "http://x"],
+                                  ["--forwarded-allow-ips", "not an ip"],
+                                  ["--forwarded-allow-ips", "10.0.0.1,*"],
+                                  ["--forwarded-allow-ips", "10.0.0.1/8"]])
 def test_a_bad_flag_is_a_usage_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
         admin.main(["serve", *argv])
@@ -110,3 +114,28 @@ def test_the_hosts_answered_by_default() -> None:
     assert Settings(forwarded_allow_ips="10.0.0.1, 10.0.0.2").forwarded_ips == [
         "10.0.0.1", "10.0.0.2"]
     assert Settings().forwarded_ips == []
+
+
+@pytest.mark.parametrize(("name", "value", "words"), [
+    ("BODYGRAPH_PORT", "abc", "not a number"),
+    ("BODYGRAPH_GEOCODER", "bogus", "'google' or 'offline'"),
+    ("BODYGRAPH_RATE_LIMIT_URL", "http://x", "redis://"),
+    ("BODYGRAPH_FORWARDED_ALLOW_IPS", "not an ip", "not an IP address"),
+])
+def test_a_bad_variable_is_a_usage_error_naming_it(
+        name: str, value: str, words: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("bodygraph_server.serve.run", lambda *a, **k: None)
+    monkeypatch.setenv(name, value)
+    db = f"sqlite:///{tmp_path / 'env.sqlite3'}"
+    assert admin.main(["--database-url", db, "serve"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert err.startswith(f"bodygraph-server: error: {name}: ") and words in err
+
+
+def test_the_proxy_forms_uvicorn_understands_are_accepted() -> None:
+    for proxies in ("*", "10.0.0.1", "10.0.0.0/8, ::1", "fd00::/8"):
+        Settings(forwarded_allow_ips=proxies)
+    for url in ("", "store", "redis://127.0.0.1:6379/0", "rediss://h:6380/1"):
+        Settings(rate_limit_url=url)

@@ -57,6 +57,7 @@ def run_batch(
     stderr: IO[str] | None = None,
     jobs: int | None = None,
     encoding: str | None = None,
+    range_remedy: str | None = None,
 ) -> BatchSummary:
     """Calculate a chart for every row of ``source`` and write them to ``target``.
 
@@ -73,6 +74,9 @@ def run_batch(
     processes, forked from this one (on Linux, when this process runs no other thread;
     else, and when the input is a single chunk, by that many threads here); the output
     is the same, byte for byte and in input order, whatever the number.
+    ``range_remedy`` says how to use a larger kernel in the error of a row outside the
+    ephemeris (default: the library's words, ``ephemeris=``; the command line names its
+    ``--ephemeris``).
     """
     err = stderr if stderr is not None else sys.stderr
     if chunk_size < 1:
@@ -80,6 +84,8 @@ def run_batch(
     workers = default_jobs() if jobs is None else jobs
     if workers < 1:
         raise BatchOptionError("the number of jobs must be at least 1")
+    if target.is_dir():  # a folder first: its name says nothing of a format
+        check_target(source, target)
     kind = output_format(target)
     codec = text_encoding(encoding)
     if encoding is not None and is_parquet(source):
@@ -100,7 +106,7 @@ def run_batch(
                 raise BatchError(f"{source} has no data rows")
             mode = input_mode(header)
             work = ChunkWork(source, header, _resolver(mode, geocode), calc, node,
-                             encoder_for(kind), encoding=codec)
+                             encoder_for(kind), encoding=codec, range_remedy=range_remedy)
             looked_up = mode == "location"
             # A caller's geocoder (an online one: paid, rate-limited requests) stays in
             # this process with its cache; workers would each look the same places up.

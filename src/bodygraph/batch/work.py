@@ -57,6 +57,7 @@ class ChunkWork:
     encode: Callable[[Columns], Any]
     threads: int = 1
     encoding: str = DEFAULT_ENCODING
+    range_remedy: str | None = None  # how a row out of range gets a larger kernel
 
     def __call__(self, task: Task) -> Done:
         """The piece of ``task`` computed and encoded."""
@@ -78,9 +79,10 @@ class ChunkWork:
         ok = ~np.isnat(utc)
         in_range = np.zeros(n, dtype=bool)
         in_range[ok] = calc.in_range(utc[ok])
+        remedy = {"remedy": self.range_remedy} if self.range_remedy else {}
         for i in np.flatnonzero(ok & ~in_range).tolist():
             errors[i] = row_error(OutOfRangeError(to_aware(utc[i]), calc.first_birth,
-                                                  calc.last_birth))
+                                                  calc.last_birth, **remedy))
         good = np.flatnonzero(in_range)
         table = calc.calculate_many(utc[good], node=self.node, workers=self.threads)
         computed = table.columns()

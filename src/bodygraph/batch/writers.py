@@ -123,7 +123,7 @@ def output_format(path: Path) -> Format:
     found = OUTPUT_FORMATS.get(path.suffix.lower())
     if found is None:
         raise BatchOptionError(
-            f"cannot write {path.name}: the output must be a "
+            f"cannot write {path}: the output must be a "
             f"{' or '.join(OUTPUT_FORMATS)} file")
     return found
 

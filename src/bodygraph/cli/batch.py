@@ -10,6 +10,7 @@ import bodygraph.batch
 from bodygraph.batch import DEFAULT_CHUNK, BatchOptionError, default_jobs, run_batch
 from bodygraph.cli.options import (
     EXIT_STATUS,
+    LARGER_KERNEL,
     CliError,
     HelpFormatter,
     Subparsers,
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         summary = run_batch(
             Path(args.input), Path(args.output), calculator=calculator_from(args),
             node=args.node, chunk_size=args.chunk_size, progress=progress, geocode=geocode,
-            jobs=args.jobs, encoding=args.encoding,
+            jobs=args.jobs, encoding=args.encoding, range_remedy=LARGER_KERNEL,
         )
     except BatchOptionError as exc:
         raise CliError(str(exc)) from None

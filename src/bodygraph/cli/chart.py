@@ -174,14 +174,12 @@ def _wall_time(date_text: str, time_text: str) -> datetime:
     """--date and --time as a naive wall time; a malformed one is a usage mistake."""
     try:
         day = parse_date(date_text)
-    except InvalidInstantError:
-        raise CliError(f"--date {date_text!r} is not a day of the calendar; write it like "
-                       "1990-05-14") from None
+    except InvalidInstantError as exc:
+        raise CliError(f"--date: {exc}") from None
     try:
         moment = parse_time(time_text)
-    except InvalidInstantError:
-        raise CliError(f"--time {time_text!r} is not a time of day; write it like 08:30 "
-                       "(24-hour, 00:00 to 23:59)") from None
+    except InvalidInstantError as exc:
+        raise CliError(f"--time: {exc}") from None
     return datetime.combine(day, moment)
 
 

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import calendar
 import re
 from datetime import date as Date
 from datetime import datetime
@@ -53,11 +54,23 @@ def parse_date(value: Date | str) -> Date:
     if isinstance(value, Date):
         return value
     if isinstance(value, str) and (match := _DATE.fullmatch(value.strip())):
+        year, month, day = (int(part) for part in match.groups())
         try:
-            return Date(*(int(part) for part in match.groups()))
-        except ValueError as exc:
-            raise InvalidBirthDateError(f"there is no day {value!r}: {exc}") from exc
-    raise InvalidBirthDateError(f"a birth date must be a date or 'YYYY-MM-DD', not {value!r}")
+            return Date(year, month, day)
+        except ValueError:
+            raise InvalidBirthDateError(
+                f"there is no day {value.strip()} in the calendar ({_why_no_day(year, month)})"
+            ) from None
+    raise InvalidBirthDateError(
+        f"a birth date must be written YYYY-MM-DD (like 1990-05-14), not {value!r}")
+
+
+def _why_no_day(year: int, month: int) -> str:
+    if year < 1:
+        return "years start at 0001"
+    if not 1 <= month <= 12:
+        return "months go from 01 to 12"
+    return f"{calendar.month_name[month]} has {calendar.monthrange(year, month)[1]} days in {year}"
 
 
 def parse_time(value: Time | str) -> Time:
@@ -77,9 +90,13 @@ def parse_time(value: Time | str) -> Time:
         hour, minute, second = (int(part) if part else 0 for part in match.groups())
         try:
             return Time(hour, minute, second)
-        except ValueError as exc:
-            raise InvalidBirthTimeError(f"there is no time {value!r}: {exc}") from exc
-    raise InvalidBirthTimeError(f"a birth time must be a time or 'HH:MM', not {value!r}")
+        except ValueError:
+            raise InvalidBirthTimeError(
+                f"there is no time {value.strip()!r}: hours go from 0 to 23, minutes and "
+                "seconds from 00 to 59") from None
+    raise InvalidBirthTimeError(
+        f"a birth time must be written H:MM or HH:MM, optionally :SS (24-hour, like 08:30), "
+        f"not {value!r}")
 
 
 def wall_time(date: Date | str, time: Time | str) -> datetime:

@@ -12,7 +12,12 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Protocol
 
 from bodygraph_server.policy.clock import to_micros
-from bodygraph_server.store import ApiKeyRecord, DatabaseURLError, RateDecision
+from bodygraph_server.store import (
+    ApiKeyRecord,
+    DatabaseUnavailableError,
+    DatabaseURLError,
+    RateDecision,
+)
 from bodygraph_server.store.base import RateWindowStore
 from bodygraph_server.store.records import decision_from_window
 
@@ -31,6 +36,7 @@ __all__ = [
     "POLICY_NAME",
     "WINDOW_SECONDS",
     "RateDecision",
+    "RateLimitStoreUnavailableError",
     "RateLimiter",
     "RedisRateLimiter",
     "StoreRateLimiter",
@@ -115,6 +121,11 @@ return {allowed, count, first}
 """
 
 
+class RateLimitStoreUnavailableError(DatabaseUnavailableError):
+    """The rate-limit store (Redis) cannot be reached: an outage like the database's
+    (503 SERVICE_UNAVAILABLE with ``Retry-After``, ``/health`` 503)."""
+
+
 class RedisRateLimiter:
     """The window kept in Redis: one sorted set per bucket (scores are microseconds),
     checked and updated by one Lua script, so it is atomic across processes and hosts.
@@ -132,6 +143,7 @@ class RedisRateLimiter:
     ) -> None:
         import redis
 
+        self._errors = (redis.ConnectionError, redis.TimeoutError)
         self._client: redis.Redis = redis.Redis.from_url(url)
         self._script = self._client.register_script(_LUA_HIT)
         self._prefix = prefix
@@ -142,16 +154,20 @@ class RedisRateLimiter:
         """Count a request at ``now`` if the window allows it."""
         now_us = to_micros(now)
         member = f"{now_us}:{secrets.token_hex(8)}"
-        raw = self._script(
-            keys=[self._prefix + bucket],
-            args=[
-                str(now_us),
-                str(now_us - self._window * 1_000_000),
-                self._limit,
-                member,
-                self._window * 1000 + 1000,
-            ],
-        )
+        try:
+            raw = self._script(
+                keys=[self._prefix + bucket],
+                args=[
+                    str(now_us),
+                    str(now_us - self._window * 1_000_000),
+                    self._limit,
+                    member,
+                    self._window * 1000 + 1000,
+                ],
+            )
+        except self._errors as exc:
+            raise RateLimitStoreUnavailableError(
+                f"the rate-limit store (Redis) cannot be reached: {exc}") from exc
         allowed, count, first = int(raw[0]), int(raw[1]), _score(raw[2])
         return decision_from_window(
             allowed=bool(allowed),
@@ -161,6 +177,14 @@ class RedisRateLimiter:
             limit=self._limit,
             window_seconds=self._window,
         )
+
+    def ping(self) -> None:
+        """:class:`RateLimitStoreUnavailableError` unless Redis answers."""
+        try:
+            self._client.ping()
+        except self._errors as exc:
+            raise RateLimitStoreUnavailableError(
+                f"the rate-limit store (Redis) cannot be reached: {exc}") from exc
 
     def close(self) -> None:
         """Close the Redis connection pool."""

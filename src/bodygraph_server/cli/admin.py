@@ -4,7 +4,8 @@ Every command reads the database from ``BODYGRAPH_DATABASE_URL`` (``sqlite:///pa
 ``postgresql://...``; default :data:`bodygraph_server.store.DEFAULT_DATABASE_URL`,
 ``sqlite:///bodygraph.sqlite3`` in the working folder), or from ``--database-url``, and
 creates or migrates the schema as needed. Errors are one line
-on stderr and a non-zero exit status (1: the operation failed; 2: bad command line).
+on stderr and a non-zero exit status (1: the operation failed; 2: bad command line or
+setting variable).
 
 The command names, options and ``--json`` output keys are stable: scripts use them.
 See ``docs/accounts.md`` for the full reference.
@@ -22,6 +23,7 @@ from bodygraph_server.cli.accounts import add_account_commands
 from bodygraph_server.cli.console import PROG, CommandError
 from bodygraph_server.cli.service import add_service_commands
 from bodygraph_server.cli.templates import add_template_commands
+from bodygraph_server.settings import SettingsError
 from bodygraph_server.store import (
     DEFAULT_DATABASE_URL,
     ENV_VAR,
@@ -73,6 +75,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
+    except SettingsError as exc:  # a BODYGRAPH_* variable: a usage mistake, like its flag
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
     except EXPECTED_ERRORS as exc:  # one line; a bug keeps its traceback
         message = " ".join(str(exc).split()) or "the operation failed"
         print(f"{PROG}: error: {message}", file=sys.stderr)

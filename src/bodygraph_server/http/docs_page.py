@@ -66,7 +66,7 @@ def docs_page(document: dict[str, Any], geocode_key_required: bool = True) -> st
         f"<title>{title} {html.escape(document['info']['version'])}: API docs</title>",
         f"<link rel='stylesheet' href='{SWAGGER_PATH[1:]}/swagger-ui.css'>",
         f"<link rel='stylesheet' href='{STATIC_PATH[1:]}/pages.css'>",
-        f"<link rel='icon' href='{SWAGGER_PATH[1:]}/favicon-32x32.png'>",
+        f"<link rel='icon' type='image/svg+xml' href='{STATIC_PATH[1:]}/favicon.svg'>",
         "</head><body>",
         nav_bar(document["info"]["title"]),
         "<div id='swagger-ui'><noscript>The interactive reference needs JavaScript; the "

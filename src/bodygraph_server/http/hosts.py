@@ -10,8 +10,10 @@ balancers and orchestrators probe a worker by its address.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 
+from starlette.datastructures import Headers
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -21,7 +23,11 @@ from bodygraph_server.http.gate import NOSNIFF, api_version
 
 ACCEPTED_KEY = "bodygraph.host_accepted"
 UNCHECKED_PATHS = ("/health", "/health/live")
-MESSAGE = "The Host header does not name this service"
+MESSAGE = ("The Host header does not name this service; the operator can allow it with "
+           "--allowed-hosts / BODYGRAPH_ALLOWED_HOSTS")
+LOGGED_HOSTS = 100
+"""How many distinct refused hosts are logged (once each), so a flood cannot fill the log."""
+LOG = logging.getLogger("bodygraph_server")
 
 
 class TrustedHosts:
@@ -29,12 +35,20 @@ class TrustedHosts:
 
     def __init__(self, app: ASGIApp, allowed_hosts: Sequence[str]) -> None:
         self.app = app
+        self._logged: set[str] = set()
         self._check = TrustedHostMiddleware(self._accepted, allowed_hosts=list(allowed_hosts),
                                             www_redirect=False)
 
     async def _accepted(self, scope: Scope, receive: Receive, send: Send) -> None:
         scope[ACCEPTED_KEY] = True
         await self.app(scope, receive, send)
+
+    def _log_refusal(self, host: str) -> None:
+        if host in self._logged or len(self._logged) >= LOGGED_HOSTS:
+            return
+        self._logged.add(host)
+        LOG.warning("refused Host %r (not in --allowed-hosts / BODYGRAPH_ALLOWED_HOSTS); "
+                    "each refused host is logged once", host[:100])
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"] in UNCHECKED_PATHS:
@@ -47,6 +61,7 @@ class TrustedHosts:
 
         await self._check(scope, receive, send_unless_refused)
         if not scope.get(ACCEPTED_KEY):
+            self._log_refusal(Headers(scope=scope).get("host", ""))
             error = ApiError(ErrorCode.INVALID_REQUEST_BODY, MESSAGE, status=400,
                              headers=NOSNIFF)
             response = error_response(error, legacy=api_version(scope["path"]) == "v1")

@@ -31,6 +31,7 @@ def landing_page(document: dict[str, Any]) -> str:
         "<meta name='viewport' content='width=device-width, initial-scale=1'>",
         f"<title>{title}</title>",
         f"<link rel='stylesheet' href='{STATIC_PATH[1:]}/pages.css'>",
+        f"<link rel='icon' type='image/svg+xml' href='{STATIC_PATH[1:]}/favicon.svg'>",
         "</head><body>",
         nav_bar(info["title"]),
         f"<main class='landing'><h1>{title}</h1>",

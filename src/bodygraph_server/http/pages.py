@@ -1,5 +1,6 @@
 """The service's pages for people: ``/`` (:mod:`.landing`), ``/docs`` (Swagger UI,
-:mod:`.docs_page`), ``/playground`` (:mod:`.playground`) and the files they load.
+:mod:`.docs_page`), ``/playground`` (:mod:`.playground`), the files they load and the
+icon (``static/favicon.svg``, also at ``/favicon.ico``).
 
 Everything the pages load is served here: the pages' own scripts and styles from
 ``bodygraph_server/static`` under ``/docs/static``, and Swagger UI's assets, bundled by the
@@ -72,6 +73,7 @@ def page_routes(document: dict[str, Any], render_url: str = "",
     landing_html = landing_page(document)
     docs_html = docs_page(document, geocode_key_required)
     playground_html = playground_page(document["info"]["title"], geocode_key_required)
+    icon = (STATIC_DIR / "favicon.svg").read_bytes()
 
     async def landing(request: Request) -> Response:
         return HTMLResponse(landing_html, headers=headers)
@@ -82,10 +84,15 @@ def page_routes(document: dict[str, Any], render_url: str = "",
     async def playground(request: Request) -> Response:
         return HTMLResponse(playground_html, headers=headers)
 
+    async def favicon(request: Request) -> Response:  # browsers ask for it on every page
+        return Response(icon, media_type="image/svg+xml",
+                        headers={"Cache-Control": "max-age=86400"})
+
     return [
         Route("/", landing, methods=["GET"]),
         Route("/docs", docs, methods=["GET"]),
         Route(PLAYGROUND_PATH, playground, methods=["GET"]),
+        Route("/favicon.ico", favicon, methods=["GET"]),
         Mount(STATIC_PATH, app=StaticFiles(directory=STATIC_DIR), name="static"),
         Mount(SWAGGER_PATH, app=StaticFiles(directory=swagger_ui_dir()), name="swagger-ui"),
     ]

@@ -78,6 +78,7 @@ def playground_page(title: str, geocode_key_required: bool = True) -> str:
         "<meta name='viewport' content='width=device-width, initial-scale=1'>",
         f"<title>{name}: playground</title>",
         f"<link rel='stylesheet' href='{STATIC_PATH[1:]}/pages.css'>",
+        f"<link rel='icon' type='image/svg+xml' href='{STATIC_PATH[1:]}/favicon.svg'>",
         "</head><body>",
         nav_bar(title),
         "<main class='playground'><h1>Playground</h1><p>Compute a chart with your API key "

@@ -18,6 +18,8 @@ each reply); with an asynchronous adapter (geopy's ``BaseAsyncAdapter``) use
 
 from __future__ import annotations
 
+import socket
+import ssl
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -71,6 +73,34 @@ def check_denied(page: Any) -> Any:
             str(page.get("error_message") or "the geocoding key was refused")
         )
     return page
+
+
+#: The network failures of a request in words, most specific first.
+_NETWORK_FAILURES: tuple[tuple[type[BaseException], str], ...] = (
+    (socket.gaierror, "name lookup failed"),
+    (ConnectionRefusedError, "connection refused"),
+    (ConnectionResetError, "connection reset"),
+    (TimeoutError, "no answer in time"),
+    (ssl.SSLError, "secure connection failed"),
+    (OSError, "network error"),
+)
+
+
+def network_failure(exc: BaseException) -> str | None:
+    """What went wrong on the network under ``exc`` (its causes, a URLError's reason), in
+    words; None when it is not a network failure."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        reason = getattr(current, "reason", None)  # urllib's URLError wraps its OSError
+        if isinstance(reason, BaseException):
+            current = reason
+        for kind, words in _NETWORK_FAILURES:
+            if isinstance(current, kind):
+                return words
+        current = current.__cause__ or current.__context__
+    return None
 
 
 def _component(raw: Mapping[str, Any], kind: str, *, short: bool = False) -> str | None:
@@ -131,6 +161,7 @@ class GoogleGeocoder:
         if not timeout > 0:
             raise ValueError(f"timeout must be positive, not {timeout!r}")
         self._key = key.strip()
+        self._domain = domain
         self._timeout = float(timeout)
         self._language = language
         self._client = GoogleV3(
@@ -193,6 +224,11 @@ class GoogleGeocoder:
                 f"the geocoding service did not answer within {self._timeout:g} s"
             ) from exc
         except GeopyError as exc:
+            unreachable = network_failure(exc)
+            if unreachable is not None:
+                raise GeocodeFailedError(
+                    f"could not reach the geocoding service at {self._domain} ({unreachable})"
+                ) from exc
             raise GeocodeFailedError(self._safe(f"geocoding failed: {exc}")) from exc
         except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
             raise GeocodeFailedError("the geocoding service sent a malformed reply") from exc
