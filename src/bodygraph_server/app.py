@@ -1,27 +1,5 @@
-"""The Starlette application: routes, the gate middleware, error handlers, lifespan.
-
-``create_app(settings)`` is the only constructor. Tests may hand in an open
-:class:`~bodygraph_server.billing.accounts.Bookkeeper` (which the app then does not close) and a
-:class:`~bodygraph_server.charting.ChartSource`.
-
-The app serves the v2 chart endpoints, the visual-chart endpoints
-(:mod:`bodygraph_server.http.visual`), the v1 endpoints, the image route under
-``settings.render_path`` (``/render`` by default; :mod:`bodygraph_server.images.route`),
-``/openapi.json``, ``/`` (a front page), ``/docs``, ``/playground``
-(:mod:`bodygraph_server.http.pages`),
-``/health`` (readiness: 503 while the database is down) and ``/health/live`` (liveness:
-always 200). ``extra_endpoints`` lets more chart
-endpoints join (same checks, charging, OpenAPI); ``extra_routes`` are mounted as they are.
-The extensions beyond the contract (:mod:`bodygraph_server.http.relations`,
-:mod:`bodygraph_server.http.batch`) are endpoints with a body server of their own.
-
-The lifespan opens the bookkeeping, loads the render signing keys
-(:mod:`bodygraph_server.images.signing_keys`), binds the templates, releases abandoned
-reservations and keeps sweeping them (:mod:`bodygraph_server.billing.sweep`), and keeps
-the worker's delivery journal, settling dead workers' charges at once
-(:mod:`bodygraph_server.billing.deliveries`). Requests whose ``Host`` is not in
-``settings.trusted_hosts`` are refused first (:mod:`bodygraph_server.http.hosts`).
-"""
+"""The Starlette application: the operations of every resource family as routes, the
+middleware (trusted hosts, the gate), the exception handlers and the lifespan."""
 
 from __future__ import annotations
 
@@ -36,11 +14,8 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import anyio.to_thread
 from starlette.applications import Starlette
-from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import BaseRoute, Mount, Route
+from starlette.routing import BaseRoute
 
 from bodygraph.calculator import warm_up as warm_calculator
 from bodygraph.errors import BodygraphError
@@ -48,27 +23,21 @@ from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.billing.commits import CommitBatcher
 from bodygraph_server.billing.deliveries import DeliveryJournal, journal_folder, watch_deliveries
 from bodygraph_server.billing.opening import open_waiting
-from bodygraph_server.billing.ratelimit import RateLimitStoreUnavailableError, RedisRateLimiter
 from bodygraph_server.billing.request_path import RequestBook
 from bodygraph_server.billing.sweep import stale_after, sweep_forever, sweep_stale
 from bodygraph_server.calendar_cache import CalendarCache
 from bodygraph_server.charting import ChartSource, LibraryCharts
 from bodygraph_server.geocoding import caller_key_required
-from bodygraph_server.http import v1, v2
-from bodygraph_server.http.batch import BATCH_ENDPOINT
-from bodygraph_server.http.endpoint import Endpoint, handler
-from bodygraph_server.http.envelope import error_response, json_response
-from bodygraph_server.http.errors import RETRY_AFTER_OUTAGE, ApiError, ErrorCode
-from bodygraph_server.http.gate import Gate, api_version
+from bodygraph_server.http.gate import Gate
 from bodygraph_server.http.hosts import TrustedHosts
 from bodygraph_server.http.openapi import openapi_document
-from bodygraph_server.http.pages import page_routes
-from bodygraph_server.http.relations import RELATION_ENDPOINTS
-from bodygraph_server.http.time_searches import TIME_ENDPOINTS
-from bodygraph_server.http.visual import VISUAL_ENDPOINTS, visual_handler
-from bodygraph_server.images.route import IMAGE_ROUTE, StyleCache, image_endpoint
+from bodygraph_server.http.operation import Operation, routes_of
+from bodygraph_server.http.refusals import EXCEPTION_HANDLERS
+from bodygraph_server.images.route import StyleCache, image_endpoint
 from bodygraph_server.images.signing_keys import signing_keys
 from bodygraph_server.images.templates import SqlTemplateStore, TemplateHub
+from bodygraph_server.resources import operations, schemas
+from bodygraph_server.resources.pages.operations import static_routes
 from bodygraph_server.services import (
     SCOPE_KEY,
     BookThreads,
@@ -84,16 +53,6 @@ if TYPE_CHECKING:
     from bodygraph_server.store.async_calls import AsyncRequestCalls
 
 LOG = logging.getLogger("bodygraph_server")
-
-_HTTP_CODES = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}
-
-
-async def _http_error(request: Request, exc: Exception) -> Response:
-    """Routing refusals (unknown path, wrong method) in the body format of the path."""
-    assert isinstance(exc, HTTPException)
-    code = _HTTP_CODES.get(exc.status_code, ErrorCode.INVALID_REQUEST_BODY)
-    error = ApiError(code, status=exc.status_code, headers=exc.headers)
-    return error_response(error, legacy=api_version(request.url.path) == "v1")
 
 
 async def warm_up(charts: ChartSource, settings: Settings) -> None:
@@ -117,54 +76,26 @@ async def warm_up(charts: ChartSource, settings: Settings) -> None:
     gc.freeze()
 
 
-async def readiness(services: Services) -> Response:
-    """``/health``: 200 ``{"status": "ok", "database": "up"}`` when the database answers a
-    query and stores a write (what a charge needs), else 503 ``{"status": "unavailable",
-    "database": "down"}`` (unreachable) or ``"read-only"`` (it answers, but a write fails:
-    read-only files or server, a full disk, a write lock held elsewhere) with Retry-After
-    (a load balancer takes the worker out of rotation; ``/health/live`` stays 200). With
-    a Redis rate-limit store the body adds ``"rateLimit": "up"`` or ``"down"`` (503)."""
-    store = services.book.store
-    state = "down"
-    try:
-        await services.booked(store.ping)
-        state = "read-only"
-        await services.booked(store.check_writable)
-    except StoreError as exc:
-        LOG.warning("health check: database %s (%s)", state, exc)
-        return json_response({"status": "unavailable", "database": state}, 503,
-                             {"Retry-After": str(RETRY_AFTER_OUTAGE)})
-    limiter = services.book.rate_limiter
-    if not isinstance(limiter, RedisRateLimiter):  # its windows live in the database
-        return json_response({"status": "ok", "database": "up"})
-    try:
-        await services.booked(limiter.ping)
-    except RateLimitStoreUnavailableError as exc:
-        LOG.warning("health check: rate-limit store down (%s)", exc)
-        return json_response({"status": "unavailable", "database": "up", "rateLimit": "down"},
-                             503, {"Retry-After": str(RETRY_AFTER_OUTAGE)})
-    return json_response({"status": "ok", "database": "up", "rateLimit": "up"})
-
-
 async def _services(
-    config: Settings, book: Bookkeeper, charts: ChartSource, threads: BookThreads,
-    on_loop: AsyncRequestCalls | None,
+    config: Settings, book: Bookkeeper, charts: ChartSource, threads: BookThreads, *,
+    loop_statements: AsyncRequestCalls | None,
 ) -> Services:
     """The long-lived parts of one worker: keys from the settings or the database,
     templates over the bookkeeping store (when it is an SQL store)."""
     keys = await threads.run(signing_keys, config.render_keys, book.store, book.clock.now())
     store = book.store
     hub = TemplateHub(SqlTemplateStore(store))
-    requests = RequestBook(book, threads.run, on_loop)
+    requests = RequestBook(book, threads.run, loop_statements)
     months = CalendarCache(SqlCalendarBlocks(store), book.clock.now)
     journal = DeliveryJournal(book, journal_folder(config.database_url),
                               stale_after(config).total_seconds())
     await threads.run(journal.open)
-    return Services(config, book, charts, threads, keys, hub, StyleCache(hub), requests,
-                    CommitBatcher(requests), months, journal)
+    return Services(settings=config, book=book, charts=charts, book_threads=threads,
+                    keys=keys, templates=hub, styles=StyleCache(hub), requests=requests,
+                    commits=CommitBatcher(requests), calendar=months, deliveries=journal)
 
 
-def _on_loop(book: Bookkeeper) -> AsyncRequestCalls | None:
+def _loop_statements(book: Bookkeeper) -> AsyncRequestCalls | None:
     """The request path's statements on the event loop: on PostgreSQL under asyncio."""
     try:
         asyncio.get_running_loop()
@@ -178,7 +109,7 @@ def create_app(
     *,
     book: Bookkeeper | None = None,
     charts: ChartSource | None = None,
-    extra_endpoints: Sequence[Endpoint] = (),
+    extra_operations: Sequence[Operation] = (),
     extra_routes: Sequence[BaseRoute] = (),
 ) -> Starlette:
     """The service as an ASGI app.
@@ -186,43 +117,18 @@ def create_app(
     ``settings`` default to :meth:`Settings.from_env`. Without ``book`` the lifespan opens
     the bookkeeping at ``settings.database_url`` (and closes it at shutdown); without
     ``charts`` the library computes charts with ``settings.geocoder``.
-    ``extra_endpoints`` join the chart endpoints (same checks, charging, errors, OpenAPI);
-    ``extra_routes`` are mounted as they are (outside ``/v1`` and ``/v2`` the gate only
-    adds request ids).
+    ``extra_operations`` join the service's (routes and OpenAPI); ``extra_routes`` are
+    mounted as they are (outside ``/v1`` and ``/v2`` the gate only adds request ids).
     """
     config = settings if settings is not None else Settings.from_env()
-    endpoints: tuple[Endpoint, ...] = (
-        *v2.ENDPOINTS, *VISUAL_ENDPOINTS, *RELATION_ENDPOINTS, *TIME_ENDPOINTS, BATCH_ENDPOINT,
-        *extra_endpoints, *v1.ENDPOINTS
-    )
     geocode_key_required = caller_key_required(config.geocoder)
-    document = openapi_document(endpoints, render_path=config.render_path,
-                                geocode_key_required=geocode_key_required)
-
-    async def openapi_json(request: Request) -> Response:
-        return json_response(document)
-
-    async def health(request: Request) -> Response:
-        return await readiness(services_of(request.scope))
-
-    async def alive(request: Request) -> Response:
-        return json_response({"status": "ok"})
-
-    routes: list[BaseRoute] = [
-        Route(e.path, visual_handler(e) if e in VISUAL_ENDPOINTS else handler(e),
-              methods=["POST"], name=e.path)
-        for e in endpoints
-    ]
     image = image_endpoint(lambda request: services_of(request.scope).render_context())
-    routes += [
-        Route("/openapi.json", openapi_json, methods=["GET"]),
-        *page_routes(document, config.render_url, geocode_key_required),
-        Route("/health", health, methods=["GET"]),
-        Route("/health/live", alive, methods=["GET"]),
-        Mount(config.render_path,
-              routes=[Route(IMAGE_ROUTE, image, methods=["GET"], name="render_image")]),
-        *extra_routes,
-    ]
+    every = (*operations(render_path=config.render_path, image=image,
+                         document=lambda: document, render_url=config.render_url,
+                         geocode_key_required=geocode_key_required),
+             *extra_operations)
+    document = openapi_document(every, schemas(), geocode_key_required=geocode_key_required)
+    routes: list[BaseRoute] = [*routes_of(every), *static_routes(), *extra_routes]
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
@@ -241,34 +147,35 @@ def create_app(
         if source is None:
             source = LibraryCharts(config.geocoder, config.geocoder_url)
         threads = BookThreads(bookkeeping_threads(config.database_url))
-        on_loop = None
+        loop_statements = None
         try:
-            on_loop = _on_loop(bookkeeper)
-            if on_loop is not None:
-                await on_loop.open()
-            services = await _services(config, bookkeeper, source, threads, on_loop)
+            loop_statements = _loop_statements(bookkeeper)
+            if loop_statements is not None:
+                await loop_statements.open()
+            services = await _services(config, bookkeeper, source, threads,
+                                       loop_statements=loop_statements)
             try:
-                await services.booked(sweep_stale, bookkeeper, config)
+                await services.run_bookkeeping(sweep_stale, bookkeeper, config)
             except StoreError as exc:  # the next round (sweep_forever) tries again
                 LOG.warning("reservation sweep at start-up failed (%s)", exc)
             if config.warm_up:
                 await warm_up(source, config)
             journal = services.deliveries
             if journal is not None:  # a dead worker's charges are settled before serving
-                await services.booked(journal.recover_dead)
+                await services.run_bookkeeping(journal.recover_dead)
             async with anyio.create_task_group() as background:
-                background.start_soon(sweep_forever, bookkeeper, config, services.booked)
+                background.start_soon(sweep_forever, bookkeeper, config, services.run_bookkeeping)
                 if journal is not None:
-                    background.start_soon(watch_deliveries, journal, services.booked)
+                    background.start_soon(watch_deliveries, journal, services.run_bookkeeping)
                 yield {SCOPE_KEY: services}
                 background.cancel_scope.cancel()
             if journal is not None:
-                await services.booked(journal.close)
+                await services.run_bookkeeping(journal.close)
         finally:
             threads.close()
-            if on_loop is not None:
+            if loop_statements is not None:
                 with anyio.CancelScope(shield=True):
-                    await on_loop.close()
+                    await loop_statements.close()
             if isinstance(source, LibraryCharts):  # its geocoding HTTP client
                 with anyio.CancelScope(shield=True):
                     await source.aclose()
@@ -279,8 +186,9 @@ def create_app(
         routes=routes,
         middleware=[Middleware(TrustedHosts, allowed_hosts=config.trusted_hosts),
                     Middleware(Gate)],
-        exception_handlers={HTTPException: _http_error},
+        exception_handlers=dict(EXCEPTION_HANDLERS),
         lifespan=lifespan,
     )
     app.router.redirect_slashes = False
+    app.state.operations = every
     return app

@@ -1,24 +1,12 @@
-"""The one place where the service calls the library to make a chart.
-
-The endpoints see an async :class:`ChartSource`; :class:`LibraryCharts` is the real one:
-Google geocoding (with the caller's key) runs on the event loop over the worker's one
-keep-alive HTTP client (:mod:`bodygraph_server.geocoding`), the offline gazetteer in a
-worker thread, the time zone of a coordinate
-pair is found on the event loop (tens of microseconds, less than a hand-off to a thread),
-then the UTC instant joins a :class:`ChartBatcher`, which computes the charts of
-concurrent requests together with one ``bodygraph.calculate_many`` call on the event
-loop. A batch has a fixed cost of about 2 ms and then a fraction of a millisecond per
-chart, so batching is what lets a worker keep up under load; an idle service computes
-each request at once (no waiting for a batch to fill).
-
-Tests may pass another source to :func:`bodygraph_server.app.create_app` to reach failures
-no input can cause.
-"""
+"""The one place where the service calls the library to make a chart: :class:`ChartSource`
+and its real one, :class:`LibraryCharts` (geocoding, time zone, then a :class:`ChartBatcher`
+computing concurrent requests' charts together; docs/performance.md says what it saves)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from datetime import date, datetime, time
 from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlsplit
@@ -30,12 +18,20 @@ from bodygraph_server.batching import Batcher
 from bodygraph_server.geocoding import SharedClient
 
 if TYPE_CHECKING:
-    from bodygraph.geo.places.base import Geocoder
+    from bodygraph.geo.places.base import Geocoder, Place
     from bodygraph.model.chart import Chart
     from bodygraph_server.settings import GeocoderName
 
 DEFAULT_MAX_BATCH = 48
 DEFAULT_MAX_WAIT = 0.010
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedChart:
+    """The chart of a birth given by place name, and the place the name was taken for."""
+
+    chart: Chart
+    place: Place
 
 
 class ChartSource(Protocol):
@@ -49,9 +45,9 @@ class ChartSource(Protocol):
 
     async def from_place(
         self, birthdate: date, birthtime: time, place: str, geocode_key: str
-    ) -> Chart:
+    ) -> PlacedChart:
         """The chart of a local birth time at a named place, geocoded with the caller's
-        key."""
+        key, and the place taken."""
         ...
 
     def upcoming(self) -> AbstractContextManager[None]:
@@ -178,7 +174,7 @@ class LibraryCharts:
 
     async def _google_to_utc(
         self, birthdate: date, birthtime: time, place: str, geocode_key: str
-    ) -> datetime:
+    ) -> tuple[datetime, Place]:
         if self.geocoder_url:
             parts = urlsplit(self.geocoder_url)
             geocoder = self.http.geocoder(geocode_key, domain=parts.netloc,
@@ -186,7 +182,7 @@ class LibraryCharts:
         else:
             geocoder = self.http.geocoder(geocode_key)
         found = await geocoder.geocode_async(place)
-        return _local_to_utc(birthdate, birthtime, found.lat, found.lng)
+        return _local_to_utc(birthdate, birthtime, found.lat, found.lng), found
 
     def _geocoder(self, geocode_key: str) -> Geocoder:
         from bodygraph.geo.places import geocoder_for
@@ -195,9 +191,9 @@ class LibraryCharts:
 
     def _place_to_utc(
         self, birthdate: date, birthtime: time, place: str, geocode_key: str
-    ) -> datetime:
+    ) -> tuple[datetime, Place]:
         found = self._geocoder(geocode_key).geocode(place)
-        return _local_to_utc(birthdate, birthtime, found.lat, found.lng)
+        return _local_to_utc(birthdate, birthtime, found.lat, found.lng), found
 
     async def from_coordinates(
         self, birthdate: date, birthtime: time, lat: float, lng: float
@@ -211,14 +207,15 @@ class LibraryCharts:
 
     async def from_place(
         self, birthdate: date, birthtime: time, place: str, geocode_key: str
-    ) -> Chart:
+    ) -> PlacedChart:
         """See :class:`ChartSource`."""
         with self.batcher.upcoming():
             if self.geocoder == "google":
-                utc = await self._google_to_utc(birthdate, birthtime, place, geocode_key)
+                utc, found = await self._google_to_utc(birthdate, birthtime, place,
+                                                       geocode_key)
             else:
-                utc = await anyio.to_thread.run_sync(
+                utc, found = await anyio.to_thread.run_sync(
                     self._place_to_utc, birthdate, birthtime, place, geocode_key,
                     abandon_on_cancel=True,
                 )
-        return await self.batcher.chart(utc)
+        return PlacedChart(await self.batcher.chart(utc), found)

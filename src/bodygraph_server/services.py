@@ -121,7 +121,7 @@ class Services:
         """What the image route needs."""
         return RenderContext(self.keys, self.styles)
 
-    async def booked(self, call: Callable[..., T], *args: Any) -> T:
+    async def run_bookkeeping(self, call: Callable[..., T], *args: Any) -> T:
         """Run a blocking bookkeeping call in a bookkeeping thread (:class:`BookThreads`)."""
         return await self.book_threads.run(call, *args)
 

@@ -49,6 +49,10 @@ def _check_refusals(server: LiveServer, key: str) -> None:
         assert down.status_code == 503, down.text
         assert down.json() == {"status": "unavailable", "database": "read-only"}
         assert down.headers["retry-after"].isdigit()
+        # the answer is one the published document states
+        documented = http.get("/openapi.json").json()["paths"]["/health"]["get"]
+        schema = documented["responses"]["503"]["content"]["application/json"]["schema"]
+        assert down.json()["database"] in schema["properties"]["database"]["enum"]
         assert http.get("/health/live").status_code == 200
         chart = http.post("/v2/charts/coordinates", json=BODY, headers=json_headers(key))
         assert chart.status_code == 503, chart.text

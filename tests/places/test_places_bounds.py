@@ -27,6 +27,7 @@ from bodygraph.geo.places import (
 from bodygraph.geo.places.base import MAX_LOCATION_LENGTH, check_location
 from bodygraph.geo.places.gazetteer import index
 from bodygraph.geo.places.names import parse_query
+from bodygraph_server.http.errors import from_library_error
 
 #: The most exact comparisons one lookup may make.
 _MOST_COMPARED = offline._FUZZY_READINGS * fuzzy.MAX_COMPARISONS
@@ -87,7 +88,7 @@ def test_lone_surrogates_and_control_characters_are_invalid(text):
     with pytest.raises(InvalidLocationError, match="not text") as raised:
         default_geocoder().geocode(text)
     str(raised.value).encode("utf-8")  # the message itself can be written anywhere
-    assert raised.value.code == "INVALID_LOCATION"
+    assert from_library_error(raised.value).code == "INVALID_LOCATION"
 
 
 def test_surrounding_blanks_are_not_control_characters():

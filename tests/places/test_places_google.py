@@ -17,6 +17,7 @@ from bodygraph.geo.places import (
     LocationNotFoundError,
     geocoder_for,
 )
+from bodygraph_server.http.errors import from_library_error
 
 KEY = "AIzaSy-test-key-0123456789_abcdef"
 
@@ -72,7 +73,7 @@ def test_zero_results_is_location_not_found(google_server, geocoder):
     google_server.respond({"status": "ZERO_RESULTS", "results": []})
     with pytest.raises(LocationNotFoundError) as caught:
         geocoder.geocode("Nowhere-at-all")
-    assert caught.value.code == "GEOCODE_LOCATION_NOT_FOUND"
+    assert from_library_error(caught.value).code == "GEOCODE_LOCATION_NOT_FOUND"
     assert caught.value.suggestions == ()
     assert len(google_server.received) == 1
 
@@ -90,7 +91,7 @@ def test_request_denied_is_key_invalid_and_not_retried(google_server, geocoder, 
     google_server.respond(payload)
     with pytest.raises(GeocodeKeyInvalidError) as caught:
         geocoder.geocode("Berlin")
-    assert caught.value.code == "GEOCODE_KEY_INVALID"
+    assert from_library_error(caught.value).code == "GEOCODE_KEY_INVALID"
     assert KEY not in str(caught.value)
     assert KEY not in caplog.text
     assert len(google_server.received) == 1
@@ -102,7 +103,7 @@ def test_over_query_limit_is_rate_limited(google_server, geocoder, status):
                            "error_message": "You have exceeded your rate-limit for this API."})
     with pytest.raises(GeocodeRateLimitedError) as caught:
         geocoder.geocode("Berlin")
-    assert caught.value.code == "GEOCODE_RATE_LIMITED"
+    assert from_library_error(caught.value).code == "GEOCODE_RATE_LIMITED"
     assert len(google_server.received) == 1
 
 
@@ -132,7 +133,7 @@ def test_other_statuses_are_geocode_failed(google_server, geocoder, payload):
     google_server.respond(payload)
     with pytest.raises(GeocodeFailedError) as caught:
         geocoder.geocode("Berlin")
-    assert caught.value.code == "GEOCODE_FAILED"
+    assert from_library_error(caught.value).code == "GEOCODE_FAILED"
     assert not isinstance(caught.value, (GeocodeKeyInvalidError, GeocodeRateLimitedError))
     assert len(google_server.received) == 1
 
@@ -216,7 +217,7 @@ def test_a_result_without_components_is_named_by_its_address(google_server):
 def test_keys_are_required_and_queries_must_not_be_blank(google_server):
     with pytest.raises(GeocodeKeyMissingError) as caught:
         GoogleGeocoder("  ")
-    assert caught.value.code == "GEOCODE_KEY_MISSING"
+    assert from_library_error(caught.value).code == "GEOCODE_KEY_MISSING"
     with pytest.raises(GeocodeKeyMissingError):
         geocoder_for("google", None)
     geocoder = GoogleGeocoder(KEY, domain=google_server.domain, scheme="http")
@@ -260,6 +261,6 @@ def test_request_denied_in_an_http_200_reply_is_key_invalid(google_server, geoco
         plain.geocode("Berlin")
     with pytest.raises(GeocodeKeyInvalidError) as caught:
         geocoder.geocode("Berlin")
-    assert caught.value.code == "GEOCODE_KEY_INVALID"
+    assert from_library_error(caught.value).code == "GEOCODE_KEY_INVALID"
     assert google_server.reply.status == 200
     assert len(google_server.received) == 2

@@ -17,6 +17,7 @@ from bodygraph.geo.places import (
     geocoder_for,
 )
 from bodygraph.geo.places.names import fold, parse_query
+from bodygraph_server.http.errors import from_library_error
 
 # (query, ISO country, latitude, longitude): coordinates of each city centre from
 # an atlas, to a hundredth of a degree; a gazetteer point within 0.25 degrees is the city.
@@ -182,7 +183,7 @@ def test_a_misspelling_finds_nothing_and_lists_close_matches(gazetteer):
     with pytest.raises(LocationNotFoundError) as caught:
         gazetteer.geocode("Amsterdma, Netherlands")
     error = caught.value
-    assert error.code == "GEOCODE_LOCATION_NOT_FOUND"
+    assert from_library_error(error).code == "GEOCODE_LOCATION_NOT_FOUND"
     assert error.query == "Amsterdma, Netherlands"
     assert error.suggestions[0] == "Amsterdam, The Netherlands"
     assert all("Netherlands" in s for s in error.suggestions)
@@ -218,7 +219,7 @@ def test_small_places_need_the_fuller_dataset():
 def test_blank_queries_are_invalid_locations(gazetteer, query):
     with pytest.raises(InvalidLocationError) as caught:
         gazetteer.geocode(query)
-    assert caught.value.code == "INVALID_LOCATION"
+    assert from_library_error(caught.value).code == "INVALID_LOCATION"
 
 
 def test_geocoder_for_offline_is_shared_and_ignores_a_key():

@@ -22,7 +22,7 @@ import pytest
 
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.http.errors import ERROR_TABLE, ErrorCode
-from bodygraph_server.http.pages import content_security_policy
+from bodygraph_server.resources.pages.operations import content_security_policy
 
 from .support import REPO, Server, shared_served, tls_context
 

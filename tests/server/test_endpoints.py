@@ -42,8 +42,9 @@ def balance(book: Bookkeeper, key: str) -> int:
     return book.account(account_id(book, key)).balance
 
 
-def check_envelope(body: dict[str, Any], type_name: str, message: str) -> None:
-    assert set(body) == ENVELOPE_KEYS
+def check_envelope(body: dict[str, Any], type_name: str, message: str,
+                   siblings: frozenset[str] = frozenset()) -> None:
+    assert set(body) == ENVELOPE_KEYS | siblings
     assert body["success"] is True
     assert body["errorCode"] == ""
     assert body["type"] == type_name
@@ -70,7 +71,8 @@ async def test_full_chart_from_place(client: httpx.AsyncClient, book: Bookkeeper
     response = await client.post("/v2/charts", json=PLACE, headers=v2_headers(key))
     assert response.status_code == 200, response.text
     body = response.json()
-    check_envelope(body, "ChartResult", "Chart generated")
+    check_envelope(body, "ChartResult", "Chart generated", frozenset({"place"}))
+    assert body["place"]["name"] == "Berlin, Germany"
     assert body["data"] == expected().to_v2()
     assert body["data"]["birthDateUtc"] == "1990-07-15T12:30:00.000Z"  # CEST = UTC+2
 
@@ -80,7 +82,7 @@ async def test_simple_chart(client: httpx.AsyncClient, book: Bookkeeper) -> None
     response = await client.post("/v2/charts/simple", json=PLACE, headers=v2_headers(key))
     assert response.status_code == 200, response.text
     body = response.json()
-    check_envelope(body, "ChartSimpleResult", "Chart generated")
+    check_envelope(body, "ChartSimpleResult", "Chart generated", frozenset({"place"}))
     assert body["data"] == expected().to_v2_simple()
     validate(body["data"], "chart-simple-result")
 

@@ -12,7 +12,7 @@ import pytest
 
 from bodygraph.cli.main import main as cli
 from bodygraph_server.billing.accounts import Bookkeeper
-from bodygraph_server.http.extension_schemas import extension_schemas
+from bodygraph_server.resources import service_document
 
 from .conftest import new_key, v2_headers
 from .test_endpoints import balance, check_envelope
@@ -44,10 +44,9 @@ def check_schema(type_name: str, data: Any) -> None:
     """``data`` against the OpenAPI schema of ``type_name`` (local refs resolved)."""
     import jsonschema
 
-    from bodygraph_server.http.openapi import openapi_document
-
-    document = openapi_document(())
-    schema = {**extension_schemas()[type_name], "components": document["components"]}
+    document = service_document()
+    schema = {**document["components"]["schemas"][type_name],
+              "components": document["components"]}
     jsonschema.validate(data, schema)
 
 

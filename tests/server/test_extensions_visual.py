@@ -51,10 +51,10 @@ def check_picture_envelope(body: dict[str, Any], type_name: str, message: str) -
     """The extension's envelope plus ``svgRenderUrl``, valid against its OpenAPI schema."""
     import jsonschema
 
-    from bodygraph_server.http.openapi import openapi_document
+    from bodygraph_server.resources import service_document
 
     check_envelope({k: v for k, v in body.items() if k != "svgRenderUrl"}, type_name, message)
-    components = openapi_document(())["components"]
+    components = service_document()["components"]
     envelope = components["schemas"][f"{type_name}Envelope"]
     assert envelope["properties"]["svgRenderUrl"]["format"] == "uri"
     jsonschema.validate(body, {**envelope, "components": components})

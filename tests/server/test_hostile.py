@@ -18,7 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bodygraph_server.billing.accounts import Bookkeeper
-from bodygraph_server.http.fields import DATE_PATTERN, SUPPORTED_RANGE, input_schemas
+from bodygraph_server.http.fields import DATE_PATTERN, SUPPORTED_RANGE
+from bodygraph_server.http.validation import input_schemas
 
 from .conftest import new_key, v1_headers, v2_headers
 from .support import shared_served, tls_context

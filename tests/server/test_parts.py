@@ -14,15 +14,16 @@ from hypothesis import strategies as st
 from bodygraph.errors import BodygraphError, EphemerisError, OutOfRangeError
 from bodygraph.geo.places.base import GeocodeRateLimitedError, LocationNotFoundError
 from bodygraph.geo.timezones import TimezoneLookupError
-from bodygraph_server.http.docs_page import docs_page
-from bodygraph_server.http.endpoint import Endpoint
 from bodygraph_server.http.envelope import timestamp, v1_error, v2_error, v2_success
 from bodygraph_server.http.errors import ERROR_TABLE, ApiError, ErrorCode, from_library_error
 from bodygraph_server.http.fields import DATE_PATTERN, TIME_PATTERN, V1_DATE_PATTERN
 from bodygraph_server.http.openapi import openapi_document
-from bodygraph_server.http.v1 import ENDPOINTS as V1_ENDPOINTS
-from bodygraph_server.http.v2 import ENDPOINTS as V2_ENDPOINTS
 from bodygraph_server.http.validation import parse_birthdate, parse_birthtime, parse_v1_birthdate
+from bodygraph_server.resources import schemas as family_schemas
+from bodygraph_server.resources.charts.flow import ChartEndpoint, chart_operation
+from bodygraph_server.resources.charts.operations import OPERATIONS as V2_OPERATIONS
+from bodygraph_server.resources.pages.docs_page import docs_page
+from bodygraph_server.resources.v1.operations import OPERATIONS as V1_OPERATIONS
 from bodygraph_server.serve import banner
 from bodygraph_server.settings import Settings, SettingsError
 
@@ -140,10 +141,11 @@ def _visual(call: Any, chart: Any) -> dict[str, Any]:
 def test_openapi_document() -> None:
     import jsonschema
 
-    extra = Endpoint(path="/v2/visual-charts", kind="location", format=_visual,
-                     summary="Visual chart", success_type="ChartResult",
-                     geocode_key_missing_status=400)
-    document = openapi_document((*V2_ENDPOINTS, extra, *V1_ENDPOINTS))
+    extra = chart_operation(ChartEndpoint(
+        path="/v2/visual-charts", kind="location", format=_visual, summary="Visual chart",
+        description="", success_type="ChartResult",
+        status_overrides={ErrorCode.GEOCODE_KEY_MISSING: 400}))
+    document = openapi_document((*V2_OPERATIONS, extra, *V1_OPERATIONS), family_schemas())
     assert document["openapi"] == "3.1.0"
     assert set(document["paths"]) == {
         "/v2/charts", "/v2/charts/simple", "/v2/charts/coordinates", "/v2/visual-charts",

@@ -109,6 +109,9 @@ EXTENSION_PATHS = ["/v2/transits", "/v2/connections", "/v2/pentas", "/v2/sensiti
 PATHS = ["/v2/charts", "/v2/charts/simple", "/v2/charts/coordinates", "/v2/visual-charts",
          "/v2/visual-charts/coordinates", "/v1/bodygraphs", "/v1/bodygraphs/simple",
          RENDER_PATH, RENDER_PNG_PATH, *EXTENSION_PATHS]
+#: The public operations: the pages, the document itself and the health checks.
+PUBLIC_PATHS = ["/", "/docs", "/playground", "/openapi.json", "/health", "/health/live",
+                "/favicon.ico"]
 
 
 @pytest.mark.parametrize("mode", ["positive", "negative"])  # schemathesis.GenerationMode
@@ -136,5 +139,21 @@ def test_api_conforms(api_schema: Any, target: Target, path: str, mode: str) -> 
     run()
 
 
+@pytest.mark.parametrize("path", PUBLIC_PATHS)
+def test_public_operations_conform(api_schema: Any, target: Target, path: str) -> None:
+    """The pages, the document and the health checks answer as documented (they take no
+    parameters: nothing to send in the negative mode)."""
+    operation = api_schema[path]["GET"]
+
+    @given(case=operation.as_strategy())
+    @settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck),
+              derandomize=True, database=None)
+    def run(case: Any) -> None:
+        case.call_and_validate(base_url=target.base_url, session=target.session,
+                               checks=checks())
+
+    run()
+
+
 def test_document_lists_every_path(api_schema: Any) -> None:
-    assert sorted(api_schema.keys()) == sorted(PATHS)
+    assert sorted(api_schema.keys()) == sorted(PATHS + PUBLIC_PATHS)

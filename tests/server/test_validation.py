@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bodygraph_server.http.bodies import parse_json_object
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.validation import (
     parse_birthdate,
     parse_birthtime,
     parse_coordinates_input,
-    parse_json_object,
     parse_location_input,
     parse_v1_birthdate,
     parse_v1_input,

@@ -22,12 +22,9 @@ from bodygraph_server import Settings, create_app
 from bodygraph_server.billing.accounts import Bookkeeper, Principal, Reservation
 from bodygraph_server.billing.sweep import SWEEP_GRACE, stale_after, sweep_stale
 from bodygraph_server.cli.admin import main as admin_main
-from bodygraph_server.http.openapi import openapi_document
-from bodygraph_server.http.v1 import ENDPOINTS as V1_ENDPOINTS
-from bodygraph_server.http.v2 import ENDPOINTS as V2_ENDPOINTS
-from bodygraph_server.http.visual import VISUAL_ENDPOINTS
 from bodygraph_server.images.signing_keys import rotate, signing_keys
 from bodygraph_server.policy.clock import ManualClock
+from bodygraph_server.resources import service_document
 from bodygraph_server.settings import SettingsError
 from bodygraph_server.store import DEFAULT_DATABASE_URL, open_store
 from bodygraph_server.store.sql import SqlStore
@@ -274,8 +271,7 @@ def test_admin_reports_expected_errors_and_lets_bugs_surface(
 
 
 def test_openapi_describes_visual_endpoints_and_the_image_route() -> None:
-    document = openapi_document((*V2_ENDPOINTS, *VISUAL_ENDPOINTS, *V1_ENDPOINTS),
-                                render_path="/render")
+    document = service_document(render_path="/render")
     paths = document["paths"]
     visual = paths["/v2/visual-charts"]["post"]
     assert visual["responses"]["200"]["content"]["application/json"]["schema"] == {

@@ -56,12 +56,12 @@ ROW_ERROR_CODES: Final[tuple[tuple[type[BaseException], str], ...]] = (
     (InvalidCoordinatesError, "INVALID_COORDINATES"),
     (TimezoneLookupError, "UNKNOWN_ZONE"),
 )
-#: The ``error_code`` of a geocoding error, by its contract code (``PlaceError.code``; the
+#: The ``error_code`` of a geocoding error, by the name of its class or of a base class (the
 #: geocoders are only imported when a location column is read); any other is
 #: ``GEOCODE_FAILED``.
 PLACE_ERROR_CODES: Final[Mapping[str, str]] = {
-    "INVALID_LOCATION": "INVALID_LOCATION",
-    "GEOCODE_LOCATION_NOT_FOUND": "PLACE_NOT_FOUND",
+    "InvalidLocationError": "INVALID_LOCATION",
+    "LocationNotFoundError": "PLACE_NOT_FOUND",
 }
 #: The code of any other error of a row.
 OTHER: Final = "INVALID_ROW"
@@ -73,5 +73,6 @@ def row_error(exc: BodygraphError) -> tuple[str, str]:
         if isinstance(exc, kind):
             return code, str(exc)
     if isinstance(exc, PlaceError):
-        return PLACE_ERROR_CODES.get(exc.code, "GEOCODE_FAILED"), str(exc)
+        named = (PLACE_ERROR_CODES.get(kind.__name__) for kind in type(exc).__mro__)
+        return next((code for code in named if code), "GEOCODE_FAILED"), str(exc)
     return OTHER, str(exc)

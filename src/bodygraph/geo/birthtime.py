@@ -18,7 +18,7 @@ import re
 from datetime import date as Date
 from datetime import datetime
 from datetime import time as Time
-from typing import ClassVar, Final
+from typing import Final
 
 from bodygraph.errors import InvalidInstantError
 
@@ -38,13 +38,9 @@ _TIME: Final = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?")
 class InvalidBirthDateError(InvalidInstantError):
     """A birth date that is not a date or not ``YYYY-MM-DD`` (or no such day)."""
 
-    code: ClassVar[str] = "INVALID_BIRTHDATE"
-
 
 class InvalidBirthTimeError(InvalidInstantError):
     """A birth time that is not a naive time or not ``[H]H:MM`` / ``[H]H:MM:SS`` (24-hour)."""
-
-    code: ClassVar[str] = "INVALID_BIRTHTIME"
 
 
 def parse_date(value: Date | str) -> Date:

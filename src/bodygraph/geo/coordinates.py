@@ -2,13 +2,11 @@
 
 Below both the geocoders (:mod:`bodygraph.geo.places`) and the time zones
 (:mod:`bodygraph.geo.timezones`), which both check the points they are given or find.
-Every error carries ``code``: the service contract's machine-readable ``errorCode``.
 """
 
 from __future__ import annotations
 
 import math
-from typing import ClassVar
 
 from bodygraph.errors import BodygraphError
 
@@ -22,10 +20,7 @@ __all__ = [
 
 
 class PlaceError(BodygraphError):
-    """Base class of the errors about places (coordinates, location texts, geocoding);
-    ``code`` is the contract's errorCode."""
-
-    code: ClassVar[str] = "INTERNAL_ERROR"
+    """Base class of the errors about places (coordinates, location texts, geocoding)."""
 
 
 class InvalidCoordinatesError(PlaceError, ValueError):
@@ -35,13 +30,9 @@ class InvalidCoordinatesError(PlaceError, ValueError):
 class InvalidLatitudeError(InvalidCoordinatesError):
     """Latitude missing, not a number, or outside -90 to 90."""
 
-    code: ClassVar[str] = "INVALID_LATITUDE"
-
 
 class InvalidLongitudeError(InvalidCoordinatesError):
     """Longitude missing, not a number, or outside -180 to 180."""
-
-    code: ClassVar[str] = "INVALID_LONGITUDE"
 
 
 def check_coordinates(lat: float, lng: float) -> tuple[float, float]:

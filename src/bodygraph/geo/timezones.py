@@ -16,7 +16,7 @@ Policies (shared/domain/conventions.md, "Time and place"):
 * At sea, outside every country's zone, the nautical zone ``Etc/GMT±N`` of the point's
   15-degree band applies by default (``at_sea="nautical"``, reported in
   :attr:`LocalTime.nautical`); with ``at_sea="error"`` such a point raises
-  :class:`TimezoneLookupError` (code ``TIMEZONE_LOOKUP_FAILED``) instead.
+  :class:`TimezoneLookupError` instead.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from importlib.abc import MetaPathFinder
 from importlib.machinery import ModuleSpec
 from importlib.resources import files
 from types import ModuleType
-from typing import TYPE_CHECKING, ClassVar, Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 from zoneinfo import ZoneInfo
 
 import numpy as np
@@ -67,8 +67,6 @@ _NAUTICAL: Final = re.compile(r"Etc/GMT(?:[+-]\d{1,2})?")
 
 class TimezoneLookupError(BodygraphError):
     """No time zone could be determined for a place (or a zone name is unknown)."""
-
-    code: ClassVar[str] = "TIMEZONE_LOOKUP_FAILED"
 
 
 class WallTime(StrEnum):

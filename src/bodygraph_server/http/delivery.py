@@ -66,5 +66,5 @@ class ChargedResponse(Response):
         journal = self.services.deliveries
         assert journal is not None
         journal.undelivered(self.reservation.id)
-        if await self.services.booked(journal.withdraw, self.reservation.id):
+        if await self.services.run_bookkeeping(journal.withdraw, self.reservation.id):
             journal.settled(self.reservation.id)

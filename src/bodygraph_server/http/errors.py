@@ -1,9 +1,5 @@
-"""The error codes of the contract (section 7) in one table, and the one exception type
-that carries them.
-
-Every refusal the service makes is an :class:`ApiError`; the app turns it into a v2
-envelope or a v1 error body in one place (:mod:`bodygraph_server.http.envelope`).
-"""
+"""The contract's error codes (section 7) in one table, the one exception type that carries
+them (:class:`ApiError`), and the one table from the library's exception classes to codes."""
 
 from __future__ import annotations
 
@@ -13,6 +9,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 from types import MappingProxyType
 
 from bodygraph_server.store import DatabaseUnavailableError
@@ -160,28 +157,53 @@ def outage_error(exc: BaseException) -> ApiError | None:
                     headers={"Retry-After": str(RETRY_AFTER_OUTAGE)})
 
 
-def from_library_error(exc: BaseException) -> ApiError:
-    """Map an exception raised while charting to the contract's code.
-
-    * ``bodygraph.errors.OutOfRangeError``: the caller's date is outside what the
-      ephemeris covers -> INVALID_BIRTHDATE (400);
-    * any exception with a ``code`` attribute naming a contract code (the geocoding,
-      time-zone and birth date/time errors of ``bodygraph.geo.places``, ``bodygraph.geo.timezones``
-      and ``bodygraph.geo.local``) -> that code;
-    * any other ``InvalidInstantError`` -> INVALID_BIRTHDATE (400);
-    * ``bodygraph.errors.EphemerisError`` -> EPHEMERIS_ERROR (500);
-    * any other ``BodygraphError`` -> CHART_GENERATION_FAILED (500);
-    * anything else -> INTERNAL_ERROR (500).
-
-    Messages never repeat the exception text, which may hold the caller's birth data or
-    place; they are the table's fixed texts.
-    """
-    from bodygraph.errors import (
-        BodygraphError,
-        EphemerisError,
-        InvalidInstantError,
-        OutOfRangeError,
+@cache
+def library_errors() -> tuple[tuple[type[BaseException], ErrorCode], ...]:
+    """The one table from the library's exception classes to the contract's codes, the
+    most specific class first (the first class an exception is an instance of decides)."""
+    from bodygraph.errors import BodygraphError, EphemerisError, InvalidInstantError
+    from bodygraph.geo.birthtime import InvalidBirthDateError, InvalidBirthTimeError
+    from bodygraph.geo.coordinates import (
+        InvalidLatitudeError,
+        InvalidLongitudeError,
+        PlaceError,
     )
+    from bodygraph.geo.places.base import (
+        GeocodeError,
+        GeocodeKeyInvalidError,
+        GeocodeKeyMissingError,
+        GeocodeRateLimitedError,
+        InvalidLocationError,
+        LocationNotFoundError,
+    )
+    from bodygraph.geo.timezones import TimezoneLookupError
+
+    return (
+        (InvalidLocationError, ErrorCode.INVALID_LOCATION),
+        (GeocodeKeyMissingError, ErrorCode.GEOCODE_KEY_MISSING),
+        (GeocodeKeyInvalidError, ErrorCode.GEOCODE_KEY_INVALID),
+        (LocationNotFoundError, ErrorCode.GEOCODE_LOCATION_NOT_FOUND),
+        (GeocodeRateLimitedError, ErrorCode.GEOCODE_RATE_LIMITED),
+        (GeocodeError, ErrorCode.GEOCODE_FAILED),
+        (InvalidLatitudeError, ErrorCode.INVALID_LATITUDE),
+        (InvalidLongitudeError, ErrorCode.INVALID_LONGITUDE),
+        (PlaceError, ErrorCode.INTERNAL_ERROR),
+        (InvalidBirthDateError, ErrorCode.INVALID_BIRTHDATE),
+        (InvalidBirthTimeError, ErrorCode.INVALID_BIRTHTIME),
+        (TimezoneLookupError, ErrorCode.TIMEZONE_LOOKUP_FAILED),
+        (InvalidInstantError, ErrorCode.INVALID_BIRTHDATE),
+        (EphemerisError, ErrorCode.EPHEMERIS_ERROR),
+        (BodygraphError, ErrorCode.CHART_GENERATION_FAILED),
+    )
+
+
+def from_library_error(exc: BaseException) -> ApiError:
+    """The contract's refusal of an exception raised while charting: the code of
+    :func:`library_errors` with the table's fixed message (never the exception text, which
+    may hold the caller's birth data or place); a date outside the ephemeris
+    (``OutOfRangeError``) is INVALID_BIRTHDATE naming the range; anything else
+    INTERNAL_ERROR."""
+    from bodygraph.errors import OutOfRangeError
 
     if isinstance(exc, ApiError):
         return exc
@@ -191,21 +213,15 @@ def from_library_error(exc: BaseException) -> ApiError:
             "birthdate is outside the supported range: births from "
             f"{exc.first:%Y-%m-%d %H:%M} UTC to {exc.last:%Y-%m-%d %H:%M} UTC",
         )
-    code = getattr(exc, "code", None)
-    if isinstance(code, str) and code in ErrorCode.__members__:
-        return _coded(ErrorCode(code), exc)
-    if isinstance(exc, InvalidInstantError):
-        return ApiError(ErrorCode.INVALID_BIRTHDATE)
-    if isinstance(exc, EphemerisError):
-        return ApiError(ErrorCode.EPHEMERIS_ERROR)
-    if isinstance(exc, BodygraphError):
-        return ApiError(ErrorCode.CHART_GENERATION_FAILED)
+    for kind, code in library_errors():
+        if isinstance(exc, kind):
+            return _coded(code, exc)
     return ApiError(ErrorCode.INTERNAL_ERROR)
 
 
 def _coded(code: ErrorCode, exc: BaseException) -> ApiError:
-    """An error that names its own code (the places and time-zone errors): the table's
-    message, close matches of an unknown place, Retry-After of a geocoding rate limit."""
+    """The table's message of ``code``, close matches of an unknown place, Retry-After of a
+    geocoding rate limit."""
     message = ERROR_TABLE[code].message
     suggestions = getattr(exc, "suggestions", ())
     if code is ErrorCode.GEOCODE_LOCATION_NOT_FOUND and suggestions:

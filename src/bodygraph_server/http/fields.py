@@ -1,20 +1,8 @@
-"""The rules of the request fields, stated once: the parsers
-(:mod:`bodygraph_server.http.validation`) apply them and the OpenAPI document
-(:mod:`bodygraph_server.http.openapi`) states them.
-
-Patterns are written without anchors for ``re.fullmatch``; the document's patterns
-(:func:`anchored`) add ``^...$``. The one deliberate difference: the documented
-``birthdate`` pattern also states the years the shipped ephemeris covers (1800-2199),
-where the parser leaves the range to the library (whose refusal names the range of the
-ephemeris actually loaded). With the shipped ephemeris the range is births from
-1800-04-04 00:00 UTC to 2199-12-31 00:00 UTC; a local date can lie one day either side
-of its UTC date, so the documented pattern admits the local dates 1800-04-03 to
-2199-12-31 and the library decides the edge days by the UTC instant.
-"""
+"""The rules of the request fields as patterns and limits, stated once: the parsers match
+the unanchored patterns, the schemas state the anchored ones, the documented birthdate's
+bounded to the shipped ephemeris' local dates (the library decides the edge days)."""
 
 from __future__ import annotations
-
-from typing import Any
 
 MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
                "dec")
@@ -32,6 +20,9 @@ BIRTHDATE_DOCUMENTED = (
 )
 """:data:`BIRTHDATE` within the local dates of the shipped ephemeris, 1800-04-03 to
 2199-12-31 (see the module docstring)."""
+INSTANT_DAY_DOCUMENTED = BIRTHDATE_DOCUMENTED.replace("0[3-9]", "0[4-9]", 1)
+""":data:`BIRTHDATE` within the UTC days of the shipped ephemeris, 1800-04-04 to 2199-12-31
+(a transit's instant, the calendar's days)."""
 SUPPORTED_RANGE = "births from 1800-04-04 00:00 UTC to 2199-12-31 00:00 UTC"
 """The range of the shipped ephemeris, in words (OpenAPI, docs)."""
 BIRTHTIME = "([01][0-9]|2[0-3]):([0-5][0-9])"
@@ -48,6 +39,12 @@ LOCATION_MIN = 4
 LOCATION_MAX = 200
 """Most characters of a location (v2 by the contract; v1 the same, so that junk text
 cannot cost more on the legacy path)."""
+LOCATION_DOCUMENTED = (
+    "^\\s*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]{2,}"
+    "[^\\s\\x00-\\x1f\\x7f-\\x9f]\\s*$"
+)
+"""A location as the schema states it: at least 4 characters once surrounding white space
+is trimmed, no control character within them."""
 LAT_RANGE = (-90, 90)
 LNG_RANGE = (-180, 180)
 
@@ -61,54 +58,3 @@ def anchored(pattern: str) -> str:
 DATE_PATTERN = anchored(BIRTHDATE_DOCUMENTED)
 TIME_PATTERN = anchored(BIRTHTIME)
 V1_DATE_PATTERN = anchored(V1_BIRTHDATE)
-
-
-def input_schemas() -> dict[str, Any]:
-    """The JSON Schemas of the three request bodies (``components.schemas``)."""
-    birthdate = {"type": "string", "pattern": DATE_PATTERN, "examples": ["1990-07-15"],
-                 "description": "Local birth date YYYY-MM-DD; must exist in the calendar "
-                 f"and lie in the ephemeris range ({SUPPORTED_RANGE} with the shipped one; "
-                 "the UTC instant decides the edge days)."}
-    birthtime = {"type": "string", "pattern": TIME_PATTERN, "examples": ["14:30"],
-                 "description": "Local birth time HH:MM, 24-hour, 00:00 to 23:59."}
-    return {
-        "ChartInput": {
-            "type": "object",
-            "required": ["birthdate", "birthtime", "location"],
-            "properties": {
-                "birthdate": birthdate,
-                "birthtime": birthtime,
-                "location": {"type": "string", "minLength": LOCATION_MIN,
-                             "maxLength": LOCATION_MAX, "examples": ["Berlin, Germany"],
-                             "description": "City and country; 4 to 200 characters, at "
-                             "least 4 once surrounding white space is trimmed."},
-            },
-        },
-        "CoordinatesInput": {
-            "type": "object",
-            "required": ["birthdate", "birthtime", "lat", "lng"],
-            "properties": {
-                "birthdate": birthdate,
-                "birthtime": birthtime,
-                "lat": {"type": "number", "minimum": LAT_RANGE[0], "maximum": LAT_RANGE[1],
-                        "examples": [52.52]},
-                "lng": {"type": "number", "minimum": LNG_RANGE[0], "maximum": LNG_RANGE[1],
-                        "examples": [13.405]},
-            },
-        },
-        "V1Input": {
-            "type": "object",
-            "required": ["birthdate", "birthtime", "location"],
-            "properties": {
-                "birthdate": {"type": "string", "pattern": V1_DATE_PATTERN,
-                              "examples": ["15-Jul-90"],
-                              "description": "DD-MMM-YY; YY is 20YY unless that is after "
-                              "the current year, else 19YY."},
-                "birthtime": birthtime,
-                "location": {"type": "string", "minLength": LOCATION_MIN,
-                             "maxLength": LOCATION_MAX, "examples": ["Berlin, Germany"],
-                             "description": "4 to 200 characters, at least 4 once "
-                             "trimmed (the contract's minimum, and v2's maximum)."},
-            },
-        },
-    }

@@ -1,33 +1,6 @@
-"""The outer ASGI middleware: request ids, admission, rate-limit headers, last resort.
-
-For every HTTP request:
-
-* a request id (32 hex digits) is made and returned in ``X-Request-Id``;
-* under ``/v1`` and ``/v2`` (any path, any method) the caller is *admitted* before
-  routing: the API key is read (``Authorization: Bearer`` on v2, ``HD-Api-Key`` on v1)
-  and authenticated, and a request with a valid key of an active account is counted
-  against that key's rate-limit window. The outcome is left in the scope for the
-  endpoint, which refuses in the documented order (see :mod:`bodygraph_server.http.endpoint`);
-* every response under ``/v1`` and ``/v2`` gets ``ratelimit-policy`` and ``ratelimit``
-  (``Retry-After`` only on 429) and ``Cache-Control: no-store`` (a chart is birth data:
-  no shared or browser cache may keep it); every response gets
-  ``X-Content-Type-Options: nosniff``;
-* a request with the key header given twice (two ``Authorization`` or two ``HD-Api-Key``
-  lines) is refused with 401 UNAUTHORIZED rather than served with one of them;
-* an exception nothing else handled becomes INTERNAL_ERROR (500) in the body format of
-  the path, with the request id in the message; the log line holds the request id, the
-  exception type and the stack, never the exception text (it may hold birth data).
-  An outage of the database (``DatabaseUnavailableError``) is 503 SERVICE_UNAVAILABLE
-  with Retry-After instead (``errors.outage_error``).
-
-Requests that cannot be attributed to a key (no key, an unknown key, an inactive
-account) are not counted; their headers show the untouched quota of an anonymous
-partition derived from the client address. An unknown key is counted against the client
-address's window of failed authentications instead
-(:data:`~bodygraph_server.billing.ratelimit.AUTH_FAILURE_LIMIT` per 60 s): past it the
-request is refused with 429 RATE_LIMIT_EXCEEDED, ``Retry-After`` and that window's
-headers, so that keys cannot be tried by the thousand.
-"""
+"""The outer ASGI middleware: request ids, admission of the API key under ``/v1`` and
+``/v2`` before routing, rate-limit and caching headers, and the last-resort 500 (the rules:
+docs/api.md, "Order of checks", "Response headers", "Limits")."""
 
 from __future__ import annotations
 
@@ -180,6 +153,28 @@ def admission_of(scope: Scope) -> Admission:
 def request_id_of(scope: Scope) -> str:
     """The id of the request being served."""
     return str(scope.get(REQUEST_ID_KEY, ""))
+
+
+def admitted(scope: Scope, path: str) -> Principal:
+    """The caller of a keyed operation at ``path``, refused in the documented order
+    (docs/api.md, "Order of checks"): authentication, tier (ACCESS_DENIED), rate limit
+    (RATE_LIMIT_EXCEEDED with Retry-After)."""
+    admission = admission_of(scope)
+    error = admission.auth_error()
+    if error is not None:
+        raise error
+    principal = admission.principal
+    if principal is None:  # pragma: no cover - auth_error covers every anonymous case
+        raise ApiError(ErrorCode.UNAUTHORIZED)
+    denied = services_of(scope).book.authorize(principal, path)  # pure: no I/O
+    if denied is not None:
+        raise ApiError(ErrorCode.ACCESS_DENIED, denied.message)
+    if not admission.decision.allowed:
+        raise ApiError(
+            ErrorCode.RATE_LIMIT_EXCEEDED,
+            headers={"Retry-After": str(admission.decision.reset_seconds)},
+        )
+    return principal
 
 
 def log_unexpected(request_id: str, exc: BaseException) -> None:

@@ -54,14 +54,16 @@ async def reserve_charge(
         # Each attempt is recorded: the claim is released if this worker dies.
         before = None if journal is None else functools.partial(journal.claiming,
                                                                 claim.key_hash)
-        outcome = await reserve_once(book, services.booked, principal, endpoint, claim,
+        outcome = await reserve_once(book, services.run_bookkeeping, principal=principal,
+                                     endpoint=endpoint, claim=claim,
                                      wait=services.settings.request_timeout, before=before)
         if outcome is Replay.ANSWERED and journal is not None:
             # A retry after a cut: the first answer's worker may have died before writing
             # it; its charges are settled first (withdrawn if unwritten), then the key
             # is looked at again.
-            await services.booked(journal.recover_dead)
-            outcome = await reserve_once(book, services.booked, principal, endpoint, claim,
+            await services.run_bookkeeping(journal.recover_dead)
+            outcome = await reserve_once(book, services.run_bookkeeping, principal=principal,
+                                         endpoint=endpoint, claim=claim,
                                          wait=services.settings.request_timeout,
                                          before=before)
     if isinstance(outcome, Denied):

@@ -59,7 +59,7 @@ from bodygraph_server.images.formats import (
     split_image_name,
     svg_body,
 )
-from bodygraph_server.images.overlay_tokens import verify_picture
+from bodygraph_server.images.overlay_tokens import Picture, issue_picture, verify_picture
 from bodygraph_server.images.styles import (
     STYLE_CACHE_ENTRIES,
     STYLE_TTL_SECONDS,
@@ -68,7 +68,7 @@ from bodygraph_server.images.styles import (
     TemplateSource,
     cached,
 )
-from bodygraph_server.images.templates import TemplateLookupError
+from bodygraph_server.images.templates import TemplateHub, TemplateLookupError
 from bodygraph_server.images.throttle import Throttle
 from bodygraph_server.images.tokens import (
     DEFAULT_TEMPLATE,
@@ -81,7 +81,8 @@ __all__ = [
     "IMAGE_ROUTE", "IMMUTABLE", "NO_STORE", "PNG_MEDIA_TYPE", "STYLE_CACHE_ENTRIES",
     "STYLE_TTL_SECONDS", "SVG_MEDIA_TYPE", "NoTemplates", "RenderContext", "Resolver",
     "StyleCache", "TemplateLookupError", "TemplateSource", "cached", "image_endpoint",
-    "parse_template", "render_app", "render_link", "render_routes", "standalone_app",
+    "parse_template", "picture_url", "render_app", "render_link", "render_routes",
+    "standalone_app",
     "template_name",
 ]
 
@@ -116,6 +117,15 @@ def render_link(render_url: str, template_id: UUID | None, token: str,
     (with ``suffix="png"``: the PNG of the same image)."""
     name = template_name(template_id)
     return f"{render_url.rstrip('/')}/{name}.{suffix}?t={quote(token, safe='')}"
+
+
+def picture_url(picture: Picture, *, account_id: int, keys: KeyRing, hub: TemplateHub,
+                render_base: str) -> str:
+    """The image link of ``picture`` (a chart, a transit, a connection) for an account:
+    its active template, the newest key (blocking: the template store is asked)."""
+    template_id = hub.active_id(account_id)
+    token = issue_picture(picture, keys, template_name(template_id))
+    return render_link(render_base, template_id, token)
 
 
 def _refusal(status: int, code: str, message: str,

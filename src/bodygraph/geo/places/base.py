@@ -1,16 +1,14 @@
 """The place model shared by every geocoder, the geocoder protocol and the typed errors.
 
 The coordinate check and its errors are one level down, in :mod:`bodygraph.geo.coordinates`.
-Every error carries ``code``: the service contract's machine-readable ``errorCode`` for it,
-so the service can map a library error to a response without a table of its own. The public
-names are those of :mod:`bodygraph.geo.places`.
+The public names are those of :mod:`bodygraph.geo.places`.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import ClassVar, Final, Protocol, runtime_checkable
+from typing import Final, Protocol, runtime_checkable
 
 from bodygraph.geo.coordinates import PlaceError, check_coordinates
 
@@ -26,8 +24,6 @@ class InvalidLocationError(PlaceError, ValueError):
     """A location text that cannot be looked up at all: not text, empty or blank, longer
     than :data:`MAX_LOCATION_LENGTH` characters, or holding a control character or a lone
     surrogate."""
-
-    code: ClassVar[str] = "INVALID_LOCATION"
 
 
 def check_location(query: object) -> str:
@@ -62,19 +58,13 @@ def check_location(query: object) -> str:
 class GeocodeError(PlaceError):
     """Base class of the geocoding failures."""
 
-    code: ClassVar[str] = "GEOCODE_FAILED"
-
 
 class GeocodeKeyMissingError(GeocodeError, ValueError):
     """A geocoder that needs a key was asked for without one."""
 
-    code: ClassVar[str] = "GEOCODE_KEY_MISSING"
-
 
 class GeocodeKeyInvalidError(GeocodeError):
     """The geocoding service refused the caller's key (invalid, restricted or not enabled)."""
-
-    code: ClassVar[str] = "GEOCODE_KEY_INVALID"
 
 
 class LocationNotFoundError(GeocodeError):
@@ -84,7 +74,6 @@ class LocationNotFoundError(GeocodeError):
     it is empty when the provider offers none.
     """
 
-    code: ClassVar[str] = "GEOCODE_LOCATION_NOT_FOUND"
 
     def __init__(self, query: str, suggestions: tuple[str, ...] = (), reason: str = "") -> None:
         self.query = query
@@ -100,7 +89,6 @@ class LocationNotFoundError(GeocodeError):
 class GeocodeRateLimitedError(GeocodeError):
     """The geocoding service's quota or rate limit was hit; ``retry_after`` in seconds if told."""
 
-    code: ClassVar[str] = "GEOCODE_RATE_LIMITED"
 
     def __init__(self, message: str, retry_after: float | None = None) -> None:
         self.retry_after = retry_after
@@ -109,8 +97,6 @@ class GeocodeRateLimitedError(GeocodeError):
 
 class GeocodeFailedError(GeocodeError):
     """Any other geocoding failure: service error, malformed reply, time-out, network."""
-
-    code: ClassVar[str] = "GEOCODE_FAILED"
 
 
 @dataclass(frozen=True, slots=True)

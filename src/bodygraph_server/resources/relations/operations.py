@@ -1,22 +1,5 @@
-"""The relation extensions: ``POST /v2/transits``, ``/v2/connections`` and ``/v2/pentas``.
-
-Bodies (a *birth* is the contract's coordinates or location input,
-:mod:`bodygraph_server.http.births`):
-
-* ``/v2/transits``: ``{"at": "YYYY-MM-DDTHH:MM:SSZ", "natal": birth}`` (``natal``
-  optional) -> ``TransitResult``;
-* ``/v2/connections``: ``{"people": [birth, birth]}`` -> ``ConnectionResult``;
-* ``/v2/pentas``: ``{"people": [3 to 5 births]}`` -> ``PentaResult``.
-
-Each ``data`` is the JSON of the command line's ``--json`` for the same operation
-(:mod:`bodygraph_server.relations_charting`). With ``"visual": true`` a transit (with a
-natal birth: without one it is INVALID_REQUEST_BODY) and a connection answer also carry
-a top-level ``svgRenderUrl``, a link like the visual-chart endpoints' to the picture the
-command line's ``--svg`` draws (:mod:`bodygraph.render.from_relations`): the natal chart
-with the transit over it, or person 1 and person 2; the token carries activations only
-(:mod:`bodygraph_server.images.overlay_tokens`). Advanced tier, 1 credit per success; the
-checks and charging are those of :mod:`bodygraph_server.http.extensions`.
-"""
+"""The relation operations ``POST /v2/transits``, ``/v2/connections`` and ``/v2/pentas``:
+the command line's ``--json`` (and ``--svg`` as ``svgRenderUrl``) of the same relation."""
 
 from __future__ import annotations
 
@@ -24,11 +7,26 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from bodygraph_server.http.births import parse_birth_object, parse_births, shape_error
+from bodygraph_server.http.envelope import Envelope
 from bodygraph_server.http.errors import ApiError, ErrorCode
-from bodygraph_server.http.extension_fields import CONNECTION_PEOPLE, PENTA_PEOPLE, parse_at
-from bodygraph_server.http.extensions import BIRTH_CODES, Job, extension, single
+from bodygraph_server.http.operation import Operation
 from bodygraph_server.http.validation import required
 from bodygraph_server.relations_charting import connection_data, penta_data, transit_of
+from bodygraph_server.resources.computed import (
+    BIRTH_CODES,
+    EXTENSION_NOTE,
+    Computed,
+    Job,
+    computed_operation,
+    without_services,
+)
+from bodygraph_server.resources.relations.bodies import (
+    CONNECTION_PEOPLE,
+    PENTA_PEOPLE,
+    parse_at,
+    request_schemas,
+)
+from bodygraph_server.resources.relations.results import result_schemas
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -116,28 +114,41 @@ def parse_penta(body: dict[str, Any]) -> Job:
     return Job(tuple(parse_births(body, "people", *PENTA_PEOPLE)), penta_data)
 
 
-_TIER = "Advanced tier. 1 credit. An extension beyond the contract."
-
-RELATION_ENDPOINTS = (
-    extension("/v2/transits", "Transit", "The 13 bodies at the instant `at`, their gates and "
-              "channels; with a natal birth also the channels the transit completes, the "
-              "centers it newly defines and the overlay chart (`bodygraph transit --json`). "
-              "`\"visual\": true` (with natal) adds svgRenderUrl, a link to the natal "
-              "chart with the transit over it. "
-              + _TIER, TRANSIT_RESULT, "Transit computed",
-              single(parse_transit), "TransitInput",
-              BIRTH_CODES),
-    extension("/v2/connections", "Connection chart", "Each channel between two people "
-              "classified (electromagnetic, companionship, dominance, compromise) and the "
-              "composite chart (`bodygraph connection --json`). `\"visual\": true` adds "
-              "svgRenderUrl, a link to both persons' activations in one bodygraph. " + _TIER,
-              CONNECTION_RESULT,
-              "Connection computed",
-              single(parse_connection),
-              "ConnectionInput", BIRTH_CODES),
-    extension("/v2/pentas", "Penta", "The penta gates and channels of a group of 3 to 5 "
-              "people (`bodygraph penta --json`). " + _TIER, PENTA_RESULT, "Penta computed",
-              single(parse_penta), "PentaInput",
-              BIRTH_CODES),
+OPERATIONS: tuple[Operation, ...] = (
+    computed_operation(
+        computed=Computed(path="/v2/transits", type_name=TRANSIT_RESULT,
+                          message="Transit computed", parse=without_services(parse_transit)),
+        summary="Transit",
+        description="The 13 bodies at the instant `at`, their gates and channels; with a "
+        "natal birth also the channels the transit completes, the centers it newly defines "
+        "and the overlay chart (`bodygraph transit --json`). `\"visual\": true` (with natal) "
+        "adds svgRenderUrl, a link to the natal chart with the transit over it. "
+        + EXTENSION_NOTE,
+        request_body="TransitInput", error_codes=BIRTH_CODES),
+    computed_operation(
+        computed=Computed(path="/v2/connections", type_name=CONNECTION_RESULT,
+                          message="Connection computed",
+                          parse=without_services(parse_connection)),
+        summary="Connection chart",
+        description="Each channel between two people classified (electromagnetic, "
+        "companionship, dominance, compromise) and the composite chart (`bodygraph "
+        "connection --json`). `\"visual\": true` adds svgRenderUrl, a link to both "
+        "persons' activations in one bodygraph. " + EXTENSION_NOTE,
+        request_body="ConnectionInput", error_codes=BIRTH_CODES),
+    computed_operation(
+        computed=Computed(path="/v2/pentas", type_name=PENTA_RESULT, message="Penta computed",
+                          parse=without_services(parse_penta)),
+        summary="Penta",
+        description="The penta gates and channels of a group of 3 to 5 people (`bodygraph "
+        "penta --json`). " + EXTENSION_NOTE,
+        request_body="PentaInput", error_codes=BIRTH_CODES),
 )
-"""The relation endpoints (served by :func:`bodygraph_server.http.endpoint.handler`)."""
+"""The relation operations."""
+ENVELOPES = (Envelope(TRANSIT_RESULT, picture=True, place=True),
+             Envelope(CONNECTION_RESULT, picture=True, places=True),
+             Envelope(PENTA_RESULT, places=True))
+
+
+def schemas() -> dict[str, Any]:
+    """The request bodies, results and envelopes of the relation operations."""
+    return {**request_schemas(), **result_schemas(), **{e.name: e.schema() for e in ENVELOPES}}

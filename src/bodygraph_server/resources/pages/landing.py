@@ -4,9 +4,10 @@ people (``/docs``, ``/playground``) and to ``/openapi.json``."""
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from typing import Any
 
-from bodygraph_server.http.docs_page import STATIC_PATH, nav_bar
+from bodygraph_server.resources.pages.docs_page import STATIC_PATH, nav_bar
 
 #: The front page's links: relative address, name, what it offers.
 LINKS = (
@@ -18,7 +19,7 @@ LINKS = (
 )
 
 
-def landing_page(document: dict[str, Any]) -> str:
+def landing_page(document: Mapping[str, Any]) -> str:
     """The HTML of ``/`` for the service described by the OpenAPI ``document``."""
     info = document["info"]
     title = html.escape(info["title"])

@@ -1,16 +1,10 @@
-"""The service's ``/docs`` page: Swagger UI over the OpenAPI document
-(:mod:`bodygraph_server.http.openapi`), with the rules Swagger UI does not show (how to
-authenticate, every error code) below it.
-
-Swagger UI comes from the ``swagger-ui-py`` package, which bundles its assets; the page
-loads them from this service (:mod:`bodygraph_server.http.pages` mounts them), so nothing
-is fetched from elsewhere. The page has no inline script or style: it runs under the
-Content-Security-Policy of :mod:`bodygraph_server.http.pages`.
-"""
+"""The ``/docs`` page: Swagger UI over the OpenAPI document (its assets served by this
+service) and, below it, the rules Swagger UI does not show: authentication, every code."""
 
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from typing import Any
 
 from bodygraph_server.http.errors import ERROR_TABLE
@@ -38,7 +32,7 @@ def geocode_key_rule(required: bool) -> str:
             "<code>HD-Geocode-Key</code> is not needed (and ignored if given).")
 
 
-def _endpoints(document: dict[str, Any]) -> str:
+def _endpoints(document: Mapping[str, Any]) -> str:
     rows = []
     for path, item in document["paths"].items():
         for method, op in item.items():
@@ -50,7 +44,7 @@ def _endpoints(document: dict[str, Any]) -> str:
             + "".join(rows) + "</table>")
 
 
-def docs_page(document: dict[str, Any], geocode_key_required: bool = True) -> str:
+def docs_page(document: Mapping[str, Any], geocode_key_required: bool = True) -> str:
     """The HTML of ``/docs``: Swagger UI over ``/openapi.json`` (drawn by the browser), then
     authentication (and whether place names need the caller's geocoding key), the
     endpoints and every error code as plain HTML."""

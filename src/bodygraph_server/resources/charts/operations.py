@@ -1,11 +1,13 @@
-"""The v2 chart endpoints: parse -> chart -> envelope (contract section 4)."""
+"""The v2 chart operations: parse -> chart -> envelope (contract section 4)."""
 
 from __future__ import annotations
 
 from operator import methodcaller
+from typing import Any
 
-from bodygraph_server.http.endpoint import Endpoint, InputKind
-from bodygraph_server.http.envelope import v2_success
+from bodygraph_server.http.envelope import Envelope, v2_success
+from bodygraph_server.http.operation import Operation
+from bodygraph_server.resources.charts.flow import ChartEndpoint, InputKind, chart_operation
 
 CHART_RESULT = "ChartResult"
 CHART_SIMPLE_RESULT = "ChartSimpleResult"
@@ -16,18 +18,18 @@ GENERATED_FROM_COORDINATES = "Chart generated from coordinates"
 def _enveloped(
     path: str, kind: InputKind, method: str, summary: str, success_type: str, message: str,
     description: str,
-) -> Endpoint:
+) -> ChartEndpoint:
     """A v2 endpoint answering with ``chart.<method>()`` in the success envelope."""
     result = methodcaller(method)
-    return Endpoint(
+    return ChartEndpoint(
         path=path, kind=kind, summary=summary, blocking_format=False,
-        format=lambda call, chart: v2_success(result(chart), type_name=success_type,
-                                              message=message),
+        format=lambda request, chart: v2_success(result(chart), type_name=success_type,
+                                                 message=message),
         success_type=success_type, success_message=message, description=description,
     )
 
 
-ENDPOINTS: tuple[Endpoint, ...] = (
+ENDPOINTS: tuple[ChartEndpoint, ...] = (
     _enveloped("/v2/charts", "location", "to_v2", "Full chart", CHART_RESULT, GENERATED,
                "Geocodes the location with the caller's HD-Geocode-Key, resolves the time "
                "zone of the place and returns the full chart. Advanced tier. 1 credit."),
@@ -40,4 +42,17 @@ ENDPOINTS: tuple[Endpoint, ...] = (
                "Resolves the time zone from lat and lng (no geocoding) and returns the full "
                "chart. Advanced tier. 1 credit."),
 )
-"""The v2 chart endpoints; the visual-chart endpoints are in :mod:`bodygraph_server.http.visual`."""
+"""The v2 chart endpoints."""
+OPERATIONS: tuple[Operation, ...] = tuple(chart_operation(e) for e in ENDPOINTS)
+
+ENVELOPES = (Envelope(CHART_RESULT, place=True), Envelope(CHART_SIMPLE_RESULT, place=True))
+
+
+def schemas() -> dict[str, Any]:
+    """The result schemas (the library's own, ``bodygraph.model.contract.json_schema``)
+    and their envelopes."""
+    from bodygraph_server.resources.chart_values import embedded
+
+    return {CHART_RESULT: embedded("chart-result"),
+            CHART_SIMPLE_RESULT: embedded("chart-simple-result"),
+            **{e.name: e.schema() for e in ENVELOPES}}

@@ -1,38 +1,9 @@
-"""``POST /v2/charts/batch``: up to 1,000 charts in one request, an extension beyond the
-contract.
-
-Body ``{"births": [1 to 1000 coordinate births]}`` (each the contract's coordinates input,
-checked by its rules; a ``location`` is not read). Answer: the envelope with ``type``
-``ChartBatchResult`` and ``data`` ``{"results": [...]}``, one slot per birth in input
-order: the ChartResult of the birth, or ``{"errorCode", "message"}`` with the code a
-single chart would have got (INVALID_BIRTHDATE, INVALID_LATITUDE, TIMEZONE_LOOKUP_FAILED,
-...) and a message that names the birth (``births[3]: ...``).
-
-The body may be up to 256,000 bytes (``BATCH_BYTES_PER_BIRTH`` per birth), or the
-settings' ``max_body_bytes`` if more (413 INVALID_REQUEST_BODY past it).
-
-Charging: 1 credit per chart returned. The births that pass the field checks are paid
-for together before any work (one reservation each,
-:func:`bodygraph_server.billing.batch_charges.reserve_many`): when the account cannot pay
-for all of them the answer is 402 CREDITS_EXHAUSTED and nothing is charged. The
-reservations of the charts returned are committed, the rest released (a bad item costs
-nothing). The request counts once against the rate limit (the gate admits requests, not
-charts).
-
-``Idempotency-Key`` (:mod:`bodygraph_server.http.idempotency`): the batch claims the key
-once, with its first reservation, and records how many charts it charged when it is
-answered; a replay of an answered batch (same key and body) is computed again and charged
-nothing, the key with another body is 422, a duplicate of a batch still running waits
-for it and then is 409. A batch without a valid birth claims the key as answered at once.
-When the settling transaction's acknowledgement is lost, whether it committed is found
-out (:mod:`bodygraph_server.billing.outcomes`): 200 if it did, else 503 with nothing
-charged. The charts come from one ``calculate_many`` call, in a worker thread
-(:func:`bodygraph_server.relations_charting.batch_chart_data`).
-"""
+"""``POST /v2/charts/batch``: up to 1,000 charts by coordinates in one request, one result
+slot per birth, 1 credit per chart returned, paid for before any work (docs/api.md, "The
+batch endpoint")."""
 
 from __future__ import annotations
 
-from contextlib import ExitStack
 from datetime import datetime
 from typing import Any
 
@@ -51,19 +22,27 @@ from bodygraph_server.billing.batch_charges import (
 from bodygraph_server.billing.idempotency import claim_for, claim_once
 from bodygraph_server.billing.outcomes import resolve_batch
 from bodygraph_server.http.births import birth_list, located, parse_birth_object
-from bodygraph_server.http.endpoint import Endpoint
+from bodygraph_server.http.bodies import parse_json_object, read_raw_body
+from bodygraph_server.http.charging import timed_out
 from bodygraph_server.http.envelope import json_response, v2_success
 from bodygraph_server.http.errors import ApiError, ErrorCode, from_library_error
-from bodygraph_server.http.extension_fields import BATCH_BIRTHS, BATCH_BYTES_PER_BIRTH
-from bodygraph_server.http.extensions import BODY_CODES, extension, read_raw_body, timed_out
+from bodygraph_server.http.gate import admitted, request_id_of
 from bodygraph_server.http.idempotency import check_replay, idempotency_key
-from bodygraph_server.http.validation import CoordinatesInput, parse_json_object
+from bodygraph_server.http.operation import Operation
+from bodygraph_server.http.validation import CoordinatesInput
 from bodygraph_server.relations_charting import LocalBirth, batch_chart_data
-from bodygraph_server.services import Services
+from bodygraph_server.resources.batch.schemas import (
+    BATCH_BIRTHS,
+    BATCH_BYTES_PER_BIRTH,
+    CHART_BATCH_RESULT,
+    schemas,
+)
+from bodygraph_server.resources.computed import BODY_CODES, extension_operation
+from bodygraph_server.services import Services, services_of
 from bodygraph_server.store import ChargeRefusal, CommitUncertainError, IdempotencyClaim, Replay
 
 BATCH_PATH = "/v2/charts/batch"
-CHART_BATCH_RESULT = "ChartBatchResult"
+BATCHED = "Charts generated"
 
 
 def parse_batch(body: dict[str, Any]) -> list[CoordinatesInput | ApiError]:
@@ -93,17 +72,18 @@ async def _reserve(services: Services, principal: Principal, path: str, count: i
     (402, and the key's 409 and 422) as :class:`ApiError`."""
     book = services.book
     if not count:
-        replay = None if claim is None else await services.booked(claim_unpaid, book,
+        replay = None if claim is None else await services.run_bookkeeping(claim_unpaid, book,
                                                                    principal, claim)
         if replay is not None:
             check_replay(replay)
         return []
 
     def reserve(now: datetime | None = None) -> list[Reservation] | ChargeRefusal | Replay:
-        return reserve_many(book, principal, path, count, claim, now=now)
+        return reserve_many(book, principal, endpoint=path, count=count, claim=claim, now=now)
 
-    outcome = await (services.booked(reserve) if claim is None else
-                     claim_once(book, services.booked, principal, claim, reserve,
+    outcome = await (services.run_bookkeeping(reserve) if claim is None else
+                     claim_once(book, services.run_bookkeeping, principal=principal,
+                                claim=claim, reserve=reserve,
                                 wait=services.settings.request_timeout, count=count))
     if isinstance(outcome, ChargeRefusal):
         raise ApiError(ErrorCode(outcome.value))
@@ -121,24 +101,25 @@ async def _settle(services: Services, principal: Principal, reservations: list[R
     book = services.book
     with anyio.CancelScope(shield=True):
         try:
-            await services.booked(settle_batch, book, principal, reservations, used, claim)
+            await services.run_bookkeeping(settle_batch, book, principal, reservations, used, claim)
         except CommitUncertainError as lost:
-            await resolve_batch(book, services.booked, principal, reservations, used, lost)
+            await resolve_batch(book, services.run_bookkeeping, principal=principal,
+                                reservations=reservations, used=used, error=lost)
 
 
-async def serve_batch(endpoint: Endpoint, request: Request, services: Services,
-                      principal: Principal, announced: ExitStack) -> Response:
-    """The body server of the batch endpoint (see the module docstring)."""
-    announced.close()
+async def serve_batch(request: Request) -> Response:
+    """The batch operation (see the module docstring)."""
+    principal = admitted(request.scope, BATCH_PATH)
+    services = services_of(request.scope)
     key = idempotency_key(request.headers)
     limit = max(services.settings.max_body_bytes, BATCH_BIRTHS[1] * BATCH_BYTES_PER_BIRTH)
     raw = await read_raw_body(request, services, limit)
     items = parse_batch(parse_json_object(raw))
     valid = [(i, birth) for i, birth in enumerate(items) if isinstance(birth, CoordinatesInput)]
-    claim = None if key is None else claim_for(services.book, principal, key, endpoint.path,
+    claim = None if key is None else claim_for(services.book, principal, key, BATCH_PATH,
                                                 raw)
     # None: a replay of an answered batch; its charts are computed again (deterministic).
-    reservations = await _reserve(services, principal, endpoint.path, len(valid), claim)
+    reservations = await _reserve(services, principal, BATCH_PATH, len(valid), claim)
     births: list[LocalBirth] = [(b.birthdate, b.birthtime, b.lat, b.lng) for _, b in valid]
     try:
         with anyio.fail_after(services.settings.request_timeout):
@@ -147,9 +128,9 @@ async def serve_batch(endpoint: Endpoint, request: Request, services: Services,
     except BaseException as exc:
         if reservations:
             with anyio.CancelScope(shield=True):
-                await services.booked(release_many, services.book, principal, reservations)
+                await services.run_bookkeeping(release_many, services.book, principal, reservations)
         if isinstance(exc, TimeoutError):
-            raise timed_out(request) from None
+            raise timed_out(request_id_of(request.scope)) from None
         raise
     results: list[dict[str, Any]] = [
         slot_error(item) if isinstance(item, ApiError) else {} for item in items]
@@ -162,18 +143,20 @@ async def serve_batch(endpoint: Endpoint, request: Request, services: Services,
             results[i] = slot_error(located(f"births[{i}]", from_library_error(outcome)))
     if reservations:
         await _settle(services, principal, reservations, used, claim)
-    body = v2_success({"results": results}, type_name=endpoint.success_type,
-                      message=endpoint.success_message)
+    body = v2_success({"results": results}, type_name=CHART_BATCH_RESULT, message=BATCHED)
     return await anyio.to_thread.run_sync(json_response, body)
 
 
-BATCH_ENDPOINT = extension(
-    BATCH_PATH, "Batch of charts",
-    "The full charts of 1 to 1000 births given by coordinates, in input order; a birth "
-    "that has no chart gets its own errorCode and message in its slot. Advanced tier. "
-    "1 credit per chart returned, paid for before any work (402 CREDITS_EXHAUSTED and "
-    "nothing charged when the account cannot pay for every valid birth). One request "
+BATCH_OPERATION = extension_operation(
+    path=BATCH_PATH, summary="Batch of charts",
+    description="The full charts of 1 to 1000 births given by coordinates, in input order; "
+    "a birth that has no chart gets its own errorCode and message in its slot. Advanced "
+    "tier. 1 credit per chart returned, paid for before any work (402 CREDITS_EXHAUSTED "
+    "and nothing charged when the account cannot pay for every valid birth). One request "
     "against the rate limit. With an Idempotency-Key, a retry of the same batch is "
     "answered again and charged nothing more. An extension beyond the contract.",
-    CHART_BATCH_RESULT, "Charts generated", serve_batch, "ChartBatchInput", BODY_CODES,
+    type_name=CHART_BATCH_RESULT, message=BATCHED, handler=serve_batch,
+    request_body="ChartBatchInput", error_codes=BODY_CODES,
 )
+OPERATIONS: tuple[Operation, ...] = (BATCH_OPERATION,)
+__all__ = ["BATCH_OPERATION", "OPERATIONS", "schemas"]

@@ -1,21 +1,11 @@
-"""The ``/playground`` page: a form where a person pastes an API key, enters a birth date,
-time and a place (or coordinates), and sees the chart's main properties, its activations
-and the rendered bodygraph.
-
-Plain HTML; its script (``static/playground.js``, no build step) calls only the public
-endpoints: ``POST /v2/visual-charts/coordinates`` or ``POST /v2/visual-charts`` (place
-names also need a geocoding key when the service geocodes with Google; with the offline
-gazetteer the page asks for none) and the image link of the answer's ``svgRenderUrl``.
-It shows planets by their names and gates and channels in numeric order.
-Errors are shown with the service's own ``message`` and ``errorCode``. The key stays in the
-page (never stored, never in the URL).
-"""
+"""The ``/playground`` page: a form (API key, birth, place or coordinates) whose script,
+``static/playground.js``, calls the public visual-chart operations and shows the answer."""
 
 from __future__ import annotations
 
 import html
 
-from bodygraph_server.http.docs_page import STATIC_PATH, nav_bar
+from bodygraph_server.resources.pages.docs_page import STATIC_PATH, nav_bar
 
 _FORM = """
 <form id='chart-form' autocomplete='off'>

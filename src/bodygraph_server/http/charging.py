@@ -1,0 +1,59 @@
+"""The charging flow of a charged operation: reserve the credit, do the work under the
+request time-out, release the reservation on any failure, commit it on success; the
+charge stands once the answer was written (:mod:`bodygraph_server.http.delivery`)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+import anyio
+from starlette.responses import Response
+
+from bodygraph_server.billing.accounts import Principal
+from bodygraph_server.http.delivery import charged as charged_response
+from bodygraph_server.http.errors import ApiError, ErrorCode
+from bodygraph_server.http.idempotency import reserve_charge
+from bodygraph_server.services import Services
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class ChargedRequest:
+    """Who asks what: the caller, the operation's path, its ``Idempotency-Key`` (None
+    without one) and the body's bytes (a replay must repeat them)."""
+
+    principal: Principal
+    path: str
+    idempotency_key: str | None
+    body: bytes
+
+
+async def charge_and_answer(services: Services, charged: ChargedRequest, timeout: float,
+                            work: Callable[[], Awaitable[T]],
+                            respond: Callable[[T], Response]) -> Response:
+    """Reserve a credit, do ``work`` under ``timeout``, commit; release on any failure
+    (time-out included). The answer is ``respond(result)``, whose charge is withdrawn if
+    it is not written. A replay of an answered request (same Idempotency-Key and body)
+    is answered again without a charge."""
+    book = services.book
+    reservation = await reserve_charge(services, charged.principal, charged.path,
+                                       charged.idempotency_key, charged.body)
+    try:
+        with anyio.fail_after(timeout):
+            answer = await work()
+    except BaseException:
+        if reservation is not None:
+            with anyio.CancelScope(shield=True):
+                await services.run_bookkeeping(book.release, reservation)
+        raise
+    if reservation is not None:
+        await services.commits.commit(reservation)
+    return charged_response(respond(answer), reservation, services)
+
+
+def timed_out(request_id: str) -> ApiError:
+    """INTERNAL_ERROR of the request ``request_id`` that ran past the time-out."""
+    return ApiError(ErrorCode.INTERNAL_ERROR, f"Request timed out (request id {request_id})")

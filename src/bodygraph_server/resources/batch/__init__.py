@@ -1,0 +1,1 @@
+"""The batch family: ``POST /v2/charts/batch`` (an extension beyond the contract)."""

@@ -1,0 +1,43 @@
+"""The batch's request body and result: their limits and JSON Schemas."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bodygraph_server.http.envelope import Envelope
+from bodygraph_server.resources.chart_values import REF, closed_object
+
+CHART_BATCH_RESULT = "ChartBatchResult"
+BATCH_BIRTHS = (1, 1000)
+"""The fewest and most births of one batch request."""
+BATCH_BYTES_PER_BIRTH = 256
+"""The body of a batch may hold this many bytes per birth it may hold (256,000 bytes for
+1,000 births), or the settings' ``max_body_bytes`` if that is more."""
+
+
+def schemas() -> dict[str, Any]:
+    """``ChartBatchInput``, ``BatchSlotError``, ``ChartBatchResult`` and its envelope."""
+    slot_error = closed_object({"errorCode": {"type": "string"},
+                                "message": {"type": "string"}})
+    envelope = Envelope(CHART_BATCH_RESULT)
+    return {
+        "ChartBatchInput": {
+            "type": "object", "required": ["births"],
+            "properties": {"births": {
+                "type": "array", "minItems": BATCH_BIRTHS[0], "maxItems": BATCH_BIRTHS[1],
+                "items": {"anyOf": [{"$ref": REF + "CoordinatesInput"}, {
+                    "description": "Any other item is refused in its own result slot "
+                    "(its errorCode and message); the rest of the batch goes on."}]},
+                "description": "1 to 1000 births given by coordinates.",
+            }},
+        },
+        "BatchSlotError": slot_error,
+        CHART_BATCH_RESULT: closed_object({
+            "results": {"type": "array", "minItems": BATCH_BIRTHS[0],
+                        "maxItems": BATCH_BIRTHS[1],
+                        "items": {"oneOf": [{"$ref": REF + "ChartResult"},
+                                            {"$ref": REF + "BatchSlotError"}]},
+                        "description": "One slot per birth, in input order."},
+        }),
+        envelope.name: envelope.schema(),
+    }

@@ -1,0 +1,1 @@
+"""The health family: ``GET /health`` (readiness) and ``/health/live`` (liveness)."""

@@ -1,0 +1,1 @@
+"""The pages family: ``/``, ``/docs``, ``/playground``, ``/openapi.json`` and their files."""

@@ -1,0 +1,128 @@
+"""The pages for people (``/``, ``/docs``, ``/playground``), ``/openapi.json``, the icon
+(``static/favicon.svg``, also at ``/favicon.ico``) and the static files they load (the only
+routes outside the document), all public, under a Content-Security-Policy that allows only
+this origin."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import cache
+from importlib import resources
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import BaseRoute, Mount
+from starlette.staticfiles import StaticFiles
+
+from bodygraph_server.http.envelope import json_response
+from bodygraph_server.http.operation import Answer, Operation
+from bodygraph_server.resources.pages.docs_page import STATIC_PATH, SWAGGER_PATH, docs_page
+from bodygraph_server.resources.pages.landing import landing_page
+from bodygraph_server.resources.pages.playground import playground_page
+
+PLAYGROUND_PATH = "/playground"
+STATIC_DIR = Path(str(resources.files("bodygraph_server") / "static"))
+
+
+def swagger_ui_dir() -> Path:
+    """The folder of Swagger UI's files in the ``swagger-ui-py`` package (read as data: the
+    package's Python code is not imported; ``importlib.resources.files`` would import it,
+    and with it jinja2 and yaml, some 35-65 ms of CPU in every worker process)."""
+    spec = find_spec("swagger_ui")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("the swagger-ui-py package is not installed",
+                                  name="swagger_ui")
+    return Path(spec.submodule_search_locations[0]) / "static"
+
+
+def content_security_policy(render_url: str = "") -> str:
+    """Only this origin: scripts, styles, requests and frames; images also from ``data:``
+    and from the origin of ``render_url`` when it is set."""
+    images = "'self' data:"
+    if render_url:
+        parts = urlsplit(render_url)
+        images += f" {parts.scheme}://{parts.netloc}"
+    return (f"default-src 'self'; img-src {images}; object-src 'none'; base-uri 'none'; "
+            "form-action 'self'; frame-ancestors 'none'")
+
+
+def page_headers(render_url: str = "") -> dict[str, str]:
+    """The headers of every HTML page."""
+    return {
+        "Content-Security-Policy": content_security_policy(render_url),
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+        "Cache-Control": "no-cache",
+    }
+
+
+Document = Callable[[], Mapping[str, Any]]
+"""The service's OpenAPI document (made from every operation, these included)."""
+
+
+def _page(path: str, summary: str, description: str, make: Callable[[], str],
+          headers: Mapping[str, str]) -> Operation:
+    """A public HTML page (made once, on its first request)."""
+    made = cache(make)
+
+    async def page(request: Request) -> Response:
+        return HTMLResponse(made(), headers=dict(headers))
+
+    page.__name__ = "page_" + (path.strip("/") or "landing")
+    return Operation(
+        method="GET", path=path, summary=summary, description=description, handler=page,
+        success=Answer(description="the page", media_type="text/html",
+                       schema={"type": "string"}),
+        tags=("pages",), operation_id="page_" + (path.strip("/") or "landing"))
+
+
+def page_operations(document: Document, render_url: str = "",
+                    geocode_key_required: bool = True) -> tuple[Operation, ...]:
+    """``/openapi.json``, ``/``, ``/docs`` and ``/playground``; ``document`` is asked on
+    the first request (``geocode_key_required``: whether place names need the caller's
+    geocoding key)."""
+    headers = page_headers(render_url)
+    serialised = cache(lambda: json_response(document()).body)
+
+    async def openapi_json(request: Request) -> Response:
+        return Response(serialised(), media_type="application/json")
+
+    icon = cache(lambda: (STATIC_DIR / "favicon.svg").read_bytes())
+
+    async def favicon(request: Request) -> Response:  # browsers ask for it on every page
+        return Response(icon(), media_type="image/svg+xml",
+                        headers={"Cache-Control": "max-age=86400"})
+
+    return (
+        Operation(method="GET", path="/openapi.json", summary="This document",
+                  description="The OpenAPI 3.1 document of the service.",
+                  handler=openapi_json, tags=("pages",), operation_id="openapi",
+                  success=Answer(description="the OpenAPI document",
+                                 schema={"type": "object"})),
+        Operation(method="GET", path="/favicon.ico", summary="The icon",
+                  description="The service's icon (SVG), which browsers ask for.",
+                  handler=favicon, tags=("pages",), operation_id="favicon",
+                  success=Answer(description="the icon", media_type="image/svg+xml",
+                                 schema={"type": "string"})),
+        _page("/", "Front page", "What the service is, and links to its pages.",
+              lambda: landing_page(document()), headers),
+        _page("/docs", "API docs", "Swagger UI over this document, how to authenticate "
+              "and every error code.",
+              lambda: docs_page(document(), geocode_key_required), headers),
+        _page(PLAYGROUND_PATH, "Playground", "Compute a chart with your API key and see "
+              "its bodygraph.",
+              lambda: playground_page(document()["info"]["title"], geocode_key_required),
+              headers),
+    )
+
+
+def static_routes() -> list[BaseRoute]:
+    """The pages' own files and Swagger UI's assets."""
+    return [
+        Mount(STATIC_PATH, app=StaticFiles(directory=STATIC_DIR), name="static"),
+        Mount(SWAGGER_PATH, app=StaticFiles(directory=swagger_ui_dir()), name="swagger-ui"),
+    ]

@@ -1,0 +1,1 @@
+"""The relation family: transits, connections and pentas (extensions beyond the contract)."""

@@ -1,0 +1,1 @@
+"""The time-search family: sensitivity, cycles and the ingress calendar (extensions)."""

@@ -1,0 +1,149 @@
+"""The time-search operations ``POST /v2/sensitivity``, ``/v2/cycles`` and ``/v2/calendar``:
+the command line's ``--json`` of the same search (the calendar's months shared by every
+caller)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, cast
+
+from bodygraph_server.http.births import parse_birth_object, shape_error
+from bodygraph_server.http.envelope import Envelope
+from bodygraph_server.http.operation import Operation
+from bodygraph_server.http.validation import required
+from bodygraph_server.relations_charting import calendar_data, cycles_data, sensitivity_data
+from bodygraph_server.resources.computed import (
+    BIRTH_CODES,
+    BODY_CODES,
+    EXTENSION_NOTE,
+    Computed,
+    Data,
+    Job,
+    computed_operation,
+    without_services,
+)
+from bodygraph_server.resources.time_searches.bodies import (
+    BODY_NAMES,
+    DEFAULT_WINDOW_MINUTES,
+    WINDOW_MINUTES,
+    YEARS,
+    parse_body_names,
+    parse_choice,
+    parse_span,
+    request_schemas,
+    whole_number,
+)
+from bodygraph_server.resources.time_searches.results import result_schemas
+from bodygraph_server.services import Services
+
+if TYPE_CHECKING:
+    from bodygraph.model.chart import Chart
+    from bodygraph.relations.calendar import Level
+
+
+@contextmanager
+def _searchable(what: str) -> Iterator[None]:
+    """A search the library refuses (outside the ephemeris, an option it rejects) is
+    INVALID_REQUEST_BODY, worded here (the library's text may hold the birth)."""
+    from bodygraph.errors import InvalidOptionError, OutOfRangeError
+
+    try:
+        yield
+    except OutOfRangeError as exc:
+        raise shape_error(f"{what} reaches outside the supported range of dates "
+                          f"({exc.first.year} to {exc.last.year})") from None
+    except InvalidOptionError:
+        raise shape_error(f"{what} cannot be computed for this input") from None
+
+
+def _searched(what: str, search: Callable[[], Data]) -> Data:
+    with _searchable(what):
+        return search()
+
+
+def parse_sensitivity(body: dict[str, Any]) -> Job:
+    """``{...birth, "windowMinutes"?}``."""
+    birth = parse_birth_object(body)
+    raw = body.get("windowMinutes")
+    minutes = DEFAULT_WINDOW_MINUTES if raw is None else whole_number(
+        raw, "windowMinutes", WINDOW_MINUTES)
+
+    def compute(charts: Sequence[Chart]) -> Data:
+        return _searched("The window", lambda: sensitivity_data(charts[0], minutes))
+
+    return Job((birth,), compute)
+
+
+def parse_cycles(body: dict[str, Any]) -> Job:
+    """``{...birth, "year"}``; the year must come after the year of birth."""
+    birth = parse_birth_object(body)
+    year = whole_number(required(body, "year"), "year", YEARS)
+
+    def compute(charts: Sequence[Chart]) -> Data:
+        if year <= charts[0].birth_utc.year:
+            raise shape_error("year must come after the year of birth (UTC)")
+        return _searched("A cycle", lambda: cycles_data(charts[0], year))
+
+    return Job((birth,), compute)
+
+
+def parse_calendar(body: dict[str, Any], services: Services) -> Job:
+    """``{"from", "to", "bodies"?, "level"?}``; the months come from the worker's
+    shared cache (:mod:`bodygraph_server.calendar_cache`)."""
+    first, last = parse_span(body)
+    raw_bodies = body.get("bodies")
+    bodies = BODY_NAMES if raw_bodies is None else parse_body_names(raw_bodies)
+    raw_level = body.get("level")
+    level = cast("Level", "gate" if raw_level is None
+                 else parse_choice(raw_level, "level", ("gate", "line")))
+
+    def compute(charts: Sequence[Chart]) -> Data:
+        months = services.calendar.source(level)
+        return _searched("The calendar",
+                         lambda: calendar_data(first, last, bodies, level, months))
+
+    return Job((), compute)
+
+
+SENSITIVITY_RESULT = "SensitivityResult"
+CYCLES_RESULT = "CyclesResult"
+CALENDAR_RESULT = "CalendarResult"
+
+OPERATIONS: tuple[Operation, ...] = (
+    computed_operation(
+        computed=Computed(path="/v2/sensitivity", type_name=SENSITIVITY_RESULT,
+                          message="Sensitivity computed",
+                          parse=without_services(parse_sensitivity)),
+        summary="Birth-time sensitivity",
+        description="Every instant within windowMinutes either side of the birth at which "
+        "one of the 26 activations changes line, and the segments between them (`bodygraph "
+        "sensitivity --json`). " + EXTENSION_NOTE,
+        request_body="SensitivityInput", error_codes=BIRTH_CODES),
+    computed_operation(
+        computed=Computed(path="/v2/cycles", type_name=CYCLES_RESULT, message="Cycles computed",
+                          parse=without_services(parse_cycles)),
+        summary="Cycles",
+        description="The solar return of `year`, the Saturn returns and the Uranus "
+        "oppositions of the birth (`bodygraph cycles --json`). " + EXTENSION_NOTE,
+        request_body="CyclesInput", error_codes=BIRTH_CODES),
+    computed_operation(
+        computed=Computed(path="/v2/calendar", type_name=CALENDAR_RESULT,
+                          message="Calendar computed", parse=parse_calendar),
+        summary="Ingress calendar",
+        description="Every instant from the start of `from` to the end of `to` (UTC, at "
+        "most 366 days) at which one of `bodies` enters a new gate or line: `data` is the "
+        "list `bodygraph calendar --json` prints. The calendar is the same for every "
+        "caller: each UTC month of each level is computed once and shared by every caller, "
+        "worker and instance of the service (docs/api.md, \"The calendar's months\"); the "
+        "answer is the same as computed alone. " + EXTENSION_NOTE,
+        request_body="CalendarInput", error_codes=BODY_CODES),
+)
+"""The time-search operations."""
+ENVELOPES = (Envelope(SENSITIVITY_RESULT, place=True), Envelope(CYCLES_RESULT, place=True),
+             Envelope(CALENDAR_RESULT))
+
+
+def schemas() -> dict[str, Any]:
+    """The request bodies, results and envelopes of the time searches."""
+    return {**request_schemas(), **result_schemas(), **{e.name: e.schema() for e in ENVELOPES}}

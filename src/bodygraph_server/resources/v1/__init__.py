@@ -1,0 +1,1 @@
+"""The legacy v1 family: ``POST /v1/bodygraphs`` and ``/v1/bodygraphs/simple``."""
