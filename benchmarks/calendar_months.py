@@ -25,7 +25,6 @@ def main() -> None:
     from bodygraph_server.calendar_cache import CalendarCache
     from bodygraph_server.store import open_store
     from bodygraph_server.store.calendar_blocks import SqlCalendarBlocks
-    from bodygraph_server.store.sql import SqlStore
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--years", type=int, default=400)
@@ -38,7 +37,6 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "months.sqlite3"
         store = open_store(f"sqlite:///{path}")
-        assert isinstance(store, SqlStore)
         rows = SqlCalendarBlocks(store)
         cache = CalendarCache(rows, lambda: datetime.now(UTC))
         cache.blocks("gate", months[:1])  # the kernel, the compiled engine, the identity

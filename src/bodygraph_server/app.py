@@ -48,7 +48,6 @@ from bodygraph_server.services import (
 from bodygraph_server.settings import Settings
 from bodygraph_server.store import StoreError
 from bodygraph_server.store.calendar_blocks import SqlCalendarBlocks
-from bodygraph_server.store.sql import SqlStore
 
 if TYPE_CHECKING:
     from bodygraph_server.store.async_calls import AsyncRequestCalls
@@ -85,10 +84,9 @@ async def _services(
     templates over the bookkeeping store (when it is an SQL store)."""
     keys = await threads.run(signing_keys, config.render_keys, book.store, book.clock.now())
     store = book.store
-    hub = TemplateHub(SqlTemplateStore(store) if isinstance(store, SqlStore) else None)
+    hub = TemplateHub(SqlTemplateStore(store))
     requests = RequestBook(book, threads.run, loop_statements)
-    months = CalendarCache(SqlCalendarBlocks(store) if isinstance(store, SqlStore) else None,
-                           book.clock.now)
+    months = CalendarCache(SqlCalendarBlocks(store), book.clock.now)
     journal = DeliveryJournal(book, journal_folder(config.database_url),
                               stale_after(config).total_seconds())
     await threads.run(journal.open)

@@ -181,24 +181,12 @@ async def test_basic_tier_is_refused(client: httpx.AsyncClient, book: Bookkeeper
     assert response.json()["errorCode"] == "ACCESS_DENIED"
 
 
-class _SingleCalls:
-    """A bookkeeper whose store is not a batch store: the fallback of single calls."""
-
-    def __init__(self, book: Bookkeeper) -> None:
-        self.store = object()
-        self.clock = book.clock
-        self.reserve = book.reserve
-        self.release = book.release
-        self.commit_many = book.commit_many
-
-
-@pytest.mark.parametrize("bulk", [True, False])
-def test_reserve_and_release_many(book: Bookkeeper, bulk: bool) -> None:
+def test_reserve_and_release_many(book: Bookkeeper) -> None:
     issued = book.create_account("developer")
     book.adjust_credits(issued.account.id, 3)
     principal = book.authenticate(issued.api_key)
     assert isinstance(principal, Principal)
-    keeper: Any = book if bulk else _SingleCalls(book)
+    keeper = book
     assert reserve_many(keeper, principal, PATH, 4) is ChargeRefusal.CREDITS_EXHAUSTED
     assert book.account(issued.account.id).balance == 3
     taken = reserve_many(keeper, principal, PATH, 3)

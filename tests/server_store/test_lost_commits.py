@@ -31,7 +31,7 @@ from bodygraph_server.policy.clock import ManualClock
 from bodygraph_server.store import DatabaseUnavailableError, UsageStatus, sqlite_path
 from bodygraph_server.store.connections import Tx
 from bodygraph_server.store.sql import SqlStore
-from bodygraph_server.store.sqlite import SqliteStore
+from bodygraph_server.store.sqlite import SqliteConnections, SqliteStore
 
 pytestmark = [pytest.mark.anyio, pytest.mark.faults]
 
@@ -62,8 +62,9 @@ class Fault:
             and params[0] == "committed"
 
 
-class _Faulty(SqlStore):
-    """A SQL store whose charge-committing transactions fail as :class:`Fault` says."""
+class _Faulty:
+    """Connections of a SQL store whose charge-committing transactions fail as
+    :class:`Fault` says."""
 
     fault: Fault
 
@@ -71,16 +72,16 @@ class _Faulty(SqlStore):
         raise NotImplementedError
 
     @contextmanager
-    def _transaction(self, conn: Any, *, write: bool) -> Iterator[Tx]:
+    def transaction(self, conn: Any, *, write: bool) -> Iterator[Tx]:
         seen: list[bool] = []
-        with super()._transaction(conn, write=write) as tx:
+        with super().transaction(conn, write=write) as tx:  # type: ignore[misc]
             inner = tx._run
 
             def run(sql: str, params: Sequence[object]) -> Any:
                 seen.append(self.fault.strikes(sql, params))
                 return inner(sql, params)
 
-            yield Tx(run)
+            yield Tx(run, tx.dialect)
             if any(seen) and self.fault.mode == "before":
                 self.fault.mode, self.fault.hits = None, self.fault.hits + 1
                 self.fault.where = "driver"
@@ -91,34 +92,39 @@ class _Faulty(SqlStore):
             raise self._lost(conn)
 
 
-class FaultySqlite(_Faulty, SqliteStore):
+class FaultySqliteConnections(_Faulty, SqliteConnections):
     def _lost(self, conn: Any) -> Exception:
         error = sqlite3.OperationalError("disk I/O error")
         error.sqlite_errorcode = sqlite3.SQLITE_IOERR
         return error
 
 
+class FaultySqlite(SqliteStore):
+    CONNECTIONS = FaultySqliteConnections
+
+
 @cache
-def faulty_postgres() -> type[_Faulty]:
-    """The PostgreSQL store with faults, made on first use: psycopg and the store are
-    imported by the tests that use them, not in every pytest worker that collects this
-    module."""
+def faulty_postgres() -> tuple[type[SqlStore], type[_Faulty]]:
+    """The PostgreSQL store with faults and its connections, made on first use: psycopg
+    and the store are imported by the tests that use them, not in every pytest worker
+    that collects this module."""
     import psycopg
 
     from bodygraph_server.store.async_calls import AsyncRequestCalls
-    from bodygraph_server.store.postgres import PostgresStore
+    from bodygraph_server.store.postgres import PostgresConnections, PostgresStore
+    from bodygraph_server.store.request_calls import RequestPath
 
-    class FaultyPostgres(_Faulty, PostgresStore):
+    class FaultyPostgresConnections(_Faulty, PostgresConnections):
         def _lost(self, conn: Any) -> Exception:
             if conn is not None:
                 conn.close()  # the connection is gone: the pool throws it away
             return psycopg.OperationalError("server closed the connection unexpectedly")
 
         @contextmanager
-        def _statements(self, conn: Any) -> Iterator[Tx]:
+        def statements(self, conn: Any) -> Iterator[Tx]:
             """Statements that commit alone (the one-statement group commit): the fault
             strikes before the statement is sent, or after it ran (and committed)."""
-            with super()._statements(conn) as tx:
+            with super().statements(conn) as tx:
                 inner = tx._run
 
                 def run(sql: str, params: Sequence[object]) -> Any:
@@ -134,17 +140,21 @@ def faulty_postgres() -> type[_Faulty]:
                         raise self._lost(conn)
                     return result
 
-                yield Tx(run)
+                yield Tx(run, tx.dialect)
+
+    class FaultyPostgres(PostgresStore):
+        CONNECTIONS = FaultyPostgresConnections
 
         def on_loop(self) -> AsyncRequestCalls:
-            return FaultyCallsOnLoop(self, self.fault)
+            assert self.request_path is not None
+            return FaultyCallsOnLoop(self.request_path, FaultyPostgresConnections.fault)
 
     class FaultyCallsOnLoop(AsyncRequestCalls):
         """The request path's statements on the event loop (what the service uses on
         PostgreSQL), the group commit failing as :class:`Fault` says."""
 
-        def __init__(self, store: PostgresStore, fault: Fault) -> None:
-            super().__init__(store)
+        def __init__(self, path: RequestPath, fault: Fault) -> None:
+            super().__init__(path)
             self.fault = fault
 
         async def _run(self, cursor: Any, sql: str, params: Sequence[object]) -> None:
@@ -159,7 +169,7 @@ def faulty_postgres() -> type[_Faulty]:
                 if when == "before":
                     await super()._run(cursor, sql, params)
 
-    return FaultyPostgres
+    return FaultyPostgres, FaultyPostgresConnections
 
 
 @pytest.fixture
@@ -169,13 +179,13 @@ def fault() -> Fault:
 
 @pytest.fixture
 def faulty_book(db_url: str, clock: ManualClock, fault: Fault) -> Iterator[Bookkeeper]:
-    store: _Faulty
+    store: SqlStore
     if db_url.startswith("sqlite"):
-        FaultySqlite.fault = fault
+        FaultySqliteConnections.fault = fault
         store = FaultySqlite(sqlite_path(db_url))
     else:
-        faulty = faulty_postgres()
-        faulty.fault = fault
+        faulty, connections = faulty_postgres()
+        connections.fault = fault
         store = faulty(db_url)
     keeper = Bookkeeper(store, clock=clock)
     try:

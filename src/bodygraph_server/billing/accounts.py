@@ -1,27 +1,6 @@
 """The bookkeeping facade the HTTP layer and the admin CLI use: authentication, tier
-checks, rate limiting, charging, and account administration.
-
-Typical request flow in the HTTP layer (blocking calls: run them in a thread pool)::
-
-    book = Bookkeeper.open(settings.database_url)          # once per worker process
-    outcome = book.authenticate(api_key)                     # Principal | Denied
-    if isinstance(outcome, Denied): -> error outcome.reason  (API_KEY_INVALID 401,
-                                                              ACCOUNT_INACTIVE 403)
-    denied = book.authorize(principal, "/v2/charts")         # Denied(ACCESS_DENIED) | None
-    decision = book.check_rate(principal)                    # RateDecision
-    headers = book.rate_headers(principal, decision)         # on every response
-    if not decision.allowed: -> 429 RATE_LIMIT_EXCEEDED (headers include Retry-After)
-    reservation = book.reserve(principal, "/v2/charts")      # Reservation | Denied
-    if isinstance(reservation, Denied): -> error reservation.reason (CREDITS_EXHAUSTED ...)
-    chart = compute(...)
-    book.commit(reservation)   # success: the call is counted and billed
-    book.release(reservation)  # failure instead: the credit goes back, nothing is billed
-
-Denial mapping: an unknown or rotated-away key is ``API_KEY_INVALID``; a deactivated
-*account* (whatever key) is ``ACCOUNT_INACTIVE``; an endpoint above the plan's tier is
-``ACCESS_DENIED``; no credits with overage disabled, or a cancellation that took effect,
-is ``CREDITS_EXHAUSTED``.
-"""
+checks, rate limiting, charging and account administration (the flow and the
+refusals: docs/accounts.md)."""
 
 from __future__ import annotations
 
@@ -66,7 +45,6 @@ from bodygraph_server.store import (
     StoreError,
     open_store,
 )
-from bodygraph_server.store.request_calls import RequestCalls
 
 __all__ = [
     "Account",
@@ -238,10 +216,7 @@ class Bookkeeper:
         whose one-statement reservation did not apply
         (:class:`~bodygraph_server.billing.request_path.RequestBook`): it is not tried
         again."""
-        store = self.store
-        if not isinstance(store, RequestCalls):  # no one-statement reservation to skip
-            return self.reserve(principal, endpoint)
-        outcome = store.general_reserve(principal.account_id, endpoint, self.clock.now())
+        outcome = self.store.general_reserve(principal.account_id, endpoint, self.clock.now())
         if isinstance(outcome, Replay):  # pragma: no cover - only with a claim
             raise InvalidOperationError("a replay without an idempotency claim")
         return _refused(outcome) if isinstance(outcome, ChargeRefusal) else outcome

@@ -1,20 +1,6 @@
-"""Group commit: the successful calls of concurrent requests are committed together.
-
-Every successful chart request ends by committing its credit reservation, and answers only
-once the commit is stored. Under load many requests finish at about the same time; a
-:class:`CommitBatcher` lets the first of them commit every reservation waiting at that
-moment in one bookkeeping call (one transaction on the SQL stores: one write lock; on
-PostgreSQL one statement on the event loop, :mod:`.request_path`) while the others wait
-for that result. An idle service
-commits each request at once, alone.
-
-Each request still learns the outcome of its own reservation: one that was no longer
-pending fails that request only (:class:`ReservationNotFoundError`), and a failing store
-call fails the requests of that batch, each with the store's exception. A commit whose
-acknowledgement is lost (:class:`CommitUncertainError`) is found out
-(:func:`bodygraph_server.billing.outcomes.resolve_commits`): the requests whose
-reservation committed succeed, the others fail as an outage with nothing charged.
-"""
+"""Group commit: the successful calls of concurrent requests are committed together, each
+request learning its own reservation's outcome (docs/accounts.md, "Charging
+protocol")."""
 
 from __future__ import annotations
 

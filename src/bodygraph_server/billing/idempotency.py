@@ -1,23 +1,5 @@
-"""The ``Idempotency-Key`` request header (IETF httpapi draft) on the charged endpoints:
-a retry of a request is answered again without a second charge.
-
-Nothing of the request is kept but hashes: SHA-256 of the account and the key, SHA-256
-of the endpoint and the body, and the charge the first request made
-(:mod:`bodygraph_server.store.idempotency`). Keys live :data:`KEY_LIFETIME` (24 hours).
-
-* first use: charged as usual, the key linked to the charge;
-* the same key and request, answered before: :attr:`Replay.ANSWERED`, nothing charged
-  (charts are deterministic: the caller recomputes the answer);
-* the same key and request still being served (a concurrent duplicate): waited for, up
-  to a time limit, then as above (or charged anew if the first failed);
-* the same key with another endpoint or body: :attr:`Replay.MISMATCH`;
-* a first request that failed gave its credit back and frees the key; so does one whose
-  reservation lost its acknowledgement (it fails as an outage, and what it stored is
-  released: :func:`claim_once`).
-
-A batch (``POST /v2/charts/batch``, :mod:`bodygraph_server.billing.batch_charges`) claims
-its key once for all its charts, and records how many it charged when it is answered.
-"""
+"""The ``Idempotency-Key`` request header on the charged endpoints: a retry is answered
+again without a second charge; only hashes are kept (docs/api.md, "Idempotent retries")."""
 
 from __future__ import annotations
 

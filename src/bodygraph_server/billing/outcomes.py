@@ -1,21 +1,6 @@
-"""Charges whose commit was acknowledged by no one: the database connection failed while
-the commit of a call's charge was under way
-(:class:`~bodygraph_server.store.CommitUncertainError`, :mod:`bodygraph_server.store.outcomes`).
-The commit may have reached the database or not; the call must be answered if and only
-if it did ("no charge without an answer, no answer without a charge").
-
-How it is found out, on a new connection: the reservations concerned are released
-(the fence: a release locks the reservation's row, so it waits for a commit the server
-may still be carrying out, and then either finds the reservation committed or releases it
-for good, the credit given back), then their status is read back. Committed: the call is
-answered (200). Released: the request fails as an outage (503) and nothing is charged.
-
-The database may be unreachable for a while after the failure: the fence is tried for up
-to :data:`RESOLVE_WINDOW` seconds. Past that the outcome stays unknown: the request fails
-as an outage, a reservation that did not commit is released by the sweep later, and one
-that did stays charged; a retry with the same ``Idempotency-Key`` is then answered
-without a second charge.
-"""
+"""Charges whose commit acknowledgement was lost: found out on a new connection (release
+as a fence, then read the status back), so a call is answered if and only if it was
+charged (docs/accounts.md, "Charging protocol")."""
 
 from __future__ import annotations
 

@@ -1,25 +1,6 @@
-"""The sliding-window rate limit: 100 accepted requests per rolling 60 s per API key.
-
-A request at instant ``now`` is accepted when fewer than 100 requests of the same key
-were accepted in ``(now - 60 s, now]``; refused requests are not counted. The window is
-kept where every worker process sees it: in the store (the default) or in Redis
-(``redis://host:port/db``: a sorted set per key updated by one Lua script).
-
-Header values (contract section 8; draft IETF RateLimit header fields):
-
-* ``ratelimit-policy: "100-in-1min"; q=100; w=60; pk=:<base64>:``
-* ``ratelimit: "100-in-1min"; r=<remaining>; t=<seconds until a slot frees>``
-* ``Retry-After: <seconds>`` only on refusals (HTTP 429, RATE_LIMIT_EXCEEDED).
-
-Failed authentications (an unknown key) are limited too, per client address: at most
-:data:`AUTH_FAILURE_LIMIT` per rolling 60 s in a window of their own (bucket
-:func:`auth_failure_bucket`, kept where the keys' windows are); past that the address's
-requests with an unknown key are refused with 429 ``RATE_LIMIT_EXCEEDED`` and
-``Retry-After``, and its policy headers name that window (``"20-in-1min"``).
-
-``pk`` is the first 12 bytes of SHA-256 over a fixed label and the key's stored hash, in
-base64: it tells a client which partition it hit without revealing the key or its hash.
-"""
+"""The sliding-window rate limit (100 requests per rolling 60 s per API key, 20 failed
+authentications per client address), kept in the store or in Redis, and its headers
+(docs/accounts.md, "Rate limit")."""
 
 from __future__ import annotations
 
@@ -36,8 +17,8 @@ from bodygraph_server.store import (
     DatabaseUnavailableError,
     DatabaseURLError,
     RateDecision,
-    Store,
 )
+from bodygraph_server.store.base import RateWindowStore
 from bodygraph_server.store.records import decision_from_window
 
 if TYPE_CHECKING:
@@ -83,14 +64,14 @@ class StoreRateLimiter:
     """The window kept in the bookkeeping store (SQLite or PostgreSQL table)."""
 
     def __init__(
-        self, store: Store, *, limit: int = LIMIT, window_seconds: int = WINDOW_SECONDS
+        self, store: RateWindowStore, *, limit: int = LIMIT, window_seconds: int = WINDOW_SECONDS
     ) -> None:
         self._store = store
         self._limit = limit
         self._window = window_seconds
 
     @property
-    def store(self) -> Store:
+    def store(self) -> RateWindowStore:
         """The store keeping the windows."""
         return self._store
 
@@ -216,7 +197,9 @@ def _score(raw: object) -> int:
     return int(Decimal(text))
 
 
-def open_rate_limiter(url: str | None, store: Store, *, limit: int = LIMIT) -> RateLimiter:
+def open_rate_limiter(
+    url: str | None, store: RateWindowStore, *, limit: int = LIMIT
+) -> RateLimiter:
     """The limiter named by ``url`` allowing ``limit`` per window: None, ``""`` or
     ``"store"`` use ``store``; ``redis://...`` uses Redis."""
     if url is None or url in ("", "store"):

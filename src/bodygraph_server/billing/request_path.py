@@ -1,18 +1,6 @@
-"""A chart request's bookkeeping as the HTTP layer awaits it: admission, reservation and
-the group commit.
-
-Each call is the :class:`~bodygraph_server.billing.accounts.Bookkeeper`'s, run where it
-costs least:
-
-* with ``on_loop`` (PostgreSQL: :class:`~bodygraph_server.store.async_calls.AsyncRequestCalls`),
-  the one-round-trip statements run on the event loop itself; a reservation the fast
-  statement cannot make (a period boundary, a refusal) goes the general way;
-* everything else runs as a blocking call through ``run`` (a bookkeeping thread, or inline
-  for SQLite: :class:`~bodygraph_server.services.BookThreads`).
-
-Both ways give the same outcomes: the statements, their rows and the rules are the
-store's, and the tests run the service on both.
-"""
+"""A chart request's bookkeeping as the HTTP layer awaits it (admission, reservation,
+group commit): on the event loop where the store offers it (PostgreSQL), else as
+blocking calls through ``run``."""
 
 from __future__ import annotations
 

@@ -1,20 +1,6 @@
-"""The housekeeping of every worker: the sweep of stale reservations (credits taken by
-calls whose process died) and the pruning of expired rate-limit hits and idempotency keys.
-
-A chart call reserves its credit before computing and commits or releases it afterwards
-(:mod:`bodygraph_server.http.charging`). If the worker dies in between, the reservation would
-stay pending forever with its credit spent. Every worker therefore releases, at start-up
-and then every :data:`SWEEP_INTERVAL` seconds, the reservations older than the request
-time-out plus :data:`SWEEP_GRACE` seconds: no live call can still hold one (a call gives
-up at the time-out). Released credits go back under the usual rule (only within the same
-credit period). Several workers sweeping at once is safe: each reservation is released
-once.
-
-The same round deletes the rate-limit hits older than the window (those of keys no
-longer used included, which nothing else would delete) and the idempotency keys older
-than 24 hours. A round that fails (the database down, or anything else) is logged and the
-next round tries again: housekeeping never stops a worker.
-"""
+"""The housekeeping of every worker: the sweep of stale reservations (calls whose process
+died) and the pruning of expired rate-limit hits and idempotency keys
+(docs/accounts.md, "Charging protocol")."""
 
 from __future__ import annotations
 

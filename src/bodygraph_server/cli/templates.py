@@ -54,10 +54,6 @@ def _template_or_default(text: str) -> UUID | None:
 def store_of(book: Bookkeeper) -> TemplateStore:
     """The template store of the bookkeeping database."""
     from bodygraph_server.images.templates import SqlTemplateStore
-    from bodygraph_server.store.sql import SqlStore
-
-    if not isinstance(book.store, SqlStore):
-        raise CommandError("templates need an SQL store (SQLite or PostgreSQL)")
     return SqlTemplateStore(book.store)
 
 

@@ -15,9 +15,8 @@ import secrets
 from datetime import datetime
 
 from bodygraph_server.images.tokens import KeyRing, SigningKey
-from bodygraph_server.settings import MIN_SECRET_BYTES, KeyConfigError
-from bodygraph_server.store import Store
-from bodygraph_server.store.sql import SqlStore
+from bodygraph_server.settings import MIN_SECRET_BYTES
+from bodygraph_server.store.base import RenderKeyStore
 
 KID_PREFIX = "db"
 
@@ -27,18 +26,14 @@ def new_kid() -> str:
     return KID_PREFIX + secrets.token_hex(4)
 
 
-def stored_ring(store: Store, now: datetime) -> KeyRing:
+def stored_ring(store: RenderKeyStore, now: datetime) -> KeyRing:
     """The keys stored in the database, creating the first one if there is none."""
-    if not isinstance(store, SqlStore):
-        raise KeyConfigError(
-            "render keys: set BODYGRAPH_RENDER_KEYS (this store cannot keep keys)"
-        )
     first = SigningKey(new_kid(), secrets.token_bytes(MIN_SECRET_BYTES))
     stored = store.ensure_render_key(first.kid, first.secret, now)
     return KeyRing(SigningKey(kid, secret) for kid, secret in stored)
 
 
-def signing_keys(spec: str, store: Store, now: datetime) -> KeyRing:
+def signing_keys(spec: str, store: RenderKeyStore, now: datetime) -> KeyRing:
     """The service's key ring: ``spec`` (``BODYGRAPH_RENDER_KEYS``) when not blank, else
     the keys stored in the database (see the module docstring). Blocking."""
     if spec.strip():
@@ -46,10 +41,8 @@ def signing_keys(spec: str, store: Store, now: datetime) -> KeyRing:
     return stored_ring(store, now)
 
 
-def rotate(store: Store, now: datetime) -> SigningKey:
+def rotate(store: RenderKeyStore, now: datetime) -> SigningKey:
     """Store a new, newest key (it signs after the service restarts); returns it."""
-    if not isinstance(store, SqlStore):
-        raise KeyConfigError("render keys can only be stored in an SQL store")
     key = SigningKey(new_kid(), secrets.token_bytes(MIN_SECRET_BYTES))
     store.add_render_key(key.kid, key.secret, now)
     return key

@@ -7,8 +7,7 @@ route looks its theme up through a :class:`TemplateHub`.
 
 Storage: :class:`SqlTemplateStore` keeps templates in the bookkeeping database (SQLite or
 PostgreSQL), table ``render_templates`` (created by the store's migration 0002), through
-the store's public transactions (:meth:`SqlStore.write_transaction`,
-:meth:`SqlStore.read_transaction`, :meth:`SqlStore.lock_account`).
+the store's transactions (:class:`~bodygraph_server.store.base.TransactionSource`).
 """
 
 from __future__ import annotations
@@ -16,7 +15,6 @@ from __future__ import annotations
 import json
 import threading
 import uuid
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -25,8 +23,8 @@ from uuid import UUID
 from bodygraph.render import Theme
 from bodygraph_server.policy.clock import from_micros, to_micros
 from bodygraph_server.store import StoreError
-from bodygraph_server.store.connections import Tx
-from bodygraph_server.store.sql import SqlStore
+from bodygraph_server.store.base import TransactionSource
+from bodygraph_server.store.connections import Row, Tx
 
 NAME_MAX = 80
 
@@ -110,21 +108,21 @@ def check_name(name: str) -> str:
 _COLUMNS = "id, account_id, label, theme, active, created_us"
 
 
-def _from_row(row: Sequence[object]) -> Template:
+def _from_row(row: Row) -> Template:
     return Template(
-        id=UUID(str(row[0])),
-        account_id=int(str(row[1])),
-        name=str(row[2]),
-        theme=Theme.from_dict(json.loads(str(row[3]))),
-        active=bool(row[4]),
-        created_at=from_micros(int(str(row[5]))),
+        id=UUID(str(row.id)),
+        account_id=int(row.account_id),
+        name=str(row.label),
+        theme=Theme.from_dict(json.loads(str(row.theme))),
+        active=bool(row.active),
+        created_at=from_micros(int(row.created_us)),
     )
 
 
 class SqlTemplateStore:
     """:class:`TemplateStore` in the bookkeeping database, over the store's connections."""
 
-    def __init__(self, store: SqlStore) -> None:
+    def __init__(self, store: TransactionSource) -> None:
         self._store = store
 
     def create(self, account_id: int, name: str, theme: Theme, *, activate: bool,
@@ -193,7 +191,7 @@ class SqlTemplateStore:
     def _require(tx: Tx, account_id: int, template_id: UUID) -> None:
         row = tx.one("SELECT account_id FROM render_templates WHERE id = ?",
                      (str(template_id),))
-        if row is None or int(str(row[0])) != account_id:
+        if row is None or int(row.account_id) != account_id:
             raise TemplateNotFoundError(f"account {account_id} has no template {template_id}")
 
 

@@ -1,13 +1,6 @@
-"""Persistence of the bookkeeping: one interface (:class:`Store`), two backends.
-
-``open_store(url)`` picks the backend from the URL:
-
-* ``sqlite:///relative/path.sqlite3`` or ``sqlite:////absolute/path.sqlite3`` -> SQLite
-  (WAL mode); the default is ``sqlite:///bodygraph.sqlite3`` in the working folder.
-* ``postgresql://user@host:port/db`` (or ``postgres://``) -> PostgreSQL through psycopg 3.
-
-The schema is created or migrated when the store is opened.
-"""
+"""Persistence of the bookkeeping: :func:`open_store` opens the SQLite or PostgreSQL store
+named by a URL (``sqlite:///path``, ``postgresql://...``), creating or migrating its
+schema (docs/accounts.md, "Storage")."""
 
 from __future__ import annotations
 

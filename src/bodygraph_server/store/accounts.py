@@ -1,5 +1,5 @@
-"""Accounts and their API keys in the SQL stores (tables ``accounts``, ``api_keys``),
-with the lazy period rollover every account operation starts with."""
+"""Accounts and their API keys (tables ``accounts``, ``api_keys``), with the lazy period
+rollover every account operation starts with."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from bodygraph_server.policy.credits import (
     roll_forward,
 )
 from bodygraph_server.policy.plans import Billing, Plan
-from bodygraph_server.store.connections import Database, Tx
+from bodygraph_server.store.connections import Tx
 from bodygraph_server.store.errors import AccountNotFoundError
 from bodygraph_server.store.records import Account, ApiKeyRecord
 from bodygraph_server.store.rows import (
@@ -25,27 +25,31 @@ from bodygraph_server.store.rows import (
 )
 
 
-class AccountRepository(Database):
-    """Accounts and keys; see :class:`~bodygraph_server.store.base.Store`."""
+class AccountRepository:
+    """Accounts and keys within one transaction."""
 
-    def _select_account(self, tx: Tx, account_id: int, *, lock: bool) -> Account:
-        if lock and self.FOR_UPDATE:
+    __slots__ = ("tx",)
+
+    def __init__(self, tx: Tx) -> None:
+        self.tx = tx
+
+    def select(self, account_id: int, *, lock: bool) -> Account:
+        """The account as stored (``lock``: locked for the rest of the transaction);
+        :class:`AccountNotFoundError` if there is no such account."""
+        tx = self.tx
+        if lock and tx.for_update:
             # PostgreSQL cannot lock rows of a query with a scalar subquery in the select
             # list on every version; lock first, then read.
-            tx.one("SELECT id FROM accounts WHERE id = ?" + self.FOR_UPDATE, (account_id,))
+            tx.one("SELECT id FROM accounts WHERE id = ?" + tx.for_update, (account_id,))
         row = tx.one(f"SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = ?", (account_id,))
         if row is None:
             raise AccountNotFoundError(f"no account {account_id}")
         return account_from_row(row)
 
-    def lock_account(self, tx: Tx, account_id: int) -> None:
-        """Lock account ``account_id`` for the rest of ``tx`` (a write transaction);
-        :class:`AccountNotFoundError` if there is no such account."""
-        self._select_account(tx, account_id, lock=True)
-
-    def _touch(self, tx: Tx, account_id: int, now: datetime) -> Account:
+    def touch(self, account_id: int, now: datetime) -> Account:
         """Lock the account and roll its periods forward to ``now`` (the lazy rollover)."""
-        account = self._select_account(tx, account_id, lock=True)
+        tx = self.tx
+        account = self.select(account_id, lock=True)
         state, changes = roll_forward(
             CreditState(account.period_index, account.balance),
             plan=account.plan,
@@ -63,102 +67,84 @@ class AccountRepository(Database):
             "UPDATE accounts SET period_index = ?, balance = ?, updated_us = ? WHERE id = ?",
             (state.period_index, state.balance, to_micros(now), account_id),
         )
-        return self._select_account(tx, account_id, lock=False)
+        return self.select(account_id, lock=False)
 
-    @staticmethod
-    def _insert_key(tx: Tx, account_id: int, key_hash: str, key_prefix: str, at: int) -> None:
-        tx.execute(
+    def insert_key(self, account_id: int, key_hash: str, key_prefix: str, at: int) -> None:
+        """Store a key of the account, made at ``at`` (microseconds)."""
+        self.tx.execute(
             "INSERT INTO api_keys (account_id, key_hash, display_prefix, created_us) "
             "VALUES (?, ?, ?, ?)",
             (account_id, key_hash, key_prefix, at),
         )
 
-    def create_account(
+    def create(
         self, plan: Plan, billing: Billing, key_hash: str, key_prefix: str, now: datetime
     ) -> Account:
         """Create an account, its first key and its first allocation."""
+        tx = self.tx
         anchor = as_utc(now).replace(microsecond=0)
         allocation = plan.credits_per_month(billing)
         at = to_micros(anchor)
-        with self.write_transaction() as tx:
-            row = tx.one(
-                "INSERT INTO accounts (plan, billing, created_us, active, overage_enabled, "
-                "period_index, balance, updated_us) VALUES (?, ?, ?, ?, ?, 0, ?, ?) "
-                "RETURNING id",
-                (plan.name, billing.value, at, True, False, allocation, at),
-            )
-            assert row is not None
-            account_id = int(row[0])
-            self._insert_key(tx, account_id, key_hash, key_prefix, at)
-            insert_ledger(tx, account_id, anchor, 0, LedgerKind.ALLOCATION, allocation,
-                          allocation, "opened")
-            return self._select_account(tx, account_id, lock=False)
+        row = tx.one(
+            "INSERT INTO accounts (plan, billing, created_us, active, overage_enabled, "
+            "period_index, balance, updated_us) VALUES (?, ?, ?, ?, ?, 0, ?, ?) "
+            "RETURNING id",
+            (plan.name, billing.value, at, True, False, allocation, at),
+        )
+        assert row is not None
+        account_id = int(row.id)
+        self.insert_key(account_id, key_hash, key_prefix, at)
+        insert_ledger(tx, account_id, anchor, 0, LedgerKind.ALLOCATION, allocation,
+                      allocation, "opened")
+        return self.select(account_id, lock=False)
 
-    def get_account(self, account_id: int, now: datetime) -> Account:
-        """The account, periods rolled forward."""
-        with self.write_transaction() as tx:
-            return self._touch(tx, account_id, now)
+    def ids(self) -> list[int]:
+        """Every account's id, in order."""
+        return [int(row.id) for row in self.tx.rows("SELECT id FROM accounts ORDER BY id")]
 
-    def list_accounts(self, now: datetime) -> list[Account]:
-        """All accounts by id, periods rolled forward."""
-        with self.read_transaction() as tx:
-            ids = [int(row[0]) for row in tx.rows("SELECT id FROM accounts ORDER BY id")]
-        return [self.get_account(account_id, now) for account_id in ids]
-
-    def has_accounts(self) -> bool:
+    def any(self) -> bool:
         """Whether any account exists."""
-        with self.read_transaction() as tx:
-            return tx.one("SELECT 1 FROM accounts LIMIT 1") is not None
+        return self.tx.one("SELECT 1 FROM accounts LIMIT 1") is not None
 
     def find_key(self, key_hash: str) -> ApiKeyRecord | None:
         """The current key with this hash joined with its account, or None."""
-        with self.read_transaction() as tx:
-            row = tx.one(
-                f"SELECT {KEY_COLUMNS} FROM api_keys k JOIN accounts a ON a.id = k.account_id "
-                "WHERE k.key_hash = ? AND k.revoked_us IS NULL",
-                (key_hash,),
-            )
+        row = self.tx.one(
+            f"SELECT {KEY_COLUMNS} FROM api_keys k JOIN accounts a ON a.id = k.account_id "
+            "WHERE k.key_hash = ? AND k.revoked_us IS NULL",
+            (key_hash,),
+        )
         return None if row is None else key_from_row(row)
 
-    def rotate_key(self, account_id: int, key_hash: str, key_prefix: str, now: datetime) -> Account:
-        """Revoke every key of the account and store the new one, in one transaction."""
+    def rotate_key(self, account_id: int, key_hash: str, key_prefix: str,
+                   now: datetime) -> Account:
+        """Revoke every key of the account and store the new one."""
         at = to_micros(now)
-        with self.write_transaction() as tx:
-            self._touch(tx, account_id, now)
-            tx.execute(
-                "UPDATE api_keys SET revoked_us = ? WHERE account_id = ? AND revoked_us IS NULL",
-                (at, account_id),
-            )
-            self._insert_key(tx, account_id, key_hash, key_prefix, at)
-            return self._select_account(tx, account_id, lock=False)
+        self.touch(account_id, now)
+        self.tx.execute(
+            "UPDATE api_keys SET revoked_us = ? WHERE account_id = ? AND revoked_us IS NULL",
+            (at, account_id),
+        )
+        self.insert_key(account_id, key_hash, key_prefix, at)
+        return self.select(account_id, lock=False)
 
-    def _update_flags(self, account_id: int, column: str, value: bool, now: datetime) -> Account:
-        with self.write_transaction() as tx:
-            self._touch(tx, account_id, now)
-            tx.execute(
-                f"UPDATE accounts SET {column} = ?, updated_us = ? WHERE id = ?",
-                (value, to_micros(now), account_id),
-            )
-            return self._select_account(tx, account_id, lock=False)
-
-    def set_active(self, account_id: int, active: bool, now: datetime) -> Account:
-        """Deactivate or reactivate the account."""
-        return self._update_flags(account_id, "active", active, now)
-
-    def set_overage(self, account_id: int, enabled: bool, now: datetime) -> Account:
-        """Enable or disable overage billing."""
-        return self._update_flags(account_id, "overage_enabled", enabled, now)
+    def set_flag(self, account_id: int, column: str, value: bool, now: datetime) -> Account:
+        """Set ``column`` (``active`` or ``overage_enabled``) of the account."""
+        self.touch(account_id, now)
+        self.tx.execute(
+            f"UPDATE accounts SET {column} = ?, updated_us = ? WHERE id = ?",
+            (value, to_micros(now), account_id),
+        )
+        return self.select(account_id, lock=False)
 
     def cancel(self, account_id: int, now: datetime) -> Account:
         """Cancel at the end of the current billing period (idempotent)."""
-        with self.write_transaction() as tx:
-            account = self._touch(tx, account_id, now)
-            if account.cancel_at is not None:
-                return account
-            effective = cancellation_effective_at(account.created_at, account.billing, now)
-            tx.execute(
-                "UPDATE accounts SET cancel_requested_us = ?, cancel_at_us = ?, updated_us = ? "
-                "WHERE id = ?",
-                (to_micros(now), to_micros(effective), to_micros(now), account_id),
-            )
-            return self._select_account(tx, account_id, lock=False)
+        account = self.touch(account_id, now)
+        if account.cancel_at is not None:
+            return account
+        effective = cancellation_effective_at(account.created_at, account.billing, now)
+        self.tx.execute(
+            "UPDATE accounts SET cancel_requested_us = ?, cancel_at_us = ?, updated_us = ? "
+            "WHERE id = ?",
+            (to_micros(now), to_micros(effective), to_micros(now), account_id),
+        )
+        return self.select(account_id, lock=False)

@@ -1,22 +1,6 @@
-"""The request path's three PostgreSQL calls on the event loop (psycopg's async driver).
-
-A chart request's bookkeeping on PostgreSQL is three one-round-trip calls
-(:mod:`.request_calls`): admission, the fast reservation and the group commit. Run on
-bookkeeping threads, each call is a hand-off to a thread and back (about 60 us of CPU
-each, measured) and, under load, eight threads per worker contend for the GIL and their
-PostgreSQL backends for the two cores. Here the same statements run on the worker's
-event loop through an :class:`psycopg_pool.AsyncConnectionPool` of a few connections:
-no thread, no hand-off, and at most ``size`` backends busy per worker.
-
-The statements, their parameters and the reading of their rows are those of
-:class:`~.request_calls.RequestCalls` (the same per-process memory of account periods);
-everything else (a reservation that needs the general rules, refusals, idempotency
-keys, the sweep, administration) stays on the blocking store.
-
-Errors are the store's: an unreachable or lost server is
-:class:`~.errors.DatabaseUnavailableError` (a commit whose answer is lost:
-:class:`~.errors.CommitUncertainError`), anything else :class:`~.errors.DatabaseError`.
-"""
+"""The request path's three PostgreSQL statements (:mod:`.request_calls`) on the event
+loop, through psycopg's async driver and a small pool per worker (docs/accounts.md;
+measured: docs/performance.md)."""
 
 from __future__ import annotations
 
@@ -24,12 +8,14 @@ import os
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import psycopg
 import psycopg_pool
+from psycopg.rows import namedtuple_row
 
 from bodygraph_server.policy.clock import to_micros
+from bodygraph_server.store.connections import Row
 from bodygraph_server.store.errors import CommitUncertainError, DatabaseUnavailableError
 from bodygraph_server.store.pool import AsyncConnection, quiet
 from bodygraph_server.store.records import ApiKeyRecord, RateDecision, Reservation
@@ -37,20 +23,16 @@ from bodygraph_server.store.request_calls import (
     ADMIT_SQL,
     COMMIT_SQL,
     RESERVE_SQL,
-    AdmitCall,
+    Admission,
+    RequestPath,
     commit_params,
     committed,
     placeholders,
     reservation_from_row,
 )
 
-if TYPE_CHECKING:
-    from bodygraph_server.store.postgres import PostgresStore
-
 #: Connections per worker process at most (the pool opens them as concurrent requests
-#: need them: one when idle). On the 2-core box at 500 requests/s, 2, 4 and 8 gave the
-#: same p99 (8-10 ms) when the machine was quiet; 8 held up best when it was loaded, as the
-#: eight bookkeeping threads did before (docs/performance.md).
+#: need them: one when idle); the sizes compared: docs/performance.md.
 DEFAULT_SIZE = 8
 
 
@@ -68,20 +50,21 @@ async def _alive(conn: psycopg.AsyncConnection[Any]) -> bool:
 
 
 class AsyncRequestCalls:
-    """Admission, fast reservation and group commit of ``store``'s requests, on the
+    """Admission, fast reservation and group commit of ``path``'s requests, on the
     running event loop. Open it in that loop (:meth:`open`) and close it there."""
 
-    def __init__(self, store: PostgresStore, *, size: int = DEFAULT_SIZE) -> None:
-        self.store = store
+    def __init__(self, path: RequestPath, *, size: int = DEFAULT_SIZE) -> None:
+        self.path = path
         self._size = size
+        connections = path.connections
         self._pool: psycopg_pool.AsyncConnectionPool[Any] = psycopg_pool.AsyncConnectionPool(
-            store.url,
+            connections.url,
             connection_class=AsyncConnection,  # remembers why connecting failed
-            kwargs={"autocommit": True, "connect_timeout": store.connect_timeout},
+            kwargs={"autocommit": True, "connect_timeout": connections.connect_timeout},
             min_size=1,
             max_size=size,
-            timeout=store.wait,
-            reconnect_timeout=store.wait * 2,
+            timeout=connections.wait,
+            reconnect_timeout=connections.wait * 2,
             open=False,
             name=f"bodygraph-async-{os.getpid()}",
         )
@@ -104,7 +87,7 @@ class AsyncRequestCalls:
         try:
             yield
         except Exception as exc:
-            error = self.store.translate(exc)
+            error = self.path.connections.translate(exc)
             if error is None:
                 raise
             raise error from exc
@@ -132,7 +115,7 @@ class AsyncRequestCalls:
     async def _cursor(self) -> AsyncIterator[psycopg.AsyncCursor[Any]]:
         async with self._connection() as conn:
             with self._translated():
-                async with conn.cursor() as cursor:
+                async with conn.cursor(row_factory=namedtuple_row) as cursor:
                     yield cursor
 
     async def _run(
@@ -141,23 +124,23 @@ class AsyncRequestCalls:
         """Run one statement (its own transaction: the connection is in autocommit)."""
         await cursor.execute(placeholders(sql), tuple(params))
 
-    async def _one(self, sql: str, params: Sequence[object]) -> tuple[Any, ...] | None:
+    async def _one(self, sql: str, params: Sequence[object]) -> Row | None:
         async with self._cursor() as cursor:
             await self._run(cursor, sql, params)
-            row = await cursor.fetchone()
-        return None if row is None else tuple(row)
+            row: Row | None = await cursor.fetchone()
+        return row
 
     async def admit_key(
         self, key_hash: str, now: datetime, limit: int, window_seconds: int
     ) -> tuple[ApiKeyRecord | None, RateDecision | None]:
-        """:meth:`~.request_calls.RequestCalls.admit_key`, on the event loop."""
-        call = AdmitCall(key_hash, to_micros(now), limit, window_seconds)
-        return self.store.admitted(call, await self._one(ADMIT_SQL, call.params))
+        """:meth:`~.request_calls.RequestPath.admit_key`, on the event loop."""
+        admission = Admission(key_hash, to_micros(now), limit, window_seconds)
+        return self.path.admitted(admission, await self._one(ADMIT_SQL, admission.params))
 
     async def reserve(self, account_id: int, endpoint: str, now: datetime) -> Reservation | None:
-        """The fast reservation of :meth:`~.request_calls.RequestCalls.reserve`; None
+        """The fast reservation of :meth:`~.request_calls.RequestPath.reserve`; None
         when it does not apply (the caller makes the general one, on the blocking store)."""
-        fast = self.store.fast_reservation(account_id, endpoint, now)
+        fast = self.path.fast_reservation(account_id, endpoint, now)
         if fast is None:
             return None
         params, period_index = fast
@@ -167,16 +150,16 @@ class AsyncRequestCalls:
         return reservation_from_row(row, account_id, endpoint, period_index)
 
     async def commit_many(self, reservation_ids: Sequence[int], now: datetime) -> list[bool]:
-        """:meth:`~.request_calls.RequestCalls.commit_many`, on the event loop."""
+        """:meth:`~.request_calls.RequestPath.commit_many`, on the event loop."""
         if not reservation_ids:
             return []
         async with self._connection() as conn:  # not sent if this fails: an outage
             try:
                 with self._translated():
-                    async with conn.cursor() as cursor:
+                    async with conn.cursor(row_factory=namedtuple_row) as cursor:
                         await self._run(cursor, COMMIT_SQL,
                                         commit_params(reservation_ids, now))
-                        rows = [tuple(row) for row in await cursor.fetchall()]
+                        rows: list[Any] = await cursor.fetchall()
             except DatabaseUnavailableError as exc:
                 # Sent in autocommit: the server may have committed it whatever became
                 # of the answer (the caller finds out, .outcomes).

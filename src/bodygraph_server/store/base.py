@@ -1,43 +1,13 @@
-"""The one storage interface of the bookkeeping: accounts, API keys, credits, usage,
-the ledger and the sliding-window rate limit.
-
-Backends: :mod:`.sqlite` (default, stdlib ``sqlite3`` in WAL mode) and :mod:`.postgres`
-(psycopg 3). Open one with :func:`bodygraph_server.store.open_store`. Every backend
-creates or migrates its schema when opened.
-
-Contract for every backend:
-
-* Methods are blocking and thread-safe (one connection per thread and process); call them
-  from a thread pool in async code (``starlette.concurrency.run_in_threadpool``).
-* Every instant passed in (``now``) is an aware UTC ``datetime`` from the caller's clock;
-  backends never read the system time, so tests can inject time.
-* Periods roll over lazily: every method that touches an account first applies
-  :func:`bodygraph_server.policy.credits.roll_forward` inside the same transaction.
-* Charging is atomic across threads and processes: :meth:`Store.reserve` locks the account
-  (SQLite ``BEGIN IMMEDIATE``; PostgreSQL ``SELECT ... FOR UPDATE``), so no credit is spent
-  twice and the balance never goes negative.
-* Nothing about a chart (birth data, place, coordinates) is ever passed in or stored;
-  usage rows hold the endpoint path, the credits taken, the overage flag, status and time.
-
-Charging protocol (credits are taken before the chart is computed, and given back if it
-fails, so a call can never succeed without a credit):
-
-1. ``reservation = store.reserve(account_id, endpoint, now)`` -> a :class:`Reservation`
-   or a :class:`ChargeRefusal`.
-2. Compute the chart.
-3. Success: ``store.commit(reservation.id, now)``. Failure: ``store.release(reservation.id,
-   now)`` returns the credit (if the period is unchanged) and the call is not billed.
-
-Ledger invariant, always true:
-``sum(ledger deltas) - sum(usage credits) == balance`` (see :meth:`Store.audit`).
-"""
+"""What the bookkeeping's consumers need of the store, as narrow protocols (the one
+implementation: :class:`~bodygraph_server.store.sql.SqlStore`; the contract:
+docs/accounts.md)."""
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from bodygraph_server.policy.plans import Billing, Plan
 from bodygraph_server.store import records
@@ -45,120 +15,53 @@ from bodygraph_server.store.errors import ReservationNotFoundError
 
 if TYPE_CHECKING:  # psycopg is imported only by the PostgreSQL backend
     from bodygraph_server.store.async_calls import AsyncRequestCalls
+    from bodygraph_server.store.connections import Tx
 
 
-class Store(ABC):
-    """The bookkeeping's persistence. See the module docstring for the contract."""
+class AccountStore(Protocol):
+    """Accounts and their API keys (the admin CLI, authentication)."""
 
-    url: str
-
-    # -- lifecycle -------------------------------------------------------------------------
-
-    @abstractmethod
-    def schema_version(self) -> int:
-        """The highest migration applied (migrations run automatically when opened)."""
-
-    @abstractmethod
-    def close(self) -> None:
-        """Close every connection this store opened (in this process)."""
-
-    @abstractmethod
-    def ping(self) -> None:
-        """Return if the database answers a query, else raise
-        :class:`~bodygraph_server.store.errors.DatabaseUnavailableError`."""
-
-    @abstractmethod
-    def check_writable(self) -> None:
-        """Return if the database stores a write (committed), else raise
-        :class:`~bodygraph_server.store.errors.DatabaseUnavailableError`: read-only, full
-        or locked, it cannot charge."""
-
-    def on_loop(self) -> AsyncRequestCalls | None:
-        """The request path's statements on the running event loop, where the backend has
-        them (PostgreSQL); None: every call goes through the bookkeeping threads."""
-        return None
-
-    def __enter__(self) -> Store:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    # -- accounts and keys -----------------------------------------------------------------
-
-    @abstractmethod
     def create_account(
         self, plan: Plan, billing: Billing, key_hash: str, key_prefix: str, now: datetime
-    ) -> records.Account:
-        """Create an account with its first API key (given as hash) and its first
-        allocation; the period anchor is ``now`` truncated to whole seconds."""
+    ) -> records.Account: ...
 
-    @abstractmethod
-    def get_account(self, account_id: int, now: datetime) -> records.Account:
-        """The account (periods rolled forward); AccountNotFoundError if absent."""
+    def get_account(self, account_id: int, now: datetime) -> records.Account: ...
 
-    @abstractmethod
-    def list_accounts(self, now: datetime) -> list[records.Account]:
-        """All accounts by id (periods rolled forward)."""
+    def list_accounts(self, now: datetime) -> list[records.Account]: ...
 
-    @abstractmethod
-    def has_accounts(self) -> bool:
-        """Whether any account exists (one cheap query)."""
+    def has_accounts(self) -> bool: ...
 
-    @abstractmethod
-    def find_key(self, key_hash: str) -> records.ApiKeyRecord | None:
-        """The current (not rotated-away) key with this hash, or None."""
+    def find_key(self, key_hash: str) -> records.ApiKeyRecord | None: ...
 
-    @abstractmethod
     def rotate_key(
         self, account_id: int, key_hash: str, key_prefix: str, now: datetime
-    ) -> records.Account:
-        """Revoke every key of the account (immediately) and store the new one."""
+    ) -> records.Account: ...
 
-    @abstractmethod
-    def set_active(self, account_id: int, active: bool, now: datetime) -> records.Account:
-        """Deactivate or reactivate the account."""
+    def set_active(self, account_id: int, active: bool, now: datetime) -> records.Account: ...
 
-    @abstractmethod
-    def cancel(self, account_id: int, now: datetime) -> records.Account:
-        """Request cancellation: effective at the end of the current billing period.
-        Idempotent (a second request keeps the first date)."""
+    def cancel(self, account_id: int, now: datetime) -> records.Account: ...
 
-    @abstractmethod
-    def set_overage(self, account_id: int, enabled: bool, now: datetime) -> records.Account:
-        """Enable or disable overage billing."""
+    def set_overage(self, account_id: int, enabled: bool, now: datetime) -> records.Account: ...
 
-    # -- credits ---------------------------------------------------------------------------
 
-    @abstractmethod
-    def adjust_credits(
-        self, account_id: int, balance: int, now: datetime, note: str = ""
-    ) -> records.LedgerEntry:
-        """Set the balance to ``balance`` (>= 0), recording the difference in the ledger.
-        InvalidOperationError on a cancelled account."""
+class ChargeStore(Protocol):
+    """Reservations of credits, their settlement and the idempotency keys."""
 
-    @abstractmethod
     def reserve(
         self, account_id: int, endpoint: str, now: datetime,
         claim: records.IdempotencyClaim | None = None,
-    ) -> records.Reservation | records.ChargeRefusal | records.Replay:
-        """Atomically take 1 credit (or record an overage call) for a call to
-        ``endpoint``; a :class:`ChargeRefusal` when the call must not proceed. With
-        ``claim`` (an idempotency key) and a key used since ``claim.since``: a
-        :class:`Replay` and nothing taken; otherwise the key is linked to this charge."""
+    ) -> records.Reservation | records.ChargeRefusal | records.Replay: ...
 
-    @abstractmethod
-    def prune_idempotency(self, older_than: datetime) -> int:
-        """Delete the idempotency keys used before ``older_than``; how many."""
+    def general_reserve(
+        self, account_id: int, endpoint: str, now: datetime,
+        claim: records.IdempotencyClaim | None = None,
+    ) -> records.Reservation | records.ChargeRefusal | records.Replay: ...
 
-    @abstractmethod
-    def commit(self, reservation_id: int, now: datetime) -> None:
-        """Mark a reservation as a successful, billed call (a lost acknowledgement of
-        the commit: :class:`~bodygraph_server.store.errors.CommitUncertainError`)."""
+    def commit(self, reservation_id: int, now: datetime) -> None: ...
 
     def commit_many(self, reservation_ids: Sequence[int], now: datetime) -> list[bool]:
-        """Commit several reservations (as :meth:`commit` does); for each, whether it was
-        pending. Backends may do it in one transaction; this default commits one by one."""
+        """Commit several reservations; for each, whether it was pending. What it means:
+        this body, one commit after the other (the store does it in one transaction)."""
         done = []
         for reservation_id in reservation_ids:
             try:
@@ -169,71 +72,106 @@ class Store(ABC):
                 done.append(True)
         return done
 
-    @abstractmethod
     def usage_statuses(
         self, reservation_ids: Sequence[int]
-    ) -> list[records.UsageStatus | None]:
-        """The status of each reservation's usage row (None: unknown id): how a commit
-        whose acknowledgement was lost (:class:`CommitUncertainError`) turned out."""
+    ) -> list[records.UsageStatus | None]: ...
 
-    @abstractmethod
-    def release(self, reservation_id: int, now: datetime) -> None:
-        """Cancel a reservation because the call failed: the credit goes back to the
-        balance if the account is still in the same period (and not cancelled); the call
-        is never billed as overage."""
+    def release(self, reservation_id: int, now: datetime) -> None: ...
 
-    @abstractmethod
-    def claimed_reservation(self, key_hash: str, made: datetime) -> int | None:
-        """The reservation linked to idempotency key ``key_hash`` (its hash) if its
-        current claim was made at ``made`` (the instant a reservation with the claim
-        was asked for); None otherwise."""
+    def withdraw(self, reservation_id: int, now: datetime) -> bool: ...
 
-    @abstractmethod
-    def withdraw(self, reservation_id: int, now: datetime) -> bool:
-        """Release a reservation as :meth:`release` does, also one already committed (a
-        charge whose answer never reached its client: the worker died before writing it,
-        or the client was gone); False if it was neither pending nor committed."""
+    def claimed_reservation(self, key_hash: str, made: datetime) -> int | None: ...
 
-    @abstractmethod
-    def release_stale(self, older_than: datetime, now: datetime) -> int:
-        """Release (as :meth:`release` does) every reservation still pending that was made
-        before ``older_than``: its call died with its process. The number released."""
+    def release_stale(self, older_than: datetime, now: datetime) -> int: ...
 
-    @abstractmethod
-    def ledger(self, account_id: int, now: datetime) -> list[records.LedgerEntry]:
-        """Every ledger entry of the account, oldest first."""
+    def prune_idempotency(self, older_than: datetime) -> int: ...
 
-    @abstractmethod
-    def usage(self, account_id: int, now: datetime) -> list[records.PeriodUsage]:
-        """Per-period usage from the first period to the current one, oldest first."""
 
-    @abstractmethod
-    def audit(self, account_id: int, now: datetime) -> records.Audit:
-        """The ledger check (see :class:`Audit`)."""
+class BatchChargeStore(Protocol):
+    """Many reservations of one account at once (the batch endpoint)."""
 
-    # -- rate limiting ---------------------------------------------------------------------
+    def reserve_many(
+        self, account_id: int, endpoint: str, count: int, now: datetime,
+        claim: records.IdempotencyClaim | None = None,
+    ) -> list[records.Reservation] | records.ChargeRefusal | records.Replay: ...
 
-    @abstractmethod
+    def release_claim(self, account_id: int, claim: records.IdempotencyClaim,
+                      made: datetime, now: datetime, count: int = 1) -> int: ...
+
+    def claim_unpaid(self, account_id: int, claim: records.IdempotencyClaim,
+                     now: datetime) -> records.Replay | None: ...
+
+    def release_many(self, account_id: int, reservation_ids: Sequence[int],
+                     now: datetime) -> int: ...
+
+    def settle_batch(self, account_id: int, used: Sequence[int], unused: Sequence[int],
+                     now: datetime, key_hash: str | None = None) -> None: ...
+
+
+class LedgerStore(Protocol):
+    """Adjustments, the ledger, usage reports and the audit."""
+
+    def adjust_credits(
+        self, account_id: int, balance: int, now: datetime, note: str = ""
+    ) -> records.LedgerEntry: ...
+
+    def ledger(self, account_id: int, now: datetime) -> list[records.LedgerEntry]: ...
+
+    def usage(self, account_id: int, now: datetime) -> list[records.PeriodUsage]: ...
+
+    def audit(self, account_id: int, now: datetime) -> records.Audit: ...
+
+
+class RateWindowStore(Protocol):
+    """The sliding-window rate limit kept in the database."""
+
     def rate_limit_hit(
         self, bucket: str, now: datetime, limit: int, window_seconds: int
-    ) -> records.RateDecision:
-        """Sliding window: accept and record this request if fewer than ``limit``
-        requests were accepted for ``bucket`` in ``(now - window, now]``; atomic across
-        processes. Refused requests are not recorded."""
+    ) -> records.RateDecision: ...
 
     def admit_key(
         self, key_hash: str, now: datetime, limit: int, window_seconds: int
-    ) -> tuple[records.ApiKeyRecord | None, records.RateDecision | None]:
-        """:meth:`find_key` and, when the key is current and its account active, the
-        request's :meth:`rate_limit_hit` on the bucket ``key_hash``: the key (None if
-        unknown) and the decision (None when nothing was counted). Backends may do both
-        in one round trip; this default makes two calls."""
-        record = self.find_key(key_hash)
-        if record is None or not record.account_active:
-            return record, None
-        return record, self.rate_limit_hit(key_hash, now, limit, window_seconds)
+    ) -> tuple[records.ApiKeyRecord | None, records.RateDecision | None]: ...
 
-    @abstractmethod
-    def prune_rate_hits(self, older_than: datetime) -> int:
-        """Delete the rate-limit hits made before ``older_than`` (idle keys' included, so
-        the table stays bounded); how many."""
+    def prune_rate_hits(self, older_than: datetime) -> int: ...
+
+
+class RenderKeyStore(Protocol):
+    """The render signing keys (:mod:`bodygraph_server.images.signing_keys`)."""
+
+    def render_keys(self) -> list[tuple[str, bytes]]: ...
+
+    def ensure_render_key(
+        self, kid: str, secret: bytes, now: datetime
+    ) -> list[tuple[str, bytes]]: ...
+
+    def add_render_key(self, kid: str, secret: bytes, now: datetime) -> None: ...
+
+
+class TransactionSource(Protocol):
+    """Transactions for the tables the store does not own (render templates, calendar
+    blocks)."""
+
+    def write_transaction(self) -> AbstractContextManager[Tx]: ...
+
+    def read_transaction(self) -> AbstractContextManager[Tx]: ...
+
+    def lock_account(self, tx: Tx, account_id: int) -> None: ...
+
+
+class Store(AccountStore, ChargeStore, BatchChargeStore, LedgerStore, RateWindowStore,
+            RenderKeyStore, TransactionSource, Protocol):
+    """Everything the bookkeeping facade (:class:`~bodygraph_server.billing.accounts.
+    Bookkeeper`) hands out, with the store's lifecycle."""
+
+    url: str
+
+    def schema_version(self) -> int: ...
+
+    def close(self) -> None: ...
+
+    def ping(self) -> None: ...
+
+    def check_writable(self) -> None: ...
+
+    def on_loop(self) -> AsyncRequestCalls | None: ...

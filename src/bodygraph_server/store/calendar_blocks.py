@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from bodygraph_server.policy.clock import to_micros
-from bodygraph_server.store.sql import SqlStore
+from bodygraph_server.store.base import TransactionSource
 
 #: Most keys looked up by one statement (a year is 12 or 13 months).
 KEYS_PER_QUERY = 100
@@ -17,7 +17,7 @@ class SqlCalendarBlocks:
     """Calendar blocks in the bookkeeping database: every worker and instance on it
     shares them. Blocking; call from a worker thread."""
 
-    def __init__(self, store: SqlStore) -> None:
+    def __init__(self, store: TransactionSource) -> None:
         self._store = store
 
     def get(self, keys: Sequence[str]) -> dict[str, bytes]:
@@ -29,7 +29,7 @@ class SqlCalendarBlocks:
             with self._store.read_transaction() as tx:
                 rows = tx.rows("SELECT block_key, ingresses FROM calendar_blocks "
                                f"WHERE block_key IN ({marks})", part)
-            found.update((str(key), bytes(value)) for key, value in rows)
+            found.update((str(row.block_key), bytes(row.ingresses)) for row in rows)
         return found
 
     def put(self, blocks: Sequence[tuple[str, bytes]], now: datetime) -> None:
@@ -39,7 +39,7 @@ class SqlCalendarBlocks:
             return
         with self._store.write_transaction() as tx:
             # A lost block (a database crash) is computed again: not worth a disk flush.
-            self._store.relax_durability(tx)
+            tx.relax_durability()
             for key, value in blocks:
                 tx.execute("INSERT INTO calendar_blocks (block_key, ingresses, created_us) "
                            "VALUES (?, ?, ?) ON CONFLICT (block_key) DO NOTHING",
@@ -48,5 +48,5 @@ class SqlCalendarBlocks:
     def count(self) -> int:
         """How many blocks are stored."""
         with self._store.read_transaction() as tx:
-            row = tx.one("SELECT COUNT(*) FROM calendar_blocks")
-        return 0 if row is None else int(row[0])
+            row = tx.one("SELECT COUNT(*) AS blocks FROM calendar_blocks")
+        return 0 if row is None else int(row.blocks)

@@ -1,38 +1,34 @@
-"""Connections and transactions of the SQL stores: the one place that opens, hands out
-and closes database connections, and turns the drivers' errors into the store's.
-
-Two ways to hold connections:
-
-* :class:`ThreadConnections` (SQLite): one connection per thread and process (a forked
-  child opens its own);
-* :class:`~bodygraph_server.store.pool.PooledConnections` (PostgreSQL): a connection pool
-  per process, in :mod:`.pool`.
-
-Transactions are explicit (connections are in autocommit mode) and SQL is written with
-``?`` placeholders whatever the backend; :meth:`Database.alone` runs statements that are
-each a transaction of their own (PostgreSQL: no ``BEGIN``/``COMMIT`` round trips). A
-backend supplies :meth:`Database._session`, :meth:`Database._transaction` and
-:meth:`Database._translate`: every driver error leaves
-the store as a :class:`~bodygraph_server.store.errors.StoreError` (an outage or a lock
-as ``DatabaseUnavailableError``, anything else as ``DatabaseError``).
-"""
+"""Connections and transactions of the SQL store: :class:`Database` opens transactions
+over a backend's connections (:class:`Connections`) and turns driver errors into the
+store's; :class:`Tx` is one open transaction, the unit every repository works in."""
 
 from __future__ import annotations
 
 import os
 import threading
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bodygraph_server.store.errors import StoreError
 
-Row = tuple[Any, ...]
-
 #: Seconds a SQLite write waits for a lock held by another program (the service runs
 #: SQLite calls on its event loop: a long wait would freeze the worker).
 DEFAULT_BUSY_TIMEOUT = 0.25
+
+
+class Row(Protocol):
+    """A row as the drivers hand it back: a named tuple (``row.balance`` by column name or
+    alias, ``row[0]`` by position; equal to the plain tuple of its values)."""
+
+    def __getattr__(self, name: str) -> Any: ...
+
+    def __getitem__(self, index: int) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+    def __len__(self) -> int: ...
 
 
 class Cursor(Protocol):
@@ -44,11 +40,35 @@ class Cursor(Protocol):
     def fetchall(self) -> list[Any]: ...
 
 
-class Tx:
-    """One open transaction: run SQL written with ``?`` placeholders."""
+@dataclass(frozen=True, slots=True)
+class Dialect:
+    """What differs between the backends' SQL, beyond the statements they share."""
 
-    def __init__(self, run: Callable[[str, Sequence[object]], Cursor]) -> None:
+    #: Folder of ``migrations/`` holding the backend's ``NNNN_name.sql`` files.
+    migrations: str
+    #: Appended to a SELECT that locks its rows (SQLite's write transaction already
+    #: holds the database's one write lock).
+    for_update: str = ""
+    #: Run in a transaction whose commit need not wait for the disk (None: nothing to do).
+    relax_durability_sql: str | None = None
+    #: Run in a migration's transaction to serialize migrations (None: already serial).
+    lock_migrations_sql: str | None = None
+
+
+class Tx:
+    """One open transaction: SQL written with ``?`` placeholders, rows as named tuples."""
+
+    __slots__ = ("_run", "dialect")
+
+    def __init__(self, run: Callable[[str, Sequence[object]], Cursor], dialect: Dialect) -> None:
         self._run = run
+        self.dialect = dialect
+
+    @property
+    def for_update(self) -> str:
+        """The suffix of a SELECT that locks its rows ("" where the transaction already
+        holds the write lock)."""
+        return self.dialect.for_update
 
     def execute(self, sql: str, params: Sequence[object] = ()) -> int:
         """Run a statement; the number of rows it changed."""
@@ -56,12 +76,23 @@ class Tx:
 
     def rows(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
         """Run a query; all rows."""
-        return [tuple(row) for row in self._run(sql, params).fetchall()]
+        return self._run(sql, params).fetchall()
 
     def one(self, sql: str, params: Sequence[object] = ()) -> Row | None:
         """Run a query; the first row or None."""
         rows = self._run(sql, params).fetchall()
-        return tuple(rows[0]) if rows else None
+        return rows[0] if rows else None
+
+    def relax_durability(self) -> None:
+        """Let this transaction commit without waiting for its log to reach the disk (a
+        crash may lose it, never half of it): for data that is not money."""
+        if self.dialect.relax_durability_sql is not None:
+            self.execute(self.dialect.relax_durability_sql)
+
+    def lock_migrations(self) -> None:
+        """Serialize this transaction with every other migration of the database."""
+        if self.dialect.lock_migrations_sql is not None:
+            self.rows(self.dialect.lock_migrations_sql)
 
 
 def first_line(exc: BaseException) -> str:
@@ -70,58 +101,62 @@ def first_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else "no details"
 
 
-class Database(ABC):
-    """The connections of one SQL store; subclasses supply the backend's connections,
-    transactions and error translation."""
+class Connections(Protocol):
+    """A backend's connections (:mod:`.sqlite`, :mod:`.postgres`)."""
 
-    #: Appended to a SELECT that locks its rows (" FOR UPDATE" on PostgreSQL; SQLite's
-    #: write transaction already holds the database's one write lock).
-    FOR_UPDATE: str = ""
-
-    def __init__(self, url: str) -> None:
-        self.url = url
-
-    @abstractmethod
-    def _session(self) -> AbstractContextManager[Any]:
-        """A connection for one transaction (autocommit; transactions are explicit)."""
-
-    @abstractmethod
-    def _transaction(self, conn: Any, *, write: bool) -> AbstractContextManager[Tx]:
-        """A transaction on ``conn``; ``write`` takes the backend's write lock."""
-
-    @abstractmethod
-    def _translate(self, exc: Exception) -> StoreError | None:
-        """The store's error for a driver error (None: not the driver's)."""
-
-    @abstractmethod
-    def close(self) -> None:
-        """Close the connections opened by this process."""
-
+    dialect: Dialect
     #: Whether a transaction whose start failed for an outage is tried once more on
     #: another connection (PostgreSQL: the connection may have died since its check).
-    RETRY_START: bool = False
+    retry_start: bool
 
-    def _statements(self, conn: Any) -> AbstractContextManager[Tx]:
-        """Statements on ``conn`` that each commit alone (default: one write transaction)."""
-        return self._transaction(conn, write=True)
+    def session(self) -> AbstractContextManager[Any]:
+        """A connection for one transaction (autocommit; transactions are explicit)."""
+        ...
+
+    def transaction(self, conn: Any, *, write: bool) -> AbstractContextManager[Tx]:
+        """A transaction on ``conn``; ``write`` takes the backend's write lock."""
+        ...
+
+    def statements(self, conn: Any) -> AbstractContextManager[Tx]:
+        """Statements on ``conn`` that each commit alone (or one write transaction)."""
+        ...
+
+    def translate(self, exc: Exception) -> StoreError | None:
+        """The store's error for a driver error (None: not the driver's)."""
+        ...
+
+    def close(self) -> None:
+        """Close the connections opened by this process."""
+        ...
+
+
+class Database:
+    """Transactions over one backend's connections; every driver error leaves as a
+    :class:`~bodygraph_server.store.errors.StoreError` (an outage or a lock as
+    ``DatabaseUnavailableError``, anything else as ``DatabaseError``)."""
+
+    def __init__(self, connections: Connections) -> None:
+        self.connections = connections
+        self.dialect = connections.dialect
 
     @contextmanager
     def _guarded(self, *, write: bool, alone: bool = False) -> Iterator[Tx]:
-        retry = self.RETRY_START and not alone  # a statement may have run: never again
+        connections = self.connections
+        retry = connections.retry_start and not alone  # a statement may have run: never again
         while True:
             connected = started = False
             try:
-                with self._session() as conn:
+                with connections.session() as conn:
                     connected = True
-                    with (self._statements(conn) if alone
-                          else self._transaction(conn, write=write)) as tx:
+                    with (connections.statements(conn) if alone
+                          else connections.transaction(conn, write=write)) as tx:
                         started = True
                         yield tx
                 return
             except StoreError:
                 raise
             except Exception as exc:
-                error = self._translate(exc)
+                error = connections.translate(exc)
                 if error is None:
                     raise
                 if retry and connected and not started:
@@ -137,23 +172,20 @@ class Database(ABC):
 
     def alone(self) -> AbstractContextManager[Tx]:
         """Statements that are each a transaction of their own (PostgreSQL: autocommit, one
-        round trip each); on a backend without that, one write transaction for the block.
-        For a single statement or a server-side function that is a transaction by itself."""
+        round trip each); on a backend without that, one write transaction for the block."""
         return self._guarded(write=True, alone=True)
 
     def read_transaction(self) -> AbstractContextManager[Tx]:
         """A read-only transaction (a consistent snapshot; never blocks writers)."""
         return self._guarded(write=False)
 
-    @abstractmethod
-    def relax_durability(self, tx: Tx) -> None:
-        """Let ``tx`` commit without waiting for its log to reach the disk (a crash may
-        lose it, never half of it): for data that is not money (rate-limit hits)."""
+    def translate(self, exc: Exception) -> StoreError | None:
+        """The store's error for a driver error (None: not the driver's)."""
+        return self.connections.translate(exc)
 
-    def ping(self) -> None:
-        """Raise :class:`DatabaseUnavailableError` unless the database answers a query."""
-        with self.read_transaction() as tx:
-            tx.one("SELECT 1")
+    def close(self) -> None:
+        """Close the connections opened by this process."""
+        self.connections.close()
 
     def check_writable(self) -> None:
         """Raise :class:`DatabaseUnavailableError` unless the database stores a write: a

@@ -1,36 +1,29 @@
-"""Idempotency keys in the SQL stores (table ``idempotency_keys``): which charge a key's
-first request made, so that a retry is answered without a second charge.
-
-A row links the hash of (account, key) to the hash of (endpoint, body) and to the usage
-row of the charge. The usage row's status says where the first request is: reserved (in
-flight), committed (answered), released (failed: the key is free again). A batch
-(``POST /v2/charts/batch``, many usage rows) links its first reservation and, once
-answered, the number of charts it charged (column ``charged``, which alone means
-"answered": also for a batch that charged nothing, or had no valid birth and so no
-reservation). Every look-up and record happens under the account's lock (in
-:meth:`~.charges.ChargeRepository.reserve` and the batch's
-:mod:`~.batch_charges`), so concurrent requests with one key are decided one after the
-other.
-"""
+"""Idempotency keys (table ``idempotency_keys``): which charge a key's first request
+made, so that a retry is answered without a second charge (docs/api.md, "Idempotent
+retries"; docs/accounts.md, "Batches")."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
 from bodygraph_server.policy.clock import to_micros
-from bodygraph_server.store.connections import Database, Tx
+from bodygraph_server.store.connections import Tx
 from bodygraph_server.store.records import IdempotencyClaim, Replay, UsageStatus
 
 
-class IdempotencyRepository(Database):
-    """Idempotency keys; see :class:`~bodygraph_server.store.base.Store`."""
+class IdempotencyRepository:
+    """Idempotency keys within one transaction."""
 
-    @staticmethod
-    def _replay(tx: Tx, claim: IdempotencyClaim) -> Replay | None:
+    __slots__ = ("tx",)
+
+    def __init__(self, tx: Tx) -> None:
+        self.tx = tx
+
+    def replay(self, claim: IdempotencyClaim) -> Replay | None:
         """What an earlier use of the key means for this request (None: a first use, or
         the earlier request failed or expired). A batch's key is answered once it records
         its charged count, whatever its first reservation became."""
-        row = tx.one(
+        row = self.tx.one(
             "SELECT i.request_hash, u.status, i.charged FROM idempotency_keys i "
             "LEFT JOIN usage_log u ON u.id = i.usage_id "
             "WHERE i.key_hash = ? AND i.created_us > ?",
@@ -38,19 +31,18 @@ class IdempotencyRepository(Database):
         )
         if row is None:
             return None
-        answered = row[2] is not None or row[1] == UsageStatus.COMMITTED.value
-        if not answered and row[1] in (UsageStatus.RELEASED.value, None):
+        answered = row.charged is not None or row.status == UsageStatus.COMMITTED.value
+        if not answered and row.status in (UsageStatus.RELEASED.value, None):
             return None
-        if row[0] != claim.request_hash:
+        if row.request_hash != claim.request_hash:
             return Replay.MISMATCH
         return Replay.ANSWERED if answered else Replay.IN_FLIGHT
 
-    @staticmethod
-    def _record_claim(tx: Tx, claim: IdempotencyClaim, usage_id: int | None, at_us: int,
-                      charged: int | None = None) -> None:
+    def record_claim(self, claim: IdempotencyClaim, usage_id: int | None, at_us: int,
+                     charged: int | None = None) -> None:
         """Link the key to the charge just made (replacing an expired or failed use);
         ``charged``: a batch answered at once (no reservation: ``usage_id`` None)."""
-        tx.execute(
+        self.tx.execute(
             "INSERT INTO idempotency_keys (key_hash, request_hash, usage_id, created_us, "
             "charged) VALUES (?, ?, ?, ?, ?) ON CONFLICT (key_hash) DO UPDATE SET "
             "request_hash = excluded.request_hash, usage_id = excluded.usage_id, "
@@ -58,24 +50,22 @@ class IdempotencyRepository(Database):
             (claim.key_hash, claim.request_hash, usage_id, at_us, charged),
         )
 
-    @staticmethod
-    def _record_charged(tx: Tx, key_hash: str, charged: int) -> None:
+    def record_charged(self, key_hash: str, charged: int) -> None:
         """A batch's key: its request was answered, charging ``charged`` charts."""
-        tx.execute("UPDATE idempotency_keys SET charged = ? WHERE key_hash = ?",
-                   (charged, key_hash))
+        self.tx.execute("UPDATE idempotency_keys SET charged = ? WHERE key_hash = ?",
+                        (charged, key_hash))
 
-    def claimed_reservation(self, key_hash: str, made: datetime) -> int | None:
-        """The reservation of key ``key_hash`` if its current claim is the one made at
-        ``made`` (None: another claim, none, or one without a reservation)."""
-        with self.read_transaction() as tx:
-            row = tx.one("SELECT usage_id FROM idempotency_keys "
-                         "WHERE key_hash = ? AND created_us = ?",
-                         (key_hash, to_micros(made)))
-        return None if row is None or row[0] is None else int(row[0])
+    def claim_made(self, key_hash: str, made: datetime) -> tuple[str, int | None] | None:
+        """The request hash and first reservation of key ``key_hash`` if its current claim
+        was made at ``made``; None otherwise."""
+        row = self.tx.one("SELECT request_hash, usage_id FROM idempotency_keys "
+                          "WHERE key_hash = ? AND created_us = ?", (key_hash, to_micros(made)))
+        if row is None:
+            return None
+        return str(row.request_hash), None if row.usage_id is None else int(row.usage_id)
 
-    def prune_idempotency(self, older_than: datetime) -> int:
+    def prune(self, older_than: datetime) -> int:
         """Delete the keys used before ``older_than`` (expired); how many."""
-        with self.write_transaction() as tx:
-            return tx.execute(
-                "DELETE FROM idempotency_keys WHERE created_us <= ?", (to_micros(older_than),)
-            )
+        return self.tx.execute(
+            "DELETE FROM idempotency_keys WHERE created_us <= ?", (to_micros(older_than),)
+        )

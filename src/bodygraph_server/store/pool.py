@@ -1,11 +1,6 @@
-"""The PostgreSQL connection pool: a :class:`psycopg_pool.ConnectionPool` per process.
-
-A connection is checked when it is taken out (a dead one, such as a backend ended by
-``pg_terminate_backend`` or a server restart, is thrown away and another one taken),
-broken connections are replaced in the background, and while the server is unreachable a
-caller waits at most ``timeout`` seconds before
-:class:`~bodygraph_server.store.errors.DatabaseUnavailableError`.
-"""
+"""The PostgreSQL connection pool per process: a dead connection is replaced when taken
+out, and a caller waits at most ``timeout`` seconds for one while the server is
+unreachable (docs/api.md, "Outages")."""
 
 from __future__ import annotations
 

@@ -1,47 +1,30 @@
-"""The bookkeeping of a chart request on PostgreSQL in one round trip per step.
-
-On the SQL path every statement is a network round trip (and ``BEGIN``/``COMMIT`` two
-more): a request's key lookup, rate-limit hit, reservation and commit took 18. Here:
-
-* :meth:`admit_key`: the key lookup and the rate-limit hit in one call of the server-side
-  function ``bodygraph_admit`` (schema 5), in autocommit mode, so the call is the whole
-  transaction; the hit's commit does not wait for the WAL flush, as before.
-* :meth:`reserve`: ``bodygraph_reserve`` takes the credit (or records the overage call)
-  when that is all there is to do (the account active, in the period it was in when its
-  key was last looked up, not cancelled). Anything else (a period boundary, a refusal, an
-  idempotency key) leaves no trace and goes the general way of
-  :class:`~bodygraph_server.store.charges.ChargeRepository`, whose rules stay the only
-  rules. The reservation still waits for the WAL flush (see ``docs/accounts.md``).
-* :meth:`commit_many`: the group commit as one ``UPDATE ... WHERE id = ANY(...)``.
-
-What the fast reservation needs to know about an account (its anchor, the period it was
-in and that period's end) is remembered per process from the last :meth:`admit_key` or
-reservation; the function checks it against the locked row, so a stale memory only
-sends a call the general way.
-"""
+"""A chart request's bookkeeping on PostgreSQL in one round trip per step (admission,
+the fast reservation, the group commit); anything more goes the general way of
+:mod:`.charges` (docs/accounts.md, "Charging protocol")."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from bodygraph_server.policy.clock import from_micros, to_micros
 from bodygraph_server.policy.credits import period_bounds
-from bodygraph_server.store.connections import Row
+from bodygraph_server.store.connections import Database, Row
 from bodygraph_server.store.errors import CommitUncertainError, DatabaseUnavailableError
 from bodygraph_server.store.records import (
     ApiKeyRecord,
-    ChargeRefusal,
-    IdempotencyClaim,
     RateDecision,
-    Replay,
     Reservation,
     UsageStatus,
     decision_from_window,
 )
 from bodygraph_server.store.rows import key_from_row
-from bodygraph_server.store.sql import SqlStore
+
+if TYPE_CHECKING:
+    from bodygraph_server.store.async_calls import AsyncRequestCalls
+    from bodygraph_server.store.postgres import PostgresConnections
 
 #: Accounts whose period is remembered per process before the memory starts again.
 MAX_REMEMBERED = 100_000
@@ -61,7 +44,7 @@ def placeholders(sql: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class AdmitCall:
+class Admission:
     """One call of ``bodygraph_admit``: a key looked up and its window hit at ``now_us``."""
 
     key_hash: str
@@ -85,7 +68,7 @@ def commit_params(reservation_ids: Sequence[int], now: datetime) -> tuple[object
 def committed(reservation_ids: Sequence[int], rows: Sequence[Row]) -> list[bool]:
     """For each id, whether :data:`COMMIT_SQL` returned it (a repeated id is committed
     once: the first time it is asked for)."""
-    pending = {int(row[0]) for row in rows}
+    pending = {int(row.id) for row in rows}
     done = []
     for reservation_id in reservation_ids:
         done.append(reservation_id in pending)
@@ -93,15 +76,19 @@ def committed(reservation_ids: Sequence[int], rows: Sequence[Row]) -> list[bool]
     return done
 
 
-class RequestCalls(SqlStore):
-    """The request path's calls in one round trip each (PostgreSQL, schema 5)."""
+class RequestPath:
+    """The request path's calls in one round trip each (PostgreSQL, schema 5), over
+    ``database``; the account periods it remembers are this process's."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, database: Database, connections: PostgresConnections) -> None:
+        self.database = database
+        self.connections = connections
         #: account id -> (anchor, period index, end of that period), integer microseconds
         self._periods: dict[int, tuple[int, int, int]] = {}
-        super().__init__(url)
 
-    def _remember(self, account_id: int, created_us: int, period_index: int) -> None:
+    def remember(self, account_id: int, created_us: int, period_index: int) -> None:
+        """Remember the account's anchor and current period (for the next fast
+        reservation)."""
         known = self._periods.get(account_id)
         if known is not None and known[:2] == (created_us, period_index):
             return  # the end of the period is known already
@@ -110,29 +97,35 @@ class RequestCalls(SqlStore):
         end = period_bounds(from_micros(created_us), period_index)[1]
         self._periods[account_id] = (created_us, period_index, to_micros(end))
 
+    def anchor(self, account_id: int) -> int | None:
+        """The remembered anchor of the account (None: nothing remembered)."""
+        known = self._periods.get(account_id)
+        return None if known is None else known[0]
+
     def admit_key(
         self, key_hash: str, now: datetime, limit: int, window_seconds: int
     ) -> tuple[ApiKeyRecord | None, RateDecision | None]:
         """The key and (active account) the rate-limit hit: one round trip."""
-        call = AdmitCall(key_hash, to_micros(now), limit, window_seconds)
-        with self.alone() as tx:
-            row = tx.one(ADMIT_SQL, call.params)
-        return self.admitted(call, row)
+        admission = Admission(key_hash, to_micros(now), limit, window_seconds)
+        with self.database.alone() as tx:
+            row = tx.one(ADMIT_SQL, admission.params)
+        return self.admitted(admission, row)
 
     def admitted(
-        self, call: AdmitCall, row: Row | None
+        self, admission: Admission, row: Row | None
     ) -> tuple[ApiKeyRecord | None, RateDecision | None]:
         """What ``bodygraph_admit``'s row says; remembers the account's period."""
         if row is None:
             return None, None
-        record = key_from_row(row[:7])
-        self._remember(record.account_id, int(row[7]), int(row[8]))
-        if row[9] is None:  # inactive: nothing counted
+        record = key_from_row(row)
+        self.remember(record.account_id, int(row.created_us), int(row.period_index))
+        if row.allowed is None:  # inactive: nothing counted
             return record, None
-        count, oldest = int(row[10]), None if row[11] is None else int(row[11])
+        oldest = None if row.oldest_us is None else int(row.oldest_us)
         return record, decision_from_window(
-            allowed=bool(row[9]), count=count, oldest_us=oldest, now_us=call.now_us,
-            limit=call.limit, window_seconds=call.window_seconds,
+            allowed=bool(row.allowed), count=int(row.hits), oldest_us=oldest,
+            now_us=admission.now_us, limit=admission.limit,
+            window_seconds=admission.window_seconds,
         )
 
     def fast_reservation(
@@ -147,33 +140,17 @@ class RequestCalls(SqlStore):
         return (account_id, endpoint, to_micros(now), created_us, period_index, end_us,
                 UsageStatus.RESERVED.value), period_index
 
-    def reserve(
-        self, account_id: int, endpoint: str, now: datetime,
-        claim: IdempotencyClaim | None = None,
-    ) -> Reservation | ChargeRefusal | Replay:
+    def reserve(self, account_id: int, endpoint: str, now: datetime) -> Reservation | None:
         """Take 1 credit (or record an overage call) in one round trip when that is all
-        there is to do; otherwise (or with ``claim``) the general reservation."""
-        fast = self.fast_reservation(account_id, endpoint, now) if claim is None else None
-        if fast is not None:
-            params, period_index = fast
-            with self.alone() as tx:
-                row = tx.one(RESERVE_SQL, params)
-            if row is not None:
-                return reservation_from_row(row, account_id, endpoint, period_index)
-        return self.general_reserve(account_id, endpoint, now, claim)
-
-    def general_reserve(
-        self, account_id: int, endpoint: str, now: datetime,
-        claim: IdempotencyClaim | None = None,
-    ) -> Reservation | ChargeRefusal | Replay:
-        """The reservation of :class:`~bodygraph_server.store.charges.ChargeRepository`
-        (every rule: period boundaries, refusals, idempotency keys); remembers the
-        account's period for the next fast one."""
-        known = self._periods.get(account_id)
-        outcome = super().reserve(account_id, endpoint, now, claim)
-        if known is not None and isinstance(outcome, Reservation):
-            self._remember(account_id, known[0], outcome.period_index)
-        return outcome
+        there is to do; None otherwise (the general reservation has work to do)."""
+        fast = self.fast_reservation(account_id, endpoint, now)
+        if fast is None:
+            return None
+        params, period_index = fast
+        with self.database.alone() as tx:
+            row = tx.one(RESERVE_SQL, params)
+        return None if row is None else reservation_from_row(
+            row, account_id, endpoint, period_index)
 
     def commit_many(self, reservation_ids: Sequence[int], now: datetime) -> list[bool]:
         """Commit several reservations in one statement (its own transaction); for each,
@@ -182,7 +159,7 @@ class RequestCalls(SqlStore):
         if not reservation_ids:
             return []
         try:
-            with self.alone() as tx:
+            with self.database.alone() as tx:
                 rows = tx.rows(COMMIT_SQL, commit_params(reservation_ids, now))
         except DatabaseUnavailableError as exc:
             # The statement is its own transaction: once sent, the server may have
@@ -190,12 +167,19 @@ class RequestCalls(SqlStore):
             raise CommitUncertainError(f"{exc} (while committing)") from exc
         return committed(reservation_ids, rows)
 
+    def on_loop(self) -> AsyncRequestCalls:
+        """The same calls on the running event loop (open and close it there)."""
+        from bodygraph_server.store.async_calls import AsyncRequestCalls
+
+        return AsyncRequestCalls(self)
+
 
 def reservation_from_row(
     row: Row, account_id: int, endpoint: str, period_index: int
 ) -> Reservation:
     """The reservation ``bodygraph_reserve`` made (its row: id, credits, overage, balance)."""
     return Reservation(
-        id=int(row[0]), account_id=account_id, period_index=period_index, endpoint=endpoint,
-        credits=int(row[1]), overage=bool(row[2]), balance_after=int(row[3]),
+        id=int(row.usage_id), account_id=account_id, period_index=period_index,
+        endpoint=endpoint, credits=int(row.credits), overage=bool(row.overage),
+        balance_after=int(row.balance_after),
     )

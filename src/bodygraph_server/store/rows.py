@@ -1,5 +1,5 @@
-"""Rows of the bookkeeping tables to records and back: the column lists and the one
-ledger insert shared by the repositories."""
+"""Rows of the bookkeeping tables to records: the column lists, their readers (by column
+name) and the one ledger insert, shared by the repositories and the request path."""
 
 from __future__ import annotations
 
@@ -15,11 +15,12 @@ ACCOUNT_COLUMNS = (
     "a.id, a.plan, a.billing, a.created_us, a.active, a.overage_enabled, "
     "a.cancel_requested_us, a.cancel_at_us, a.period_index, a.balance, "
     "(SELECT k.display_prefix FROM api_keys k WHERE k.account_id = a.id "
-    "AND k.revoked_us IS NULL ORDER BY k.id DESC LIMIT 1)"
+    "AND k.revoked_us IS NULL ORDER BY k.id DESC LIMIT 1) AS key_prefix"
 )
 LEDGER_COLUMNS = "id, account_id, at_us, period_index, kind, delta, balance_after, note"
 KEY_COLUMNS = (
-    "k.id, k.key_hash, k.account_id, k.created_us, a.active, a.plan, a.overage_enabled"
+    "k.id AS key_id, k.key_hash, k.account_id, k.created_us AS key_created_us, a.active, "
+    "a.plan, a.overage_enabled"
 )
 
 
@@ -30,44 +31,45 @@ def _opt_time(micros: int | None) -> datetime | None:
 def account_from_row(row: Row) -> Account:
     """An :class:`Account` from a row of :data:`ACCOUNT_COLUMNS`."""
     return Account(
-        id=int(row[0]),
-        plan=get_plan(str(row[1])),
-        billing=Billing(str(row[2])),
-        created_at=from_micros(int(row[3])),
-        active=bool(row[4]),
-        overage_enabled=bool(row[5]),
-        cancel_requested_at=_opt_time(row[6]),
-        cancel_at=_opt_time(row[7]),
-        period_index=int(row[8]),
-        balance=int(row[9]),
-        key_prefix=None if row[10] is None else str(row[10]),
+        id=int(row.id),
+        plan=get_plan(str(row.plan)),
+        billing=Billing(str(row.billing)),
+        created_at=from_micros(int(row.created_us)),
+        active=bool(row.active),
+        overage_enabled=bool(row.overage_enabled),
+        cancel_requested_at=_opt_time(row.cancel_requested_us),
+        cancel_at=_opt_time(row.cancel_at_us),
+        period_index=int(row.period_index),
+        balance=int(row.balance),
+        key_prefix=None if row.key_prefix is None else str(row.key_prefix),
     )
 
 
 def key_from_row(row: Row) -> ApiKeyRecord:
-    """An :class:`ApiKeyRecord` from a row of :data:`KEY_COLUMNS`."""
+    """An :class:`ApiKeyRecord` from a row of :data:`KEY_COLUMNS` (or of the request
+    path's ``bodygraph_admit``, which names its columns alike)."""
     return ApiKeyRecord(
-        key_id=int(row[0]),
-        key_hash=str(row[1]),
-        account_id=int(row[2]),
-        created_at=from_micros(int(row[3])),
-        account_active=bool(row[4]),
-        plan=get_plan(str(row[5])),
-        overage_enabled=bool(row[6]),
+        key_id=int(row.key_id),
+        key_hash=str(row.key_hash),
+        account_id=int(row.account_id),
+        created_at=from_micros(int(row.key_created_us)),
+        account_active=bool(row.active),
+        plan=get_plan(str(row.plan)),
+        overage_enabled=bool(row.overage_enabled),
     )
 
 
 def ledger_from_row(row: Row) -> LedgerEntry:
     """A :class:`LedgerEntry` from a row of :data:`LEDGER_COLUMNS`."""
     return LedgerEntry(
-        id=int(row[0]),
-        account_id=int(row[1]),
-        at=from_micros(int(row[2])),
-        period_index=int(row[3]),
-        kind=LedgerKind(str(row[4])),
-        delta=int(row[5]),
-        balance_after=int(row[6]),
-        note=str(row[7]),
+        id=int(row.id),
+        account_id=int(row.account_id),
+        at=from_micros(int(row.at_us)),
+        period_index=int(row.period_index),
+        kind=LedgerKind(str(row.kind)),
+        delta=int(row.delta),
+        balance_after=int(row.balance_after),
+        note=str(row.note),
     )
 
 

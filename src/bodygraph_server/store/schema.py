@@ -3,55 +3,37 @@
 
 from __future__ import annotations
 
-from abc import abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from functools import cache
 from importlib import resources
 
 from bodygraph_server.policy.clock import to_micros
-from bodygraph_server.store.connections import Database, Tx
+from bodygraph_server.store.connections import Tx
 
 
-class Schema(Database):
-    """Creates or migrates a store's tables."""
-
-    #: Folder of ``migrations/`` holding this backend's ``NNNN_name.sql`` files.
-    MIGRATIONS: str = ""
-
-    @abstractmethod
-    def _lock_migrations(self, tx: Tx) -> None:
-        """Serialize concurrent migrations (several workers starting at once)."""
-
-    def _migration_files(self) -> list[tuple[int, str]]:
-        return list(_read_migrations(self.MIGRATIONS))
-
-    def _migrate(self) -> None:
-        with self.write_transaction() as tx:
-            self._lock_migrations(tx)
-            tx.execute(
-                "CREATE TABLE IF NOT EXISTS schema_version "
-                "(version INTEGER PRIMARY KEY, applied_us BIGINT NOT NULL)"
-            )
-            current = _version(tx)
-            for version, script in self._migration_files():
-                if version <= current:
-                    continue
-                for statement in iter_statements(script):
-                    tx.execute(statement)
-                tx.execute(
-                    "INSERT INTO schema_version (version, applied_us) VALUES (?, ?)",
-                    (version, to_micros(datetime.now(UTC))),
-                )
-
-    def schema_version(self) -> int:
-        """The highest migration applied."""
-        with self.read_transaction() as tx:
-            return _version(tx)
+def migrate(tx: Tx, files: Sequence[tuple[int, str]]) -> None:
+    """Apply the migration ``files`` (numbered scripts, in order) newer than the schema's
+    version, within ``tx`` (a write transaction)."""
+    tx.lock_migrations()
+    tx.execute(
+        "CREATE TABLE IF NOT EXISTS schema_version "
+        "(version INTEGER PRIMARY KEY, applied_us BIGINT NOT NULL)"
+    )
+    current = version(tx)
+    for number, script in files:
+        if number <= current:
+            continue
+        for statement in iter_statements(script):
+            tx.execute(statement)
+        tx.execute(
+            "INSERT INTO schema_version (version, applied_us) VALUES (?, ?)",
+            (number, to_micros(datetime.now(UTC))),
+        )
 
 
 @cache
-def _read_migrations(backend: str) -> tuple[tuple[int, str], ...]:
+def read_migrations(backend: str) -> tuple[tuple[int, str], ...]:
     """The numbered migration files of ``backend``, in order, read once per process: they
     are part of the installed package, and reading them again on every open of a store
     (every worker start, every test's database) cost more than the migration check
@@ -65,9 +47,10 @@ def _read_migrations(backend: str) -> tuple[tuple[int, str], ...]:
     return tuple(sorted(found))
 
 
-def _version(tx: Tx) -> int:
-    row = tx.one("SELECT MAX(version) FROM schema_version")
-    return 0 if row is None or row[0] is None else int(row[0])
+def version(tx: Tx) -> int:
+    """The highest migration applied."""
+    row = tx.one("SELECT MAX(version) AS version FROM schema_version")
+    return 0 if row is None or row.version is None else int(row.version)
 
 
 def iter_statements(script: str) -> Iterator[str]:

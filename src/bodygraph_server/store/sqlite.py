@@ -1,32 +1,6 @@
-"""The SQLite backend (stdlib :mod:`sqlite3`, WAL mode): the default store.
-
-Every write transaction is ``BEGIN IMMEDIATE``: it takes SQLite's single write lock before
-reading, so the read-check-update of a charge or a rate-limit hit is atomic across threads
-and processes. Readers never block in WAL mode.
-
-Writers of one store object (the threads of one process) first queue on an in-process
-lock, then on an advisory ``flock`` of a sidecar file (``<database>-writelock``) shared by
-every store object and process that opens the database through this class: the kernel
-wakes the next writer as soon as the lock is free, where SQLite's busy handler sleeps
-1, 2, 5, 10 ... ms between attempts (with two busy worker processes those sleeps, not the
-work, bounded the service's throughput). SQLite's own lock still decides: a writer that
-does not take the advisory lock (another program) is waited for up to ``busy_timeout``
-seconds, so the advisory lock only changes who waits how, never what is safe.
-
-The wait is short (:data:`~bodygraph_server.store.DEFAULT_BUSY_TIMEOUT`, 250 ms): the service runs
-SQLite calls on its event loop, and a lock held by another program must not freeze a
-worker. The time spent waiting for the advisory lock counts against the same budget; past
-it the call fails with :class:`DatabaseUnavailableError` (the service answers 503), and
-until a write gets the lock again the next ones wait only 10 ms (a worker is not blocked
-for 250 ms per request while another program keeps the lock).
-
-New database files (and the lock file) are created readable by their owner only (0600):
-they hold the render signing secrets.
-
-Durability: WAL with ``synchronous = NORMAL``: a commit is atomic and survives a crash
-of the process; a power loss may roll back the last transactions before the last
-checkpoint's sync, never corrupt the database (SQLite's documented guarantee for WAL).
-"""
+"""The SQLite backend (stdlib :mod:`sqlite3`, WAL mode), the default: write transactions
+are ``BEGIN IMMEDIATE`` behind an in-process lock and a ``flock`` of
+``<database>-writelock`` (the rules: docs/accounts.md, "Storage")."""
 
 from __future__ import annotations
 
@@ -35,13 +9,16 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections import namedtuple
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
 from bodygraph_server.store.connections import (
     DEFAULT_BUSY_TIMEOUT,
+    Database,
+    Dialect,
     ThreadConnections,
     Tx,
     first_line,
@@ -61,31 +38,29 @@ _PASSING = frozenset({
 LOCKED_OUT_WAIT = 0.01
 
 
-class SqliteStore(SqlStore):
-    """The bookkeeping in one SQLite file."""
+class SqliteConnections:
+    """A connection per thread and process to one SQLite file, and its write locks."""
 
-    MIGRATIONS = "sqlite"
+    dialect = Dialect(migrations="sqlite")
+    retry_start = False
 
-    def __init__(
-        self,
-        path: str | Path,
-        *,
-        url: str | None = None,
-        busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
-    ) -> None:
-        self.path = Path(path)
+    def __init__(self, path: Path, busy_timeout: float) -> None:
+        self.path = path
         self._busy_timeout = busy_timeout
         self._connections = ThreadConnections(self._connect)
         self._locked_out = False  # the last write found another program's lock
         self._write_lock = threading.Lock()
         self._lock_path = Path(f"{self.path}-writelock")
         self._lock_fd: tuple[int, int] | None = None  # (pid, descriptor)
-        super().__init__(url if url is not None else f"sqlite:///{self.path}")
+        self._row_types: dict[str, Callable[[Any], Any]] = {}  # statement -> row maker
 
-    def _session(self) -> AbstractContextManager[Any]:
+    def session(self) -> AbstractContextManager[Any]:
+        """This thread's connection."""
         return nullcontext(self._connections.get())
 
-    def _translate(self, exc: Exception) -> StoreError | None:
+    def translate(self, exc: Exception) -> StoreError | None:
+        """A locked, full, read-only or unreadable file: DatabaseUnavailableError; any
+        other SQLite error: DatabaseError."""
         code = getattr(exc, "sqlite_errorcode", None)
         if isinstance(exc, sqlite3.Error) and code is not None and code & 0xFF in _PASSING:
             return DatabaseUnavailableError(f"the SQLite database is unavailable: "
@@ -117,11 +92,14 @@ class SqliteStore(SqlStore):
         return conn
 
     @contextmanager
-    def _transaction(self, conn: Any, *, write: bool) -> Iterator[Tx]:
+    def transaction(self, conn: Any, *, write: bool) -> Iterator[Tx]:
+        """``BEGIN IMMEDIATE`` behind the write locks (``write``), else ``BEGIN``."""
         connection: sqlite3.Connection = conn
 
-        def run(sql: str, params: Sequence[object]) -> sqlite3.Cursor:
-            return connection.execute(sql, tuple(params))
+        types = self._row_types
+
+        def run(sql: str, params: Sequence[object]) -> NamedRows:
+            return NamedRows(connection.execute(sql, tuple(params)), sql, types)
 
         guard: AbstractContextManager[float] = self._writer() if write else nullcontext(0.0)
         with guard as waited:
@@ -130,7 +108,7 @@ class SqliteStore(SqlStore):
             else:
                 conn.execute("BEGIN")
             try:
-                yield Tx(run)
+                yield Tx(run, self.dialect)
                 conn.execute("COMMIT")
             except BaseException:
                 if conn.in_transaction:  # (SQLite ends some failed transactions itself)
@@ -205,12 +183,64 @@ class SqliteStore(SqlStore):
             if held is not None and held[0] == os.getpid():
                 os.close(held[1])
 
-    def relax_durability(self, tx: Tx) -> None:
-        """Nothing to do: in WAL mode with ``synchronous = NORMAL`` no commit waits for
-        the disk."""
+    def statements(self, conn: Any) -> AbstractContextManager[Tx]:
+        """One write transaction (SQLite has no cheaper way to commit each alone)."""
+        return self.transaction(conn, write=True)
 
-    def _lock_migrations(self, tx: Tx) -> None:
-        """Nothing to do: ``BEGIN IMMEDIATE`` already serializes migrations."""
+
+class SqliteStore(SqlStore):
+    """The bookkeeping in one SQLite file. No durability to relax: in WAL mode with
+    ``synchronous = NORMAL`` no commit waits for the disk; ``BEGIN IMMEDIATE`` already
+    serializes migrations."""
+
+    CONNECTIONS: type[SqliteConnections] = SqliteConnections
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        url: str | None = None,
+        busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
+    ) -> None:
+        self.path = Path(path)
+        super().__init__(Database(self.CONNECTIONS(self.path, busy_timeout)),
+                         url=url if url is not None else f"sqlite:///{self.path}")
+
+
+#: Statements whose row type a store remembers (then it starts again).
+MAX_ROW_TYPES = 1024
+
+
+class NamedRows:
+    """A cursor whose rows are named tuples, their type made once per statement (a row
+    factory would read the column names again for every row)."""
+
+    __slots__ = ("_cursor", "_sql", "_types")
+
+    def __init__(self, cursor: sqlite3.Cursor, sql: str,
+                 types: dict[str, Callable[[Any], Any]]) -> None:
+        self._cursor = cursor
+        self._sql = sql
+        self._types = types
+
+    @property
+    def rowcount(self) -> int:
+        """The number of rows the statement changed."""
+        return self._cursor.rowcount
+
+    def fetchall(self) -> list[Any]:
+        """Every row, as named tuples."""
+        rows = self._cursor.fetchall()
+        if not rows:
+            return rows
+        make = self._types.get(self._sql)
+        if make is None:
+            if len(self._types) >= MAX_ROW_TYPES:
+                self._types.clear()
+            names = [column[0] for column in self._cursor.description]
+            row_type: Any = namedtuple("Row", names, rename=True)  # type: ignore[misc]
+            make = self._types[self._sql] = row_type._make
+        return list(map(make, rows))
 
 
 def _write_ahead_log(conn: sqlite3.Connection, deadline: float) -> None:
