@@ -23,7 +23,6 @@ from bodygraph_server.store.records import (
 from bodygraph_server.store.rows import key_from_row
 
 if TYPE_CHECKING:
-    from bodygraph_server.store.async_calls import AsyncRequestCalls
     from bodygraph_server.store.postgres import PostgresConnections
 
 #: Accounts whose period is remembered per process before the memory starts again.
@@ -166,12 +165,6 @@ class RequestPath:
             # committed it whatever became of the answer (the caller finds out, .outcomes).
             raise CommitUncertainError(f"{exc} (while committing)") from exc
         return committed(reservation_ids, rows)
-
-    def on_loop(self) -> AsyncRequestCalls:
-        """The same calls on the running event loop (open and close it there)."""
-        from bodygraph_server.store.async_calls import AsyncRequestCalls
-
-        return AsyncRequestCalls(self)
 
 
 def reservation_from_row(

@@ -92,7 +92,11 @@ class SqlStore:
     def on_loop(self) -> AsyncRequestCalls | None:
         """The request path's statements on the running event loop, where the backend has
         them (PostgreSQL); None: every call goes through the bookkeeping threads."""
-        return None if self.request_path is None else self.request_path.on_loop()
+        if self.request_path is None:
+            return None
+        from bodygraph_server.store.async_calls import AsyncRequestCalls  # imports psycopg
+
+        return AsyncRequestCalls(self.request_path)
 
     def write_transaction(self) -> AbstractContextManager[Tx]:
         """A write transaction (see :meth:`Database.write_transaction`)."""
