@@ -39,7 +39,7 @@ def test_stability_reads_as_the_issue_says(capsys: pytest.CaptureFixture[str]) -
             "earlier, 1 h 44 min later)") in out
     assert ("  definition Triple Split Definition from 1980-01-02 22:10:06 to 16:22:22 "
             "(10 h 19 min earlier, 7 h 52 min later)") in out
-    assert "  moon 62.4 from 08:28:19 to 10:15:25 (1 min earlier, 1 h 45 min later)" in out
+    assert "  Moon 62.4 from 08:28:19 to 10:15:25 (1 min earlier, 1 h 45 min later)" in out
     assert "Activations (design):" in out
 
 

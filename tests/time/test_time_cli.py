@@ -83,7 +83,7 @@ def test_calendar_json_and_text(capsys: pytest.CaptureFixture[str]) -> None:
     lines = capsys.readouterr().out.splitlines()
     start, end = datetime(2024, 3, 1, tzinfo=UTC), datetime(2024, 3, 3, tzinfo=UTC)
     assert len(lines) == len(calendar(start, end, ["moon"], "line")) > 20
-    assert all(" moon " in line and " enters " in line for line in lines)
+    assert all(" Moon " in line and " enters " in line for line in lines)
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import json
 from datetime import UTC, date, datetime, time, timedelta
 
 from bodygraph.calculator import Calculator
-from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog
+from bodygraph.catalog.translations import catalog
 from bodygraph.cli.ical_file import add_ics_option, ics_to_stdout, write_ics
 from bodygraph.cli.options import CliError, Subparsers, calculator_from, note_if_plain
 from bodygraph.cli.relations_options import (
@@ -88,10 +88,16 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([ingress.to_dict() for ingress in found], indent=2))
         return 0
-    enters = catalog(args.lang).pgettext("cli", "{body} enters {gate_line}")
+    words = catalog(args.lang)
+    if not found:
+        none = (words.pgettext("cli", "no body asked enters a new gate from {first} to {last}")
+                if args.level == "gate" else
+                words.pgettext("cli", "no body asked enters a new line from {first} to {last}"))
+        print(none.format(first=args.start.strip(), last=args.end.strip()))
+        return 0
+    enters = words.pgettext("cli", "{body} enters {gate_line}")
     for ingress in found:
-        body = (ingress.body.value if args.lang == SOURCE_LANGUAGE
-                else body_label(ingress.body, args.lang))
         print(f"{rounded_seconds_text(ingress.at)}  " + enters.format(
-            body=pad(body, 9), gate_line=gate_line(ingress.gate, ingress.line)))
+            body=pad(body_label(ingress.body, args.lang), 10),
+            gate_line=gate_line(ingress.gate, ingress.line)))
     return 0

@@ -155,5 +155,5 @@ def render(result: Stability, lang: str = SOURCE_LANGUAGE) -> str:
 
 
 def body_name(body: Body, lang: str) -> str:
-    """A body as the report names it: its contract key in English, its name otherwise."""
-    return body.value if lang == SOURCE_LANGUAGE else body_label(body, lang)
+    """A body as the report names it (``North Node``)."""
+    return body_label(body, lang)
