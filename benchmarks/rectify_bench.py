@@ -18,12 +18,11 @@ Every figure is the best of ``--runs`` runs after a warm-up (compilation exclude
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import numpy as np
+from time_bench import best
 
 from bodygraph.calculator import calculate, calculate_many, default_calculator
 from bodygraph.relations import constraints, rectify, rectify_many, stability
@@ -31,17 +30,6 @@ from bodygraph.relations import constraints, rectify, rectify_many, stability
 DAY = date(1980, 1, 3)
 LONDON = ZoneInfo("Europe/London")
 KNOWN = {"profile": "3/5", "type": "Generator", "authority": "Emotional"}
-
-
-def best(runs: int, work: Callable[[], object]) -> float:
-    """The fastest of ``runs`` timings of ``work``, seconds."""
-    work()
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def naive_day() -> int:

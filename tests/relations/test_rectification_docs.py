@@ -5,21 +5,21 @@ from __future__ import annotations
 
 import doctest
 import json
-import re
 import shlex
-from importlib import import_module
 from pathlib import Path
 
 import pytest
 
 from bodygraph.cli.main import main
 
+from .doc_examples import json_examples, relations_doctests
+
 DOC = Path(__file__).parents[2] / "docs" / "rectification.md"
 
 
 @pytest.mark.parametrize("module", ["stability", "rectification"])
 def test_docstring_examples(module: str) -> None:
-    result = doctest.testmod(import_module(f"bodygraph.relations.{module}"))
+    result = relations_doctests(module)
     assert result.attempted > 0
     assert result.failed == 0
 
@@ -31,8 +31,7 @@ def test_doc_examples() -> None:
 
 
 def test_doc_json_is_what_the_commands_print(capsys: pytest.CaptureFixture[str]) -> None:
-    examples = re.findall(r"`(bodygraph [^`]+ --json)`:\n\n```json\n(.*?)```", DOC.read_text(),
-                          re.S)
+    examples = json_examples(DOC)
     assert len(examples) == 2
     for command, printed in examples:
         assert main(shlex.split(command)[1:]) == 0
