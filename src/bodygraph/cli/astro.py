@@ -15,12 +15,12 @@ from bodygraph.cli.chart import add_birth_options, parse_utc
 from bodygraph.cli.options import (
     EXIT_STATUS,
     CliError,
-    HelpFormatter,
     Subparsers,
     add_calculation_options,
     calculator_from,
     geocoder_from,
 )
+from bodygraph.cli.relations_options import command_parser
 from bodygraph.cli.report import pad, utc_seconds_text
 from bodygraph.errors import InvalidOptionError
 from bodygraph.geo.birthtime import wall_time
@@ -45,19 +45,17 @@ NO_PLACE: Final = "angles and houses: give the place (--lat/--lng or --place) to
 
 def add_parser(subparsers: Subparsers) -> None:
     """Add ``bodygraph astro ...`` to the ``bodygraph`` command line."""
-    parser = subparsers.add_parser(
-        "astro",
-        help="zodiac positions, angles and houses of one birth",
-        description="The tropical zodiac position of each of the 26 activations, whether "
-        "the body is retrograde, and for a known place the Ascendant, the Midheaven and "
-        "the 12 house cusps (docs/conventions.md).",
-        epilog=f"examples:\n  {EXAMPLE}\n"
-        "  bodygraph astro --utc 1990-05-14T06:30:00Z --lat 52.52 --lng 13.405 "
-        "--houses whole-sign\n"
-        "  bodygraph astro --date 1990-05-14 --time 08:30 --tz Europe/Berlin --lat 52.52 "
-        "--lng 13.405\n  bodygraph astro --utc 1980-01-03T08:30:00Z   (no place: no angles)"
-        f"\n\n{EXIT_STATUS}",
-        formatter_class=HelpFormatter,
+    parser = command_parser(
+        subparsers, "astro", "zodiac positions, angles and houses of one birth",
+        "The tropical zodiac position of each of the 26 activations, whether the body is "
+        "retrograde, and for a known place the Ascendant, the Midheaven and the 12 house "
+        "cusps (docs/conventions.md).",
+        [EXAMPLE, "bodygraph astro --utc 1990-05-14T06:30:00Z --lat 52.52 --lng 13.405 "
+         "--houses whole-sign",
+         "bodygraph astro --date 1990-05-14 --time 08:30 --tz Europe/Berlin --lat 52.52 "
+         "--lng 13.405",
+         "bodygraph astro --utc 1980-01-03T08:30:00Z   (no place: no angles)"],
+        EXIT_STATUS,
     )
     add_birth_options(parser)
     houses = parser.add_argument_group("houses")

@@ -15,6 +15,7 @@ from bodygraph.cli.options import (
     EXIT_STATUS,
     CliError,
     HelpFormatter,
+    Options,
     Subparsers,
     add_calculation_options,
     add_geocoder_options,
@@ -69,9 +70,15 @@ def add_birth_options(parser: argparse.ArgumentParser) -> None:
                       help="birth instant with offset, e.g. 1980-01-03T08:30:00Z")
     when.add_argument("--date", metavar="YYYY-MM-DD", help="local birth date")
     when.add_argument("--time", metavar="HH:MM", help="local birth time (24-hour)")
-    where = parser.add_argument_group("birth place (with --date/--time)")
-    where.add_argument("--tz", metavar="ZONE", help="IANA time zone, e.g. Europe/Berlin")
-    where.add_argument("--place", metavar="TEXT", help='place name, e.g. "Berlin, Germany"')
+    add_place_options(parser.add_argument_group("birth place (with --date/--time)"))
+
+
+def add_place_options(where: Options, zone: str = "Europe/Berlin",
+                      place: str = "Berlin, Germany") -> None:
+    """``--tz``, ``--place``, ``--lat``/``--lng`` and the geocoder options in ``where``, with
+    ``zone`` and ``place`` as the examples in their help."""
+    where.add_argument("--tz", metavar="ZONE", help=f"IANA time zone, e.g. {zone}")
+    where.add_argument("--place", metavar="TEXT", help=f'place name, e.g. "{place}"')
     where.add_argument("--lat", type=float, help="latitude in degrees, north positive")
     where.add_argument("--lng", type=float, help="longitude in degrees, east positive")
     add_geocoder_options(where, looked_up="--place")

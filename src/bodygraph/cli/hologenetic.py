@@ -12,10 +12,10 @@ from bodygraph.cli.chart import add_birth_options, chart_from_args
 from bodygraph.cli.options import (
     EXIT_STATUS,
     CliError,
-    HelpFormatter,
     Subparsers,
     add_calculation_options,
 )
+from bodygraph.cli.relations_options import command_parser
 from bodygraph.errors import InvalidOptionError
 from bodygraph.rules.hologenetic import (
     SEQUENCES,
@@ -30,15 +30,13 @@ EXAMPLE: Final = "bodygraph hologenetic --utc 1980-01-03T08:30:00Z"
 
 def add_parser(subparsers: Subparsers) -> None:
     """Add ``bodygraph hologenetic ...`` to the ``bodygraph`` command line."""
-    parser = subparsers.add_parser(
-        "hologenetic",
-        help="the hologenetic profile (Gene Keys spheres) of one birth",
-        description="The hologenetic profile of one birth: each sphere is the key (gate) and "
-        "line of one activation of the chart (docs/conventions.md).",
-        epilog=f"examples:\n  {EXAMPLE} --json\n"
-        "  bodygraph hologenetic --date 1990-05-14 --time 08:30 --tz Europe/Berlin "
-        "--labels my-labels.json\n\n" + EXIT_STATUS,
-        formatter_class=HelpFormatter,
+    parser = command_parser(
+        subparsers, "hologenetic", "the hologenetic profile (Gene Keys spheres) of one birth",
+        "The hologenetic profile of one birth: each sphere is the key (gate) and line of one "
+        "activation of the chart (docs/conventions.md).",
+        [f"{EXAMPLE} --json", "bodygraph hologenetic --date 1990-05-14 --time 08:30 "
+         "--tz Europe/Berlin --labels my-labels.json"],
+        EXIT_STATUS,
     )
     add_birth_options(parser)
     out = parser.add_argument_group("output")

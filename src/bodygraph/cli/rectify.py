@@ -8,10 +8,10 @@ import json
 from datetime import datetime, tzinfo
 
 from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, cross_text, term
+from bodygraph.cli.chart import add_place_options
 from bodygraph.cli.options import (
     CliError,
     Subparsers,
-    add_geocoder_options,
     calculator_from,
     geocoder_from,
     note_if_plain,
@@ -94,12 +94,8 @@ def add_parser(subparsers: Subparsers) -> None:
     when.add_argument("--from-time", metavar="HH:MM", help="local time to start at (default 00:00)")
     when.add_argument("--to-time", metavar="HH:MM",
                       help="local time to end at on the last date (default: its end)")
-    where = parser.add_argument_group("place")
-    where.add_argument("--tz", metavar="ZONE", help="IANA time zone, e.g. Europe/London")
-    where.add_argument("--place", metavar="TEXT", help='place name, e.g. "London, United Kingdom"')
-    where.add_argument("--lat", type=float, help="latitude in degrees, north positive")
-    where.add_argument("--lng", type=float, help="longitude in degrees, east positive")
-    add_geocoder_options(where, looked_up="--place")
+    add_place_options(parser.add_argument_group("place"), "Europe/London",
+                      "London, United Kingdom")
     given = parser.add_argument_group("what is known of the chart (all must hold)")
     for option, dest, metavar, text, repeatable in CONSTRAINT_OPTIONS:
         given.add_argument(option, dest=dest, metavar=metavar, help=text,

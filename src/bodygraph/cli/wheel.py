@@ -12,26 +12,24 @@ from bodygraph.cli.images import add_image_options, theme_of
 from bodygraph.cli.options import (
     EXIT_STATUS,
     CliError,
-    HelpFormatter,
     Subparsers,
     add_calculation_options,
     calculator_from,
 )
+from bodygraph.cli.relations_options import command_parser
 
 EXAMPLE: Final = "bodygraph wheel --utc 1980-01-03T08:30:00Z --svg wheel.svg"
 
 
 def add_parser(subparsers: Subparsers) -> None:
     """Add ``bodygraph wheel ...`` to the ``bodygraph`` command line."""
-    parser = subparsers.add_parser(
-        "wheel",
-        help="draw the mandala wheel of one birth (SVG, PNG)",
-        description="Draw the mandala wheel: the 64 gates around the zodiac, the 26 "
-        "activations at their longitudes, the bodygraph in the centre (docs/render.md).",
-        epilog=f"examples:\n  {EXAMPLE}\n"
-        "  bodygraph wheel --utc 1980-01-03T08:30:00Z --png wheel.png --theme dark "
-        "--transit-at 2027-01-01T00:00:00Z\n\n" + EXIT_STATUS,
-        formatter_class=HelpFormatter,
+    parser = command_parser(
+        subparsers, "wheel", "draw the mandala wheel of one birth (SVG, PNG)",
+        "Draw the mandala wheel: the 64 gates around the zodiac, the 26 activations at their "
+        "longitudes, the bodygraph in the centre (docs/render.md).",
+        [EXAMPLE, "bodygraph wheel --utc 1980-01-03T08:30:00Z --png wheel.png --theme dark "
+         "--transit-at 2027-01-01T00:00:00Z"],
+        EXIT_STATUS,
     )
     add_birth_options(parser)
     out = parser.add_argument_group("output (at least one of --svg and --png)")
