@@ -291,3 +291,13 @@ def test_batch_summary_is_in_the_language(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert f"1 lignes -> {tmp_path / 'charts.csv'} : 1 cartes, 0 lignes erronées (" in (
         done.stderr)
+
+
+def test_hologenetic_text_is_in_the_language() -> None:
+    done = _bodygraph("hologenetic", "--utc", "1980-01-03T08:30:00Z", "--lang", "de")
+    assert done.returncode == 0, done.stderr
+    spheres = ["Life's Work", "Radiance", "Purpose", "Attraction", "Core",
+               "Vocation", "Culture", "Brand", "Activation sequence", "Venus sequence",
+               "Pearl sequence", "Hologenetic profile"]
+    assert [word for word in spheres if word in done.stdout] == []
+    assert_no_english(done.stdout, "de")
