@@ -291,3 +291,27 @@ def test_batch_summary_is_in_the_language(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert f"1 lignes -> {tmp_path / 'charts.csv'} : 1 cartes, 0 lignes erronées (" in (
         done.stderr)
+
+
+def test_hologenetic_text_is_in_the_language() -> None:
+    done = _bodygraph("hologenetic", "--utc", "1980-01-03T08:30:00Z", "--lang", "de")
+    assert done.returncode == 0, done.stderr
+    spheres = ["Life's Work", "Radiance", "Purpose", "Attraction", "Core",
+               "Vocation", "Culture", "Brand", "Activation sequence", "Venus sequence",
+               "Pearl sequence", "Hologenetic profile"]
+    assert [word for word in spheres if word in done.stdout] == []
+    assert_no_english(done.stdout, "de")
+
+
+def test_ics_events_are_in_the_language() -> None:
+    cycles = _bodygraph("cycles", "--utc", "1980-01-03T08:30:00Z", "--year", "2024",
+                        "--lang", "de", "--ics", "-")
+    assert cycles.returncode == 0, cycles.stderr
+    events = cycles.stdout.replace("\r\n ", "")
+    assert "SUMMARY:Saturn-Return (Durchgang 1 von " in events
+    assert "Saturn return" not in events and "pass " not in events
+    calendar = _bodygraph("calendar", "--from", "2024-03-20", "--to", "2024-03-21",
+                          "--body", "moon", "--lang", "fr", "--ics", "-")
+    assert calendar.returncode == 0, calendar.stderr
+    events = calendar.stdout.replace("\r\n ", "")
+    assert "SUMMARY:Lune entre dans la porte " in events and " enters " not in events

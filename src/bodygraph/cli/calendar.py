@@ -9,7 +9,12 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from bodygraph.calculator import Calculator
 from bodygraph.catalog.translations import catalog
-from bodygraph.cli.ical_file import add_ics_option, ics_to_stdout, write_ics
+from bodygraph.cli.ical_file import (
+    add_ics_option,
+    event_words,
+    ics_to_stdout,
+    write_ics,
+)
 from bodygraph.cli.options import CliError, Subparsers, calculator_from, note_if_plain
 from bodygraph.cli.relations_options import (
     command_parser,
@@ -82,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
                       calculator=calculator_from(args))
     if args.ics is not None:
         write_ics(args.ics, to_ical(found, args.level, node=args.node, first=args.start.strip(),
-                                    last=args.end.strip()))
+                                    last=args.end.strip(), words=event_words(args.lang)))
         if only_ics:
             return 0
     if args.json:

@@ -9,7 +9,12 @@ from datetime import MAXYEAR, MINYEAR, datetime
 
 from bodygraph.catalog.translations import catalog
 from bodygraph.cli.chart import add_birth_options, chart_from_args
-from bodygraph.cli.ical_file import add_ics_option, ics_to_stdout, write_ics
+from bodygraph.cli.ical_file import (
+    add_ics_option,
+    event_words,
+    ics_to_stdout,
+    write_ics,
+)
 from bodygraph.cli.options import CliError, Subparsers, calculator_from, note_if_plain
 from bodygraph.cli.relations_options import (
     command_parser,
@@ -61,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     birth = chart_from_args(args).birth_utc
     found = cycles_of(birth, args.year, calculator_from(args))
     if args.ics is not None:
-        write_ics(args.ics, cycles_to_ical(found))
+        write_ics(args.ics, cycles_to_ical(found, words=event_words(args.lang)))
         if only_ics:
             return 0
     if args.json:

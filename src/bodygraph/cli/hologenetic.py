@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Final
 
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog
 from bodygraph.cli.chart import add_birth_options, chart_from_args
 from bodygraph.cli.options import (
     EXIT_STATUS,
@@ -16,11 +17,13 @@ from bodygraph.cli.options import (
     add_calculation_options,
 )
 from bodygraph.cli.relations_options import command_parser
+from bodygraph.cli.report import body_label, pad
 from bodygraph.errors import InvalidOptionError
 from bodygraph.rules.hologenetic import (
     SEQUENCES,
     HologeneticProfile,
     LabelPack,
+    SphereSource,
     hologenetic_profile,
     label_pack_from_json,
 )
@@ -55,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(profile_json(profile, labels), indent=2, ensure_ascii=False))
     else:
-        print(profile_text(profile, labels))
+        print(profile_text(profile, labels, args.lang))
     return 0
 
 
@@ -85,19 +88,58 @@ def profile_json(profile: HologeneticProfile, labels: LabelPack | None) -> dict[
     return out
 
 
-def profile_text(profile: HologeneticProfile, labels: LabelPack | None) -> str:
-    """The profile for a reader: each sequence, its spheres and the labels given."""
-    rows = ["Hologenetic profile"]
-    for sequence, title in SEQUENCES.items():
-        rows += ["", f"  {title}"]
+def words(lang: str) -> dict[str, str]:
+    """The words of the readable profile in ``lang``: its title, the sequences' titles and
+    the spheres' titles (by their JSON keys), the sides."""
+    tr = catalog(lang)
+    return {
+        "title": tr.pgettext("cli", "Hologenetic profile"),
+        "activation": tr.pgettext("cli", "Activation sequence"),
+        "venus": tr.pgettext("cli", "Venus sequence"),
+        "pearl": tr.pgettext("cli", "Pearl sequence"),
+        "lifesWork": tr.pgettext("cli", "Life's Work"),
+        "evolution": tr.pgettext("cli", "Evolution"),
+        "radiance": tr.pgettext("cli", "Radiance"),
+        "purpose": tr.pgettext("cli", "Purpose"),
+        "attraction": tr.pgettext("cli", "Attraction"),
+        "iq": tr.pgettext("cli", "IQ"),
+        "eq": tr.pgettext("cli", "EQ"),
+        "sq": tr.pgettext("cli", "SQ"),
+        "core": tr.pgettext("cli", "Core"),
+        "vocation": tr.pgettext("cli", "Vocation"),
+        "culture": tr.pgettext("cli", "Culture"),
+        "brand": tr.pgettext("cli", "Brand"),
+        "pearl sphere": tr.pgettext("cli", "Pearl"),
+        "personality": tr.pgettext("cli", "personality"),
+        "design": tr.pgettext("cli", "design"),
+    }
+
+
+def _source_text(source: SphereSource, said: dict[str, str], lang: str) -> str:
+    """The activation a sphere is, ``personality sun`` (in English the body's code, as in
+    the JSON; in another language its name)."""
+    body = source.body.value if lang == SOURCE_LANGUAGE else body_label(source.body, lang)
+    return f"{said[source.side]} {body}"
+
+
+def profile_text(profile: HologeneticProfile, labels: LabelPack | None,
+                 lang: str = SOURCE_LANGUAGE) -> str:
+    """The profile for a reader: each sequence, its spheres and the labels given, the
+    words in ``lang``."""
+    said = words(lang)
+    rows = [said["title"]]
+    for sequence in SEQUENCES:
+        rows += ["", f"  {said[sequence]}"]
         for sphere in profile.spheres:
             if sphere.source.sequence != sequence:
                 continue
-            source = f"{sphere.source.side} {sphere.source.body.value}"
-            rows.append(f"    {sphere.source.title:<12} {sphere!s:>5}   ({source})")
+            key = sphere.source.key
+            title = said["pearl sphere" if key == "pearl" else key]
+            source = _source_text(sphere.source, said, lang)
+            rows.append(f"    {pad(title, 12)} {sphere!s:>5}   ({source})")
             if labels is not None:
-                if sphere.source.key in labels.spheres:
-                    rows.append(f"      {labels.spheres[sphere.source.key]}")
+                if key in labels.spheres:
+                    rows.append(f"      {labels.spheres[key]}")
                 rows += [f"      {name}: {text}"
                          for name, text in labels.key_labels(sphere.key).items()]
     return "\n".join(rows)
