@@ -70,11 +70,14 @@ class WriteCheck:
             return False
         if cycle.keep_alive and transport.is_closing():
             return False  # closing on its own: the write failed
-        deadline = asyncio.get_running_loop().time() + patience
+        if not transport.get_write_buffer_size():
+            return True  # the usual case: all of it went to the socket at once
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + patience
         while transport.get_write_buffer_size():
             if cycle.disconnected:
                 return False
-            if asyncio.get_running_loop().time() > deadline:
+            if loop.time() > deadline:
                 break
             await asyncio.sleep(_DRAIN_PAUSE)
         return True

@@ -133,7 +133,8 @@ async def _serve(computed: Computed, request: Request) -> Response:
         key = idempotency_key(request.headers)
         raw = await read_raw_body(request, services)
         job = computed.parse(parse_json_object(raw), services)
-        base = services.settings.render_base(str(request.base_url))
+        base = ("" if job.draw is None  # only a drawing job links a picture
+                else services.settings.render_base(str(request.base_url)))
 
         def answer(charts: Sequence[Chart]) -> tuple[Data, dict[str, str]]:
             """The ``data`` and, when the job draws, the ``svgRenderUrl`` (blocking)."""
