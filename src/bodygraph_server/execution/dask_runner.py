@@ -47,8 +47,9 @@ class DaskChunkRunner:
             if self._client is None:
                 import distributed  # heavy: only where jobs run on Dask
 
+                connect: Any = distributed.Client
                 try:
-                    self._client = await distributed.Client(
+                    self._client = await connect(
                         self.address, asynchronous=True, timeout=self.connect_timeout,
                         set_as_default=False)
                 except (OSError, TimeoutError) as exc:
