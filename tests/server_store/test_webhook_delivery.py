@@ -331,3 +331,31 @@ async def test_one_event_per_job_and_one_sender_per_attempt(
     clock.advance(days=1)
     assert outbox.prune(clock.now()) == 1
     assert outbox.find("job_8") is None and outbox.attempts(found.id) == []
+
+
+async def test_the_running_sender_delivers_when_woken_and_retries_when_due(
+        book: Bookkeeper, receiver: Receiver) -> None:
+    import anyio
+
+    from bodygraph_server.policy.clock import SystemClock
+
+    account = book.create_account("developer").account.id
+    receiver.answers = [500]
+    webhooks = WebhookSender(SqlWebhookOutbox(book.store), lambda account_id: SECRET,
+                             clock=SystemClock(), allow_private=True, delays=(0.2,))
+    try:
+        async with anyio.create_task_group() as group:
+            # A long poll: only the wake-up and the retry's due time make it look.
+            group.start_soon(webhooks.run, 600.0)
+            await webhooks.enqueue(account_id=account, job_id="job_10", url=receiver.url,
+                                   event=event("job_10"))
+            with anyio.fail_after(30):
+                while len(receiver.seen) < 2:
+                    await anyio.sleep(0.02)
+                while (found := webhooks.outbox.find("job_10")) and found.state == "pending":
+                    await anyio.sleep(0.02)
+            group.cancel_scope.cancel()
+    finally:
+        await webhooks.aclose()
+    assert [r.verified for r in receiver.seen] == [True, True]
+    assert found is not None and (found.state, found.attempts) == ("delivered", 2)
