@@ -359,3 +359,50 @@ async def test_the_running_sender_delivers_when_woken_and_retries_when_due(
         await webhooks.aclose()
     assert [r.verified for r in receiver.seen] == [True, True]
     assert found is not None and (found.state, found.attempts) == ("delivered", 2)
+
+
+async def test_a_name_resolving_elsewhere_at_connect_time_is_not_called(
+        book: Bookkeeper, now: ManualClock) -> None:
+    lookups = iter([["93.184.215.14"], ["127.0.0.1"]])  # checked public, then rebound
+
+    async def rebinding(host: str, port: int) -> list[str]:
+        return next(lookups)
+
+    account = book.create_account("developer").account.id
+    webhooks = WebhookSender(SqlWebhookOutbox(book.store), lambda account_id: SECRET,
+                             clock=now, allow_private=False, delays=(), resolve=rebinding)
+    try:
+        await webhooks.enqueue(account_id=account, job_id="job_11",
+                               url="https://hooks.example.com:8443/x", event=event("job_11"))
+        assert await webhooks.deliver_due() == 1
+    finally:
+        await webhooks.aclose()
+    delivery = webhooks.outbox.find("job_11")
+    assert delivery is not None
+    [attempt] = webhooks.outbox.attempts(delivery.id)
+    assert attempt.error == ("refused: callbackUrl host 'hooks.example.com' resolves to a "
+                             "loopback address (127.0.0.1); callbacks go to public addresses "
+                             "only")
+
+
+async def test_the_guarded_transport_connects_to_the_address_it_checked(
+        receiver: Receiver, monkeypatch: pytest.MonkeyPatch) -> None:
+    import httpx
+
+    from bodygraph_server.webhooks import policy
+    from bodygraph_server.webhooks.transport import public_only_transport
+
+    asked: list[tuple[str, int]] = []
+
+    async def to_receiver(host: str, port: int) -> list[str]:
+        asked.append((host, port))
+        return ["127.0.0.1"]
+
+    # The receiver is on loopback: let the check pass it, as it passes a public address.
+    monkeypatch.setattr(policy, "refused_address", lambda address: None)
+    port = int(receiver.url.split(":")[2].split("/")[0])
+    async with httpx.AsyncClient(transport=public_only_transport(to_receiver)) as client:
+        response = await client.post(f"http://hooks.example.com:{port}/x", content=b"{}")
+    assert response.status_code == 200
+    assert asked == [("hooks.example.com", port)]  # one look-up, and no other
+    assert receiver.seen[0].headers["host"] == f"hooks.example.com:{port}"

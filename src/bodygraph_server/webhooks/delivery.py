@@ -27,6 +27,7 @@ from bodygraph_server.webhooks.policy import (
     system_resolve,
 )
 from bodygraph_server.webhooks.signing import WebhookSecretError, new_message_id, signed_headers
+from bodygraph_server.webhooks.transport import public_only_transport
 
 LOG = logging.getLogger("bodygraph_server.webhooks")
 
@@ -73,6 +74,8 @@ class WebhookSender:
         self._secret_for = secret_for
         self._clock = clock
         self._resolve = resolve
+        if transport is None and not allow_private:
+            transport = public_only_transport(resolve)
         self._client = httpx.AsyncClient(
             follow_redirects=False, trust_env=False, timeout=timeout, transport=transport,
             headers={"user-agent": "bodygraph-webhooks/1"})
@@ -149,8 +152,9 @@ class WebhookSender:
                         delivery.job_id, host, number, outcome.error, then)
 
     async def attempt(self, delivery: Delivery) -> Outcome:
-        """One signed POST of ``delivery`` (its URL checked again: a name may resolve
-        elsewhere now); redirects are not followed and the answer's body is not read."""
+        """One signed POST of ``delivery`` (its URL checked again, and the address
+        connected to checked as well: a name may resolve elsewhere now); redirects are not
+        followed and the answer's body is not read."""
         try:
             secret = await anyio.to_thread.run_sync(self._secret_for, delivery.account_id)
             headers = signed_headers(secret, delivery.message_id, delivery.body,

@@ -96,10 +96,16 @@ async def check_callback_url(url: str, *, allow_private: bool,
     :class:`CallbackURLError`. Its host is resolved (an address is taken as it is): every
     address it names must be public, unless ``allow_private``."""
     parts = parse_callback_url(url, allow_private=allow_private)
-    if allow_private:
-        return url
-    host = parts.hostname or ""
-    addresses = await _addresses(host, parts, resolve)
+    if not allow_private:
+        port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
+        await public_addresses(parts.hostname or "", port, resolve)
+    return url
+
+
+async def public_addresses(host: str, port: int, resolve: Resolver = system_resolve) -> list[str]:
+    """The addresses ``host`` names (itself if it is one, else what it resolves to), if
+    every one is public; else :class:`CallbackURLError`."""
+    addresses = await _addresses(host.strip("[]"), port, resolve)
     for address in addresses:
         kind = refused_address(address)
         if kind is not None:
@@ -107,16 +113,14 @@ async def check_callback_url(url: str, *, allow_private: bool,
                 CallbackRefusal.PRIVATE_ADDRESS,
                 f"callbackUrl host {host!r} resolves to a {kind} address ({address}); "
                 "callbacks go to public addresses only")
-    return url
+    return addresses
 
 
-async def _addresses(host: str, parts: SplitResult, resolve: Resolver) -> list[str]:
-    """The addresses ``host`` names: itself if it is one, else what it resolves to."""
+async def _addresses(host: str, port: int, resolve: Resolver) -> list[str]:
     try:
         return [str(ipaddress.ip_address(host))]
     except ValueError:
         pass
-    port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
     try:
         addresses = await resolve(host, port)
     except (OSError, TimeoutError, UnicodeError):
