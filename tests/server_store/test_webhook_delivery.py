@@ -406,3 +406,27 @@ async def test_the_guarded_transport_connects_to_the_address_it_checked(
     assert response.status_code == 200
     assert asked == [("hooks.example.com", port)]  # one look-up, and no other
     assert receiver.seen[0].headers["host"] == f"hooks.example.com:{port}"
+
+
+def test_concurrent_senders_claim_each_delivery_once(
+        book: Bookkeeper, clock: ManualClock) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    account = book.create_account("developer").account.id
+    outbox = SqlWebhookOutbox(book.store)
+    for i in range(40):
+        outbox.enqueue(message_id=f"msg_{i}", account_id=account, job_id=f"job_c{i}",
+                       url="https://hooks.example.com/x", body="{}", now=clock.now())
+    start = threading.Barrier(4)
+
+    def claim_all() -> list[str]:
+        start.wait()
+        mine: list[str] = []
+        while claimed := outbox.claim_due(clock.now(), timedelta(seconds=60), 3):
+            mine.extend(d.job_id for d in claimed)
+        return mine
+
+    with ThreadPoolExecutor(4) as pool:
+        shares = list(pool.map(lambda _: claim_all(), range(4)))
+    every = [job for share in shares for job in share]
+    assert sorted(every) == sorted(f"job_c{i}" for i in range(40))  # each once

@@ -117,6 +117,9 @@ class WebhookSender:
             except StoreError as exc:
                 LOG.warning("webhooks: the database is unavailable (%s); trying again", exc)
                 due = None
+            except Exception:  # never let one bad delivery stop the sender
+                LOG.exception("webhooks: delivering failed; trying again")
+                due = None
             wait = poll_interval
             if due is not None:
                 wait = min(wait, max(0.0, (due - self._clock.now()).total_seconds()))
@@ -136,10 +139,15 @@ class WebhookSender:
         retry_at = None
         if outcome.error and number <= len(self.delays):
             retry_at = started + timedelta(seconds=self.delays[number - 1])
-        recorded = await anyio.to_thread.run_sync(lambda: self.outbox.record(
-            delivery, started=started, duration=duration, status_code=outcome.status_code,
-            error=outcome.error, retry_at=retry_at))
         host = urlsplit(delivery.url).hostname
+        try:
+            recorded = await anyio.to_thread.run_sync(lambda: self.outbox.record(
+                delivery, started=started, duration=duration,
+                status_code=outcome.status_code, error=outcome.error, retry_at=retry_at))
+        except StoreError as exc:  # the claim runs out: the delivery is tried again then
+            LOG.warning("webhook of job %s to %s, attempt %d (%s) not recorded: %s",
+                        delivery.job_id, host, number, outcome.error or "delivered", exc)
+            return
         if not recorded:
             LOG.warning("webhook of job %s: attempt %d outlived its claim (%s)",
                         delivery.job_id, number, outcome.error or "delivered")
