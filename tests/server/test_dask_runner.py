@@ -103,3 +103,32 @@ async def test_an_unreachable_scheduler_is_a_clear_error() -> None:
     with pytest.raises(DaskUnavailableError, match=f"Dask scheduler at tcp://127.0.0.1:{port}"):
         await runner.run(chart_chunk, (births(1, 1), ""))
     await runner.aclose()
+
+
+def slow_chunk(task: Task) -> int:
+    """A chunk that takes a while (to be cancelled)."""
+    import time
+
+    time.sleep(2)
+    return len(task[0])
+
+
+def scheduler_tasks(dask_scheduler: Any) -> int:
+    return len(dask_scheduler.tasks)
+
+
+async def test_a_cancelled_run_releases_its_task(scheduler: str) -> None:
+    distributed = pytest.importorskip("distributed")
+    runner = DaskChunkRunner(scheduler)
+    try:
+        with anyio.move_on_after(0.5) as scope:
+            await runner.run(slow_chunk, (births(3, 3), ""))
+        assert scope.cancelled_caught
+        # While the runner is still connected, the scheduler forgets the chunk.
+        async with distributed.Client(scheduler, asynchronous=True,
+                                      set_as_default=False) as client:
+            with anyio.fail_after(30):
+                while await client.run_on_scheduler(scheduler_tasks):
+                    await anyio.sleep(0.05)
+    finally:
+        await runner.aclose()
