@@ -64,6 +64,7 @@ from bodygraph_client.types import (
     V1SimpleBodygraph,
     VisualChart,
 )
+from bodygraph_client.webhooks import WebhookVerificationError, verify_webhook
 
 __version__ = "0.1.0"
 
@@ -114,5 +115,7 @@ __all__ = [
     "V1Bodygraph",
     "V1SimpleBodygraph",
     "VisualChart",
+    "WebhookVerificationError",
     "__version__",
+    "verify_webhook",
 ]

@@ -143,6 +143,12 @@ class Settings:
     access_log: bool = _setting(
         True, "log a line per request (method, path, status; never a query, a body or the "
               "client address)")
+    allow_private_callbacks: bool = _setting(
+        False, "accept job callback URLs that are plain http or resolve to private, "
+               "loopback or link-local addresses (tests, closed networks; docs/jobs.md)")
+    dask_scheduler: str = _setting(
+        "", "address of the Dask scheduler (tcp://host:8786) whose workers run the jobs' "
+            "chunks (empty: the service's own worker processes; docs/jobs.md)")
 
     def __post_init__(self) -> None:
         if self.geocoder not in ("google", "offline"):
@@ -175,6 +181,7 @@ class Settings:
         path = self.render_path
         if any(path == p or path.startswith(p + "/") for p in _RESERVED_PATHS):
             raise SettingsError(f"render_url path {path!r} collides with the API's paths")
+        _check_dask_scheduler(self.dask_scheduler)
         if self.render_keys.strip():
             try:
                 parse_render_keys(self.render_keys)
@@ -257,6 +264,24 @@ def _check_base_url(name: str, value: str) -> None:
         raise SettingsError(
             f"{name} must be an absolute http(s) URL without query, not {value!r}"
         )
+
+
+#: The address schemes of ``distributed`` a scheduler is reached by.
+_DASK_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+
+
+def _check_dask_scheduler(address: str) -> None:
+    """Empty, or ``scheme://host:port`` (a scheme of ``distributed``) or ``host:port``."""
+    if not address:
+        return
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    host, colon, port = rest.rpartition(":")
+    if scheme not in _DASK_SCHEMES or not colon or not host or not port.isdigit() or any(
+            c.isspace() for c in address):
+        raise SettingsError(
+            f"dask_scheduler must be like tcp://host:8786 or host:8786, not {address!r}")
 
 
 def _check_proxies(proxies: list[str]) -> None:

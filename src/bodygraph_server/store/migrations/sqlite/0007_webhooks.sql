@@ -1,0 +1,26 @@
+-- bodygraph bookkeeping, schema 7 (SQLite): the jobs' completion webhooks
+-- (bodygraph_server.webhooks). A delivery is one event for one callback URL, sent until
+-- answered 2xx or its schedule of retries runs out; each attempt is a row of its own.
+CREATE TABLE webhook_deliveries (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    message_id TEXT NOT NULL UNIQUE,
+    account_id INTEGER NOT NULL REFERENCES accounts(id),
+    job_id TEXT NOT NULL UNIQUE,
+    url TEXT NOT NULL,
+    body TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_us INTEGER NOT NULL,
+    created_us INTEGER NOT NULL,
+    finished_us INTEGER
+);
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (state, next_attempt_us);
+CREATE TABLE webhook_attempts (
+    delivery_id INTEGER NOT NULL REFERENCES webhook_deliveries(id) ON DELETE CASCADE,
+    attempt INTEGER NOT NULL,
+    started_us INTEGER NOT NULL,
+    duration_us INTEGER NOT NULL,
+    status_code INTEGER,
+    error TEXT NOT NULL,
+    PRIMARY KEY (delivery_id, attempt)
+);

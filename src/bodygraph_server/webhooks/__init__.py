@@ -1,0 +1,29 @@
+"""The jobs' completion webhooks (docs/jobs.md, "Webhooks"): which callback URLs are
+called (:mod:`.policy`), the event (:mod:`.events`), its Standard Webhooks signature
+(:mod:`.signing`) and its delivery with retries, logged per attempt (:mod:`.delivery`)."""
+
+from bodygraph_server.webhooks.delivery import RETRY_DELAYS, Outcome, WebhookSender
+from bodygraph_server.webhooks.events import FINAL_STATUSES, FinalStatus, JobEvent
+from bodygraph_server.webhooks.policy import (
+    CallbackRefusal,
+    CallbackURLError,
+    check_callback_url,
+    parse_callback_url,
+)
+from bodygraph_server.webhooks.signing import WebhookSecretError, new_message_id, signed_headers
+
+__all__ = [
+    "FINAL_STATUSES",
+    "RETRY_DELAYS",
+    "CallbackRefusal",
+    "CallbackURLError",
+    "FinalStatus",
+    "JobEvent",
+    "Outcome",
+    "WebhookSecretError",
+    "WebhookSender",
+    "check_callback_url",
+    "new_message_id",
+    "parse_callback_url",
+    "signed_headers",
+]
