@@ -2,7 +2,7 @@
 
 The token is verified before anything is drawn
 (:func:`bodygraph_server.images.overlay_tokens.verify_picture`: a chart, a transit over a
-natal chart or a connection);
+natal chart, a connection or a mandala wheel);
 nothing of the request, the token or the image is stored. The style comes from the
 caller's template through a :class:`TemplateSource`, cached in process for 24 hours;
 an unknown template renders with the default theme. The ``.png`` path is the ``.svg``
@@ -19,7 +19,8 @@ Responses:
          a token of version 2 or later under another template than the one it was
          issued for)
 ``404``  ``NOT_FOUND``: the path is not ``<uuid>.svg``/``<uuid>.png`` (canonical lower-case
-         UUID) or ``default.svg``/``default.png``
+         UUID), ``default.svg``/``default.png`` or ``<theme>.svg``/``<theme>.png`` (a
+         shipped theme, as a wheel link names it; the token is bound to it)
 ``429``  ``RATE_LIMIT_EXCEEDED``: the client fetched too many images
          (:mod:`bodygraph_server.images.throttle`; every request takes one image
          before the checks, a PNG the rest of its weight,
