@@ -45,7 +45,7 @@ def result_schemas() -> dict[str, Any]:
                            "beyond the polar circles, where Placidus is undefined)."},
                 "cusps": {"type": "array", "items": _longitude(), "minItems": 12,
                           "maxItems": 12},
-                "note": {"type": ["string", "null"],
+                "note": {"oneOf": [{"type": "string"}, {"type": "null"}],
                          "description": "Why whole-sign cusps are given though Placidus "
                          "was asked for; else null."}}),
         }),
