@@ -27,7 +27,7 @@ from bodygraph_server.http.validation import (
     CoordinatesInput,
 )
 
-_LNG = COORDINATES_INPUT.fields[3]
+_LNG = next(field for field in COORDINATES_INPUT.fields if field.name == "lng")
 _INSTANT = f"{BIRTHDATE}T{BIRTHTIME}:([0-5][0-9])Z"
 _INSTANT_DOCUMENTED = f"{INSTANT_DAY_DOCUMENTED}T{BIRTHTIME}:([0-5][0-9])Z"
 POLE = "lat must be inside -90 to 90: at the poles no Ascendant exists"
