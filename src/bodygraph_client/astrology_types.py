@@ -1,7 +1,6 @@
-"""The ``data`` of the service's astrology endpoints as typed dictionaries (keys exactly as
-on the wire): the hologenetic profile, the zodiac positions and angles, the wheel's
-longitudes; they mirror ``HologeneticProfileResult``, ``AstroResult`` and
-``WheelChartResult`` of the service's ``/openapi.json`` (the tests check them against it)."""
+"""The ``data`` of the astrology endpoints as typed dictionaries (keys as on the wire),
+mirroring ``HologeneticProfileResult``, ``AstroResult`` and ``WheelChartResult`` of the
+service's ``/openapi.json`` (the tests check them against it)."""
 
 from __future__ import annotations
 

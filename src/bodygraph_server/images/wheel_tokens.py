@@ -1,16 +1,6 @@
-"""Render tokens of the mandala wheel: versions 8 and 9, sealed as the chart tokens
-(:mod:`bodygraph_server.images.tokens`), whose payload is longitudes and nothing else.
-
-version 8, wheel (208-byte payload, 225 bytes sealed, 300 characters)
-    the 13 personality then the 13 design longitudes (``BODIES`` order), each an IEEE 754
-    double, big-endian, in degrees from 0 (included) to 360;
-version 9, wheel with a transit ring (312-byte payload, 329 bytes sealed, 439 characters)
-    the same, then the 13 longitudes of the transit.
-
-No birth date, time, place, account, theme or transit date is carried: the picture is
-drawn with the bodygraph in the centre and the ring labelled ``Transit``; the theme is
-the link's path (a template or a shipped theme, bound to the token).
-"""
+"""Render tokens of the mandala wheel (versions 8 and 9, sealed as the chart tokens): the
+26 or 39 longitudes as big-endian doubles and nothing else, no date, place, account or
+theme (layout: docs/render.md, "Render tokens")."""
 
 from __future__ import annotations
 
