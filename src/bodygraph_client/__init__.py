@@ -11,12 +11,31 @@ Depends on httpx only (the ``client`` extra). :class:`Client` blocks,
 500/503 after 1, 2, 4 s), send an Idempotency-Key with every charged call and raise one
 :class:`BodygraphApiError` subclass per errorCode family. The extension endpoints
 (transits, connections, pentas, sensitivity, cycles, calendar, batches) take
-:class:`Birth` values.
+:class:`Birth` values; the astrology endpoints (hologenetic profile, zodiac positions and
+angles, the mandala wheel's link) take coordinates like :meth:`Client.chart_at`.
 """
 
 from __future__ import annotations
 
 from bodygraph_client.aio import AsyncClient
+from bodygraph_client.astrology_types import (
+    ActivationSequence,
+    Angles,
+    AstroResult,
+    HologeneticProfileResult,
+    Houses,
+    HouseSystem,
+    PearlSequence,
+    Sign,
+    Theme,
+    VenusSequence,
+    WheelChart,
+    WheelChartResult,
+    WheelLongitudes,
+    ZodiacActivations,
+    ZodiacPosition,
+    ZodiacSide,
+)
 from bodygraph_client.calls import Call, DateLike, Endpoint, TimeLike
 from bodygraph_client.client import Client
 from bodygraph_client.core import DEFAULT_BASE_URL
@@ -71,8 +90,11 @@ __version__ = "0.1.0"
 __all__ = [
     "DEFAULT_BASE_URL",
     "AccessDenied",
+    "ActivationSequence",
     "ActivationSide",
     "Activations",
+    "Angles",
+    "AstroResult",
     "AsyncClient",
     "AuthError",
     "BatchSlotError",
@@ -94,10 +116,14 @@ __all__ = [
     "EndpointNotFound",
     "GeocodeError",
     "HeldChannel",
+    "HologeneticProfileResult",
+    "HouseSystem",
+    "Houses",
     "Ingress",
     "InvalidInput",
     "Level",
     "LineChange",
+    "PearlSequence",
     "PentaResult",
     "RateLimit",
     "RateLimited",
@@ -106,7 +132,9 @@ __all__ = [
     "SensitivityResult",
     "ServerError",
     "ServiceUnreachable",
+    "Sign",
     "SimpleChart",
+    "Theme",
     "TimeLike",
     "TransitNatal",
     "TransitResult",
@@ -114,8 +142,15 @@ __all__ = [
     "V1Activations",
     "V1Bodygraph",
     "V1SimpleBodygraph",
+    "VenusSequence",
     "VisualChart",
     "WebhookVerificationError",
+    "WheelChart",
+    "WheelChartResult",
+    "WheelLongitudes",
+    "ZodiacActivations",
+    "ZodiacPosition",
+    "ZodiacSide",
     "__version__",
     "verify_webhook",
 ]

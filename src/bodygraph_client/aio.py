@@ -11,7 +11,8 @@ from typing import TypeVar
 import anyio
 import httpx
 
-from bodygraph_client import calls, core, extension_calls
+from bodygraph_client import astrology_calls, calls, core, extension_calls
+from bodygraph_client import astrology_types as astro
 from bodygraph_client import extension_types as ext
 from bodygraph_client import types as api
 from bodygraph_client.calls import Call, DateLike, TimeLike
@@ -143,3 +144,33 @@ class AsyncClient(core.ClientBase):
     async def charts_batch(self, births: Sequence[Birth]) -> ext.ChartBatchResult:
         """See :meth:`bodygraph_client.Client.charts_batch`."""
         return await self.send(extension_calls.charts_batch(births))
+
+    async def hologenetic_profile(
+        self, birthdate: DateLike, birthtime: TimeLike, location: str
+    ) -> astro.HologeneticProfileResult:
+        """See :meth:`bodygraph_client.Client.hologenetic_profile`."""
+        return await self.send(astrology_calls.hologenetic_profile(birthdate, birthtime,
+                                                                   location))
+
+    async def hologenetic_profile_at(
+        self, lat: float, lng: float, birthdate: DateLike, birthtime: TimeLike
+    ) -> astro.HologeneticProfileResult:
+        """See :meth:`bodygraph_client.Client.hologenetic_profile_at`."""
+        return await self.send(astrology_calls.hologenetic_profile_at(lat, lng, birthdate,
+                                                                      birthtime))
+
+    async def astro_at(
+        self, lat: float, lng: float, birthdate: DateLike, birthtime: TimeLike,
+        houses: astro.HouseSystem | None = None,
+    ) -> astro.AstroResult:
+        """See :meth:`bodygraph_client.Client.astro_at`."""
+        return await self.send(astrology_calls.astro_at(lat, lng, birthdate, birthtime,
+                                                        houses))
+
+    async def wheel_chart_at(
+        self, lat: float, lng: float, birthdate: DateLike, birthtime: TimeLike,
+        transit_at: datetime | str | None = None, theme: astro.Theme | None = None,
+    ) -> astro.WheelChart:
+        """See :meth:`bodygraph_client.Client.wheel_chart_at`."""
+        return await self.send(astrology_calls.wheel_chart_at(lat, lng, birthdate, birthtime,
+                                                              transit_at, theme))

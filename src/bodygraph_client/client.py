@@ -10,7 +10,8 @@ from typing import TypeVar
 
 import httpx
 
-from bodygraph_client import calls, core, extension_calls
+from bodygraph_client import astrology_calls, calls, core, extension_calls
+from bodygraph_client import astrology_types as astro
 from bodygraph_client import extension_types as ext
 from bodygraph_client import types as api
 from bodygraph_client.calls import Call, DateLike, TimeLike
@@ -150,3 +151,35 @@ class Client(core.ClientBase):
         """The full charts of 1 to 1000 births by coordinates, one slot each (a chart or
         an error): POST /v2/charts/batch (1 credit per chart returned)."""
         return self.send(extension_calls.charts_batch(births))
+
+    def hologenetic_profile(
+        self, birthdate: DateLike, birthtime: TimeLike, location: str
+    ) -> astro.HologeneticProfileResult:
+        """The hologenetic profile of a birth at a place: POST /v2/hologenetic-profiles
+        (needs ``geocode_key``)."""
+        return self.send(astrology_calls.hologenetic_profile(birthdate, birthtime, location))
+
+    def hologenetic_profile_at(
+        self, lat: float, lng: float, birthdate: DateLike, birthtime: TimeLike
+    ) -> astro.HologeneticProfileResult:
+        """The hologenetic profile of a birth at coordinates:
+        POST /v2/hologenetic-profiles/coordinates."""
+        return self.send(astrology_calls.hologenetic_profile_at(lat, lng, birthdate, birthtime))
+
+    def astro_at(
+        self, lat: float, lng: float, birthdate: DateLike, birthtime: TimeLike,
+        houses: astro.HouseSystem | None = None,
+    ) -> astro.AstroResult:
+        """Zodiac positions of the 26 activations, the Ascendant, the Midheaven and the
+        house cusps (``houses``: placidus by default, or whole-sign):
+        POST /v2/astro/coordinates."""
+        return self.send(astrology_calls.astro_at(lat, lng, birthdate, birthtime, houses))
+
+    def wheel_chart_at(
+        self, lat: float, lng: float, birthdate: DateLike, birthtime: TimeLike,
+        transit_at: datetime | str | None = None, theme: astro.Theme | None = None,
+    ) -> astro.WheelChart:
+        """The link to the mandala wheel of a birth (with the sky at ``transit_at`` as an
+        outer ring, in a shipped ``theme``): POST /v2/wheel-charts/coordinates."""
+        return self.send(astrology_calls.wheel_chart_at(lat, lng, birthdate, birthtime,
+                                                        transit_at, theme))

@@ -26,6 +26,7 @@ from bodygraph.render import svg
 from bodygraph.render.from_relations import connection_input, transit_input
 from bodygraph_mcp import relation_results as out
 from bodygraph_mcp import summaries
+from bodygraph_mcp.astrology_tools import ASTROLOGY_TOOLS
 from bodygraph_mcp.birth import BirthArg, instant, library_errors, parse_birth
 from bodygraph_mcp.results import ChartOutput, SvgOutput, summary, tool_result
 
@@ -165,5 +166,5 @@ def calendar(
 
 
 TOOLS: tuple[Callable[..., Any], ...] = (chart, render_svg, transit, connection, penta,
-                                         sensitivity, cycles, calendar)
+                                         sensitivity, cycles, calendar, *ASTROLOGY_TOOLS)
 """Every tool the server offers, named after its function."""

@@ -112,6 +112,7 @@ CASES = [
     Case(ErrorCode.INVALID_LOCATION, 400, "/v1/bodygraphs", {**V1, "location": ""}),
     Case(ErrorCode.INVALID_LATITUDE, 400, "/v2/charts/coordinates", {**COORDS, "lat": 90.5}),
     Case(ErrorCode.INVALID_LATITUDE, 400, "/v2/charts/coordinates", {**COORDS, "lat": "north"}),
+    Case(ErrorCode.INVALID_OPTION, 400, "/v2/astro/coordinates", {**COORDS, "houses": "koch"}),
     Case(ErrorCode.INVALID_LONGITUDE, 400, "/v2/charts/coordinates", {**COORDS, "lng": -181}),
     Case(ErrorCode.MISSING_REQUIRED_FIELD, 400, "/v2/charts/coordinates",
          {k: v for k, v in COORDS.items() if k != "lng"}),

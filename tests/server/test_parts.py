@@ -74,9 +74,9 @@ def test_error_table_matches_the_contract() -> None:
     }
     table = {code.value: spec.status for code, spec in ERROR_TABLE.items()}
     assert {k: v for k, v in table.items() if k in contract} == contract
-    extensions = {  # docs/api.md: outages and the Idempotency-Key header
+    extensions = {  # docs/api.md: outages, the Idempotency-Key header, options
         "SERVICE_UNAVAILABLE": 503, "IDEMPOTENCY_KEY_INVALID": 400,
-        "IDEMPOTENCY_KEY_REUSED": 422, "IDEMPOTENCY_KEY_IN_USE": 409,
+        "IDEMPOTENCY_KEY_REUSED": 422, "IDEMPOTENCY_KEY_IN_USE": 409, "INVALID_OPTION": 400,
     }
     assert {k: v for k, v in table.items() if k in extensions} == extensions
     assert set(table) - set(contract) - set(extensions) == {"NOT_FOUND", "METHOD_NOT_ALLOWED"}

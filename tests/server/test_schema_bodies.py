@@ -23,6 +23,7 @@ from bodygraph_server.http.validation import (
     v1_century,
 )
 from bodygraph_server.resources import service_document
+from bodygraph_server.resources.astrology.operations import parse_astro, parse_wheel
 from bodygraph_server.resources.batch.operations import parse_batch
 from bodygraph_server.resources.relations.operations import (
     parse_connection,
@@ -52,6 +53,10 @@ PARSERS: dict[str, Parser] = {
     "/v2/cycles": parse_cycles,
     "/v2/calendar": lambda body: parse_calendar(body, None),  # type: ignore[arg-type]
     "/v2/charts/batch": parse_batch,
+    "/v2/hologenetic-profiles": parse_location_input,
+    "/v2/hologenetic-profiles/coordinates": parse_coordinates_input,
+    "/v2/astro/coordinates": parse_astro,
+    "/v2/wheel-charts/coordinates": parse_wheel,
 }
 
 
@@ -110,6 +115,11 @@ def breaks_a_stated_rule(path: str, body: dict[str, Any]) -> bool:
         except ValueError:
             return True
         if body.get("visual") is True and body.get("natal") is None:
+            return True
+    if isinstance(body.get("transitAt"), str):
+        try:
+            datetime.fromisoformat(body["transitAt"])
+        except ValueError:
             return True
     if path == "/v2/calendar":
         first, last = _day(body["from"]), _day(body["to"])

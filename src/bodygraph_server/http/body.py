@@ -36,6 +36,9 @@ class Field:
     code: ErrorCode
     schema: Mapping[str, Any]
     read: Reader
+    optional: bool = False
+    default: Any = None
+    """An optional member may be absent or null: then ``default`` is taken."""
 
 
 def _text(value: object, name: str) -> str:
@@ -103,6 +106,28 @@ def number_field(*, name: str, code: ErrorCode, bounds: tuple[float, float],
                  schema={"type": "number", "minimum": low, "maximum": high, **schema})
 
 
+def choice_field(*, name: str, code: ErrorCode, choices: tuple[str, ...],
+                 default: str | None, schema: Mapping[str, Any]) -> Field:
+    """An optional text member naming one of ``choices`` (``default`` when absent or null);
+    anything else is ``code`` with the choices listed."""
+    message = f"{name} must be one of {', '.join(choices)}"
+
+    def read(value: object, today: date) -> str:
+        if not isinstance(value, str) or value not in choices:
+            raise ApiError(code, message)
+        return value
+
+    stated = {} if default is None else {"default": default}
+    return Field(name=name, code=code, read=read, optional=True, default=default,
+                 schema={"type": "string", "enum": list(choices), **stated, **schema})
+
+
+def _member(body: Mapping[str, Any], field: Field, today: date) -> Any:
+    if field.optional and body.get(field.name) is None:
+        return field.default
+    return field.read(required(body, field.name), today)
+
+
 @dataclass(frozen=True, slots=True)
 class Body(Generic[T]):
     """A request body: its name among the components' schemas, its fields in contract
@@ -116,12 +141,12 @@ class Body(Generic[T]):
     def parse(self, body: Mapping[str, Any], today: date | None = None) -> T:
         """The typed input of ``body`` (unknown members are ignored)."""
         day = today or date.min
-        return self.build(*(field.read(required(body, field.name), day)
-                            for field in self.fields))
+        return self.build(*(_member(body, field, day) for field in self.fields))
 
     def schema(self) -> dict[str, Any]:
         """The JSON Schema of the body."""
-        return {"type": "object", "required": [field.name for field in self.fields],
+        return {"type": "object",
+                "required": [field.name for field in self.fields if not field.optional],
                 "properties": {field.name: dict(field.schema) for field in self.fields}}
 
     def error_codes(self) -> tuple[ErrorCode, ...]:

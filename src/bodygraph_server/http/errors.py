@@ -55,6 +55,8 @@ class ErrorCode(StrEnum):
     IDEMPOTENCY_KEY_INVALID = "IDEMPOTENCY_KEY_INVALID"
     IDEMPOTENCY_KEY_REUSED = "IDEMPOTENCY_KEY_REUSED"
     IDEMPOTENCY_KEY_IN_USE = "IDEMPOTENCY_KEY_IN_USE"
+    # Extension: an option of an extension's body that names nothing known.
+    INVALID_OPTION = "INVALID_OPTION"
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +107,9 @@ ERROR_TABLE: Mapping[ErrorCode, ErrorSpec] = MappingProxyType(
         ),
         ErrorCode.IDEMPOTENCY_KEY_IN_USE: ErrorSpec(
             409, "A request with this Idempotency-Key is still in progress; retry later"
+        ),
+        ErrorCode.INVALID_OPTION: ErrorSpec(
+            400, "An option names nothing known; the message lists the valid values"
         ),
     }
 )

@@ -26,12 +26,15 @@ from datetime import date
 from bodygraph.model.chart import BODIES
 from bodygraph.render import ConnectionInput, RenderInput, RenderInputError, TransitInput
 from bodygraph.render.from_relations import PERSON_LABELS, transit_day, transit_label
+from bodygraph.render.wheel import WheelInput
 from bodygraph_server.images.tokens import (
     CONNECTION_VERSION,
     DEFAULT_TEMPLATE,
     FORMAT_VERSION,
     PAYLOAD_BYTES,
     TRANSIT_VERSION,
+    WHEEL_TRANSIT_VERSION,
+    WHEEL_VERSION,
     KeyRing,
     MalformedTokenError,
     decode_payload,
@@ -40,9 +43,10 @@ from bodygraph_server.images.tokens import (
     issue_sealed,
     open_token,
 )
+from bodygraph_server.images.wheel_tokens import decode_wheel, encode_wheel
 
 DATE_BYTES = 3
-Picture = RenderInput | TransitInput | ConnectionInput
+Picture = RenderInput | TransitInput | ConnectionInput | WheelInput
 """What a render token of any kind draws."""
 
 
@@ -92,6 +96,8 @@ def issue_picture(data: Picture, keys: KeyRing, template: str = DEFAULT_TEMPLATE
         return issue_sealed(TRANSIT_VERSION, encode_transit(data), keys, template)
     if isinstance(data, ConnectionInput):
         return issue_sealed(CONNECTION_VERSION, encode_connection(data), keys, template)
+    if isinstance(data, WheelInput):
+        return issue_sealed(*encode_wheel(data), keys, template)
     return issue(data, keys, template)
 
 
@@ -108,4 +114,6 @@ def verify_picture(token: str, keys: KeyRing, template: str = DEFAULT_TEMPLATE) 
         return decode_connection(payload)
     if kind == FORMAT_VERSION:
         return decode_payload(payload)
+    if kind in (WHEEL_VERSION, WHEEL_TRANSIT_VERSION):
+        return decode_wheel(payload)
     raise MalformedTokenError(f"render token version {kind} is not supported")

@@ -2,7 +2,7 @@
 
 The token is verified before anything is drawn
 (:func:`bodygraph_server.images.overlay_tokens.verify_picture`: a chart, a transit over a
-natal chart or a connection);
+natal chart, a connection or a mandala wheel);
 nothing of the request, the token or the image is stored. The style comes from the
 caller's template through a :class:`TemplateSource`, cached in process for 24 hours;
 an unknown template renders with the default theme. The ``.png`` path is the ``.svg``
@@ -19,7 +19,8 @@ Responses:
          a token of version 2 or later under another template than the one it was
          issued for)
 ``404``  ``NOT_FOUND``: the path is not ``<uuid>.svg``/``<uuid>.png`` (canonical lower-case
-         UUID) or ``default.svg``/``default.png``
+         UUID), ``default.svg``/``default.png`` or ``<theme>.svg``/``<theme>.png`` (a
+         shipped theme, as a wheel link names it; the token is bound to it)
 ``429``  ``RATE_LIMIT_EXCEEDED``: the client fetched too many images
          (:mod:`bodygraph_server.images.throttle`; every request takes one image
          before the checks, a PNG the rest of its weight,
@@ -50,7 +51,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from bodygraph.render import PngUnavailableError, Theme, render_svg
+from bodygraph.render import PRESET_NAMES, PngUnavailableError, Theme, render_svg
+from bodygraph.render.wheel import WheelInput, wheel_svg
 from bodygraph_server.images.formats import (
     PNG_COST,
     PNG_MEDIA_TYPE,
@@ -120,9 +122,14 @@ def render_link(render_url: str, template_id: UUID | None, token: str,
 
 
 def picture_url(picture: Picture, *, account_id: int, keys: KeyRing, hub: TemplateHub,
-                render_base: str) -> str:
-    """The image link of ``picture`` (a chart, a transit, a connection) for an account:
-    its active template, the newest key (blocking: the template store is asked)."""
+                render_base: str, preset: str = "") -> str:
+    """The image link of ``picture`` (a chart, a transit, a connection, a wheel) for an
+    account: its active template, the newest key (blocking: the template store is asked);
+    ``preset``, a shipped theme's name, styles it instead (the link's path is
+    ``<preset>.svg``, the token bound to it)."""
+    if preset:
+        token = issue_picture(picture, keys, preset)
+        return f"{render_base.rstrip('/')}/{preset}.svg?t={quote(token, safe='')}"
     template_id = hub.active_id(account_id)
     token = issue_picture(picture, keys, template_name(template_id))
     return render_link(render_base, template_id, token)
@@ -167,10 +174,11 @@ def image_endpoint(
     async def image(request: Request) -> Response:
         try:
             name, suffix = split_image_name(request.path_params["image"])
-            template_id = parse_template(name)
+            template_id = None if name in PRESET_NAMES else parse_template(name)
         except ValueError:
             return _refusal(404, "NOT_FOUND", "no such image; use <template-uuid>.svg, "
-                                              "default.svg or the same with .png")
+                                              "default.svg, <theme>.svg or the same with "
+                                              ".png")
         client = request.client.host if request.client else ""
         wait = limiter.take(client)
         if wait:
@@ -187,13 +195,14 @@ def image_endpoint(
             return _refusal(400, "RENDER_TOKEN_MALFORMED", str(exc))
         except InvalidSignatureError as exc:
             return _refusal(403, "RENDER_TOKEN_INVALID", str(exc))
-        theme: Theme | None = None
+        theme: Theme | None = Theme.preset(name) if name in PRESET_NAMES else None
         if template_id is not None:
             try:
                 theme = await run_in_threadpool(context.styles.style_for, template_id)
             except TemplateLookupError as exc:
                 return _refusal(503, "TEMPLATE_STORE_UNAVAILABLE", str(exc))
-        document = render_svg(payload, theme)
+        document = (wheel_svg(payload, theme) if isinstance(payload, WheelInput)
+                    else render_svg(payload, theme))
         headers = {"Cache-Control": IMMUTABLE, **SECURITY_HEADERS}
         if suffix == "png":
             wait = limiter.take(client, PNG_COST - 1)  # the rest of a PNG's weight

@@ -18,6 +18,8 @@ version 5 (chart, issued now; 55 bytes, 74 characters)
     authenticated as well).
 versions 6 and 7 (transit and connection pictures): sealed as version 5, with the payloads
     of :mod:`bodygraph_server.images.overlay_tokens` (67 and 76 bytes).
+versions 8 and 9 (the mandala wheel, without and with a transit ring): sealed as version 5,
+    with the longitudes of :mod:`bodygraph_server.images.wheel_tokens` (208 and 312 bytes).
 versions 2, 3 and 4 (the same three kinds, verified, no longer issued; 87, 116 and 125
     bytes): ``version || iv(16) || AES-256-CTR(payload) || tag(32)``, the hand-made
     encrypt-then-MAC composition of :mod:`~bodygraph_server.images.sealing`.
@@ -94,10 +96,19 @@ TRANSIT_VERSION = 6
 CONNECTION_VERSION = 7
 """The version byte of a connection token issued now
 (:mod:`bodygraph_server.images.overlay_tokens`)."""
+WHEEL_VERSION = 8
+"""The version byte of a wheel token (:mod:`bodygraph_server.images.wheel_tokens`)."""
+WHEEL_TRANSIT_VERSION = 9
+"""The version byte of a wheel token with a transit ring."""
 TRANSIT_PAYLOAD_BYTES = PAYLOAD_BYTES + 2 * len(BODIES) + 3
 CONNECTION_PAYLOAD_BYTES = 2 * PAYLOAD_BYTES
+LONGITUDE_BYTES = 8
+WHEEL_PAYLOAD_BYTES = 2 * len(BODIES) * LONGITUDE_BYTES
+WHEEL_TRANSIT_PAYLOAD_BYTES = 3 * len(BODIES) * LONGITUDE_BYTES
 SEALED_PAYLOADS = {FORMAT_VERSION: PAYLOAD_BYTES, TRANSIT_VERSION: TRANSIT_PAYLOAD_BYTES,
-                   CONNECTION_VERSION: CONNECTION_PAYLOAD_BYTES}
+                   CONNECTION_VERSION: CONNECTION_PAYLOAD_BYTES,
+                   WHEEL_VERSION: WHEEL_PAYLOAD_BYTES,
+                   WHEEL_TRANSIT_VERSION: WHEEL_TRANSIT_PAYLOAD_BYTES}
 """The payload length of each version issued now (kind); a body's length names its kind."""
 LEGACY_VERSIONS = {2: FORMAT_VERSION, 3: TRANSIT_VERSION, 4: CONNECTION_VERSION}
 """The versions sealed by the hand-made composition (verified, no longer issued) and the

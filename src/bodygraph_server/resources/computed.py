@@ -67,11 +67,14 @@ Draw = Callable[[Sequence["Chart"]], "Picture"]
 
 @dataclass(frozen=True, slots=True)
 class Job:
-    """What a parsed body asks for: the births to chart and what to make of them."""
+    """What a parsed body asks for: the births to chart and what to make of them;
+    ``preset`` names a shipped theme for the picture's link (empty: the caller's active
+    template)."""
 
     births: tuple[Birth, ...]
     compute: Compute
     draw: Draw | None = None
+    preset: str = ""
 
 
 Parser = Callable[[dict[str, Any]], Job]
@@ -142,7 +145,8 @@ async def _serve(computed: Computed, request: Request) -> Response:
             if job.draw is None:
                 return data, {}
             url = picture_url(job.draw(charts), account_id=principal.account_id,
-                              keys=services.keys, hub=services.templates, render_base=base)
+                              keys=services.keys, hub=services.templates, render_base=base,
+                              preset=job.preset)
             return data, {RENDER_URL_FIELD: url}
 
         geocode_key = geocode_key_for(request, job.births, services.settings.geocoder)

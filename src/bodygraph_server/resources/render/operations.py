@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from bodygraph.render import PRESET_NAMES
 from bodygraph_server.http.operation import Answer, Handler, Operation
 from bodygraph_server.images.route import IMAGE_ROUTE
 from bodygraph_server.images.throttle import RENDER_BURST, RENDER_RATE
 from bodygraph_server.images.tokens import TOKEN_PATTERN
 
-TEMPLATE_PATTERN = "^(default|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$"
+TEMPLATE_PATTERN = ("^(default|" + "|".join(PRESET_NAMES)
+                    + "|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$")
 _REFUSAL = {"$ref": "#/components/schemas/RenderRefusal"}
 _NO_STORE = {"Cache-Control": {"description": "no-store", "schema": {"type": "string"}}}
 
@@ -27,7 +29,7 @@ def image_operation(image_format: str, render_path: str, handler: Handler) -> Op
         400: _refused("RENDER_TOKEN_MALFORMED: no t, or text that cannot be a token"),
         403: _refused("RENDER_TOKEN_INVALID: the signature does not verify (or the token "
                       "was issued for another template)"),
-        404: _refused("NOT_FOUND: neither default nor a template UUID"),
+        404: _refused("NOT_FOUND: neither default, a shipped theme nor a template UUID"),
         429: _refused(f"RATE_LIMIT_EXCEEDED: more than {RENDER_BURST} images at once or "
                       f"{RENDER_RATE:g} per second from one client address (per worker); "
                       "Retry-After says when to retry"),
@@ -48,13 +50,14 @@ def image_operation(image_format: str, render_path: str, handler: Handler) -> Op
         tags=("images",), handler=handler,
         parameters=(
             {"name": "template", "in": "path", "required": True,
-             "description": "the template's UUID (canonical: lower case, hyphenated), or "
-             "default",
+             "description": "the template's UUID (canonical: lower case, hyphenated), "
+             "default, or a shipped theme (" + ", ".join(PRESET_NAMES) + ": a wheel "
+             "link's theme)",
              "schema": {"type": "string", "pattern": TEMPLATE_PATTERN}},
             {"name": "t", "in": "query", "required": True,
              "description": "the sealed, signed render token (key id, a dot, a body of "
-             "95 or 116 base64url characters), given once; bound to the template of the "
-             "path",
+             "base64url characters of one of the token versions' lengths), given once; "
+             "bound to the template of the path",
              "schema": {"type": "string", "pattern": TOKEN_PATTERN}},
         ),
         success=Answer(description="the image",
