@@ -74,9 +74,10 @@ def test_error_table_matches_the_contract() -> None:
     }
     table = {code.value: spec.status for code, spec in ERROR_TABLE.items()}
     assert {k: v for k, v in table.items() if k in contract} == contract
-    extensions = {  # docs/api.md: outages and the Idempotency-Key header
+    extensions = {  # docs/api.md: outages, the Idempotency-Key header, search options
         "SERVICE_UNAVAILABLE": 503, "IDEMPOTENCY_KEY_INVALID": 400,
         "IDEMPOTENCY_KEY_REUSED": 422, "IDEMPOTENCY_KEY_IN_USE": 409,
+        "INVALID_OPTION": 400,
     }
     assert {k: v for k, v in table.items() if k in extensions} == extensions
     assert set(table) - set(contract) - set(extensions) == {"NOT_FOUND", "METHOD_NOT_ALLOWED"}
@@ -105,6 +106,11 @@ def test_library_errors_map_to_codes() -> None:
     missing = from_library_error(LocationNotFoundError("Berlinn", ("Berlin, Germany",)))
     assert missing.code is ErrorCode.GEOCODE_LOCATION_NOT_FOUND
     assert "Berlin, Germany" in missing.message and "Berlinn" not in missing.message
+    from bodygraph.errors import InvalidOptionError
+
+    option = from_library_error(InvalidOptionError("unknown type 'x'; use one of: Generator"))
+    assert (option.code, option.status) == (ErrorCode.INVALID_OPTION, 400)
+    assert option.message == "unknown type 'x'; use one of: Generator"
 
 
 @given(st.datetimes(min_value=datetime(1, 1, 1), timezones=st.just(UTC)))

@@ -105,7 +105,8 @@ RENDER_PATH = "/render/{template}.svg"
 RENDER_PNG_PATH = "/render/{template}.png"
 #: The extensions beyond the contract: fewer examples each (a batch may hold 1000 births).
 EXTENSION_PATHS = ["/v2/transits", "/v2/connections", "/v2/pentas", "/v2/sensitivity",
-                   "/v2/cycles", "/v2/calendar", "/v2/charts/batch"]
+                   "/v2/cycles", "/v2/calendar", "/v2/charts/batch", "/v2/stability",
+                   "/v2/stability/coordinates", "/v2/rectifications"]
 PATHS = ["/v2/charts", "/v2/charts/simple", "/v2/charts/coordinates", "/v2/visual-charts",
          "/v2/visual-charts/coordinates", "/v1/bodygraphs", "/v1/bodygraphs/simple",
          RENDER_PATH, RENDER_PNG_PATH, *EXTENSION_PATHS]

@@ -30,12 +30,27 @@ def required(body: Mapping[str, Any], name: str) -> object:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Field:
     """One member of a body: its name, the contract's code for a bad value, its JSON
-    Schema and its reader."""
+    Schema and its reader; an ``optional`` member absent or null is ``default``."""
 
     name: str
     code: ErrorCode
     schema: Mapping[str, Any]
     read: Reader
+    optional: bool = False
+    default: Any = None
+
+    def value(self, body: Mapping[str, Any], today: date) -> Any:
+        """The member's value in ``body`` (MISSING_REQUIRED_FIELD if required and absent
+        or null)."""
+        if self.optional and body.get(self.name) is None:
+            return self.default
+        return self.read(required(body, self.name), today)
+
+
+def optional(field: Field, default: Any = None) -> Field:
+    """``field`` as an optional member, ``default`` when absent or null."""
+    return Field(name=field.name, code=field.code, schema=field.schema, read=field.read,
+                 optional=True, default=default)
 
 
 def _text(value: object, name: str) -> str:
@@ -116,12 +131,12 @@ class Body(Generic[T]):
     def parse(self, body: Mapping[str, Any], today: date | None = None) -> T:
         """The typed input of ``body`` (unknown members are ignored)."""
         day = today or date.min
-        return self.build(*(field.read(required(body, field.name), day)
-                            for field in self.fields))
+        return self.build(*(field.value(body, day) for field in self.fields))
 
     def schema(self) -> dict[str, Any]:
         """The JSON Schema of the body."""
-        return {"type": "object", "required": [field.name for field in self.fields],
+        return {"type": "object",
+                "required": [field.name for field in self.fields if not field.optional],
                 "properties": {field.name: dict(field.schema) for field in self.fields}}
 
     def error_codes(self) -> tuple[ErrorCode, ...]:
