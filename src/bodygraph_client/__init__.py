@@ -33,7 +33,7 @@ from bodygraph_client.errors import (
     ServerError,
     ServiceUnreachable,
 )
-from bodygraph_client.extension_calls import Birth
+from bodygraph_client.extension_calls import Birth, Place
 from bodygraph_client.extension_types import (
     BatchSlotError,
     Body,
@@ -41,16 +41,21 @@ from bodygraph_client.extension_types import (
     ChartBatchResult,
     Composite,
     ConnectionResult,
+    Constraints,
     CyclesResult,
     HeldChannel,
     Ingress,
     Level,
     LineChange,
     PentaResult,
+    RectificationResult,
     Segment,
     SensitivityResult,
+    StabilityResult,
+    Stretch,
     TransitNatal,
     TransitResult,
+    Window,
 )
 from bodygraph_client.limits import RateLimit, RetryPolicy
 from bodygraph_client.types import (
@@ -86,6 +91,7 @@ __all__ = [
     "Client",
     "Composite",
     "ConnectionResult",
+    "Constraints",
     "CreditsExhausted",
     "CyclesResult",
     "DateLike",
@@ -98,14 +104,18 @@ __all__ = [
     "Level",
     "LineChange",
     "PentaResult",
+    "Place",
     "RateLimit",
     "RateLimited",
+    "RectificationResult",
     "RetryPolicy",
     "Segment",
     "SensitivityResult",
     "ServerError",
     "ServiceUnreachable",
     "SimpleChart",
+    "StabilityResult",
+    "Stretch",
     "TimeLike",
     "TransitNatal",
     "TransitResult",
@@ -114,5 +124,6 @@ __all__ = [
     "V1Bodygraph",
     "V1SimpleBodygraph",
     "VisualChart",
+    "Window",
     "__version__",
 ]

@@ -10,7 +10,7 @@ from bodygraph_server.resources.chart_values import chart_values, closed_object
 _LOCAL = {"type": "string", "format": "date-time",
           "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}[+-]\\d{2}:\\d{2}$",
           "description": "The wall time at the place, to the second, with its UTC offset."}
-_PASS = {"enum": ["first", "second", None],
+_PASS = {"oneOf": [{"enum": ["first", "second"]}, {"type": "null"}],
          "description": "Which pass of a wall time that occurs twice (clocks turned back); "
          "null where it occurs once."}
 
