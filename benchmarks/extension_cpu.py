@@ -23,6 +23,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,17 @@ def cases(rng: random.Random, n: int) -> list[tuple[str, str, Callable[[int], Bo
         return lambda i: {"from": f"{years[i]}-01-01", "to": f"{years[i]}-12-31",
                           "level": level}
 
+    def search(days: int) -> Callable[[int], Body]:
+        def make(i: int) -> Body:
+            one = birth(rng)
+            first = date.fromisoformat(one["birthdate"])
+            return {"date": one["birthdate"],
+                    "toDate": str(first + timedelta(days=days - 1)),
+                    "lat": one["lat"], "lng": one["lng"],
+                    "constraints": {"profile": rng.choice(["1/3", "3/5", "4/6", "6/2"]),
+                                    "type": "Generator", "centers": ["Throat"]}}
+        return make
+
     def cycles(i: int) -> Body:
         one = birth(rng)
         return {**one, "year": int(one["birthdate"][:4]) + rng.randint(1, 80)}
@@ -63,6 +75,11 @@ def cases(rng: random.Random, n: int) -> list[tuple[str, str, Callable[[int], Bo
         ("sensitivity, +-2 h (default)", "/v2/sensitivity", lambda i: birth(rng)),
         ("sensitivity, +-48 h (windowMinutes 2880)", "/v2/sensitivity",
          lambda i: {**birth(rng), "windowMinutes": 2880}),
+        ("stability, +-12 h (default)", "/v2/stability/coordinates", lambda i: birth(rng)),
+        ("stability, +-48 h (boundMinutes 2880)", "/v2/stability/coordinates",
+         lambda i: {**birth(rng), "boundMinutes": 2880}),
+        ("rectification, a day, 3 constraints", "/v2/rectifications", search(1)),
+        ("rectification, 7 days, 3 constraints", "/v2/rectifications", search(7)),
         ("calendar, a year of gates, cold", "/v2/calendar", year(gate_years, "gate")),
         ("calendar, a year of gates, warm", "/v2/calendar", year(gate_years, "gate")),
         ("calendar, a year of lines, cold", "/v2/calendar", year(line_years, "line")),
@@ -78,7 +95,7 @@ async def measure(n: int, seed: int) -> list[tuple[str, list[float]]]:
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
         book = Bookkeeper.open(url)
-        keys = [book.create_account("scale").api_key for _ in range(12 * n // 80 + 2)]
+        keys = [book.create_account("scale").api_key for _ in range(16 * n // 80 + 2)]
         app = create_app(Settings(database_url=url, geocoder="offline", warm_up=True,
                                   request_timeout=120), book=book)
         used = 0
@@ -89,7 +106,7 @@ async def measure(n: int, seed: int) -> list[tuple[str, list[float]]]:
                 await app(scope, receive, send)
 
             transport = httpx.ASGITransport(app=with_state)
-            async with httpx.AsyncClient(transport=transport, base_url="http://bench") as c:
+            async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as c:
                 async def post(path: str, body: Body) -> float:
                     nonlocal used
                     key = keys[used // 80]

@@ -52,7 +52,7 @@ from bodygraph_client.errors import (
     ServerError,
     ServiceUnreachable,
 )
-from bodygraph_client.extension_calls import Birth
+from bodygraph_client.extension_calls import Birth, Place
 from bodygraph_client.extension_types import (
     BatchSlotError,
     Body,
@@ -60,16 +60,21 @@ from bodygraph_client.extension_types import (
     ChartBatchResult,
     Composite,
     ConnectionResult,
+    Constraints,
     CyclesResult,
     HeldChannel,
     Ingress,
     Level,
     LineChange,
     PentaResult,
+    RectificationResult,
     Segment,
     SensitivityResult,
+    StabilityResult,
+    Stretch,
     TransitNatal,
     TransitResult,
+    Window,
 )
 from bodygraph_client.limits import RateLimit, RetryPolicy
 from bodygraph_client.types import (
@@ -109,6 +114,7 @@ __all__ = [
     "Client",
     "Composite",
     "ConnectionResult",
+    "Constraints",
     "CreditsExhausted",
     "CyclesResult",
     "DateLike",
@@ -125,8 +131,10 @@ __all__ = [
     "LineChange",
     "PearlSequence",
     "PentaResult",
+    "Place",
     "RateLimit",
     "RateLimited",
+    "RectificationResult",
     "RetryPolicy",
     "Segment",
     "SensitivityResult",
@@ -134,6 +142,8 @@ __all__ = [
     "ServiceUnreachable",
     "Sign",
     "SimpleChart",
+    "StabilityResult",
+    "Stretch",
     "Theme",
     "TimeLike",
     "TransitNatal",
@@ -148,6 +158,7 @@ __all__ = [
     "WheelChart",
     "WheelChartResult",
     "WheelLongitudes",
+    "Window",
     "ZodiacActivations",
     "ZodiacPosition",
     "ZodiacSide",

@@ -16,7 +16,7 @@ from bodygraph_client import astrology_types as astro
 from bodygraph_client import extension_types as ext
 from bodygraph_client import types as api
 from bodygraph_client.calls import Call, DateLike, TimeLike
-from bodygraph_client.extension_calls import Birth
+from bodygraph_client.extension_calls import Birth, Place
 from bodygraph_client.limits import RetryPolicy
 
 T = TypeVar("T")
@@ -174,3 +174,21 @@ class AsyncClient(core.ClientBase):
         """See :meth:`bodygraph_client.Client.wheel_chart_at`."""
         return await self.send(astrology_calls.wheel_chart_at(lat, lng, birthdate, birthtime,
                                                               transit_at, theme))
+    async def stability(
+        self, birth: Birth, bound_minutes: int | None = None
+    ) -> ext.StabilityResult:
+        """How far each property and activation of the birth's chart holds within
+        ``bound_minutes`` (default 720) either side: POST /v2/stability (a birth by place
+        name; needs ``geocode_key``) or /v2/stability/coordinates."""
+        return await self.send(extension_calls.stability(birth, bound_minutes))
+
+    async def rectify(
+        self, where: Place, day: DateLike, constraints: ext.Constraints, *,
+        to_day: DateLike | None = None, from_time: TimeLike | None = None,
+        to_time: TimeLike | None = None,
+    ) -> ext.RectificationResult:
+        """Every window of birth times on ``day`` (to ``to_day``, at most 7 days; from
+        ``from_time`` to ``to_time``, local at ``where``) whose chart has all of
+        ``constraints``: POST /v2/rectifications."""
+        return await self.send(extension_calls.rectify(where, day, constraints, to_day=to_day,
+                                              from_time=from_time, to_time=to_time))

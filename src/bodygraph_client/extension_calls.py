@@ -1,6 +1,7 @@
 """The calls of the service's extension endpoints (Advanced tier, beyond the contract):
-transits, connections, pentas, sensitivity, cycles, calendar and batches of charts, and
-:class:`Birth`, the birth they take (by coordinates or by place name)."""
+transits, connections, pentas, sensitivity, cycles, calendar, batches of charts,
+stability and rectification, and :class:`Birth`, the birth they take (by coordinates or
+by place name)."""
 
 from __future__ import annotations
 
@@ -18,16 +19,20 @@ from bodygraph_client.calls import (
     at_place,
     data,
     date_text,
+    time_text,
 )
 from bodygraph_client.extension_types import (
     Body,
     CalendarResult,
     ChartBatchResult,
     ConnectionResult,
+    Constraints,
     CyclesResult,
     Level,
     PentaResult,
+    RectificationResult,
     SensitivityResult,
+    StabilityResult,
     TransitResult,
 )
 
@@ -40,6 +45,9 @@ SENSITIVITY = Endpoint("/v2/sensitivity", geocoded=True)
 CYCLES = Endpoint("/v2/cycles", geocoded=True)
 CALENDAR = Endpoint("/v2/calendar")
 CHARTS_BATCH = Endpoint("/v2/charts/batch")
+STABILITY = Endpoint("/v2/stability", geocoded=True)
+STABILITY_COORDINATES = Endpoint("/v2/stability/coordinates")
+RECTIFICATIONS = Endpoint("/v2/rectifications", geocoded=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,3 +150,53 @@ def charts_batch(births: Sequence[Birth]) -> Call[ChartBatchResult]:
         raise ValueError("a batch takes births by coordinates (Birth.at), not by place name")
     return Call(CHARTS_BATCH, {"births": [birth.body() for birth in births]},
                 data(ChartBatchResult))
+
+
+def stability(birth: Birth, bound_minutes: int | None = None) -> Call[StabilityResult]:
+    """POST /v2/stability (a birth by place name) or /v2/stability/coordinates: how far
+    each property and activation holds within ``bound_minutes`` (1 to 2880; the
+    service's default, 720, when ``None``) either side of the birth."""
+    body = birth.body()
+    if bound_minutes is not None:
+        body["boundMinutes"] = bound_minutes
+    return Call(STABILITY if birth.location is not None else STABILITY_COORDINATES, body,
+                data(StabilityResult))
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a rectification searches: coordinates (``lat``, ``lng``) or a place name
+    (``location``, geocoded by the service with the client's ``geocode_key``)."""
+
+    lat: float | None = None
+    lng: float | None = None
+    location: str | None = None
+
+    def __post_init__(self) -> None:
+        by_name = self.location is not None
+        if (self.lat is None, self.lng is None) != (by_name, by_name):
+            raise ValueError("a place needs either lat and lng, or a location")
+
+    def body(self) -> dict[str, Any]:
+        """The place as the service reads it."""
+        if self.location is not None:
+            return {"location": self.location}
+        return {"lat": self.lat, "lng": self.lng}
+
+
+def rectify(where: Place, day: DateLike, constraints: Constraints, *,
+            to_day: DateLike | None = None, from_time: TimeLike | None = None,
+            to_time: TimeLike | None = None) -> Call[RectificationResult]:
+    """POST /v2/rectifications: every window of birth times from ``from_time`` on ``day``
+    to ``to_time`` on ``to_day`` (at most 7 days; local times at ``where``) whose chart
+    has all of ``constraints`` (what is known: ``{"profile": "3/5", "type":
+    "Generator"}``)."""
+    body: dict[str, Any] = {"date": date_text(day), **where.body(),
+                            "constraints": dict(constraints)}
+    if to_day is not None:
+        body["toDate"] = date_text(to_day)
+    if from_time is not None:
+        body["fromTime"] = time_text(from_time)
+    if to_time is not None:
+        body["toTime"] = time_text(to_time)
+    return Call(RECTIFICATIONS, body, data(RectificationResult))

@@ -3,7 +3,8 @@ on the wire), and the calendar's list of them.
 
 They mirror the schemas the service publishes in ``/openapi.json`` (``components.schemas``:
 ``TransitResult``, ``ConnectionResult``, ``PentaResult``, ``SensitivityResult``,
-``CyclesResult``, ``CalendarResult``, ``ChartBatchResult``); the client's tests check every
+``CyclesResult``, ``CalendarResult``, ``ChartBatchResult``, ``StabilityResult``,
+``RectificationResult``); the client's tests check every
 key, type and enumeration against that document, fetched from the running service.
 Instants are UTC texts ``YYYY-MM-DDTHH:MM:SS.sssZ``. Keys that are Python keywords
 (``from``) make some of them use the functional ``TypedDict`` form.
@@ -21,6 +22,7 @@ from bodygraph_client.types import (
     ChartType,
     Definition,
     Profile,
+    Strategy,
 )
 
 Body = Literal[
@@ -144,3 +146,106 @@ class ChartBatchResult(TypedDict):
     """The ``data`` of ``POST /v2/charts/batch``: one slot per birth, in input order."""
 
     results: list[ChartResult | BatchSlotError]
+
+
+Stretch = TypedDict("Stretch", {"value": str, "from": str | None, "to": str | None})
+"""A value of the chart and the birth instants over which it holds: ``from`` the first
+with it, ``to`` the first after the birth with another (``None``: to the bound)."""
+
+
+class StabilityProperties(TypedDict):
+    """The stretch of each property of the chart."""
+
+    type: Stretch
+    profile: Stretch
+    authority: Stretch
+    definition: Stretch
+    incarnationCross: Stretch
+    strategy: Stretch
+    variables: Stretch
+
+
+class SideStretches(TypedDict):
+    """The stretch of each activation of one side (its value ``"<gate>.<line>"``)."""
+
+    sun: Stretch
+    earth: Stretch
+    northNode: Stretch
+    southNode: Stretch
+    moon: Stretch
+    mercury: Stretch
+    venus: Stretch
+    mars: Stretch
+    jupiter: Stretch
+    saturn: Stretch
+    uranus: Stretch
+    neptune: Stretch
+    pluto: Stretch
+
+
+class StabilityActivations(TypedDict):
+    """The stretches of the 26 activations."""
+
+    personality: SideStretches
+    design: SideStretches
+
+
+class StabilityResult(TypedDict):
+    """The ``data`` of ``POST /v2/stability`` (and ``/coordinates``): how far either side
+    of ``birth`` each property and activation stays the same."""
+
+    birth: str
+    properties: StabilityProperties
+    activations: StabilityActivations
+
+
+class Constraints(TypedDict, total=False):
+    """What is known of a chart (all must hold; at least one): the members of the
+    service's ``Constraints``, the options of ``bodygraph rectify``."""
+
+    type: ChartType
+    profile: Profile
+    authority: Authority
+    definition: Definition
+    cross: str
+    strategy: Strategy
+    centers: list[Center]
+    openCenters: list[Center]
+    channels: list[str]
+    gates: list[int]
+    activations: list[str]
+
+
+WallPass = Literal["first", "second"]
+"""Which pass of a wall time that occurs twice (clocks turned back)."""
+
+
+class WindowChart(TypedDict):
+    """The chart all through a window."""
+
+    type: ChartType
+    profile: Profile
+    authority: Authority
+    definition: Definition
+    incarnationCross: str
+
+
+Window = TypedDict("Window", {
+    "from": str, "to": str, "fromLocal": str, "toLocal": str, "fromPass": WallPass | None,
+    "toPass": WallPass | None, "chart": WindowChart,
+})
+"""Birth instants ``[from, to)`` whose chart fits, in UTC and local time (with the UTC
+offset)."""
+
+Searched = TypedDict("Searched", {
+    "from": str, "to": str, "fromLocal": str, "toLocal": str, "zone": str,
+})
+"""The birth instants searched and the time zone of the place."""
+
+
+class RectificationResult(TypedDict):
+    """The ``data`` of ``POST /v2/rectifications``: the span searched and the windows
+    whose chart has all the constraints, in time order (none: nothing fits)."""
+
+    searched: Searched
+    windows: list[Window]

@@ -28,6 +28,7 @@ from bodygraph_mcp import relation_results as out
 from bodygraph_mcp import summaries
 from bodygraph_mcp.astrology_tools import ASTROLOGY_TOOLS
 from bodygraph_mcp.birth import BirthArg, instant, library_errors, parse_birth
+from bodygraph_mcp.rectification_tools import RECTIFICATION_TOOLS
 from bodygraph_mcp.results import ChartOutput, SvgOutput, summary, tool_result
 
 Instant = Annotated[str, Field(description=(
@@ -166,5 +167,6 @@ def calendar(
 
 
 TOOLS: tuple[Callable[..., Any], ...] = (chart, render_svg, transit, connection, penta,
-                                         sensitivity, cycles, calendar, *ASTROLOGY_TOOLS)
+                                         sensitivity, cycles, calendar, *ASTROLOGY_TOOLS,
+                                         *RECTIFICATION_TOOLS)
 """Every tool the server offers, named after its function."""

@@ -24,6 +24,7 @@ from bodygraph_client import (
     EndpointNotFound,
     GeocodeError,
     InvalidInput,
+    Place,
     RateLimited,
     RetryPolicy,
     ServiceUnreachable,
@@ -31,6 +32,8 @@ from bodygraph_client import (
 
 from .conftest import Service, async_loopback, loopback
 from .samples import AT, BERLIN, PARIS
+
+LONDON = Place(lat=51.5074, lng=-0.1278)
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -90,6 +93,7 @@ BASIC = [  # every extension, valid input: the tier decides
     ("transit", (AT, BERLIN)), ("connection", (BERLIN, PARIS)),
     ("penta", ([BERLIN] * 3,)), ("sensitivity", (BERLIN,)), ("cycles", (BERLIN, 2000)),
     ("calendar", ("2024-01-01", "2024-01-01")), ("charts_batch", ([BERLIN],)),
+    ("stability", (BERLIN,)), ("rectify", (LONDON, "1980-01-03", {"profile": "3/5"})),
 ]
 CASES += [Case(AccessDenied, "ACCESS_DENIED", 403, method, args, plan="hobbyist")
           for method, args in BASIC] + [
@@ -111,6 +115,13 @@ CASES += [Case(AccessDenied, "ACCESS_DENIED", 403, method, args, plan="hobbyist"
          ("2024-01-01", "2024-01-02", ["sun", "sun"])),
     Case(InvalidInput, "INVALID_REQUEST_BODY", 422, "charts_batch", ([],)),
     Case(CreditsExhausted, "CREDITS_EXHAUSTED", 402, "charts_batch", ([BERLIN],), setup=_zero),
+    Case(InvalidInput, "INVALID_OPTION", 400, "stability", (BERLIN, 2881)),
+    Case(InvalidInput, "INVALID_OPTION", 400, "rectify",
+         (LONDON, "1980-01-03", {"profile": "1/5"})),
+    Case(InvalidInput, "INVALID_OPTION", 400, "rectify", (LONDON, "1980-01-03", {})),
+    Case(GeocodeError, "GEOCODE_KEY_MISSING", 401, "rectify",
+         (Place(location="London, United Kingdom"), "1980-01-03", {"type": "Generator"}),
+         geocode_key=None, geocoder="google"),
 ]
 IDS = [f"{c.code or c.status}-{c.method}-{i}" for i, c in enumerate(CASES)]
 

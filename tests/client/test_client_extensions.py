@@ -8,7 +8,7 @@ matches that schema. The refusals (a bad input of each, a Basic key: AccessDenie
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from functools import cache
 from typing import Any
@@ -28,7 +28,10 @@ from bodygraph_client import (
     ConnectionResult,
     CyclesResult,
     PentaResult,
+    Place,
+    RectificationResult,
     SensitivityResult,
+    StabilityResult,
     TransitResult,
 )
 from bodygraph_server.relations_charting import (
@@ -67,6 +70,23 @@ class Case:
     schema: str
     expected: Callable[[], dict[str, Any]]
     charged: int = 1
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def stability_of(birth: bodygraph.Chart, minutes: int) -> dict[str, Any]:
+    from bodygraph.relations import stability
+
+    return stability(birth.birth_utc, timedelta(minutes=minutes)).to_dict()
+
+
+def rectified(day: date, last: date | None = None, **known: Any) -> dict[str, Any]:
+    from bodygraph.relations import constraints, rectify
+
+    return rectify(day, constraints(**known), zone=ZoneInfo("Europe/London"),
+                   last_day=last).to_dict()
+
+
+LONDON = Place(lat=51.5074, lng=-0.1278)
 
 
 CASES = [
@@ -91,6 +111,15 @@ CASES = [
     Case("charts_batch", ([BERLIN, Birth.at(95.0, 0.0, "1990-07-15", "14:30"), BERLIN],),
          "ChartBatchResult", lambda: {"results": [berlin().to_v2(), {
              "errorCode": "INVALID_LATITUDE", "message": ""}, berlin().to_v2()]}, charged=2),
+    Case("stability", (BERLIN, 60), "StabilityResult", lambda: stability_of(berlin(), 60)),
+    Case("stability", (PARIS,), "StabilityResult", lambda: stability_of(paris(), 720)),
+    Case("rectify", (LONDON, date(1980, 1, 3), {"profile": "3/5", "type": "Generator"}),
+         "RectificationResult", lambda: rectified(date(1980, 1, 3), profile="3/5",
+                                                  type="Generator")),
+    Case("rectify", (Place(location="London, United Kingdom"), "1980-01-03",
+                     {"centers": ["Sacral"], "gates": [38]}), "RectificationResult",
+         lambda: rectified(date(1980, 1, 3), date(1980, 1, 4), centers=["Sacral"],
+                           gates=[38]), options={"to_day": date(1980, 1, 4)}),
 ]
 IDS = [f"{c.method}-{i}" for i, c in enumerate(CASES)]
 
@@ -138,7 +167,7 @@ def test_sync_method(service: Service, openapi: dict[str, Any], case: Case) -> N
     issued = service.account()
     with Client(issued.api_key, base_url=service.base_url, geocode_key="geo-key",
                 transport=loopback()) as client:
-        result = getattr(client, case.method)(*case.args)
+        result = getattr(client, case.method)(*case.args, **case.options)
         assert client.rate_limit.remaining == 99
     check(case, result, openapi)
     _charged(service, issued.account.id, case.charged)
@@ -150,7 +179,7 @@ async def test_async_method(service: Service, openapi: dict[str, Any], case: Cas
     issued = service.account()
     async with AsyncClient(issued.api_key, base_url=service.base_url,
                            geocode_key="geo-key", transport=async_loopback()) as client:
-        result = await getattr(client, case.method)(*case.args)
+        result = await getattr(client, case.method)(*case.args, **case.options)
     check(case, result, openapi)
     _charged(service, issued.account.id, case.charged)
 
@@ -159,7 +188,8 @@ TYPES = [
     (TransitResult, "TransitResult"), (ConnectionResult, "ConnectionResult"),
     (PentaResult, "PentaResult"), (SensitivityResult, "SensitivityResult"),
     (CyclesResult, "CyclesResult"), (CalendarResult, "CalendarResult"),
-    (ChartBatchResult, "ChartBatchResult"),
+    (ChartBatchResult, "ChartBatchResult"), (StabilityResult, "StabilityResult"),
+    (RectificationResult, "RectificationResult"),
 ]
 
 
@@ -176,6 +206,13 @@ def test_birth_needs_coordinates_or_a_place() -> None:
                              "lat": 52.52, "lng": 13.405}
     assert PARIS.body() == {"birthdate": "1985-01-02", "birthtime": "08:00",
                             "location": "Paris, France"}
+
+
+def test_place_needs_coordinates_or_a_name() -> None:
+    for wrong in ({}, {"lat": 1.0}, {"lat": 1.0, "lng": 2.0, "location": "London"}):
+        with pytest.raises(ValueError, match="lat and lng, or a location"):
+            Place(**wrong)
+    assert LONDON.body() == {"lat": 51.5074, "lng": -0.1278}
 
 
 def test_refused_before_sending() -> None:

@@ -45,7 +45,7 @@ async def test_lists_the_tools_with_schemas(session: SharedSession) -> None:
     tools = {tool.name: tool for tool in (await session.list_tools()).tools}
     assert set(tools) == {"chart", "render_svg", "transit", "connection", "penta",
                           "sensitivity", "cycles", "calendar", "hologenetic", "astro",
-                          "wheel"}
+                          "wheel", "stability", "rectify"}
     for tool in (tools["chart"], tools["render_svg"]):
         assert tool.description
         assert tool.input_schema["required"] == ["birth"]

@@ -143,6 +143,8 @@ CASES = [
          headers={"Idempotency-Key": "two words"}),
     Case(ErrorCode.IDEMPOTENCY_KEY_INVALID, 400, "/v1/bodygraphs", V1,
          headers={"Idempotency-Key": "k" * 256}),
+    Case(ErrorCode.INVALID_OPTION, 400, "/v2/rectifications",
+         {"date": "1980-01-03", "lat": 51.5, "lng": 0.0, "constraints": {"type": "Generatr"}}),
 ]
 
 #: Codes reached by the dedicated tests below the table.

@@ -105,6 +105,11 @@ def test_library_errors_map_to_codes() -> None:
     missing = from_library_error(LocationNotFoundError("Berlinn", ("Berlin, Germany",)))
     assert missing.code is ErrorCode.GEOCODE_LOCATION_NOT_FOUND
     assert "Berlin, Germany" in missing.message and "Berlinn" not in missing.message
+    from bodygraph.errors import InvalidOptionError
+
+    option = from_library_error(InvalidOptionError("unknown type 'x'; use one of: Generator"))
+    assert (option.code, option.status) == (ErrorCode.INVALID_OPTION, 400)
+    assert option.message == "unknown type 'x'; use one of: Generator"
 
 
 @given(st.datetimes(min_value=datetime(1, 1, 1), timezones=st.just(UTC)))

@@ -1,8 +1,9 @@
 """Bodies generated from the published request schemas (schemathesis, positive mode) are
 accepted by the operations' parsers, unless they break a rule the document states in words
 because a JSON Schema cannot: a day that exists in the calendar (February 30), the
-calendar's span of at most 366 days, a transit's picture needing a natal birth, a whole
-number written without a fraction (a schema's integers include 2020.0)."""
+calendar's span of at most 366 days, a rectification's of at most 7 days and its cross, a
+transit's picture needing a natal birth, a whole number written without a fraction (a
+schema's integers include 2020.0)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from bodygraph.errors import InvalidOptionError
 from bodygraph_server.http.errors import ApiError
 from bodygraph_server.http.fields import MONTH_NAMES
 from bodygraph_server.http.validation import (
@@ -25,6 +27,11 @@ from bodygraph_server.http.validation import (
 from bodygraph_server.resources import service_document
 from bodygraph_server.resources.astrology.operations import parse_astro, parse_wheel
 from bodygraph_server.resources.batch.operations import parse_batch
+from bodygraph_server.resources.rectification.bodies import (
+    STABILITY_COORDINATES_INPUT,
+    STABILITY_INPUT,
+    parse_rectification,
+)
 from bodygraph_server.resources.relations.operations import (
     parse_connection,
     parse_penta,
@@ -57,6 +64,9 @@ PARSERS: dict[str, Parser] = {
     "/v2/hologenetic-profiles/coordinates": parse_coordinates_input,
     "/v2/astro/coordinates": parse_astro,
     "/v2/wheel-charts/coordinates": parse_wheel,
+    "/v2/stability": STABILITY_INPUT.parse,
+    "/v2/stability/coordinates": STABILITY_COORDINATES_INPUT.parse,
+    "/v2/rectifications": parse_rectification,
 }
 
 
@@ -105,8 +115,11 @@ def breaks_a_stated_rule(path: str, body: dict[str, Any]) -> bool:
         if isinstance(text, str) and (_v1_day(text) if path.startswith("/v1/")
                                       else _day(text)) is None:
             return True
-    if any(isinstance(body.get(name), float) for name in ("year", "windowMinutes")):
+    if any(isinstance(body.get(name), float)
+           for name in ("year", "windowMinutes", "boundMinutes")):
         return True
+    if path == "/v2/rectifications":
+        return _breaks_a_search_rule(body)
     if path == "/v2/transits":
         if _day(body["at"]) is None:
             return True
@@ -128,6 +141,19 @@ def breaks_a_stated_rule(path: str, body: dict[str, Any]) -> bool:
     return False
 
 
+def _breaks_a_search_rule(body: dict[str, Any]) -> bool:
+    """A rectification's rules in words: real days at most 7 in all, toTime after fromTime
+    on one day, a cross that names one, gates written without a fraction."""
+    first, last = _day(body["date"]), _day(body.get("toDate") or body["date"])
+    if first is None or last is None or not 0 <= (last - first).days < 7:
+        return True
+    times = body.get("fromTime"), body.get("toTime")
+    if first == last and None not in times and times[1] <= times[0]:
+        return True
+    given = body["constraints"]
+    return "cross" in given or any(isinstance(g, float) for g in given.get("gates", ()))
+
+
 @pytest.mark.parametrize("path", sorted(PARSERS))
 def test_schema_valid_bodies_are_accepted(path: str) -> None:
     operation = _schema()[path]["POST"]
@@ -144,6 +170,8 @@ def test_schema_valid_bodies_are_accepted(path: str) -> None:
             accepted.append(parse(body))
         except ApiError as refusal:
             assert breaks_a_stated_rule(path, body), (body, refusal.code, refusal.message)
+        except InvalidOptionError as refusal:  # 400 INVALID_OPTION (the errors table)
+            assert breaks_a_stated_rule(path, body), (body, str(refusal))
 
     check()
     assert accepted, "no generated body was accepted"

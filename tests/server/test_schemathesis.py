@@ -107,7 +107,8 @@ RENDER_PNG_PATH = "/render/{template}.png"
 EXTENSION_PATHS = ["/v2/transits", "/v2/connections", "/v2/pentas", "/v2/sensitivity",
                    "/v2/cycles", "/v2/calendar", "/v2/charts/batch",
                    "/v2/hologenetic-profiles", "/v2/hologenetic-profiles/coordinates",
-                   "/v2/astro/coordinates", "/v2/wheel-charts/coordinates"]
+                   "/v2/astro/coordinates", "/v2/wheel-charts/coordinates", "/v2/stability",
+                   "/v2/stability/coordinates", "/v2/rectifications"]
 PATHS = ["/v2/charts", "/v2/charts/simple", "/v2/charts/coordinates", "/v2/visual-charts",
          "/v2/visual-charts/coordinates", "/v1/bodygraphs", "/v1/bodygraphs/simple",
          RENDER_PATH, RENDER_PNG_PATH, *EXTENSION_PATHS]

@@ -30,7 +30,7 @@ def required(body: Mapping[str, Any], name: str) -> object:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Field:
     """One member of a body: its name, the contract's code for a bad value, its JSON
-    Schema and its reader."""
+    Schema and its reader; an ``optional`` member absent or null is ``default``."""
 
     name: str
     code: ErrorCode
@@ -39,6 +39,12 @@ class Field:
     optional: bool = False
     default: Any = None
     """An optional member may be absent or null: then ``default`` is taken."""
+
+
+def optional(field: Field, default: Any = None) -> Field:
+    """``field`` as an optional member, ``default`` when absent or null."""
+    return Field(name=field.name, code=field.code, schema=field.schema, read=field.read,
+                 optional=True, default=default)
 
 
 def _text(value: object, name: str) -> str:

@@ -166,7 +166,12 @@ def outage_error(exc: BaseException) -> ApiError | None:
 def library_errors() -> tuple[tuple[type[BaseException], ErrorCode], ...]:
     """The one table from the library's exception classes to the contract's codes, the
     most specific class first (the first class an exception is an instance of decides)."""
-    from bodygraph.errors import BodygraphError, EphemerisError, InvalidInstantError
+    from bodygraph.errors import (
+        BodygraphError,
+        EphemerisError,
+        InvalidInstantError,
+        InvalidOptionError,
+    )
     from bodygraph.geo.birthtime import InvalidBirthDateError, InvalidBirthTimeError
     from bodygraph.geo.coordinates import (
         InvalidLatitudeError,
@@ -197,6 +202,7 @@ def library_errors() -> tuple[tuple[type[BaseException], ErrorCode], ...]:
         (InvalidBirthTimeError, ErrorCode.INVALID_BIRTHTIME),
         (TimezoneLookupError, ErrorCode.TIMEZONE_LOOKUP_FAILED),
         (InvalidInstantError, ErrorCode.INVALID_BIRTHDATE),
+        (InvalidOptionError, ErrorCode.INVALID_OPTION),
         (EphemerisError, ErrorCode.EPHEMERIS_ERROR),
         (BodygraphError, ErrorCode.CHART_GENERATION_FAILED),
     )
@@ -225,9 +231,10 @@ def from_library_error(exc: BaseException) -> ApiError:
 
 
 def _coded(code: ErrorCode, exc: BaseException) -> ApiError:
-    """The table's message of ``code``, close matches of an unknown place, Retry-After of a
-    geocoding rate limit."""
-    message = ERROR_TABLE[code].message
+    """The table's message of ``code`` (for INVALID_OPTION the library's own, which names
+    the option and its valid values, never a birth), close matches of an unknown place,
+    Retry-After of a geocoding rate limit."""
+    message = str(exc) if code is ErrorCode.INVALID_OPTION else ERROR_TABLE[code].message
     suggestions = getattr(exc, "suggestions", ())
     if code is ErrorCode.GEOCODE_LOCATION_NOT_FOUND and suggestions:
         message += "; close matches: " + "; ".join(str(s) for s in suggestions)

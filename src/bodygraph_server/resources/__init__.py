@@ -15,6 +15,7 @@ def schemas() -> dict[str, Any]:
     from bodygraph_server.resources.astrology import operations as astrology
     from bodygraph_server.resources.batch import operations as batch
     from bodygraph_server.resources.charts import operations as charts
+    from bodygraph_server.resources.rectification import operations as rectification
     from bodygraph_server.resources.relations import operations as relations
     from bodygraph_server.resources.render import operations as render
     from bodygraph_server.resources.time_searches import operations as time_searches
@@ -23,7 +24,7 @@ def schemas() -> dict[str, Any]:
 
     return {**charts.schemas(), **v1.schemas(), **input_schemas(), **relations.schemas(),
             **time_searches.schemas(), **batch.schemas(), **visual.schemas(),
-            **render.schemas(), **astrology.schemas()}
+            **render.schemas(), **astrology.schemas(), **rectification.schemas()}
 
 
 def operations(*, render_path: str, image: Handler,
@@ -37,6 +38,7 @@ def operations(*, render_path: str, image: Handler,
     from bodygraph_server.resources.charts import operations as charts
     from bodygraph_server.resources.health import operations as health
     from bodygraph_server.resources.pages.operations import page_operations
+    from bodygraph_server.resources.rectification import operations as rectification
     from bodygraph_server.resources.relations import operations as relations
     from bodygraph_server.resources.render.operations import render_operations
     from bodygraph_server.resources.time_searches import operations as time_searches
@@ -45,7 +47,8 @@ def operations(*, render_path: str, image: Handler,
 
     return (
         *charts.OPERATIONS, *visual.OPERATIONS, *relations.OPERATIONS,
-        *time_searches.OPERATIONS, *batch.OPERATIONS, *astrology.OPERATIONS, *v1.OPERATIONS,
+        *time_searches.OPERATIONS, *rectification.OPERATIONS, *batch.OPERATIONS,
+        *astrology.OPERATIONS, *v1.OPERATIONS,
         *render_operations(render_path, image), *health.OPERATIONS,
         *page_operations(document, render_url, geocode_key_required),
     )

@@ -1,10 +1,12 @@
 """The ``/playground`` page: a form (API key, birth, place or coordinates) whose script,
-``static/playground.js``, calls the public visual-chart operations and shows the answer."""
+``static/playground.js``, calls the public visual-chart operations and shows the answer;
+and the "Find my birth time" tab (:mod:`~bodygraph_server.resources.pages.birth_time`)."""
 
 from __future__ import annotations
 
 import html
 
+from bodygraph_server.resources.pages.birth_time import birth_time_panel, tab_bar
 from bodygraph_server.resources.pages.docs_page import STATIC_PATH, nav_bar
 
 _FORM = """
@@ -74,8 +76,13 @@ def playground_page(title: str, geocode_key_required: bool = True) -> str:
         "<main class='playground'><h1>Playground</h1><p>Compute a chart with your API key "
         "(each chart costs 1 credit). The page calls the public API of this service "
         "only.</p>",
+        tab_bar(),
+        "<div id='chart-panel' role='tabpanel' aria-labelledby='tab-chart'>",
         _form(geocode_key_required),
+        "</div>",
+        birth_time_panel(geocode_key_required),
         "</main>",
         f"<script src='{STATIC_PATH[1:]}/playground.js'></script>",
+        f"<script src='{STATIC_PATH[1:]}/birth_time.js'></script>",
         "</body></html>",
     ])
