@@ -21,7 +21,7 @@ from bodygraph_server.billing.batch_charges import (
 )
 from bodygraph_server.billing.idempotency import claim_for, claim_once
 from bodygraph_server.billing.outcomes import resolve_batch
-from bodygraph_server.http.births import birth_list, located, parse_birth_object
+from bodygraph_server.http.births import located
 from bodygraph_server.http.bodies import parse_json_object, read_raw_body
 from bodygraph_server.http.charging import timed_out
 from bodygraph_server.http.envelope import json_response, v2_success
@@ -34,10 +34,12 @@ from bodygraph_server.relations_charting import LocalBirth, batch_chart_data
 from bodygraph_server.resources.batch.schemas import (
     BATCH_BIRTHS,
     BATCH_BYTES_PER_BIRTH,
+    BATCH_INPUT,
     CHART_BATCH_RESULT,
+    Slot,
     schemas,
 )
-from bodygraph_server.resources.computed import BODY_CODES, extension_operation
+from bodygraph_server.resources.computed import body_codes, extension_operation
 from bodygraph_server.services import Services, services_of
 from bodygraph_server.store import ChargeRefusal, CommitUncertainError, IdempotencyClaim, Replay
 
@@ -45,19 +47,10 @@ BATCH_PATH = "/v2/charts/batch"
 BATCHED = "Charts generated"
 
 
-def parse_batch(body: dict[str, Any]) -> list[CoordinatesInput | ApiError]:
-    """Every birth of the body, or the refusal of it (an item's own error; the list's
-    shape decides the whole request)."""
-    items: list[CoordinatesInput | ApiError] = []
-    for i, item in enumerate(birth_list(body, "births", *BATCH_BIRTHS)):
-        try:
-            birth = parse_birth_object(item, f"births[{i}]", places=False)
-        except ApiError as error:
-            items.append(error)
-            continue
-        assert isinstance(birth, CoordinatesInput)
-        items.append(birth)
-    return items
+def parse_batch(body: dict[str, Any]) -> list[Slot]:
+    """Every birth of the body, or the refusal of it (:data:`~bodygraph_server.resources.
+    batch.schemas.BATCH_INPUT`)."""
+    return BATCH_INPUT.parse(body)
 
 
 def slot_error(error: ApiError) -> dict[str, str]:
@@ -156,7 +149,7 @@ BATCH_OPERATION = extension_operation(
     "against the rate limit. With an Idempotency-Key, a retry of the same batch is "
     "answered again and charged nothing more. An extension beyond the contract.",
     type_name=CHART_BATCH_RESULT, message=BATCHED, handler=serve_batch,
-    request_body="ChartBatchInput", error_codes=BODY_CODES,
+    request_body=BATCH_INPUT.name, error_codes=body_codes(BATCH_INPUT),
 )
 OPERATIONS: tuple[Operation, ...] = (BATCH_OPERATION,)
 __all__ = ["BATCH_OPERATION", "OPERATIONS", "schemas"]
