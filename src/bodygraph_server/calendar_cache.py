@@ -147,8 +147,8 @@ class CalendarCache:
         from bodygraph.relations.calendar_blocks import compute_blocks
 
         calculator = self._calculator()[0]
-        blocks = compute_blocks(list(months.values()), range(len(BODIES)), level, "true",
-                                calculator)
+        blocks = compute_blocks(list(months.values()), range(len(BODIES)), level=level,
+                                node="true", calculator=calculator)
         found = dict(zip(months, blocks, strict=True))
         self.computed += len(found)
         if self._shared is not None:

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime, time
+from functools import partial
 from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlsplit
 
@@ -215,7 +216,8 @@ class LibraryCharts:
                                                        geocode_key)
             else:
                 utc, found = await anyio.to_thread.run_sync(
-                    self._place_to_utc, birthdate, birthtime, place, geocode_key,
+                    partial(self._place_to_utc, birthdate, birthtime, place=place,
+                            geocode_key=geocode_key),
                     abandon_on_cancel=True,
                 )
         return PlacedChart(await self.batcher.chart(utc), found)

@@ -126,16 +126,20 @@ def roll_forward(
         start = add_months(anchor, index)
         if cancel_at is not None and start >= cancel_at:
             if not ended and balance:
-                changes.append(LedgerChange(start, index, LedgerKind.CANCELLATION, -balance, 0))
+                changes.append(LedgerChange(at=start, period_index=index,
+                                            kind=LedgerKind.CANCELLATION, delta=-balance,
+                                            balance_after=0))
             balance, ended = 0, True
             continue
         carried = min(balance, plan.rollover_cap)
         if carried < balance:
             changes.append(
-                LedgerChange(start, index, LedgerKind.EXPIRY, carried - balance, carried)
+                LedgerChange(at=start, period_index=index, kind=LedgerKind.EXPIRY,
+                             delta=carried - balance, balance_after=carried)
             )
         balance = carried + allocation
-        changes.append(LedgerChange(start, index, LedgerKind.ALLOCATION, allocation, balance))
+        changes.append(LedgerChange(at=start, period_index=index, kind=LedgerKind.ALLOCATION,
+                                    delta=allocation, balance_after=balance))
     return CreditState(index, balance), changes
 
 

@@ -163,7 +163,8 @@ async def _serve(computed: Computed, request: Request) -> Response:
         try:
             # a replay of an answered request is computed again (deterministic), uncharged
             return await charge_and_answer(services, charged,
-                                           services.settings.request_timeout, work, respond)
+                                           timeout=services.settings.request_timeout,
+                                           work=work, respond=respond)
         except TimeoutError:
             raise timed_out(request_id_of(request.scope)) from None
 

@@ -64,7 +64,7 @@ Document = Callable[[], Mapping[str, Any]]
 """The service's OpenAPI document (made from every operation, these included)."""
 
 
-def _page(path: str, summary: str, description: str, make: Callable[[], str],
+def _page(path: str, *, summary: str, description: str, make: Callable[[], str],
           headers: Mapping[str, str]) -> Operation:
     """A public HTML page (made once, on its first request)."""
     made = cache(make)
@@ -108,15 +108,17 @@ def page_operations(document: Document, render_url: str = "",
                   handler=favicon, tags=("pages",), operation_id="favicon",
                   success=Answer(description="the icon", media_type="image/svg+xml",
                                  schema={"type": "string"})),
-        _page("/", "Front page", "What the service is, and links to its pages.",
-              lambda: landing_page(document()), headers),
-        _page("/docs", "API docs", "Swagger UI over this document, how to authenticate "
-              "and every error code.",
-              lambda: docs_page(document(), geocode_key_required), headers),
-        _page(PLAYGROUND_PATH, "Playground", "Compute a chart with your API key and see "
-              "its bodygraph.",
-              lambda: playground_page(document()["info"]["title"], geocode_key_required),
-              headers),
+        _page("/", summary="Front page",
+              description="What the service is, and links to its pages.",
+              make=lambda: landing_page(document()), headers=headers),
+        _page("/docs", summary="API docs", description="Swagger UI over this document, how "
+              "to authenticate and every error code.",
+              make=lambda: docs_page(document(), geocode_key_required), headers=headers),
+        _page(PLAYGROUND_PATH, summary="Playground", description="Compute a chart with your "
+              "API key and see its bodygraph.",
+              make=lambda: playground_page(document()["info"]["title"],
+                                           geocode_key_required),
+              headers=headers),
     )
 
 

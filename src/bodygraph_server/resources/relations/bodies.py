@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any
 
 from bodygraph.relations.penta import MAX_MEMBERS, MIN_MEMBERS
@@ -41,8 +41,7 @@ class PeopleRequest:
 
 
 def _instant(match: re.Match[str], today: date) -> datetime:
-    year, month, day, hour, minute, second = (int(part) for part in match.groups())
-    return datetime(year, month, day, hour, minute, second, tzinfo=UTC)
+    return datetime.fromisoformat(match.group(0))  # ...Z: in UTC
 
 
 _AT_SHAPE = "at must be a UTC instant YYYY-MM-DDTHH:MM:SSZ"

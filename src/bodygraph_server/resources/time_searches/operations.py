@@ -88,7 +88,8 @@ def parse_calendar(body: dict[str, Any], services: Services) -> Job:
     def compute(charts: Sequence[Chart]) -> Data:
         months = services.calendar.source(calendar.level)
         return _searched("The calendar", lambda: calendar_data(
-            calendar.first, calendar.last, calendar.bodies, calendar.level, months))
+            calendar.first, calendar.last, bodies=calendar.bodies, level=calendar.level,
+            blocks=months))
 
     return Job((), compute)
 
