@@ -61,8 +61,9 @@ async def warm_up(charts: ChartSource, settings: Settings) -> None:
     type only) and left for requests to report.
 
     Then everything loaded so far is moved out of the garbage collector's sight
-    (``gc.freeze``): those ~10^5 long-lived objects (numba's among them) would otherwise
-    be scanned by every full collection, a pause of ~60 ms in the middle of requests."""
+    (``gc.freeze``): those long-lived objects (numba's among them) would otherwise be
+    scanned by every full collection, a pause in the middle of requests
+    (docs/performance.md)."""
     try:
         warm_calculator()  # the compiled engine: one chart alone would run as plain Python
         await charts.from_coordinates(date(2000, 1, 1), time(12, 0), 51.5, 0.0)

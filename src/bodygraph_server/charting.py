@@ -88,9 +88,9 @@ class ChartBatcher(Batcher[datetime, "Chart"]):
     """Computes the charts of concurrent requests of one event loop together.
 
     The first waiting request with no batch in flight takes up to ``max_batch`` queued
-    instants (its own included) and computes them on the event loop (a batch of 32 takes
-    about 8 ms; the loop serves nothing else meanwhile, which under load costs less than
-    handing the batch to a thread that must share the GIL with the loop); requests
+    instants (its own included) and computes them on the event loop (the loop serves
+    nothing else meanwhile, which under load costs less than handing the batch to a thread
+    that must share the GIL with the loop; a batch's cost: docs/performance.md); requests
     arriving meanwhile queue up and form the next batch. Before starting, it waits up to
     ``max_wait`` seconds while announced requests (:meth:`upcoming`) are still on their
     way; with none announced it starts at once. A started batch runs to the end, so every

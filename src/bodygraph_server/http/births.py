@@ -1,14 +1,6 @@
-"""A *birth* inside an extension's body: the contract's coordinates input (``birthdate``,
-``birthtime``, ``lat``, ``lng``) or its location input (``birthdate``, ``birthtime``,
-``location``), parsed by the very functions of the chart endpoints
-(:mod:`bodygraph_server.http.validation`), so every field gets the contract's code.
-
-A birth with a ``location`` (not null) is a location input (it needs the
-HD-Geocode-Key header); any other is a coordinates input. A birth that is not a JSON
-object, or a list of births that is not a list or has the wrong length, is
-INVALID_REQUEST_BODY (422). Every message names the member at fault (``people[1]:
-birthdate must be YYYY-MM-DD``).
-"""
+"""A birth inside an extension's body (the contract's coordinates or location input, each
+field with the contract's code) and lists of births, as members of a declarative body;
+every message names the member at fault (docs/api.md)."""
 
 from __future__ import annotations
 

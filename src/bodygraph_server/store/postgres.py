@@ -23,8 +23,8 @@ MIGRATION_LOCK = 0x626F_6479_6772_6170
 POSTGRES = Dialect(
     migrations="postgres",
     for_update=" FOR UPDATE",
-    # No wait for the WAL flush (a crash may lose the last ~0.6 s of such commits,
-    # atomically): for this transaction only.
+    # No wait for the WAL flush (a crash may lose the last such commits, up to three times
+    # PostgreSQL's wal_writer_delay, atomically): for this transaction only.
     relax_durability_sql="SET LOCAL synchronous_commit = off",
     lock_migrations_sql=f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})",
 )

@@ -1,7 +1,6 @@
-"""The pages for people (``/``, ``/docs``, ``/playground``), ``/openapi.json``, the icon
-(``static/favicon.svg``, also at ``/favicon.ico``) and the static files they load (the only
-routes outside the document), all public, under a Content-Security-Policy that allows only
-this origin."""
+"""The pages for people (``/``, ``/docs``, ``/playground``), ``/openapi.json``, the icon and
+their static files (the only routes outside the document), all public, under a
+Content-Security-Policy that allows only this origin."""
 
 from __future__ import annotations
 
@@ -31,7 +30,7 @@ STATIC_DIR = Path(str(resources.files("bodygraph_server") / "static"))
 def swagger_ui_dir() -> Path:
     """The folder of Swagger UI's files in the ``swagger-ui-py`` package (read as data: the
     package's Python code is not imported; ``importlib.resources.files`` would import it,
-    and with it jinja2 and yaml, some 35-65 ms of CPU in every worker process)."""
+    and with it jinja2 and yaml, in every worker process: docs/performance.md)."""
     spec = find_spec("swagger_ui")
     if spec is None or not spec.submodule_search_locations:
         raise ModuleNotFoundError("the swagger-ui-py package is not installed",
