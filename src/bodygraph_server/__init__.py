@@ -1,11 +1,6 @@
 """The bodygraph HTTP service: v2 and legacy v1 chart endpoints over the library.
-
->>> from bodygraph_server import Settings, create_app
->>> app = create_app(Settings(database_url="sqlite:///service.sqlite3"))  # doctest: +SKIP
-
-``create_app`` and ``Settings`` are imported on first use, so the admin CLI
-(``bodygraph-server``) and the bookkeeping do not load the web stack.
-"""
+``create_app`` and ``Settings`` are imported on first use, so the admin CLI and the
+bookkeeping do not load the web stack (docs/api.md, "Running it")."""
 
 from __future__ import annotations
 

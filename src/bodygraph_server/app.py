@@ -50,7 +50,7 @@ from bodygraph_server.store import StoreError
 from bodygraph_server.store.calendar_blocks import SqlCalendarBlocks
 
 if TYPE_CHECKING:
-    from bodygraph_server.store.async_calls import AsyncRequestCalls
+    from bodygraph_server.store.async_request_path import AsyncRequestPath
 
 LOG = logging.getLogger("bodygraph_server")
 
@@ -61,8 +61,9 @@ async def warm_up(charts: ChartSource, settings: Settings) -> None:
     type only) and left for requests to report.
 
     Then everything loaded so far is moved out of the garbage collector's sight
-    (``gc.freeze``): those ~10^5 long-lived objects (numba's among them) would otherwise
-    be scanned by every full collection, a pause of ~60 ms in the middle of requests."""
+    (``gc.freeze``): those long-lived objects (numba's among them) would otherwise be
+    scanned by every full collection, a pause in the middle of requests
+    (docs/performance.md)."""
     try:
         warm_calculator()  # the compiled engine: one chart alone would run as plain Python
         await charts.from_coordinates(date(2000, 1, 1), time(12, 0), 51.5, 0.0)
@@ -78,7 +79,7 @@ async def warm_up(charts: ChartSource, settings: Settings) -> None:
 
 async def _services(
     config: Settings, book: Bookkeeper, charts: ChartSource, threads: BookThreads, *,
-    loop_statements: AsyncRequestCalls | None,
+    loop_statements: AsyncRequestPath | None,
 ) -> Services:
     """The long-lived parts of one worker: keys from the settings or the database,
     templates over the bookkeeping store (when it is an SQL store)."""
@@ -95,13 +96,13 @@ async def _services(
                     commits=CommitBatcher(requests), calendar=months, deliveries=journal)
 
 
-def _loop_statements(book: Bookkeeper) -> AsyncRequestCalls | None:
+def _loop_statements(book: Bookkeeper) -> AsyncRequestPath | None:
     """The request path's statements on the event loop: on PostgreSQL under asyncio."""
     try:
         asyncio.get_running_loop()
     except RuntimeError:  # another event loop (trio): bookkeeping threads only
         return None
-    return book.store.on_loop()
+    return book.store.async_request_path()
 
 
 def create_app(

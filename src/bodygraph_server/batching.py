@@ -1,13 +1,6 @@
-"""Group work of concurrent callers of one event loop: the pattern behind the chart
-batcher (:mod:`bodygraph_server.charting`) and the group commit
-(:mod:`bodygraph_server.billing.commits`).
-
-Callers queue their item and wait. The first waiting caller with no batch in flight
-becomes the leader: it takes up to ``max_batch`` queued items (its own included), runs
-:meth:`Batcher.process` on them and hands each caller its own outcome; callers arriving
-meanwhile queue up and form the next batch. An idle service thus handles each item at
-once, alone, and a busy one in groups.
-"""
+"""Group work of concurrent callers of one event loop: the pattern behind the chart batcher
+and the group commit (a caller with no batch in flight leads the queued ones; docs/api.md,
+"Running it")."""
 
 from __future__ import annotations
 

@@ -1,14 +1,6 @@
-"""The ingress calendar's months, shared by every caller: the calendar does not depend on
-who asks, so each month of each level (:mod:`bodygraph.relations.calendar_blocks`) is
-computed once and kept, in this process (a bounded LRU) and in the database (table
-``calendar_blocks``, shared by every worker and instance on it).
-
-A block is keyed by everything its ingresses depend on: the library's block identity
-(its sources, the kernel file, the engine, the node), the level and the month, and the
-format of the stored bytes. Within a process one thread computes at a time (the others
-wait, then find what it computed); two workers may both compute a month that neither had
-stored, and the first row stored stays (the same bytes).
-"""
+"""The ingress calendar's months, shared by every caller: each month of each level computed
+once and kept in this process (an LRU) and in the database (table ``calendar_blocks``);
+the keys and the sharing rules: docs/api.md, "The calendar's months"."""
 
 from __future__ import annotations
 
@@ -26,8 +18,7 @@ if TYPE_CHECKING:
     from bodygraph.relations.calendar_blocks import BlockSource, IngressColumns, Level, Month
 
 MEMORY_BLOCKS = 512
-"""Most blocks one process keeps in memory (a month of every body's line ingresses is
-about 600 ingresses, 20 KB of columns)."""
+"""Most blocks one process keeps in memory (the size of a month: docs/performance.md)."""
 FORMAT = "c1"
 """The layout of a stored block (:func:`encode`); part of the key."""
 
@@ -147,8 +138,8 @@ class CalendarCache:
         from bodygraph.relations.calendar_blocks import compute_blocks
 
         calculator = self._calculator()[0]
-        blocks = compute_blocks(list(months.values()), range(len(BODIES)), level, "true",
-                                calculator)
+        blocks = compute_blocks(list(months.values()), range(len(BODIES)), level=level,
+                                node="true", calculator=calculator)
         found = dict(zip(months, blocks, strict=True))
         self.computed += len(found)
         if self._shared is not None:

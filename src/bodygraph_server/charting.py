@@ -8,6 +8,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime, time
+from functools import partial
 from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlsplit
 
@@ -87,9 +88,9 @@ class ChartBatcher(Batcher[datetime, "Chart"]):
     """Computes the charts of concurrent requests of one event loop together.
 
     The first waiting request with no batch in flight takes up to ``max_batch`` queued
-    instants (its own included) and computes them on the event loop (a batch of 32 takes
-    about 8 ms; the loop serves nothing else meanwhile, which under load costs less than
-    handing the batch to a thread that must share the GIL with the loop); requests
+    instants (its own included) and computes them on the event loop (the loop serves
+    nothing else meanwhile, which under load costs less than handing the batch to a thread
+    that must share the GIL with the loop; a batch's cost: docs/performance.md); requests
     arriving meanwhile queue up and form the next batch. Before starting, it waits up to
     ``max_wait`` seconds while announced requests (:meth:`upcoming`) are still on their
     way; with none announced it starts at once. A started batch runs to the end, so every
@@ -215,7 +216,8 @@ class LibraryCharts:
                                                        geocode_key)
             else:
                 utc, found = await anyio.to_thread.run_sync(
-                    self._place_to_utc, birthdate, birthtime, place, geocode_key,
+                    partial(self._place_to_utc, birthdate, birthtime, place=place,
+                            geocode_key=geocode_key),
                     abandon_on_cancel=True,
                 )
         return PlacedChart(await self.batcher.chart(utc), found)

@@ -1,18 +1,6 @@
-"""The service's Google geocoding: one keep-alive ``httpx.AsyncClient`` per worker; and
-whether place names need the caller's key (:func:`caller_key_required`).
-
-The library's :class:`~bodygraph.geo.places.google.GoogleGeocoder` sends each request
-through urllib, which opens a new TCP and TLS connection every time (about 100 ms to
-Google before the query even starts). The service instead hands it
-:class:`~bodygraph_server.geocoding_transport.HttpxAdapter`,
-a geopy asynchronous transport over one shared :class:`httpx.AsyncClient`, so that
-requests reuse kept-alive connections and run on the event loop without a thread.
-Everything else (the query, the key handling, the mapping of outcomes to the contract's
-codes) is the library's.
-
-:class:`SharedClient` creates the client on first use, on the worker's event loop, and
-closes it when the app shuts down (:meth:`SharedClient.aclose`).
-"""
+"""The service's Google geocoding: one keep-alive ``httpx.AsyncClient`` per worker, made on
+first use and closed at shutdown, under the library's geocoder; and whether place names
+need the caller's key (:func:`caller_key_required`; docs/api.md, docs/places.md)."""
 
 from __future__ import annotations
 
@@ -47,8 +35,8 @@ def caller_key_required(geocoder: GeocoderName) -> bool:
 def tls_context() -> ssl.SSLContext:
     """The TLS context of the geocoding clients, made once per process: the one httpx
     makes by default (CA files from ``SSL_CERT_FILE`` or ``SSL_CERT_DIR``, else certifi's
-    bundle), whose loading costs about 25 ms of CPU, paid again by every client made
-    after an app restart (and by every test's app) if not kept. httpx is imported here,
+    bundle), whose loading costs CPU (docs/performance.md), paid again by every client
+    made after an app restart (and by every test's app) if not kept. httpx is imported here,
     with the first Google geocoding, as in :attr:`SharedClient.client`."""
     import httpx
 

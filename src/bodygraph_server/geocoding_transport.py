@@ -1,7 +1,6 @@
 """geopy's asynchronous transport over the service's shared :class:`httpx.AsyncClient`
-(:mod:`bodygraph_server.geocoding`). Apart from it because geopy (with requests and
-urllib3, ~0.1 s of imports) is loaded only when a request is geocoded through Google, not
-by every worker that starts."""
+(:mod:`bodygraph_server.geocoding`); a module of its own so that geopy is imported only
+when a request is geocoded through Google (docs/performance.md)."""
 
 from __future__ import annotations
 

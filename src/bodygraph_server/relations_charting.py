@@ -1,14 +1,6 @@
-"""The one place where the service calls the library beyond one chart: transits,
-connections, pentas, birth-time sensitivity, cycles and the ingress calendar
-(``bodygraph.relations``) and batches of charts (``bodygraph.calculate_many``).
-
-Every ``data`` object is the library result's ``to_dict()`` (the JSON of the command
-line's ``--json``; for cycles ``bodygraph.cli.cycles.cycles_of``; for the calendar the
-columns' ``to_dicts()``, held equal to the ingresses' ``to_dict()``), or
-``Chart.to_v2()`` (the contract's ChartResult): one definition each. The functions are
-blocking (run them in a worker thread) and raise, or return for each batch item, the
-library's typed errors.
-"""
+"""The one place the service calls the library beyond one chart: transits, connections,
+pentas, sensitivity, cycles, the calendar and batches of charts, each ``data`` the command
+line's ``--json`` of the same result (docs/api.md); blocking, raising the library's errors."""
 
 from __future__ import annotations
 

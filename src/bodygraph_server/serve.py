@@ -1,20 +1,6 @@
-"""Run the service under uvicorn.
-
-One worker: the app object is built here and served in this process. Several workers:
-the settings travel to the worker processes through ``BODYGRAPH_*`` environment
-variables and each worker builds its app with the import-string factory
-``bodygraph_server.serve:app_from_env``; each worker watches its supervisor and exits when
-the supervisor is gone (killed with ``kill -9``, say), so that no orphaned worker keeps
-the port.
-
-Either way uvicorn runs with :class:`~bodygraph_server.http.limits.LimitedHttpToolsProtocol`
-(header size, count and read time, body read time), the path-only access log of
-:mod:`bodygraph_server.http.access_log` (never a query string: a render link's query is
-its token) and no ``server`` header. uvicorn believes ``X-Forwarded-For`` and
-``X-Forwarded-Proto`` only from the addresses of ``settings.forwarded_allow_ips`` (none by
-default: its own default trusts 127.0.0.1, so that anything on the host could pick the
-client address the throttles count).
-"""
+"""Run the service under uvicorn, in one process or several workers (each watching its
+supervisor), always with the connection limits, the path-only access log, no ``server``
+header and ``X-Forwarded-*`` believed only from ``forwarded_allow_ips`` (docs/api.md)."""
 
 from __future__ import annotations
 
@@ -154,7 +140,7 @@ def run(
         return
     # Worker processes are started fresh and read their settings from the environment.
     # This supervisor never builds the app, so it does not import it (the web stack, the
-    # library, numpy: about 0.4 s of CPU, as much again as a worker's start).
+    # library, numpy: docs/performance.md).
     os.environ.update(settings.to_env())
     os.environ[SUPERVISOR_VARIABLE] = str(os.getpid())
     uvicorn.run(FACTORY, factory=True, workers=count, **uvicorn_options(settings, log_level))

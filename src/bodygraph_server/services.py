@@ -1,9 +1,6 @@
-"""What a running app holds: settings, the bookkeeping, the chart source, the render
-parts (signing keys, templates, the 24-hour style cache) and the calendar's months.
-
-Created in the app's lifespan (or handed in by tests) and reached from a request through
-:func:`services_of`.
-"""
+"""What a running app holds (settings, bookkeeping, chart source, render parts, the
+calendar's months): made in the app's lifespan or by tests, reached through
+:func:`services_of`."""
 
 from __future__ import annotations
 
@@ -44,20 +41,17 @@ class BookThreads:
     :func:`bookkeeping_threads`), or none.
 
     With ``threads`` 0 every call runs at once on the calling (event-loop) thread. That is
-    the choice for SQLite: its calls take ~0.1-0.4 ms, a process's writes are serialized
-    anyway, and a hand-off to a thread costs more than that in GIL and futex traffic (17
-    futex calls per request on the 2-core benchmark box; running inline took a worker from
-    2.6 to 1.9 ms of CPU per request and the p99 at 500 requests/s from 50-90 ms to
-    16-50 ms). The price: while another process holds SQLite's write lock, the worker
-    waits without serving anything else: normally well under a millisecond, at most the
-    busy timeout (``BODYGRAPH_SQLITE_BUSY_TIMEOUT``, 250 ms) once when another program
-    keeps the lock, 10 ms per write after that until it is free (then 503s,
+    the choice for SQLite: its calls are short, a process's writes are serialized anyway,
+    and a hand-off to a thread costs more than a call in GIL and futex traffic (measured:
+    docs/performance.md, "What changed in this round"). The price: while another process
+    holds SQLite's write lock, the worker waits without serving anything else, at most the
+    busy timeout (``BODYGRAPH_SQLITE_BUSY_TIMEOUT``) once when another program keeps the
+    lock, then a short wait per write until it is free (then 503s,
     :mod:`bodygraph_server.store.sqlite`).
 
-    On asyncio (uvicorn) the calls go to a dedicated :class:`ThreadPoolExecutor`: under
-    load its threads stay busy and a hand-off costs about a third of
-    ``anyio.to_thread.run_sync`` (measured ~55 us against ~190 us of CPU on the 2-core
-    benchmark box). On PostgreSQL under asyncio a request without an Idempotency-Key
+    On asyncio (uvicorn) the calls go to a dedicated :class:`ThreadPoolExecutor`, whose
+    threads stay busy under load (its hand-off against ``anyio.to_thread.run_sync``'s:
+    docs/performance.md). On PostgreSQL under asyncio a request without an Idempotency-Key
     admits, reserves (where one statement will do) and commits on the event loop instead
     (:mod:`bodygraph_server.billing.request_path`). On another event loop
     the calls fall back to ``anyio.to_thread.run_sync`` with a capacity limiter of the same

@@ -24,7 +24,7 @@ import pytest
 from bodygraph_server.billing.accounts import Bookkeeper, Principal, Reservation
 from bodygraph_server.billing.batch_charges import reserve_many, settle_batch
 from bodygraph_server.billing.commits import CommitBatcher
-from bodygraph_server.billing.idempotency import claim_for, reserve_once
+from bodygraph_server.billing.idempotency import claim_for, reserve_keyed_charge
 from bodygraph_server.billing.outcomes import resolve_batch
 from bodygraph_server.billing.request_path import RequestBook
 from bodygraph_server.store import CommitUncertainError, DatabaseUnavailableError
@@ -179,7 +179,7 @@ async def _commits_on_loop(
 
     store = book.store
     assert isinstance(store, PostgresStore)
-    calls = store.on_loop()
+    calls = store.async_request_path()
     await calls.open()
     try:
         requests = RequestBook(book, _inline, calls)
@@ -265,7 +265,8 @@ def test_a_commit_acknowledgement_lost_on_the_wire(own_db: str) -> None:
         claim = claim_for(book, principal, "on-the-wire", PATH, b"{}")
         proxy.arm("after")
         with pytest.raises(CommitUncertainError):
-            anyio.run(partial(reserve_once, book, _inline, principal, PATH, claim, wait=1))
+            anyio.run(partial(reserve_keyed_charge, book, _inline, principal=principal,
+                              endpoint=PATH, claim=claim, wait=1))
         assert proxy.dropped.wait(2) and COMMITTED.search(proxy.answer)
         retried = book.reserve(principal, PATH, claim)
         assert isinstance(retried, Reservation)  # a first use, not a request in flight

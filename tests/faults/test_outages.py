@@ -199,7 +199,7 @@ async def _admits_after_terminations(name: str, url: str) -> None:
         key = book.create_account("developer").api_key
         store = book.store
         assert isinstance(store, PostgresStore)
-        calls = store.on_loop()
+        calls = store.async_request_path()
         await calls.open()
         try:
             requests = RequestBook(book, _blocking, calls)  # type: ignore[arg-type]

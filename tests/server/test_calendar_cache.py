@@ -48,14 +48,14 @@ class Counted:
         self.most = 0
         self._lock = threading.Lock()
 
-    def __call__(self, months: Sequence[int], *args: Any) -> list[IngressColumns]:
+    def __call__(self, months: Sequence[int], *args: Any, **kwargs: Any) -> list[IngressColumns]:
         with self._lock:
             self.running += 1
             self.most = max(self.most, self.running)
             self.months.extend(months)
         try:
             time.sleep(0.05)
-            return compute(months, *args)
+            return compute(months, *args, **kwargs)
         finally:
             with self._lock:
                 self.running -= 1

@@ -194,3 +194,77 @@ def test_a_body_gives_its_parser_schema_and_codes() -> None:
     with pytest.raises(ApiError) as refused:
         COORDINATES_INPUT.parse({"birthdate": "1990-02-30", "birthtime": "25:00"})
     assert refused.value.code is ErrorCode.INVALID_BIRTHDATE  # the contract's order
+
+
+def _bodies() -> list[Any]:
+    from bodygraph_server.http.validation import CHART_INPUT, COORDINATES_INPUT, V1_INPUT
+    from bodygraph_server.resources.batch.schemas import BATCH_INPUT
+    from bodygraph_server.resources.relations.bodies import REQUEST_BODIES as RELATIONS
+    from bodygraph_server.resources.astrology.bodies import ASTRO_INPUT, WHEEL_INPUT
+    from bodygraph_server.resources.rectification import bodies as rectification
+    from bodygraph_server.resources.time_searches.bodies import REQUEST_BODIES as SEARCHES
+
+    return [CHART_INPUT, COORDINATES_INPUT, V1_INPUT, *RELATIONS, *SEARCHES, BATCH_INPUT,
+            ASTRO_INPUT, WHEEL_INPUT, rectification.STABILITY_INPUT,
+            rectification.STABILITY_COORDINATES_INPUT, rectification.RECTIFICATION_PLACE,
+            rectification.RECTIFICATION_POINT]
+
+
+def _named(schemas: dict[str, Any], name: str) -> list[str]:
+    """The body definitions a published request body names: itself, or the bodies its
+    ``anyOf`` refers to (a body given by place name or by a point)."""
+    schema = schemas[name]
+    if "anyOf" not in schema:
+        return [name]
+    refs = [part.get("$ref") or next(p["$ref"] for p in part["allOf"] if "$ref" in p)
+            for part in schema["anyOf"]]
+    return [ref.rsplit("/", 1)[1] for ref in refs]
+
+
+def test_every_request_body_is_published_from_its_definition() -> None:
+    document = service_document()
+    schemas = document["components"]["schemas"]
+    bodies = {body.name: body for body in _bodies()}
+    for path, item in document["paths"].items():
+        operation = item.get("post", {})
+        if "requestBody" not in operation:
+            continue
+        name = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+        documented = ", ".join(response["description"]
+                               for response in operation["responses"].values())
+        for named in _named(schemas, name.rsplit("/", 1)[1]):
+            body = bodies[named]
+            assert schemas[body.name] == body.schema(), path
+            for code in body.error_codes():
+                assert code.value in documented, (path, code)
+
+
+@pytest.mark.parametrize(("body", "code", "message"), [
+    ({"from": "2024-01-02", "to": "2024-01-01", "bodies": []}, "INVALID_REQUEST_BODY",
+     "to must be from 0 to 365 days after from"),  # the span is checked right after `to`
+    ({"from": "2024-01-01", "to": "2024-01-02", "bodies": ["sun"], "level": None}, None, ""),
+    ({"to": "x"}, "MISSING_REQUIRED_FIELD", "Missing required field: from"),
+])
+def test_calendar_checks_in_order(body: dict[str, Any], code: str | None,
+                                  message: str) -> None:
+    from bodygraph_server.resources.time_searches.bodies import CALENDAR_INPUT
+
+    if code is None:
+        assert CALENDAR_INPUT.parse(body).level == "gate"
+        return
+    with pytest.raises(ApiError) as refused:
+        CALENDAR_INPUT.parse(body)
+    assert (refused.value.code.value, refused.value.message) == (code, message)
+
+
+@pytest.mark.parametrize(("visual", "message"), [
+    (None, "visual must be true or false"),  # null is not absent for a flag
+    (True, "visual needs natal: the picture is the natal chart with the transit over it"),
+])
+def test_a_transit_flag(visual: object, message: str) -> None:
+    from bodygraph_server.resources.relations.bodies import TRANSIT_INPUT
+
+    with pytest.raises(ApiError) as refused:
+        TRANSIT_INPUT.parse({"at": "2024-03-20T03:06:00Z", "visual": visual})
+    assert refused.value.message == message
+    assert not TRANSIT_INPUT.parse({"at": "2024-03-20T03:06:00Z"}).visual

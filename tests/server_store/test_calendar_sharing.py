@@ -36,9 +36,10 @@ def computed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     months: list[int] = []
     compute = calendar_blocks.compute_blocks
 
-    def counted(wanted: Sequence[int], *args: Any) -> list[calendar_blocks.IngressColumns]:
+    def counted(wanted: Sequence[int], *args: Any,
+                **kwargs: Any) -> list[calendar_blocks.IngressColumns]:
         months.extend(wanted)
-        return compute(wanted, *args)
+        return compute(wanted, *args, **kwargs)
 
     monkeypatch.setattr(calendar_blocks, "compute_blocks", counted)
     yield months

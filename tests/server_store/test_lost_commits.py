@@ -110,9 +110,9 @@ def faulty_postgres() -> tuple[type[SqlStore], type[_Faulty]]:
     that collects this module."""
     import psycopg
 
-    from bodygraph_server.store.async_calls import AsyncRequestCalls
+    from bodygraph_server.store.async_request_path import AsyncRequestPath
     from bodygraph_server.store.postgres import PostgresConnections, PostgresStore
-    from bodygraph_server.store.request_calls import RequestPath
+    from bodygraph_server.store.request_path import RequestPath
 
     class FaultyPostgresConnections(_Faulty, PostgresConnections):
         def _lost(self, conn: Any) -> Exception:
@@ -145,11 +145,11 @@ def faulty_postgres() -> tuple[type[SqlStore], type[_Faulty]]:
     class FaultyPostgres(PostgresStore):
         CONNECTIONS = FaultyPostgresConnections
 
-        def on_loop(self) -> AsyncRequestCalls:
+        def async_request_path(self) -> AsyncRequestPath:
             assert self.request_path is not None
-            return FaultyCallsOnLoop(self.request_path, FaultyPostgresConnections.fault)
+            return FaultyAsyncPath(self.request_path, FaultyPostgresConnections.fault)
 
-    class FaultyCallsOnLoop(AsyncRequestCalls):
+    class FaultyAsyncPath(AsyncRequestPath):
         """The request path's statements on the event loop (what the service uses on
         PostgreSQL), the group commit failing as :class:`Fault` says."""
 

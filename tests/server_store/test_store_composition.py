@@ -42,10 +42,10 @@ def test_the_request_path_is_chosen_when_the_store_opens(db_url: str, book: Book
     store = book.store
     assert isinstance(store, SqlStore)
     if db_url.startswith("sqlite"):
-        assert store.request_path is None and store.on_loop() is None
+        assert store.request_path is None and store.async_request_path() is None
     else:
         assert store.request_path is not None
-        assert store.on_loop() is not None
+        assert store.async_request_path() is not None
 
 
 def test_a_backend_only_assembles_the_parts(db_url: str, book: Bookkeeper) -> None:

@@ -248,7 +248,8 @@ class Bookkeeper:
             )
         key = generate_key()
         account = self.store.create_account(
-            plan, chosen, key.key_hash, key.display_prefix, self.clock.now()
+            plan, chosen, key_hash=key.key_hash, key_prefix=key.display_prefix,
+            now=self.clock.now()
         )
         return IssuedKey(account, key.api_key)
 

@@ -19,7 +19,8 @@ def reserve_many(
     (nothing taken); with an idempotency ``claim``, a :class:`Replay` (nothing taken) when
     its key was used before. ``now``: the clock's time unless given."""
     at = book.clock.now() if now is None else now
-    return book.store.reserve_many(principal.account_id, endpoint, count, at, claim)
+    return book.store.reserve_many(principal.account_id, endpoint, count=count, now=at,
+                                   claim=claim)
 
 
 def release_claim(book: Bookkeeper, principal: Principal, claim: IdempotencyClaim,
@@ -27,8 +28,8 @@ def release_claim(book: Bookkeeper, principal: Principal, claim: IdempotencyClai
     """Release what a reservation of ``count`` calls with ``claim``, made at ``made``,
     stored and is still pending (its acknowledgement was lost, its request failed): the
     key is free again; how many were released."""
-    return book.store.release_claim(principal.account_id, claim, made, book.clock.now(),
-                                    count)
+    return book.store.release_claim(principal.account_id, claim, made=made,
+                                    now=book.clock.now(), count=count)
 
 
 def claim_unpaid(book: Bookkeeper, principal: Principal,
@@ -46,9 +47,9 @@ def settle_batch(
     come first), release the rest and record the charged count under ``claim``'s key.
     Raises :class:`~bodygraph_server.store.CommitUncertainError` when the commit's
     acknowledgement is lost (:mod:`bodygraph_server.billing.outcomes` resolves it)."""
-    book.store.settle_batch(principal.account_id, [r.id for r in reservations[:used]],
-                            [r.id for r in reservations[used:]], book.clock.now(),
-                            None if claim is None else claim.key_hash)
+    book.store.settle_batch(principal.account_id, used=[r.id for r in reservations[:used]],
+                            unused=[r.id for r in reservations[used:]], now=book.clock.now(),
+                            key_hash=None if claim is None else claim.key_hash)
 
 
 def release_many(

@@ -1,20 +1,6 @@
-"""The delivery journal: a worker's charges and which of their answers it wrote, kept in a
-file that outlives the worker, so that the charges of a worker killed between charging
-and answering are withdrawn as soon as it is gone (docs/accounts.md, "Delivery").
-
-Each worker appends to its own file, ``<folder>/<token>.<n>.journal``, and holds an
-exclusive ``flock`` on it while it lives. Lines: ``k HASH MICROS`` before a reservation
-claiming an idempotency key (its hash) at that instant is asked for; ``r ID`` once
-reservation ID is made; ``s ID`` just before its answer's body is written to the socket
-(nothing in between waits); ``u ID`` if that write turned out to fail. The kernel drops
-the lock when the process dies (``kill -9`` included), so a file whose lock another
-process can take belongs to a dead worker: the workers still running look every
-:data:`WATCH_INTERVAL` seconds (a worker also at start-up, and before it answers a
-replay), and withdraw every charge of it without an ``s`` or with a ``u`` (a pending
-reservation, or a commit whose answer was never written: the credit comes back, an
-``Idempotency-Key`` is free again), then delete its files. An append is one ``write`` to
-the kernel: it survives the process at once, with no ``fsync`` (not a machine crash).
-"""
+"""The delivery journal: a worker's charges and which of their answers it wrote, in a file
+that outlives the worker, so that a dead worker's unanswered charges are withdrawn at once
+(docs/accounts.md, "Delivery": the line format, the look for dead workers)."""
 
 from __future__ import annotations
 

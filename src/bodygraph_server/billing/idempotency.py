@@ -16,7 +16,8 @@ from bodygraph_server.billing.outcomes import free_claim
 from bodygraph_server.billing.request_path import BookRunner
 from bodygraph_server.store import CommitUncertainError, IdempotencyClaim, Replay
 
-__all__ = ["KEY_LIFETIME", "Replay", "claim_for", "claim_once", "reserve_once", "until_settled"]
+__all__ = ["KEY_LIFETIME", "Replay", "claim_for", "reserve_keyed_charge", "reserve_with_claim",
+           "until_settled"]
 
 T = TypeVar("T")
 
@@ -46,7 +47,7 @@ def claim_for(
     )
 
 
-async def reserve_once(
+async def reserve_keyed_charge(
     book: Bookkeeper,
     run: BookRunner,
     principal: Principal,
@@ -56,19 +57,20 @@ async def reserve_once(
     wait: float,
     before: Callable[[datetime], None] | None = None,
 ) -> Reservation | Denied | Replay:
-    """Reserve as :meth:`Bookkeeper.reserve` does with ``claim``, as :func:`claim_once`
-    does; ``before(made)`` is called before each attempt, with its instant (the claim's,
-    if it makes one)."""
+    """Reserve as :meth:`Bookkeeper.reserve` does with ``claim``, as
+    :func:`reserve_with_claim` does; ``before(made)`` is called before each attempt, with
+    its instant (the claim's, if it makes one)."""
 
     def reserve(now: datetime) -> Reservation | Denied | Replay:
         if before is not None:
             before(now)
         return book.reserve(principal, endpoint, claim, now=now)
 
-    return await claim_once(book, run, principal, claim, reserve, wait=wait)
+    return await reserve_with_claim(book, run, principal=principal, claim=claim,
+                                    reserve=reserve, wait=wait)
 
 
-async def claim_once(
+async def reserve_with_claim(
     book: Bookkeeper,
     run: BookRunner,
     principal: Principal,
@@ -93,7 +95,7 @@ async def claim_once(
     try:
         return await until_settled(run, attempt, wait=wait)
     except CommitUncertainError:
-        await free_claim(book, run, principal, claim, made, count)
+        await free_claim(book, run, principal=principal, claim=claim, made=made, count=count)
         raise
 
 

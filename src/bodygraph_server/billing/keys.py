@@ -1,9 +1,5 @@
-"""API keys: generated from :mod:`secrets`, shown once, stored only as a SHA-256 hash.
-
-A key is ``bg_`` followed by 43 URL-safe characters (256 random bits), so a plain,
-unsalted SHA-256 is a safe storage form and lets the store look keys up by hash. Only the
-hash and a short display prefix are stored; the key itself cannot be recovered.
-"""
+"""API keys: generated from :mod:`secrets`, shown once, stored only as a SHA-256 hash and a
+display prefix (the format and why a plain hash is safe: docs/accounts.md)."""
 
 from __future__ import annotations
 

@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from datetime import datetime
+from functools import partial
 from typing import TYPE_CHECKING, TypeVar
 
 import anyio
@@ -93,7 +94,7 @@ async def resolve_batch(
     transaction) or if it charged nothing anyway (``used`` 0), else raise the outage
     (everything released)."""
     try:
-        first = await _retrying(run, _fence_batch, book, principal, reservations)
+        first = await _retrying(run, partial(_fence_batch, book, principal, reservations))
     except DatabaseUnavailableError:
         if used:
             raise error from None
@@ -110,4 +111,5 @@ async def free_claim(book: Bookkeeper, run: BookRunner, principal: Principal,
     IDEMPOTENCY_KEY_IN_USE until the sweep releases it. While the database cannot be
     reached within the window, that is left to the sweep."""
     with anyio.CancelScope(shield=True), suppress(DatabaseUnavailableError):
-        await _retrying(run, release_claim, book, principal, claim, made, count)
+        await _retrying(run, partial(release_claim, book, principal, claim=claim, made=made,
+                                     count=count))

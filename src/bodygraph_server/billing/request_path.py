@@ -14,7 +14,7 @@ from bodygraph_server.billing.principals import principal_of
 from bodygraph_server.store import Reservation
 
 if TYPE_CHECKING:  # psycopg is imported only where PostgreSQL is used
-    from bodygraph_server.store.async_calls import AsyncRequestCalls
+    from bodygraph_server.store.async_request_path import AsyncRequestPath
 
 T = TypeVar("T")
 
@@ -31,21 +31,21 @@ class RequestBook:
     """See the module docstring."""
 
     def __init__(
-        self, book: Bookkeeper, run: BookRunner, on_loop: AsyncRequestCalls | None = None
+        self, book: Bookkeeper, run: BookRunner, async_path: AsyncRequestPath | None = None
     ) -> None:
         self.book = book
         self.run = run
-        self.on_loop = on_loop
+        self.async_path = async_path
 
     async def admit(self, api_key: str) -> tuple[Principal | Denied, RateDecision | None]:
         """:meth:`Bookkeeper.admit`."""
-        book, on_loop = self.book, self.on_loop
-        windows = None if on_loop is None else book.windows_for(api_key)
-        if on_loop is None or windows is None:
+        book, async_path = self.book, self.async_path
+        windows = None if async_path is None else book.windows_for(api_key)
+        if async_path is None or windows is None:
             return await self.run(book.admit, api_key)
         key_hash, limiter = windows
         with anyio.CancelScope(shield=True):  # as a started thread call: never abandoned
-            record, decision = await on_loop.admit_key(
+            record, decision = await async_path.admit_key(
                 key_hash, book.clock.now(), limiter.limit, limiter.window_seconds
             )
         return principal_of(record), decision
@@ -56,9 +56,9 @@ class RequestBook:
 
     async def reserve(self, principal: Principal, endpoint: str) -> Reservation | Denied:
         """:meth:`Bookkeeper.reserve` without an idempotency claim."""
-        if self.on_loop is not None:
+        if self.async_path is not None:
             with anyio.CancelScope(shield=True):  # a credit taken is always known
-                reservation = await self.on_loop.reserve(
+                reservation = await self.async_path.reserve(
                     principal.account_id, endpoint, self.book.clock.now()
                 )
             if reservation is not None:
@@ -68,9 +68,9 @@ class RequestBook:
 
     async def commit_many(self, reservations: Sequence[Reservation]) -> list[bool]:
         """:meth:`Bookkeeper.commit_many`."""
-        if self.on_loop is None:
+        if self.async_path is None:
             return await self.run(self.book.commit_many, reservations)
         with anyio.CancelScope(shield=True):
-            done = await self.on_loop.commit_many([r.id for r in reservations],
+            done = await self.async_path.commit_many([r.id for r in reservations],
                                                   self.book.clock.now())
         return done

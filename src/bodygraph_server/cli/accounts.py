@@ -170,7 +170,7 @@ def _usage(book: Bookkeeper, args: argparse.Namespace) -> int:
     return 0
 
 
-def _on_account(
+def _account_command(
     actions: argparse._SubParsersAction[Any],
     name: str,
     text: str,
@@ -205,17 +205,17 @@ def add_account_commands(commands: argparse._SubParsersAction[Any]) -> None:
     listing = acc.add_parser("list", help="list all accounts")
     listing.add_argument("--json", action="store_true")
     listing.set_defaults(func=_accounts_list)
-    _on_account(acc, "show", "show one account", _accounts_show)
-    _on_account(acc, "deactivate", "block the account (requests give ACCOUNT_INACTIVE)",
+    _account_command(acc, "show", "show one account", _accounts_show)
+    _account_command(acc, "deactivate", "block the account (requests give ACCOUNT_INACTIVE)",
                 _accounts_set_active(False), json_help=None)
-    _on_account(acc, "activate", "unblock a deactivated account", _accounts_set_active(True),
+    _account_command(acc, "activate", "unblock a deactivated account", _accounts_set_active(True),
                 json_help=None)
-    _on_account(acc, "cancel", "cancel at the end of the billing period", _accounts_cancel,
+    _account_command(acc, "cancel", "cancel at the end of the billing period", _accounts_cancel,
                 json_help=None)
 
     keys = commands.add_parser("keys", help="rotate an account's API key")
     key_actions = keys.add_subparsers(dest="action", required=True, metavar="ACTION")
-    _on_account(key_actions, "rotate", "new key now; the old one stops working", _keys_rotate,
+    _account_command(key_actions, "rotate", "new key now; the old one stops working", _keys_rotate,
                 json_help="print account_id and api_key")
 
     overage = commands.add_parser("overage", help="enable or disable overage billing")
@@ -225,10 +225,10 @@ def add_account_commands(commands: argparse._SubParsersAction[Any]) -> None:
 
     credits = commands.add_parser("credits", help="adjust the balance; show the ledger")
     credit_actions = credits.add_subparsers(dest="action", required=True, metavar="ACTION")
-    adjust = _on_account(credit_actions, "adjust", "set the balance (recorded in the ledger)",
+    adjust = _account_command(credit_actions, "adjust", "set the balance (recorded in the ledger)",
                          _credits_adjust)
     adjust.add_argument("--set", type=_non_negative, required=True, metavar="N")
     adjust.add_argument("--note", default="manual adjustment", help="ledger note")
-    _on_account(credit_actions, "ledger", "list the account's ledger", _credits_ledger)
+    _account_command(credit_actions, "ledger", "list the account's ledger", _credits_ledger)
 
-    _on_account(commands, "usage", "per-period calls, credits, overage and price", _usage)
+    _account_command(commands, "usage", "per-period calls, credits, overage and price", _usage)

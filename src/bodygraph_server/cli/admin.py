@@ -1,15 +1,6 @@
 """``bodygraph-server``: administer accounts, keys, credits and usage; start the service.
-
-Every command reads the database from ``BODYGRAPH_DATABASE_URL`` (``sqlite:///path`` or
-``postgresql://...``; default :data:`bodygraph_server.store.DEFAULT_DATABASE_URL`,
-``sqlite:///bodygraph.sqlite3`` in the working folder), or from ``--database-url``, and
-creates or migrates the schema as needed. Errors are one line
-on stderr and a non-zero exit status (1: the operation failed; 2: bad command line or
-setting variable).
-
-The command names, options and ``--json`` output keys are stable: scripts use them.
-See ``docs/accounts.md`` for the full reference.
-"""
+Commands, options, ``--json`` keys, the database setting and the exit statuses are stable
+and documented in docs/accounts.md."""
 
 from __future__ import annotations
 

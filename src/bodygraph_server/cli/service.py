@@ -1,11 +1,6 @@
-"""The service commands of ``bodygraph-server``: ``serve`` (run the HTTP service) and
-``render-keys`` (the signing keys kept in the database). The web stack is imported when
-``serve`` runs, not when the parser is built.
-
-``serve`` has a flag for every setting of :class:`~bodygraph_server.settings.Settings`
-(made from its fields, so none is missing) except the secret ``render_keys``; a flag
-wins over its ``BODYGRAPH_*`` variable, which wins over the default.
-:func:`settings_table` is the reference table of ``docs/api.md``."""
+"""The service commands of ``bodygraph-server``: ``serve`` (a flag for every setting but the
+secret ``render_keys``; :func:`settings_table` is docs/api.md's table) and ``render-keys``;
+the web stack is imported when ``serve`` runs."""
 
 from __future__ import annotations
 

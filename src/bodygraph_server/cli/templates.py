@@ -1,23 +1,6 @@
 """``bodygraph-server templates ...``: create, list, show, activate and delete render
-templates. Wired into the admin parser with :func:`add_template_commands`; every handler
-has the admin signature ``(book, args) -> exit status``.
-
-    templates create ACCOUNT --name NAME [--preset NAME] [--theme FILE | --theme-json JSON]
-                     [--activate]
-    templates list ACCOUNT
-    templates show TEMPLATE
-    templates activate ACCOUNT TEMPLATE|default
-    templates delete ACCOUNT TEMPLATE
-
-``--json`` prints the stable JSON form (``template_id``, ``account_id``, ``name``,
-``active``, ``created_at``, ``theme``). A theme is a JSON object of
-:meth:`bodygraph.render.Theme.from_dict`; missing keys keep the values of ``--preset``
-(a shipped theme, :meth:`bodygraph.render.Theme.preset`: ``light``, ``dark``, ``print``,
-``high-contrast``), else of the default theme.
-
-The renderer and the template store are imported when a command runs, not when the
-parser is built, so other admin commands stay light.
-"""
+templates (the reference: docs/render.md, "Templates"); the renderer and the template store
+are imported when a command runs, so other admin commands stay light."""
 
 from __future__ import annotations
 

@@ -1,12 +1,6 @@
-"""The access log: one line per request with method, path and status, nothing else.
-
-uvicorn's own access line holds the client address and the whole request target, query
-string included, and a render link's query string is its token (a bearer credential).
-:func:`log_config` is uvicorn's logging configuration with :class:`PathOnly` on the
-``uvicorn.access`` logger, which removes the query string and the client address from
-every access record before any handler sees it, and a format of
-``INFO:     "GET /render/default.svg HTTP/1.1" 200``.
-"""
+"""The access log: one line per request with method, path and status, nothing else (no
+query string, which for a render link is its token; no client address): docs/api.md,
+"Privacy"."""
 
 from __future__ import annotations
 

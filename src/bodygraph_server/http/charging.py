@@ -39,8 +39,8 @@ async def charge_and_answer(services: Services, charged: ChargedRequest, timeout
     it is not written. A replay of an answered request (same Idempotency-Key and body)
     is answered again without a charge."""
     book = services.book
-    reservation = await reserve_charge(services, charged.principal, charged.path,
-                                       charged.idempotency_key, charged.body)
+    reservation = await reserve_charge(services, charged.principal, endpoint=charged.path,
+                                       key=charged.idempotency_key, body=charged.body)
     try:
         with anyio.fail_after(timeout):
             answer = await work()

@@ -1,9 +1,6 @@
-"""A charged answer's charge stands only if the answer was written: the response of a
-charged request is a :class:`ChargedResponse`, which records the answer in the worker's
-delivery journal (:mod:`bodygraph_server.billing.deliveries`) as it writes the body, then
-asks the server whether the whole response went to the socket
-(:class:`~bodygraph_server.http.limits.WriteCheck`); if not (the client was gone), the
-charge is withdrawn at once."""
+"""A charged answer's charge stands only if the answer was written: :class:`ChargedResponse`
+records it in the delivery journal as it writes the body, then withdraws the charge if the
+response did not reach the socket (docs/accounts.md, "Delivery")."""
 
 from __future__ import annotations
 

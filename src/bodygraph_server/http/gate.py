@@ -123,8 +123,9 @@ async def admit(requests: RequestBook, credential: str | Credential, client: Any
         failures = await requests.count_auth_failure(address)
         if not failures.allowed:
             headers = rate_limit_headers(failures, _anonymous_partition(client))
-            return Admission(credential, None, denial(Denial.RATE_LIMIT_EXCEEDED), failures,
-                             headers)
+            return Admission(credential=credential, principal=None,
+                             denied=denial(Denial.RATE_LIMIT_EXCEEDED), decision=failures,
+                             headers=headers)
     if principal is not None:
         if counted is None:  # pragma: no cover - Bookkeeper.admit counts every principal
             raise RuntimeError("a principal without a rate decision")
@@ -139,7 +140,8 @@ async def admit(requests: RequestBook, credential: str | Credential, client: Any
             reset_seconds=WINDOW_SECONDS,
         )
         headers = rate_limit_headers(decision, _anonymous_partition(client))
-    return Admission(credential, principal, denied, decision, headers)
+    return Admission(credential=credential, principal=principal, denied=denied,
+                     decision=decision, headers=headers)
 
 
 def admission_of(scope: Scope) -> Admission:

@@ -1,12 +1,6 @@
-"""The outermost middleware: requests whose ``Host`` is not one of the service's own are
-refused (400) before anything else, so that no link is ever built from a caller's ``Host``.
-
-The decision is Starlette's :class:`~starlette.middleware.trustedhost.TrustedHostMiddleware`
-(``*.example.com`` and ``*`` patterns); only its answer is changed, from plain text to the
-contract's error body (``INVALID_REQUEST_BODY`` at status 400, v1 body under ``/v1``).
-The health checks (``/health``, ``/health/live``) are answered whatever the ``Host``: load
-balancers and orchestrators probe a worker by its address.
-"""
+"""The outermost middleware: a request whose ``Host`` is not one of the service's own is
+refused (400, the contract's error body) before anything else, the health checks aside
+(Starlette's ``TrustedHostMiddleware`` decides; docs/api.md)."""
 
 from __future__ import annotations
 

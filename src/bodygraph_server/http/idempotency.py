@@ -9,7 +9,7 @@ import functools
 from starlette.datastructures import Headers
 
 from bodygraph_server.billing.accounts import Denied, Principal, Reservation
-from bodygraph_server.billing.idempotency import Replay, claim_for, reserve_once
+from bodygraph_server.billing.idempotency import Replay, claim_for, reserve_keyed_charge
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.services import Services
 
@@ -49,23 +49,23 @@ async def reserve_charge(
     if key is None:
         outcome = await services.requests.reserve(principal, endpoint)
     else:
-        claim = claim_for(book, principal, key, endpoint, body)
+        claim = claim_for(book, principal, key=key, endpoint=endpoint, body=body)
         journal = services.deliveries
         # Each attempt is recorded: the claim is released if this worker dies.
         before = None if journal is None else functools.partial(journal.claiming,
                                                                 claim.key_hash)
-        outcome = await reserve_once(book, services.run_bookkeeping, principal=principal,
-                                     endpoint=endpoint, claim=claim,
-                                     wait=services.settings.request_timeout, before=before)
+        outcome = await reserve_keyed_charge(book, services.run_bookkeeping, principal=principal,
+                                             endpoint=endpoint, claim=claim,
+                                             wait=services.settings.request_timeout,
+                                             before=before)
         if outcome is Replay.ANSWERED and journal is not None:
             # A retry after a cut: the first answer's worker may have died before writing
             # it; its charges are settled first (withdrawn if unwritten), then the key
             # is looked at again.
             await services.run_bookkeeping(journal.recover_dead)
-            outcome = await reserve_once(book, services.run_bookkeeping, principal=principal,
-                                         endpoint=endpoint, claim=claim,
-                                         wait=services.settings.request_timeout,
-                                         before=before)
+            outcome = await reserve_keyed_charge(
+                book, services.run_bookkeeping, principal=principal, endpoint=endpoint,
+                claim=claim, wait=services.settings.request_timeout, before=before)
     if isinstance(outcome, Denied):
         raise ApiError(ErrorCode(outcome.reason.value), outcome.message)
     if isinstance(outcome, Replay):

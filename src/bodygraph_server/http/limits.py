@@ -1,29 +1,6 @@
-"""Limits of the HTTP/1.1 connection, below the application: header size, header count,
-header read time, body read time.
-
-uvicorn's httptools protocol has none of them: it buffers a header of any size, takes any
-number of header lines and waits for ever for a request's head or body, so a slow or
-hostile client holds memory and a connection slot. :class:`LimitedHttpToolsProtocol` is
-that protocol with these limits (the service always runs with it, see
-:mod:`bodygraph_server.serve`):
-
-* the request line and headers together at most :data:`MAX_HEADER_BYTES`; more is
-  ``431 Request Header Fields Too Large`` and the connection is closed;
-* at most :data:`MAX_HEADER_COUNT` header lines; more is ``431`` too;
-* the whole head (request line and headers) within :data:`HEADER_TIMEOUT` seconds from
-  the connection's opening, or for a later request on a kept-alive connection from its
-  first byte; else ``408 Request Timeout`` and the connection is closed (this also
-  closes connections that never send anything);
-* the whole body within :data:`BODY_TIMEOUT` seconds of the end of the head; else the
-  connection is closed (the application sees the client disconnect).
-
-An idle kept-alive connection is closed after uvicorn's ``timeout_keep_alive`` (5 s).
-
-Each request's scope also carries :data:`WRITE_CHECK` (in ``scope["extensions"]``): a
-:class:`WriteCheck` that tells the application, once it sent a response's last part,
-whether the whole response went to the socket (a charge stands only then:
-:mod:`bodygraph_server.http.delivery`).
-"""
+"""Limits of the HTTP/1.1 connection below the application (header size, count and read
+time, body read time: :class:`LimitedHttpToolsProtocol`; docs/api.md, "Limits"), and the
+:class:`WriteCheck` that tells whether a whole response went to the socket."""
 
 from __future__ import annotations
 

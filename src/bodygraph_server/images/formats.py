@@ -1,20 +1,6 @@
-"""The two forms of a rendered chart on the image route.
-
-- **SVG** (``.svg``): the renderer's document, gzip-compressed when the request's
-  ``Accept-Encoding`` allows it (``Content-Encoding: gzip``; the same bytes after
-  decompression). Every SVG answer says ``Vary: Accept-Encoding``, so a shared cache keeps
-  the two forms apart. The gzip stream carries no time stamp: the same chart always
-  compresses to the same bytes, as the immutable cache header promises.
-- **PNG** (``.png``): the same document rasterised by cairosvg
-  (:func:`bodygraph.render.raster.svg_to_png`, twice the SVG's pixel size, the bytes of
-  :func:`bodygraph.render.png_bytes`), for e-mail and social previews. Rasterising costs
-  some hundred times what drawing the SVG costs, so it runs in a worker thread, at most
-  :data:`RASTER_CONCURRENCY` at once per worker process, and a PNG takes
-  :data:`PNG_COST` images from the client's render throttle (one before the checks, as
-  every request, the rest once the token verified, so a refused PNG costs one). Without
-  cairosvg or the system cairo library the route answers 503 ``PNG_UNAVAILABLE`` (the SVG
-  link still works).
-"""
+"""The two forms of a rendered chart on the image route: SVG (gzip when accepted, the same
+bytes every time) and PNG (rasterised in a worker thread, a bounded number at once, costing
+more of the throttle); docs/render.md."""
 
 from __future__ import annotations
 

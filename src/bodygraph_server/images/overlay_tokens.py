@@ -1,23 +1,6 @@
-"""Render tokens of the relation pictures: a transit over a natal chart and a connection.
-
-They are sealed exactly like the chart tokens of version 5
-(:mod:`bodygraph_server.images.tokens`: AES-SIV, bound to the key id and the template of
-the link) and told apart by their version byte (and their length); the same pictures
-issued before as versions 3 and 4 (the hand-made composition of version 2) keep verifying:
-
-version 6, transit (67-byte payload, 84 bytes sealed, 112 characters)
-    the natal chart's 38-byte chart payload; the 13 transit gates (sun..pluto, 1..64);
-    their 13 lines (1..6, one byte each); the transit's UTC date (3 bytes, big-endian
-    proleptic Gregorian ordinal, :meth:`datetime.date.toordinal`), drawn as the label
-    ``Transit YYYY-MM-DD``.
-version 7, connection (76-byte payload, 93 bytes sealed, 124 characters)
-    person 1's then person 2's 38-byte chart payload, drawn as ``Person 1`` and
-    ``Person 2``.
-
-Like the chart tokens they carry activations and defined centers only: no birth date,
-time, place, name or account. The transit's date is the moment of the sky drawn, not a
-birth; only the labels of :mod:`bodygraph.render.from_relations` can be carried.
-"""
+"""Render tokens of the relation pictures (a transit over a natal chart, a connection):
+sealed like the chart tokens, told apart by their version byte and length; the layouts:
+docs/render.md, "Render tokens"."""
 
 from __future__ import annotations
 

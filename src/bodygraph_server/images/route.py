@@ -1,41 +1,6 @@
-"""The rendered-image route: ``GET {render_url}/<template-uuid|default>.<svg|png>?t=<token>``.
-
-The token is verified before anything is drawn
-(:func:`bodygraph_server.images.overlay_tokens.verify_picture`: a chart, a transit over a
-natal chart, a connection or a mandala wheel);
-nothing of the request, the token or the image is stored. The style comes from the
-caller's template through a :class:`TemplateSource`, cached in process for 24 hours;
-an unknown template renders with the default theme. The ``.png`` path is the ``.svg``
-path plus rasterisation: the same token, checks and refusals
-(:mod:`bodygraph_server.images.formats`).
-
-Responses:
-
-``200``  ``image/svg+xml`` (gzip when accepted, ``Vary: Accept-Encoding``) or
-         ``image/png``, ``Cache-Control: public, max-age=31536000, immutable``
-``400``  ``RENDER_TOKEN_MALFORMED``: no ``t`` parameter, ``t`` given twice, or text that
-         cannot be a token (:data:`~bodygraph_server.images.tokens.TOKEN_PATTERN`)
-``403``  ``RENDER_TOKEN_INVALID``: the signature does not verify (changed token, unknown key,
-         a token of version 2 or later under another template than the one it was
-         issued for)
-``404``  ``NOT_FOUND``: the path is not ``<uuid>.svg``/``<uuid>.png`` (canonical lower-case
-         UUID), ``default.svg``/``default.png`` or ``<theme>.svg``/``<theme>.png`` (a
-         shipped theme, as a wheel link names it; the token is bound to it)
-``429``  ``RATE_LIMIT_EXCEEDED``: the client fetched too many images
-         (:mod:`bodygraph_server.images.throttle`; every request takes one image
-         before the checks, a PNG the rest of its weight,
-         :data:`~bodygraph_server.images.formats.PNG_COST` images, before it is
-         rasterised), with ``Retry-After``
-``503``  ``TEMPLATE_STORE_UNAVAILABLE``: the template source failed (:class:`TemplateLookupError`);
-         ``PNG_UNAVAILABLE``: a PNG was asked for and cairosvg or the cairo library is missing
-
-Every refusal is a small JSON body with ``Cache-Control: no-store``.
-
-The service (:func:`bodygraph_server.app.create_app`) mounts the route under ``/render``
-(or the path of the configured ``render_url``) with the keys and templates of its
-lifespan (:func:`image_endpoint` with a per-request resolver); :func:`render_app` serves
-it with fixed keys, for tests or a separate image host.
-"""
+"""The rendered-image route ``GET {render_url}/<template-uuid|default>.<svg|png>?t=<token>``:
+the token verified before anything is drawn, nothing stored; its answers and refusals:
+docs/render.md. :func:`render_app` serves it alone, for tests or a separate image host."""
 
 from __future__ import annotations
 

@@ -1,26 +1,6 @@
-"""The sealed body of a render token: AES-SIV now, the older hand-made composition opened
-only for links issued before.
-
-Tokens issued now (versions 5, 6 and 7) are sealed with AES-SIV (RFC 5297; ``cryptography``'s
-:class:`~cryptography.hazmat.primitives.ciphers.aead.AESSIV`), a deterministic
-authenticated encryption: the same chart under the same template and key always gives the
-same link (images stay cacheable), charts that differ in one activation give unrelated
-bodies, and nothing of the payload can be read or changed without the key:
-
-* the 64-byte AES-SIV key is derived from the signing secret with HKDF-SHA256 (RFC 5869;
-  salt :data:`HKDF_SALT`, info :data:`SIV_INFO`), so the secret itself is used for nothing
-  else;
-* body = ``header || SIV(16) || ciphertext``, with ``kid "." template`` and the header (the
-  version byte) as associated data: a token is valid for the key id and the template it
-  was issued for and no other.
-
-Versions 2, 3 and 4 were sealed by hand (:func:`legacy_tag_matches`, :func:`legacy_unseal`,
-kept to open them): three keys derived with HKDF-SHA256 (info :data:`HKDF_INFO`), a
-synthetic IV = HMAC-SHA256(``iv_key``, ``template || 0x00 || payload``)[:16], AES-256-CTR
-under ``enc_key``, then a tag HMAC-SHA256(``mac_key``, ``kid || "." || template || "." ||
-header || iv || ciphertext``) of 32 bytes at the end. The tag is checked (constant time)
-before anything is decrypted.
-"""
+"""The sealed body of a render token: AES-SIV (key from HKDF, key id and template as
+associated data) for the tokens issued now, the older hand-made composition opened only
+for links issued before (docs/render.md, "Render tokens")."""
 
 from __future__ import annotations
 

@@ -1,13 +1,6 @@
-"""Where the service's render signing keys come from.
-
-1. ``BODYGRAPH_RENDER_KEYS`` (``Settings.render_keys``, ``"kid:secret,..."``, oldest
-   first) when set: exactly those keys, nothing is read from or written to the database.
-2. Otherwise the database's ``render_keys`` table: on first start one key is generated
-   and stored (atomically, so several workers or instances starting at once end up with
-   the same single key); every start reads all stored keys, the newest signs, all verify.
-   Links therefore survive restarts and are valid on every worker and every instance
-   sharing the database. ``bodygraph-server render-keys rotate`` stores a newer key.
-"""
+"""Where the render signing keys come from: ``BODYGRAPH_RENDER_KEYS`` when set, else the
+database's ``render_keys`` table (one key made on first start, all verify, the newest
+signs); docs/render.md."""
 
 from __future__ import annotations
 

@@ -1,14 +1,6 @@
-"""Render templates: named themes per account, at most one active.
-
-A template is an opaque UUID, a name and a :class:`~bodygraph.render.Theme`. The active
-template of an account styles its visual charts: its UUID is the path segment of every
-``svgRenderUrl`` issued for the account (``default`` when none is active), and the image
-route looks its theme up through a :class:`TemplateHub`.
-
-Storage: :class:`SqlTemplateStore` keeps templates in the bookkeeping database (SQLite or
-PostgreSQL), table ``render_templates`` (created by the store's migration 0002), through
-the store's transactions (:class:`~bodygraph_server.store.base.TransactionSource`).
-"""
+"""Render templates: named themes per account, at most one active (its UUID is the path of
+the account's ``svgRenderUrl``), kept in the bookkeeping database's ``render_templates``
+(docs/render.md, "Templates")."""
 
 from __future__ import annotations
 

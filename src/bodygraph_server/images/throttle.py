@@ -1,17 +1,5 @@
-"""A per-client token bucket for the image route, kept in the memory of one worker.
-
-Render links are public and need no key, so the API's rate limit cannot apply; without
-a limit one client fetching one link in a loop keeps a worker drawing. Each client
-address gets a bucket of ``burst`` images refilled at ``rate`` per second; an empty
-bucket is 429 ``RATE_LIMIT_EXCEEDED`` with ``Retry-After``. A costly image (a PNG) takes
-several images from the bucket at once. The buckets of at most
-``max_clients`` addresses are kept (the least recently seen dropped first), so the
-memory is bounded whatever the number of clients. The limit is per worker process: with
-``n`` workers a client can draw at most ``n`` times the rate. Behind a reverse proxy
-every request comes from the proxy's address unless the proxy is one of the
-``forwarded_allow_ips`` setting (none by default), whose ``X-Forwarded-For`` uvicorn then
-believes (:mod:`bodygraph_server.serve`).
-"""
+"""A per-client token bucket for the image route, in one worker's memory, for a bounded
+number of client addresses (the rates, proxies and why: docs/render.md)."""
 
 from __future__ import annotations
 

@@ -1,51 +1,6 @@
-"""Render tokens: the sealed, self-contained payload of a rendered-image link.
-
-A token carries exactly what the image shows: the 13 design and 13 personality
-placements (gate and line) and the defined centers, nothing else (no name, birth
-date, time, place, coordinates or account id), and since version 2 it carries them
-encrypted: a link reveals nothing of the chart without the signing key. It is signed
-with HMAC-SHA256 under a key id, so keys can rotate: links are issued with the newest
-key, and every key still in the ring verifies.
-
-Text form (URL-safe base64, no padding; :data:`TOKEN_PATTERN`)::
-
-    <kid>.<base64url(body)>
-
-version 5 (chart, issued now; 55 bytes, 74 characters)
-    ``0x05 || AES-SIV(payload)`` (16-byte synthetic IV, then 38 bytes of ciphertext),
-    sealed as :mod:`bodygraph_server.images.sealing` describes (AES-SIV with a key derived
-    by HKDF from the signing secret; the key id and the template of the link's path are
-    authenticated as well).
-versions 6 and 7 (transit and connection pictures): sealed as version 5, with the payloads
-    of :mod:`bodygraph_server.images.overlay_tokens` (67 and 76 bytes).
-versions 8 and 9 (the mandala wheel, without and with a transit ring): sealed as version 5,
-    with the longitudes of :mod:`bodygraph_server.images.wheel_tokens` (208 and 312 bytes).
-versions 2, 3 and 4 (the same three kinds, verified, no longer issued; 87, 116 and 125
-    bytes): ``version || iv(16) || AES-256-CTR(payload) || tag(32)``, the hand-made
-    encrypt-then-MAC composition of :mod:`~bodygraph_server.images.sealing`.
-version 1 (chart, verified, no longer issued; 71 bytes, 95 characters)
-    ``0x01 || payload(38) || tag(32)``, tag = HMAC-SHA256 over ``kid || "." || 0x01 ||
-    payload`` with the signing secret. Such links keep working for whichever template
-    their path names (version 1 did not bind the template).
-
-A body's length names its version and kind, and the version byte must agree, so a token
-of one kind never reads as another.
-
-payload (38 bytes)
-    26 gate bytes (design sun..pluto, then personality sun..pluto, 1..64);
-    10 bytes of lines, 26 x 3 bits big-endian (line - 1), then 2 zero bits;
-    2 bytes center mask, bit ``i`` set when ``CENTER_NAMES[i]`` is defined (9 bits);
-    bit 9 set when the variable arrows follow, bits 10 to 13 the arrows of the
-    personality sun and node and of the design sun and node (1 for R); the rest zero.
-
-Verification (:func:`verify`) checks the shape, then authenticates the body (AES-SIV's
-check; for versions 1-4 the HMAC tag with ``hmac.compare_digest``), and only then reads the
-payload. Any change to
-a token (one flipped bit, a truncation, an extension, another key id, another template
-in the path) is refused: :class:`MalformedTokenError` (HTTP 400) when it cannot be a
-token at all, :class:`InvalidSignatureError` (HTTP 403) when the signature does not
-verify.
-"""
+"""Render tokens: the sealed, self-contained payload of a rendered-image link (activations
+and defined centers only), its text form, versions and verification; the byte layouts:
+docs/render.md, "Render tokens"."""
 
 from __future__ import annotations
 

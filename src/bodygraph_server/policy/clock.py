@@ -1,9 +1,5 @@
-"""Injectable time: the service asks a :class:`Clock` for "now" instead of the system.
-
-Production code uses :class:`SystemClock`; tests use :class:`ManualClock` to cross period
-boundaries and rate-limit windows without sleeping. Every instant is an aware UTC
-``datetime``.
-"""
+"""Injectable time: the service asks a :class:`Clock` for "now" (an aware UTC ``datetime``):
+:class:`SystemClock` in production, :class:`ManualClock` in tests."""
 
 from __future__ import annotations
 

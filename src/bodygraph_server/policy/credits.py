@@ -1,23 +1,6 @@
-"""Credit periods, rollover, cancellation and overage pricing: pure functions, no I/O.
-
-Rules (contract section 8, decisions in ``docs/accounts.md``):
-
-* Credit periods are calendar months anchored at the account's creation instant: period
-  ``k`` starts ``k`` months after the anchor (same day of month and time of day, the day
-  clamped to the month's length, e.g. Jan 31 -> Feb 28 -> Mar 31).
-* At the start of every period the unused balance is carried over **up to the rollover
-  cap** (the cap limits the carried amount; the excess is lost), then the plan's monthly
-  allocation is added: ``new = min(unused, cap) + allocation``.
-* Annual billing allocates the plan's annual-billing credits every month; the billing
-  period (what cancellation runs to) is 12 credit periods. Monthly and Lifetime accounts
-  have a one-month billing period.
-* After a cancellation takes effect (at the end of the billing period in which it was
-  requested) the balance expires to 0 and nothing new is allocated.
-* Overage calls cost ``overage_per_1000 / 1000`` EUR each; a period's overage price is
-  rounded half-up to whole cents.
-
-The store applies :func:`roll_forward` lazily whenever it touches an account.
-"""
+"""Credit periods, rollover, cancellation and overage pricing as pure functions, no I/O
+(the rules: docs/accounts.md); the store applies :func:`roll_forward` whenever it touches
+an account."""
 
 from __future__ import annotations
 
@@ -126,16 +109,20 @@ def roll_forward(
         start = add_months(anchor, index)
         if cancel_at is not None and start >= cancel_at:
             if not ended and balance:
-                changes.append(LedgerChange(start, index, LedgerKind.CANCELLATION, -balance, 0))
+                changes.append(LedgerChange(at=start, period_index=index,
+                                            kind=LedgerKind.CANCELLATION, delta=-balance,
+                                            balance_after=0))
             balance, ended = 0, True
             continue
         carried = min(balance, plan.rollover_cap)
         if carried < balance:
             changes.append(
-                LedgerChange(start, index, LedgerKind.EXPIRY, carried - balance, carried)
+                LedgerChange(at=start, period_index=index, kind=LedgerKind.EXPIRY,
+                             delta=carried - balance, balance_after=carried)
             )
         balance = carried + allocation
-        changes.append(LedgerChange(start, index, LedgerKind.ALLOCATION, allocation, balance))
+        changes.append(LedgerChange(at=start, period_index=index, kind=LedgerKind.ALLOCATION,
+                                    delta=allocation, balance_after=balance))
     return CreditState(index, balance), changes
 
 

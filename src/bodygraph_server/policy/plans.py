@@ -1,9 +1,5 @@
 """The plan table of the contract (section 8), loaded from ``data/plans.json``, and the
-access tiers (section 5).
-
-Money is :class:`decimal.Decimal` in EUR. ``None`` means "not offered" (for example the
-Lifetime plan has no monthly price and no annual billing).
-"""
+access tiers (section 5); money is :class:`decimal.Decimal` in EUR, ``None`` not offered."""
 
 from __future__ import annotations
 

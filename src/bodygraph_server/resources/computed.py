@@ -15,6 +15,7 @@ from starlette.responses import Response
 from bodygraph_server.geocoding import caller_key_required
 from bodygraph_server.http.births import Birth, needs_geocode_key
 from bodygraph_server.http.bodies import parse_json_object, read_raw_body
+from bodygraph_server.http.body import Body
 from bodygraph_server.http.charging import ChargedRequest, charge_and_answer, timed_out
 from bodygraph_server.http.envelope import (
     PLACE_FIELD,
@@ -46,15 +47,13 @@ BODY_CODES: tuple[ErrorCode, ...] = (
     ErrorCode.RATE_LIMIT_EXCEEDED, ErrorCode.EPHEMERIS_ERROR,
     ErrorCode.CHART_GENERATION_FAILED, ErrorCode.INTERNAL_ERROR,
 )
-#: An extension that takes births may also answer every code of a birth (its fields, the
-#: geocoding of a place name, the time zone).
-BIRTH_CODES: tuple[ErrorCode, ...] = (
-    *BODY_CODES, ErrorCode.INVALID_BIRTHDATE, ErrorCode.INVALID_BIRTHTIME,
-    ErrorCode.INVALID_LATITUDE, ErrorCode.INVALID_LONGITUDE, ErrorCode.INVALID_LOCATION,
+#: A body that takes place names may also answer their geocoding's codes...
+PLACE_CODES: tuple[ErrorCode, ...] = (
     ErrorCode.GEOCODE_KEY_MISSING, ErrorCode.GEOCODE_FAILED, ErrorCode.GEOCODE_KEY_INVALID,
     ErrorCode.GEOCODE_LOCATION_NOT_FOUND, ErrorCode.GEOCODE_RATE_LIMITED,
-    ErrorCode.TIMEZONE_LOOKUP_FAILED,
 )
+#: ... and one that takes births, the time zone's.
+BIRTH_TIME_CODES: tuple[ErrorCode, ...] = (ErrorCode.TIMEZONE_LOOKUP_FAILED,)
 EXTENSION_NOTE = "Advanced tier. 1 credit. An extension beyond the contract."
 
 Data = dict[str, Any] | list[Any]
@@ -168,7 +167,8 @@ async def _serve(computed: Computed, request: Request) -> Response:
         try:
             # a replay of an answered request is computed again (deterministic), uncharged
             return await charge_and_answer(services, charged,
-                                           services.settings.request_timeout, work, respond)
+                                           timeout=services.settings.request_timeout,
+                                           work=work, respond=respond)
         except TimeoutError:
             raise timed_out(request_id_of(request.scope)) from None
 
@@ -202,11 +202,20 @@ def extension_operation(*, path: str, summary: str, description: str, type_name:
     )
 
 
+def body_codes(body: Body[Any]) -> tuple[ErrorCode, ...]:
+    """What an extension reading ``body`` can answer: :data:`BODY_CODES`, the body's own
+    codes, and those of geocoding and time zones when it takes place names or births."""
+    own = body.error_codes()
+    places = PLACE_CODES if ErrorCode.INVALID_LOCATION in own else ()
+    births = BIRTH_TIME_CODES if ErrorCode.INVALID_BIRTHDATE in own else ()
+    return tuple(dict.fromkeys((*BODY_CODES, *own, *places, *births)))
+
+
 def computed_operation(*, computed: Computed, summary: str, description: str,
-                       request_body: str, error_codes: tuple[ErrorCode, ...]) -> Operation:
-    """The operation of a computed extension."""
+                       body: Body[Any]) -> Operation:
+    """The operation of a computed extension reading ``body``."""
     return extension_operation(
         path=computed.path, summary=summary, description=description,
         type_name=computed.type_name, message=computed.message,
-        handler=computed_handler(computed), request_body=request_body,
-        error_codes=error_codes)
+        handler=computed_handler(computed), request_body=body.name,
+        error_codes=body_codes(body))

@@ -61,8 +61,9 @@ class AccountRepository:
         if state.period_index == account.period_index:
             return account
         for change in changes:
-            insert_ledger(tx, account_id, change.at, change.period_index, change.kind,
-                          change.delta, change.balance_after)
+            insert_ledger(tx, account_id, at=change.at, period_index=change.period_index,
+                          kind=change.kind, delta=change.delta,
+                          balance_after=change.balance_after)
         tx.execute(
             "UPDATE accounts SET period_index = ?, balance = ?, updated_us = ? WHERE id = ?",
             (state.period_index, state.balance, to_micros(now), account_id),
@@ -94,8 +95,8 @@ class AccountRepository:
         assert row is not None
         account_id = int(row.id)
         self.insert_key(account_id, key_hash, key_prefix, at)
-        insert_ledger(tx, account_id, anchor, 0, LedgerKind.ALLOCATION, allocation,
-                      allocation, "opened")
+        insert_ledger(tx, account_id, at=anchor, period_index=0, kind=LedgerKind.ALLOCATION,
+                      delta=allocation, balance_after=allocation, note="opened")
         return self.select(account_id, lock=False)
 
     def ids(self) -> list[int]:

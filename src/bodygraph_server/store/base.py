@@ -14,7 +14,7 @@ from bodygraph_server.store import records
 from bodygraph_server.store.errors import ReservationNotFoundError
 
 if TYPE_CHECKING:  # psycopg is imported only by the PostgreSQL backend
-    from bodygraph_server.store.async_calls import AsyncRequestCalls
+    from bodygraph_server.store.async_request_path import AsyncRequestPath
     from bodygraph_server.store.connections import Tx
 
 
@@ -174,4 +174,4 @@ class Store(AccountStore, ChargeStore, BatchChargeStore, LedgerStore, RateWindow
 
     def check_writable(self) -> None: ...
 
-    def on_loop(self) -> AsyncRequestCalls | None: ...
+    def async_request_path(self) -> AsyncRequestPath | None: ...

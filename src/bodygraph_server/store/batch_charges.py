@@ -83,12 +83,15 @@ class BatchChargeRepository:
         if claim is not None:
             self.charges.keys.record_claim(claim, (paid + unpaid)[0], at)
         reservations = [
-            Reservation(reservation_id, account_id, account.period_index, endpoint, 1, False,
-                        account.balance - i - 1)
+            Reservation(id=reservation_id, account_id=account_id,
+                        period_index=account.period_index, endpoint=endpoint, credits=1,
+                        overage=False, balance_after=account.balance - i - 1)
             for i, reservation_id in enumerate(paid)
         ]
         reservations += [
-            Reservation(reservation_id, account_id, account.period_index, endpoint, 0, True, 0)
+            Reservation(id=reservation_id, account_id=account_id,
+                        period_index=account.period_index, endpoint=endpoint, credits=0,
+                        overage=True, balance_after=0)
             for reservation_id in unpaid
         ]
         return reservations

@@ -40,8 +40,9 @@ class LedgerRepository:
             raise InvalidOperationError(
                 f"account {account_id} is cancelled; its credits cannot be adjusted"
             )
-        entry = insert_ledger(self.tx, account_id, now, account.period_index,
-                              LedgerKind.ADJUSTMENT, balance - account.balance, balance, note)
+        entry = insert_ledger(self.tx, account_id, at=now, period_index=account.period_index,
+                              kind=LedgerKind.ADJUSTMENT, delta=balance - account.balance,
+                              balance_after=balance, note=note)
         self.tx.execute(
             "UPDATE accounts SET balance = ?, updated_us = ? WHERE id = ?",
             (balance, to_micros(now), account_id),

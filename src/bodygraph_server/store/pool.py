@@ -50,7 +50,7 @@ class _Connection(psycopg.Connection[Any]):
 
 
 class AsyncConnection(psycopg.AsyncConnection[Any]):
-    """:class:`_Connection` for the event loop's pool (``store/async_calls.py``)."""
+    """:class:`_Connection` for the event loop's pool (``store/async_request_path.py``)."""
 
     @classmethod
     async def connect(cls, conninfo: str = "", **kwargs: Any) -> Any:

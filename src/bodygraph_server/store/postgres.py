@@ -1,5 +1,5 @@
 """The PostgreSQL backend (psycopg 3, a connection pool per process), with the request
-path of :mod:`.request_calls` (locking, schemas and errors: docs/accounts.md,
+path of :mod:`.request_path` (locking, schemas and errors: docs/accounts.md,
 "Storage")."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from psycopg.rows import namedtuple_row
 from bodygraph_server.store.connections import Database, Dialect, Tx, first_line
 from bodygraph_server.store.errors import DatabaseError, DatabaseUnavailableError, StoreError
 from bodygraph_server.store.pool import PooledConnections
-from bodygraph_server.store.request_calls import RequestPath, placeholders
+from bodygraph_server.store.request_path import RequestPath, placeholders
 from bodygraph_server.store.sql import SqlStore
 
 #: Advisory lock id held while migrating ("bodygrap" in ASCII).
@@ -23,8 +23,8 @@ MIGRATION_LOCK = 0x626F_6479_6772_6170
 POSTGRES = Dialect(
     migrations="postgres",
     for_update=" FOR UPDATE",
-    # No wait for the WAL flush (a crash may lose the last ~0.6 s of such commits,
-    # atomically): for this transaction only.
+    # No wait for the WAL flush (a crash may lose the last such commits, up to three times
+    # PostgreSQL's wal_writer_delay, atomically): for this transaction only.
     relax_durability_sql="SET LOCAL synchronous_commit = off",
     lock_migrations_sql=f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})",
 )
@@ -37,7 +37,7 @@ def refuses_writes(sqlstate: str | None) -> bool:
     return sqlstate is not None and (sqlstate == "25006" or sqlstate[:2] in ("53", "58"))
 
 
-def statements_on(cursor: Any, dialect: Dialect) -> Tx:
+def cursor_statements(cursor: Any, dialect: Dialect) -> Tx:
     """Statements run on ``cursor`` (the store's ``?`` placeholders made psycopg's)."""
 
     def run(sql: str, params: Sequence[object]) -> Any:
@@ -92,13 +92,13 @@ class PostgresConnections:
     def transaction(self, conn: Any, *, write: bool) -> Iterator[Tx]:
         """``BEGIN``, ``COMMIT`` (rows are locked with ``FOR UPDATE`` where needed)."""
         with conn.transaction(), conn.cursor(row_factory=namedtuple_row) as cursor:
-            yield statements_on(cursor, self.dialect)
+            yield cursor_statements(cursor, self.dialect)
 
     @contextmanager
     def statements(self, conn: Any) -> Iterator[Tx]:
         """Statements that each commit alone (the connection is in autocommit)."""
         with conn.cursor(row_factory=namedtuple_row) as cursor:
-            yield statements_on(cursor, self.dialect)
+            yield cursor_statements(cursor, self.dialect)
 
     def close(self) -> None:
         """Close this process's connection pool."""
@@ -107,7 +107,7 @@ class PostgresConnections:
 
 class PostgresStore(SqlStore):
     """The bookkeeping in a PostgreSQL database, with the request path of
-    :mod:`.request_calls` (see :class:`PostgresConnections` for ``wait`` and
+    :mod:`.request_path` (see :class:`PostgresConnections` for ``wait`` and
     ``connect_timeout``)."""
 
     CONNECTIONS: type[PostgresConnections] = PostgresConnections

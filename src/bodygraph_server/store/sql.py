@@ -1,6 +1,6 @@
 """The bookkeeping store: :class:`SqlStore` composes one repository per table family
 over the transactions of a :class:`~.connections.Database` (SQLite or PostgreSQL), and
-offers the PostgreSQL request path (:mod:`.request_calls`) where the backend has one."""
+offers the PostgreSQL request path (:mod:`.request_path`) where the backend has one."""
 
 from __future__ import annotations
 
@@ -37,8 +37,8 @@ from bodygraph_server.store.render_keys import RenderKeyRepository
 from bodygraph_server.store.schema import migrate, read_migrations, version
 
 if TYPE_CHECKING:
-    from bodygraph_server.store.async_calls import AsyncRequestCalls
-    from bodygraph_server.store.request_calls import RequestPath
+    from bodygraph_server.store.async_request_path import AsyncRequestPath
+    from bodygraph_server.store.request_path import RequestPath
 
 __all__ = ["SqlStore"]
 
@@ -89,14 +89,14 @@ class SqlStore:
         or locked, it cannot charge."""
         self.database.check_writable()
 
-    def on_loop(self) -> AsyncRequestCalls | None:
+    def async_request_path(self) -> AsyncRequestPath | None:
         """The request path's statements on the running event loop, where the backend has
         them (PostgreSQL); None: every call goes through the bookkeeping threads."""
         if self.request_path is None:
             return None
-        from bodygraph_server.store.async_calls import AsyncRequestCalls  # imports psycopg
+        from bodygraph_server.store.async_request_path import AsyncRequestPath  # imports psycopg
 
-        return AsyncRequestCalls(self.request_path)
+        return AsyncRequestPath(self.request_path)
 
     def write_transaction(self) -> AbstractContextManager[Tx]:
         """A write transaction (see :meth:`Database.write_transaction`)."""
@@ -119,7 +119,8 @@ class SqlStore:
         """Create an account with its first API key (given as hash) and its first
         allocation; the period anchor is ``now`` truncated to whole seconds."""
         with self.database.write_transaction() as tx:
-            return AccountRepository(tx).create(plan, billing, key_hash, key_prefix, now)
+            return AccountRepository(tx).create(plan, billing, key_hash=key_hash,
+                                                key_prefix=key_prefix, now=now)
 
     def get_account(self, account_id: int, now: datetime) -> Account:
         """The account (periods rolled forward); AccountNotFoundError if absent."""
@@ -277,16 +278,16 @@ class SqlStore:
         if count < 1:
             raise InvalidOperationError("a batch reserves at least one call")
         with settling(self.database) as tx:
-            return BatchChargeRepository(tx).reserve_many(account_id, endpoint, count, now,
-                                                          claim)
+            return BatchChargeRepository(tx).reserve_many(account_id, endpoint, count=count,
+                                                          now=now, claim=claim)
 
     def release_claim(self, account_id: int, claim: IdempotencyClaim, made: datetime,
                       now: datetime, count: int = 1) -> int:
         """Release what a keyed reservation of ``count`` calls made at ``made`` stored and
         is still pending (its acknowledgement was lost); how many were released."""
         with self.database.write_transaction() as tx:
-            return BatchChargeRepository(tx).release_claim(account_id, claim, made, now,
-                                                           count)
+            return BatchChargeRepository(tx).release_claim(account_id, claim, made=made,
+                                                           now=now, count=count)
 
     def claim_unpaid(self, account_id: int, claim: IdempotencyClaim,
                      now: datetime) -> Replay | None:
@@ -310,7 +311,8 @@ class SqlStore:
         count under ``key_hash``, in one transaction. :class:`CommitUncertainError` when
         its commit's acknowledgement is lost."""
         with settling(self.database) as tx:
-            BatchChargeRepository(tx).settle(account_id, used, unused, now, key_hash)
+            BatchChargeRepository(tx).settle(account_id, used=used, unused=unused, now=now,
+                                             key_hash=key_hash)
 
     # -- ledger ----------------------------------------------------------------------------
 

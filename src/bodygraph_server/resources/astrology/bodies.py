@@ -57,7 +57,8 @@ def _read_instant(value: object, today: date) -> datetime:
                        "transitAt must be a UTC instant YYYY-MM-DDTHH:MM:SSZ")
     try:
         year, month, day, hour, minute, second = (int(part) for part in match.groups())
-        return datetime(year, month, day, hour, minute, second, tzinfo=UTC)
+        return datetime(year, month, day, hour=hour, minute=minute, second=second,
+                        tzinfo=UTC)
     except ValueError:
         raise ApiError(ErrorCode.INVALID_REQUEST_BODY,
                        "transitAt is not a calendar date") from None

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 from bodygraph_server.http.births import shape_error
 from bodygraph_server.http.envelope import Envelope, v2_success
-from bodygraph_server.http.errors import ErrorCode
 from bodygraph_server.http.operation import Operation
 from bodygraph_server.resources.astrology.bodies import (
     ASTRO_INPUT,
@@ -25,7 +24,6 @@ from bodygraph_server.resources.charts.flow import (
     chart_operation,
 )
 from bodygraph_server.resources.computed import (
-    BODY_CODES,
     EXTENSION_NOTE,
     Computed,
     Data,
@@ -42,12 +40,6 @@ HOLOGENETIC_RESULT = "HologeneticProfileResult"
 ASTRO_RESULT = "AstroResult"
 WHEEL_RESULT = "WheelChartResult"
 PROFILE_MESSAGE = "Hologenetic profile computed"
-#: What a coordinates extension may answer: its body's codes and the charting's.
-COORDINATE_CODES: tuple[ErrorCode, ...] = (
-    *BODY_CODES, ErrorCode.INVALID_BIRTHDATE, ErrorCode.INVALID_BIRTHTIME,
-    ErrorCode.INVALID_LATITUDE, ErrorCode.INVALID_LONGITUDE,
-    ErrorCode.TIMEZONE_LOOKUP_FAILED, ErrorCode.INVALID_OPTION,
-)
 
 
 def _profile(request: ChartRequest, chart: Chart) -> dict[str, Any]:
@@ -147,7 +139,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "the 12 house cusps at the place (`houses`: placidus, the default, or whole-sign; "
         "beyond the polar circles whole-sign with a note) (`bodygraph astro --json`). "
         + EXTENSION_NOTE,
-        request_body=ASTRO_INPUT.name, error_codes=COORDINATE_CODES),
+        body=ASTRO_INPUT),
     computed_operation(
         computed=Computed(path="/v2/wheel-charts/coordinates", type_name=WHEEL_RESULT,
                           message="Wheel chart drawn", parse=without_services(parse_wheel)),
@@ -157,7 +149,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "longitudes, the bodygraph in the centre, with `transitAt` the sky at that instant "
         "as an outer ring; the same link with .png serves a PNG. The link's token holds the "
         "longitudes only. `data` is the longitudes drawn. " + EXTENSION_NOTE,
-        request_body=WHEEL_INPUT.name, error_codes=COORDINATE_CODES),
+        body=WHEEL_INPUT),
 )
 """The astrology operations."""
 ENVELOPES = (Envelope(HOLOGENETIC_RESULT, place=True), Envelope(ASTRO_RESULT),

@@ -5,6 +5,7 @@ batch endpoint")."""
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 import anyio
@@ -19,9 +20,9 @@ from bodygraph_server.billing.batch_charges import (
     reserve_many,
     settle_batch,
 )
-from bodygraph_server.billing.idempotency import claim_for, claim_once
+from bodygraph_server.billing.idempotency import claim_for, reserve_with_claim
 from bodygraph_server.billing.outcomes import resolve_batch
-from bodygraph_server.http.births import birth_list, located, parse_birth_object
+from bodygraph_server.http.births import located
 from bodygraph_server.http.bodies import parse_json_object, read_raw_body
 from bodygraph_server.http.charging import timed_out
 from bodygraph_server.http.envelope import json_response, v2_success
@@ -34,10 +35,12 @@ from bodygraph_server.relations_charting import LocalBirth, batch_chart_data
 from bodygraph_server.resources.batch.schemas import (
     BATCH_BIRTHS,
     BATCH_BYTES_PER_BIRTH,
+    BATCH_INPUT,
     CHART_BATCH_RESULT,
+    Slot,
     schemas,
 )
-from bodygraph_server.resources.computed import BODY_CODES, extension_operation
+from bodygraph_server.resources.computed import body_codes, extension_operation
 from bodygraph_server.services import Services, services_of
 from bodygraph_server.store import ChargeRefusal, CommitUncertainError, IdempotencyClaim, Replay
 
@@ -45,19 +48,10 @@ BATCH_PATH = "/v2/charts/batch"
 BATCHED = "Charts generated"
 
 
-def parse_batch(body: dict[str, Any]) -> list[CoordinatesInput | ApiError]:
-    """Every birth of the body, or the refusal of it (an item's own error; the list's
-    shape decides the whole request)."""
-    items: list[CoordinatesInput | ApiError] = []
-    for i, item in enumerate(birth_list(body, "births", *BATCH_BIRTHS)):
-        try:
-            birth = parse_birth_object(item, f"births[{i}]", places=False)
-        except ApiError as error:
-            items.append(error)
-            continue
-        assert isinstance(birth, CoordinatesInput)
-        items.append(birth)
-    return items
+def parse_batch(body: dict[str, Any]) -> list[Slot]:
+    """Every birth of the body, or the refusal of it (:data:`~bodygraph_server.resources.
+    batch.schemas.BATCH_INPUT`)."""
+    return BATCH_INPUT.parse(body)
 
 
 def slot_error(error: ApiError) -> dict[str, str]:
@@ -82,9 +76,9 @@ async def _reserve(services: Services, principal: Principal, path: str, count: i
         return reserve_many(book, principal, endpoint=path, count=count, claim=claim, now=now)
 
     outcome = await (services.run_bookkeeping(reserve) if claim is None else
-                     claim_once(book, services.run_bookkeeping, principal=principal,
-                                claim=claim, reserve=reserve,
-                                wait=services.settings.request_timeout, count=count))
+                     reserve_with_claim(book, services.run_bookkeeping, principal=principal,
+                                        claim=claim, reserve=reserve,
+                                        wait=services.settings.request_timeout, count=count))
     if isinstance(outcome, ChargeRefusal):
         raise ApiError(ErrorCode(outcome.value))
     if isinstance(outcome, Replay):
@@ -101,7 +95,8 @@ async def _settle(services: Services, principal: Principal, reservations: list[R
     book = services.book
     with anyio.CancelScope(shield=True):
         try:
-            await services.run_bookkeeping(settle_batch, book, principal, reservations, used, claim)
+            await services.run_bookkeeping(partial(settle_batch, book, principal, reservations,
+                                                   used=used, claim=claim))
         except CommitUncertainError as lost:
             await resolve_batch(book, services.run_bookkeeping, principal=principal,
                                 reservations=reservations, used=used, error=lost)
@@ -116,10 +111,11 @@ async def serve_batch(request: Request) -> Response:
     raw = await read_raw_body(request, services, limit)
     items = parse_batch(parse_json_object(raw))
     valid = [(i, birth) for i, birth in enumerate(items) if isinstance(birth, CoordinatesInput)]
-    claim = None if key is None else claim_for(services.book, principal, key, BATCH_PATH,
-                                                raw)
+    claim = None if key is None else claim_for(services.book, principal, key=key,
+                                                endpoint=BATCH_PATH, body=raw)
     # None: a replay of an answered batch; its charts are computed again (deterministic).
-    reservations = await _reserve(services, principal, BATCH_PATH, len(valid), claim)
+    reservations = await _reserve(services, principal, path=BATCH_PATH, count=len(valid),
+                                  claim=claim)
     births: list[LocalBirth] = [(b.birthdate, b.birthtime, b.lat, b.lng) for _, b in valid]
     try:
         with anyio.fail_after(services.settings.request_timeout):
@@ -142,7 +138,7 @@ async def serve_batch(request: Request) -> Response:
         else:
             results[i] = slot_error(located(f"births[{i}]", from_library_error(outcome)))
     if reservations:
-        await _settle(services, principal, reservations, used, claim)
+        await _settle(services, principal, reservations=reservations, used=used, claim=claim)
     body = v2_success({"results": results}, type_name=CHART_BATCH_RESULT, message=BATCHED)
     return await anyio.to_thread.run_sync(json_response, body)
 
@@ -156,7 +152,7 @@ BATCH_OPERATION = extension_operation(
     "against the rate limit. With an Idempotency-Key, a retry of the same batch is "
     "answered again and charged nothing more. An extension beyond the contract.",
     type_name=CHART_BATCH_RESULT, message=BATCHED, handler=serve_batch,
-    request_body="ChartBatchInput", error_codes=BODY_CODES,
+    request_body=BATCH_INPUT.name, error_codes=body_codes(BATCH_INPUT),
 )
 OPERATIONS: tuple[Operation, ...] = (BATCH_OPERATION,)
 __all__ = ["BATCH_OPERATION", "OPERATIONS", "schemas"]

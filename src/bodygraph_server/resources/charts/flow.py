@@ -162,9 +162,9 @@ async def serve_chart(endpoint: ChartEndpoint, request: Request) -> Response:
         charged = ChargedRequest(principal, endpoint.path, key, raw)
         try:
             return await charge_and_answer(
-                services, charged, services.settings.request_timeout,
-                lambda: _answer(endpoint, chart_request, geocode_key, announced),
-                json_response)
+                services, charged, timeout=services.settings.request_timeout,
+                work=lambda: _answer(endpoint, chart_request, geocode_key, announced),
+                respond=json_response)
         except TimeoutError:
             raise timed_out(request_id_of(request.scope)) from None
 

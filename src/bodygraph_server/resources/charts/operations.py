@@ -16,8 +16,8 @@ GENERATED_FROM_COORDINATES = "Chart generated from coordinates"
 
 
 def _enveloped(
-    path: str, kind: InputKind, method: str, summary: str, success_type: str, message: str,
-    description: str,
+    path: str, kind: InputKind, *, method: str, summary: str, success_type: str,
+    message: str, description: str,
 ) -> ChartEndpoint:
     """A v2 endpoint answering with ``chart.<method>()`` in the success envelope."""
     result = methodcaller(method)
@@ -30,17 +30,20 @@ def _enveloped(
 
 
 ENDPOINTS: tuple[ChartEndpoint, ...] = (
-    _enveloped("/v2/charts", "location", "to_v2", "Full chart", CHART_RESULT, GENERATED,
-               "Geocodes the location with the caller's HD-Geocode-Key, resolves the time "
-               "zone of the place and returns the full chart. Advanced tier. 1 credit."),
-    _enveloped("/v2/charts/simple", "location", "to_v2_simple", "Simple chart",
-               CHART_SIMPLE_RESULT, GENERATED,
-               "Type, profile, gates, channelsShort and centers of the chart. Basic and "
-               "Advanced tiers. 1 credit."),
-    _enveloped("/v2/charts/coordinates", "coordinates", "to_v2", "Full chart from coordinates",
-               CHART_RESULT, GENERATED_FROM_COORDINATES,
-               "Resolves the time zone from lat and lng (no geocoding) and returns the full "
-               "chart. Advanced tier. 1 credit."),
+    _enveloped("/v2/charts", "location", method="to_v2", summary="Full chart",
+               success_type=CHART_RESULT, message=GENERATED,
+               description="Geocodes the location with the caller's HD-Geocode-Key, resolves "
+               "the time zone of the place and returns the full chart. Advanced tier. 1 "
+               "credit."),
+    _enveloped("/v2/charts/simple", "location", method="to_v2_simple", summary="Simple chart",
+               success_type=CHART_SIMPLE_RESULT, message=GENERATED,
+               description="Type, profile, gates, channelsShort and centers of the chart. "
+               "Basic and Advanced tiers. 1 credit."),
+    _enveloped("/v2/charts/coordinates", "coordinates", method="to_v2",
+               summary="Full chart from coordinates", success_type=CHART_RESULT,
+               message=GENERATED_FROM_COORDINATES,
+               description="Resolves the time zone from lat and lng (no geocoding) and "
+               "returns the full chart. Advanced tier. 1 credit."),
 )
 """The v2 chart endpoints."""
 OPERATIONS: tuple[Operation, ...] = tuple(chart_operation(e) for e in ENDPOINTS)

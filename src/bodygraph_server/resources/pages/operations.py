@@ -1,7 +1,6 @@
-"""The pages for people (``/``, ``/docs``, ``/playground``), ``/openapi.json``, the icon
-(``static/favicon.svg``, also at ``/favicon.ico``) and the static files they load (the only
-routes outside the document), all public, under a Content-Security-Policy that allows only
-this origin."""
+"""The pages for people (``/``, ``/docs``, ``/playground``), ``/openapi.json``, the icon and
+their static files (the only routes outside the document), all public, under a
+Content-Security-Policy that allows only this origin."""
 
 from __future__ import annotations
 
@@ -31,7 +30,7 @@ STATIC_DIR = Path(str(resources.files("bodygraph_server") / "static"))
 def swagger_ui_dir() -> Path:
     """The folder of Swagger UI's files in the ``swagger-ui-py`` package (read as data: the
     package's Python code is not imported; ``importlib.resources.files`` would import it,
-    and with it jinja2 and yaml, some 35-65 ms of CPU in every worker process)."""
+    and with it jinja2 and yaml, in every worker process: docs/performance.md)."""
     spec = find_spec("swagger_ui")
     if spec is None or not spec.submodule_search_locations:
         raise ModuleNotFoundError("the swagger-ui-py package is not installed",
@@ -64,7 +63,7 @@ Document = Callable[[], Mapping[str, Any]]
 """The service's OpenAPI document (made from every operation, these included)."""
 
 
-def _page(path: str, summary: str, description: str, make: Callable[[], str],
+def _page(path: str, *, summary: str, description: str, make: Callable[[], str],
           headers: Mapping[str, str]) -> Operation:
     """A public HTML page (made once, on its first request)."""
     made = cache(make)
@@ -108,15 +107,17 @@ def page_operations(document: Document, render_url: str = "",
                   handler=favicon, tags=("pages",), operation_id="favicon",
                   success=Answer(description="the icon", media_type="image/svg+xml",
                                  schema={"type": "string"})),
-        _page("/", "Front page", "What the service is, and links to its pages.",
-              lambda: landing_page(document()), headers),
-        _page("/docs", "API docs", "Swagger UI over this document, how to authenticate "
-              "and every error code.",
-              lambda: docs_page(document(), geocode_key_required), headers),
-        _page(PLAYGROUND_PATH, "Playground", "Compute a chart with your API key and see "
-              "its bodygraph.",
-              lambda: playground_page(document()["info"]["title"], geocode_key_required),
-              headers),
+        _page("/", summary="Front page",
+              description="What the service is, and links to its pages.",
+              make=lambda: landing_page(document()), headers=headers),
+        _page("/docs", summary="API docs", description="Swagger UI over this document, how "
+              "to authenticate and every error code.",
+              make=lambda: docs_page(document(), geocode_key_required), headers=headers),
+        _page(PLAYGROUND_PATH, summary="Playground", description="Compute a chart with your "
+              "API key and see its bodygraph.",
+              make=lambda: playground_page(document()["info"]["title"],
+                                           geocode_key_required),
+              headers=headers),
     )
 
 

@@ -247,7 +247,8 @@ def _rectification(first: date, *values: Any) -> RectificationAsk:
     if (from_time is not None and to_time is not None and last in (None, first)
             and to_time <= from_time):
         raise _invalid("toTime must come after fromTime when the search is one day")
-    return RectificationAsk(where, first, last, from_time, to_time, found)
+    return RectificationAsk(where=where, first_day=first, last_day=last, from_time=from_time,
+                            to_time=to_time, constraints=found)
 
 
 _LOCATION = next(field for field in CHART_INPUT.fields if field.name == "location")

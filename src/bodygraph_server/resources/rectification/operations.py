@@ -125,7 +125,8 @@ async def serve_rectification(request: Request) -> Response:
         charged = ChargedRequest(principal, RECTIFICATIONS, key, raw)
         try:
             return await charge_and_answer(services, charged,
-                                           services.settings.request_timeout, work, respond)
+                                           timeout=services.settings.request_timeout,
+                                           work=work, respond=respond)
         except TimeoutError:
             raise timed_out(request_id_of(request.scope)) from None
 

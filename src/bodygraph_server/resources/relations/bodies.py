@@ -1,15 +1,18 @@
-"""The request bodies of the relation operations: their parsing rules and JSON Schemas."""
+"""The request bodies of the relation operations, declarative
+(:class:`~bodygraph_server.http.body.Body`): their parsers, JSON Schemas and codes."""
 
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
+from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Any
 
 from bodygraph.relations.penta import MAX_MEMBERS, MIN_MEMBERS
-from bodygraph_server.http.births import shape_error
+from bodygraph_server.http.births import Birth, birth_field, births_field
+from bodygraph_server.http.body import Body, Rule, boolean_field, pattern_field
+from bodygraph_server.http.errors import ErrorCode
 from bodygraph_server.http.fields import BIRTHDATE, BIRTHTIME, INSTANT_DAY_DOCUMENTED, anchored
-from bodygraph_server.http.validation import birth_list_schema
 
 AT = f"{BIRTHDATE}T{BIRTHTIME}:([0-5][0-9])Z"
 """A transit instant ``YYYY-MM-DDTHH:MM:SSZ`` (UTC)."""
@@ -17,48 +20,67 @@ AT_DOCUMENTED = f"{INSTANT_DAY_DOCUMENTED}T{BIRTHTIME}:([0-5][0-9])Z"
 """:data:`AT` on the days of the shipped ephemeris (the library decides the edges)."""
 CONNECTION_PEOPLE = 2
 PENTA_PEOPLE = (MIN_MEMBERS, MAX_MEMBERS)
-
-_AT = re.compile(AT)
-_REF = "#/components/schemas/"
+NO_NATAL_PICTURE = "visual needs natal: the picture is the natal chart with the transit over it"
 
 
-def parse_at(value: object) -> datetime:
-    """The transit instant: a string ``YYYY-MM-DDTHH:MM:SSZ`` naming a real UTC instant
-    (else INVALID_REQUEST_BODY)."""
-    match = _AT.fullmatch(value) if isinstance(value, str) else None
-    if match is None:
-        raise shape_error("at must be a UTC instant YYYY-MM-DDTHH:MM:SSZ")
-    try:
-        year, month, day, hour, minute, second = (int(part) for part in match.groups())
-        return datetime(year, month, day, hour, minute, second, tzinfo=UTC)
-    except ValueError:
-        raise shape_error("at is not a calendar date") from None
+@dataclass(frozen=True, slots=True)
+class TransitRequest:
+    """A transit at ``at``, over the ``natal`` birth if any, drawn when ``visual``."""
+
+    at: datetime
+    natal: Birth | None
+    visual: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PeopleRequest:
+    """A relation between ``people``, drawn when ``visual``."""
+
+    people: list[Birth]
+    visual: bool = False
+
+
+def _instant(match: re.Match[str], today: date) -> datetime:
+    return datetime.fromisoformat(match.group(0))  # ...Z: in UTC
+
+
+_AT_SHAPE = "at must be a UTC instant YYYY-MM-DDTHH:MM:SSZ"
+
+
+_VISUAL = boolean_field(name="visual", schema={
+    "description": "Also return svgRenderUrl, a link to the picture (the transit needs "
+    "natal: true without natal is 422 INVALID_REQUEST_BODY)."})
+
+TRANSIT_INPUT = Body("TransitInput", (
+    pattern_field(
+        name="at", code=ErrorCode.INVALID_REQUEST_BODY, pattern=AT,
+        documented=anchored(AT_DOCUMENTED), mismatch=_AT_SHAPE, not_text=_AT_SHAPE,
+        convert=_instant,
+        schema={"format": "date-time", "examples": ["2024-03-20T03:06:00Z"],
+                "description": "The transit instant in UTC, YYYY-MM-DDTHH:MM:SSZ (1800-04-04 "
+                "to 2199-12-31 with the shipped ephemeris); the day must exist in the "
+                "calendar."}),
+    birth_field(name="natal", optional=True),
+    _VISUAL,
+), TransitRequest, rules=(
+    Rule(after="visual", holds=lambda read: not read["visual"] or read["natal"] is not None,
+         message=NO_NATAL_PICTURE),
+))
+"""``{"at", "natal"?, "visual"?}``; ``at`` is checked first."""
+CONNECTION_INPUT = Body("ConnectionInput", (
+    births_field(name="people", count=(CONNECTION_PEOPLE, CONNECTION_PEOPLE),
+                 description="Person 1, then person 2."),
+    _VISUAL,
+), PeopleRequest)
+"""``{"people": [birth, birth], "visual"?}``."""
+PENTA_INPUT = Body("PentaInput", (
+    births_field(name="people", count=PENTA_PEOPLE,
+                 description="The members of the group, 3 to 5."),
+), PeopleRequest)
+"""``{"people": [3 to 5 births]}``."""
+REQUEST_BODIES = (TRANSIT_INPUT, CONNECTION_INPUT, PENTA_INPUT)
 
 
 def request_schemas() -> dict[str, Any]:
     """``TransitInput``, ``ConnectionInput`` and ``PentaInput``."""
-    at = {"type": "string", "format": "date-time", "pattern": anchored(AT_DOCUMENTED),
-          "examples": ["2024-03-20T03:06:00Z"],
-          "description": "The transit instant in UTC, YYYY-MM-DDTHH:MM:SSZ (1800-04-04 to "
-          "2199-12-31 with the shipped ephemeris); the day must exist in the calendar."}
-    visual = {"type": "boolean", "default": False,
-              "description": "Also return svgRenderUrl, a link to the picture (the "
-              "transit needs natal: true without natal is 422 INVALID_REQUEST_BODY)."}
-    return {
-        "TransitInput": {
-            "type": "object", "required": ["at"],
-            "properties": {"at": at, "natal": {"$ref": _REF + "BirthInput"},
-                           "visual": visual},
-        },
-        "ConnectionInput": {
-            "type": "object", "required": ["people"],
-            "properties": {"people": birth_list_schema(
-                CONNECTION_PEOPLE, CONNECTION_PEOPLE, "Person 1, then person 2."),
-                "visual": visual},
-        },
-        "PentaInput": {
-            "type": "object", "required": ["people"],
-            "properties": {"people": birth_list_schema(
-                *PENTA_PEOPLE, "The members of the group, 3 to 5.")},
-        },
-    }
+    return {body.name: body.schema() for body in REQUEST_BODIES}

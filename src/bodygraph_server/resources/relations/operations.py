@@ -6,14 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from bodygraph_server.http.births import parse_birth_object, parse_births, shape_error
 from bodygraph_server.http.envelope import Envelope
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.operation import Operation
-from bodygraph_server.http.validation import required
 from bodygraph_server.relations_charting import connection_data, penta_data, transit_of
 from bodygraph_server.resources.computed import (
-    BIRTH_CODES,
     EXTENSION_NOTE,
     Computed,
     Job,
@@ -21,9 +18,9 @@ from bodygraph_server.resources.computed import (
     without_services,
 )
 from bodygraph_server.resources.relations.bodies import (
-    CONNECTION_PEOPLE,
-    PENTA_PEOPLE,
-    parse_at,
+    CONNECTION_INPUT,
+    PENTA_INPUT,
+    TRANSIT_INPUT,
     request_schemas,
 )
 from bodygraph_server.resources.relations.results import result_schemas
@@ -38,15 +35,6 @@ if TYPE_CHECKING:
 TRANSIT_RESULT = "TransitResult"
 CONNECTION_RESULT = "ConnectionResult"
 PENTA_RESULT = "PentaResult"
-NO_NATAL_PICTURE = "visual needs natal: the picture is the natal chart with the transit over it"
-
-
-def wants_picture(body: dict[str, Any]) -> bool:
-    """The optional ``visual`` flag (a JSON boolean, default false)."""
-    visual = body.get("visual", False)
-    if not isinstance(visual, bool):
-        raise shape_error("visual must be true or false")
-    return visual
 
 
 class _OneTransit:
@@ -87,15 +75,11 @@ def _connection_picture(charts: Sequence[Chart]) -> ConnectionInput:
 
 
 def parse_transit(body: dict[str, Any]) -> Job:
-    """``{"at", "natal"?, "visual"?}``; ``at`` is checked first."""
-    at = parse_at(required(body, "at"))
-    natal = body.get("natal")
-    births = () if natal is None else (parse_birth_object(natal, "natal"),)
-    visual = wants_picture(body)
-    if visual and not births:
-        raise shape_error(NO_NATAL_PICTURE)
-    made = _OneTransit(at)
-    return Job(births, made.compute, made.draw if visual else None)
+    """The job of a :data:`~bodygraph_server.resources.relations.bodies.TRANSIT_INPUT`."""
+    transit = TRANSIT_INPUT.parse(body)
+    made = _OneTransit(transit.at)
+    return Job(() if transit.natal is None else (transit.natal,), made.compute,
+               made.draw if transit.visual else None)
 
 
 def _connection(charts: Sequence[Chart]) -> dict[str, Any]:
@@ -103,15 +87,15 @@ def _connection(charts: Sequence[Chart]) -> dict[str, Any]:
 
 
 def parse_connection(body: dict[str, Any]) -> Job:
-    """``{"people": [birth, birth], "visual"?}``."""
-    people = parse_births(body, "people", CONNECTION_PEOPLE, CONNECTION_PEOPLE)
-    return Job(tuple(people), _connection,
-               _connection_picture if wants_picture(body) else None)
+    """The job of a :data:`~bodygraph_server.resources.relations.bodies.CONNECTION_INPUT`."""
+    connection = CONNECTION_INPUT.parse(body)
+    return Job(tuple(connection.people), _connection,
+               _connection_picture if connection.visual else None)
 
 
 def parse_penta(body: dict[str, Any]) -> Job:
-    """``{"people": [3 to 5 births]}``."""
-    return Job(tuple(parse_births(body, "people", *PENTA_PEOPLE)), penta_data)
+    """The job of a :data:`~bodygraph_server.resources.relations.bodies.PENTA_INPUT`."""
+    return Job(tuple(PENTA_INPUT.parse(body).people), penta_data)
 
 
 OPERATIONS: tuple[Operation, ...] = (
@@ -124,7 +108,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "and the overlay chart (`bodygraph transit --json`). `\"visual\": true` (with natal) "
         "adds svgRenderUrl, a link to the natal chart with the transit over it. "
         + EXTENSION_NOTE,
-        request_body="TransitInput", error_codes=BIRTH_CODES),
+        body=TRANSIT_INPUT),
     computed_operation(
         computed=Computed(path="/v2/connections", type_name=CONNECTION_RESULT,
                           message="Connection computed",
@@ -134,14 +118,14 @@ OPERATIONS: tuple[Operation, ...] = (
         "companionship, dominance, compromise) and the composite chart (`bodygraph "
         "connection --json`). `\"visual\": true` adds svgRenderUrl, a link to both "
         "persons' activations in one bodygraph. " + EXTENSION_NOTE,
-        request_body="ConnectionInput", error_codes=BIRTH_CODES),
+        body=CONNECTION_INPUT),
     computed_operation(
         computed=Computed(path="/v2/pentas", type_name=PENTA_RESULT, message="Penta computed",
                           parse=without_services(parse_penta)),
         summary="Penta",
         description="The penta gates and channels of a group of 3 to 5 people (`bodygraph "
         "penta --json`). " + EXTENSION_NOTE,
-        request_body="PentaInput", error_codes=BIRTH_CODES),
+        body=PENTA_INPUT),
 )
 """The relation operations."""
 ENVELOPES = (Envelope(TRANSIT_RESULT, picture=True, place=True),

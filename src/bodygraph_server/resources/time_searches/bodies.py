@@ -1,18 +1,29 @@
-"""The request bodies of the time searches: their parsing rules and JSON Schemas."""
+"""The request bodies of the time searches, declarative
+(:class:`~bodygraph_server.http.body.Body`): their parsers, JSON Schemas and codes."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, cast
 
 from bodygraph.model.chart import BODIES
-from bodygraph.relations.calendar import LEVELS
+from bodygraph.relations.calendar import LEVELS, Level
 from bodygraph.relations.sensitivity import DEFAULT_WINDOW, MAX_WINDOW
-from bodygraph_server.http.births import shape_error
+from bodygraph_server.http.births import BIRTH_BASE, Birth
+from bodygraph_server.http.body import (
+    Body,
+    Field,
+    Rule,
+    choice_field,
+    choices_field,
+    pattern_field,
+    whole_number_field,
+)
+from bodygraph_server.http.errors import ErrorCode
 from bodygraph_server.http.fields import BIRTHDATE, INSTANT_DAY_DOCUMENTED, anchored
-from bodygraph_server.http.validation import required
 
 WINDOW_MINUTES = (1, int(MAX_WINDOW.total_seconds()) // 60)
 """``windowMinutes`` of a sensitivity: minutes either side of the birth (at most 48 h)."""
@@ -24,87 +35,89 @@ CALENDAR_DAYS = 366
 """The most days (``from`` to ``to``, both included) of one calendar request."""
 BODY_NAMES = tuple(body.value for body in BODIES)
 
-_DAY = re.compile(BIRTHDATE)
 _WHOLE = ("written as a whole number (2020, not 2020.0: not statable in the schema, whose "
           "integers include 2020.0; else 422 INVALID_REQUEST_BODY).")
-_REF = "#/components/schemas/"
 
 
-def whole_number(value: object, name: str, bounds: tuple[int, int]) -> int:
-    """An integer from ``bounds[0]`` to ``bounds[1]`` (else INVALID_REQUEST_BODY)."""
-    low, high = bounds
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise shape_error(f"{name} must be a whole number from {low} to {high}")
-    return value
+@dataclass(frozen=True, slots=True)
+class SensitivityRequest:
+    """The birth and the minutes either side of it to search."""
+
+    birth: Birth
+    minutes: int
 
 
-def parse_day(value: object, name: str) -> date:
+@dataclass(frozen=True, slots=True)
+class CyclesRequest:
+    """The birth and the year of its solar return."""
+
+    birth: Birth
+    year: int
+
+
+@dataclass(frozen=True, slots=True)
+class CalendarRequest:
+    """The UTC days ``first`` to ``last`` (included), the bodies and the level."""
+
+    first: date
+    last: date
+    bodies: tuple[str, ...]
+    level: Level
+
+
+def _day(match: re.Match[str], today: date) -> date:
+    return date(*(int(part) for part in match.groups()))
+
+
+def _day_field(name: str, description: str) -> Field:
     """A UTC day ``YYYY-MM-DD`` that exists in the calendar (else INVALID_REQUEST_BODY)."""
-    match = _DAY.fullmatch(value) if isinstance(value, str) else None
-    try:
-        if match is not None:
-            return date(*(int(part) for part in match.groups()))
-    except ValueError:
-        pass
-    raise shape_error(f"{name} must be a calendar date YYYY-MM-DD")
+    wrong = f"{name} must be a calendar date YYYY-MM-DD"
+    return pattern_field(
+        name=name, code=ErrorCode.INVALID_REQUEST_BODY, pattern=BIRTHDATE,
+        documented=anchored(INSTANT_DAY_DOCUMENTED), mismatch=wrong, not_text=wrong,
+        invalid=wrong, convert=_day, schema={"format": "date", "description": description})
 
 
-def parse_span(body: Mapping[str, Any]) -> tuple[date, date]:
-    """``from`` and ``to`` of a calendar: at most :data:`CALENDAR_DAYS` days, in order."""
-    first = parse_day(required(body, "from"), "from")
-    last = parse_day(required(body, "to"), "to")
-    if not 0 <= (last - first).days < CALENDAR_DAYS:
-        raise shape_error(f"to must be from 0 to {CALENDAR_DAYS - 1} days after from")
-    return first, last
+def _in_span(read: Mapping[str, Any]) -> bool:
+    first: date = read["from"]
+    last: date = read["to"]
+    return 0 <= (last - first).days < CALENDAR_DAYS
 
 
-def parse_choice(value: object, name: str, choices: tuple[str, ...]) -> str:
-    """One of ``choices`` (else INVALID_REQUEST_BODY)."""
-    if not isinstance(value, str) or value not in choices:
-        raise shape_error(f"{name} must be one of {', '.join(choices)}")
-    return value
+def _calendar(first: date, last: date, bodies: tuple[str, ...], level: str) -> CalendarRequest:
+    return CalendarRequest(first, last, bodies, cast("Level", level))
 
 
-def parse_body_names(value: object) -> tuple[str, ...]:
-    """A non-empty list of body names (v2 keys), each at most once."""
-    if not isinstance(value, list) or not value or len(set(map(str, value))) != len(value):
-        raise shape_error("bodies must be a non-empty list of distinct body names")
-    return tuple(parse_choice(name, "each of bodies", BODY_NAMES) for name in value)
+SENSITIVITY_INPUT = Body("SensitivityInput", (
+    whole_number_field(name="windowMinutes", bounds=WINDOW_MINUTES, optional=True,
+                       default=DEFAULT_WINDOW_MINUTES,
+                       schema={"description": "Minutes either side of the birth; " + _WHOLE}),
+), SensitivityRequest, base=BIRTH_BASE)
+"""``{...birth, "windowMinutes"?}``."""
+CYCLES_INPUT = Body("CyclesInput", (
+    whole_number_field(name="year", bounds=YEARS, schema={
+        "description": "The year of the solar return; after the year of birth (UTC); "
+        + _WHOLE}),
+), CyclesRequest, base=BIRTH_BASE)
+"""``{...birth, "year"}``; that the year comes after the year of birth is checked on the
+chart."""
+CALENDAR_INPUT = Body("CalendarInput", (
+    _day_field("from", "First UTC day (1800-04-04 to 2199-12-31 with the shipped "
+               "ephemeris)."),
+    _day_field("to", f"Last UTC day, included; at most {CALENDAR_DAYS} days from the first, "
+               "not before it (not statable in the schema: 422 INVALID_REQUEST_BODY)."),
+    choices_field(name="bodies", choices=BODY_NAMES, what="body names",
+                  schema={"description": "Default: all 13."}),
+    choice_field(name="level", code=ErrorCode.INVALID_REQUEST_BODY, choices=tuple(LEVELS),
+                 default="gate", schema={}),
+), _calendar, rules=(
+    Rule(after="to", holds=_in_span,
+         message=f"to must be from 0 to {CALENDAR_DAYS - 1} days after from"),
+))
+"""``{"from", "to", "bodies"?, "level"?}``."""
+REQUEST_BODIES = (SENSITIVITY_INPUT, CYCLES_INPUT, CALENDAR_INPUT)
 
 
 def request_schemas() -> dict[str, Any]:
     """``SensitivityInput``, ``CyclesInput`` and ``CalendarInput``."""
-    return {
-        "SensitivityInput": {"allOf": [{"$ref": _REF + "BirthInput"}, {
-            "type": "object",
-            "properties": {"windowMinutes": {
-                "type": "integer", "minimum": WINDOW_MINUTES[0], "maximum": WINDOW_MINUTES[1],
-                "default": DEFAULT_WINDOW_MINUTES,
-                "description": "Minutes either side of the birth; " + _WHOLE}},
-        }]},
-        "CyclesInput": {"allOf": [{"$ref": _REF + "BirthInput"}, {
-            "type": "object", "required": ["year"],
-            "properties": {"year": {
-                "type": "integer", "minimum": YEARS[0], "maximum": YEARS[1],
-                "description": "The year of the solar return; after the year of birth "
-                "(UTC); " + _WHOLE}},
-        }]},
-        "CalendarInput": {
-            "type": "object", "required": ["from", "to"],
-            "properties": {
-                "from": {"type": "string", "format": "date",
-                         "pattern": anchored(INSTANT_DAY_DOCUMENTED),
-                         "description": "First UTC day (1800-04-04 to 2199-12-31 with the "
-                         "shipped ephemeris)."},
-                "to": {"type": "string", "format": "date",
-                       "pattern": anchored(INSTANT_DAY_DOCUMENTED),
-                       "description": f"Last UTC day, included; at most {CALENDAR_DAYS} "
-                       "days from the first, not before it (not statable in the schema: "
-                       "422 INVALID_REQUEST_BODY)."},
-                "bodies": {"type": "array", "minItems": 1, "uniqueItems": True,
-                           "items": {"enum": list(BODY_NAMES)},
-                           "description": "Default: all 13."},
-                "level": {"enum": list(LEVELS), "default": "gate"},
-            },
-        },
-    }
+    return {body.name: body.schema() for body in REQUEST_BODIES}

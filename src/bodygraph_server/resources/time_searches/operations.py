@@ -6,16 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
-from bodygraph_server.http.births import parse_birth_object, shape_error
+from bodygraph_server.http.births import shape_error
 from bodygraph_server.http.envelope import Envelope
 from bodygraph_server.http.operation import Operation
-from bodygraph_server.http.validation import required
 from bodygraph_server.relations_charting import calendar_data, cycles_data, sensitivity_data
 from bodygraph_server.resources.computed import (
-    BIRTH_CODES,
-    BODY_CODES,
     EXTENSION_NOTE,
     Computed,
     Data,
@@ -24,22 +21,16 @@ from bodygraph_server.resources.computed import (
     without_services,
 )
 from bodygraph_server.resources.time_searches.bodies import (
-    BODY_NAMES,
-    DEFAULT_WINDOW_MINUTES,
-    WINDOW_MINUTES,
-    YEARS,
-    parse_body_names,
-    parse_choice,
-    parse_span,
+    CALENDAR_INPUT,
+    CYCLES_INPUT,
+    SENSITIVITY_INPUT,
     request_schemas,
-    whole_number,
 )
 from bodygraph_server.resources.time_searches.results import result_schemas
 from bodygraph_server.services import Services
 
 if TYPE_CHECKING:
     from bodygraph.model.chart import Chart
-    from bodygraph.relations.calendar import Level
 
 
 @contextmanager
@@ -63,45 +54,42 @@ def _searched(what: str, search: Callable[[], Data]) -> Data:
 
 
 def parse_sensitivity(body: dict[str, Any]) -> Job:
-    """``{...birth, "windowMinutes"?}``."""
-    birth = parse_birth_object(body)
-    raw = body.get("windowMinutes")
-    minutes = DEFAULT_WINDOW_MINUTES if raw is None else whole_number(
-        raw, "windowMinutes", WINDOW_MINUTES)
+    """The job of a :data:`~bodygraph_server.resources.time_searches.bodies.
+    SENSITIVITY_INPUT`."""
+    sensitivity = SENSITIVITY_INPUT.parse(body)
 
     def compute(charts: Sequence[Chart]) -> Data:
-        return _searched("The window", lambda: sensitivity_data(charts[0], minutes))
+        return _searched("The window",
+                         lambda: sensitivity_data(charts[0], sensitivity.minutes))
 
-    return Job((birth,), compute)
+    return Job((sensitivity.birth,), compute)
 
 
 def parse_cycles(body: dict[str, Any]) -> Job:
-    """``{...birth, "year"}``; the year must come after the year of birth."""
-    birth = parse_birth_object(body)
-    year = whole_number(required(body, "year"), "year", YEARS)
+    """The job of a :data:`~bodygraph_server.resources.time_searches.bodies.CYCLES_INPUT`;
+    the year must come after the year of birth."""
+    cycles = CYCLES_INPUT.parse(body)
+    year = cycles.year
 
     def compute(charts: Sequence[Chart]) -> Data:
         if year <= charts[0].birth_utc.year:
             raise shape_error("year must come after the year of birth (UTC)")
         return _searched("A cycle", lambda: cycles_data(charts[0], year))
 
-    return Job((birth,), compute)
+    return Job((cycles.birth,), compute)
 
 
 def parse_calendar(body: dict[str, Any], services: Services) -> Job:
-    """``{"from", "to", "bodies"?, "level"?}``; the months come from the worker's
-    shared cache (:mod:`bodygraph_server.calendar_cache`)."""
-    first, last = parse_span(body)
-    raw_bodies = body.get("bodies")
-    bodies = BODY_NAMES if raw_bodies is None else parse_body_names(raw_bodies)
-    raw_level = body.get("level")
-    level = cast("Level", "gate" if raw_level is None
-                 else parse_choice(raw_level, "level", ("gate", "line")))
+    """The job of a :data:`~bodygraph_server.resources.time_searches.bodies.
+    CALENDAR_INPUT`; the months come from the worker's shared cache
+    (:mod:`bodygraph_server.calendar_cache`)."""
+    calendar = CALENDAR_INPUT.parse(body)
 
     def compute(charts: Sequence[Chart]) -> Data:
-        months = services.calendar.source(level)
-        return _searched("The calendar",
-                         lambda: calendar_data(first, last, bodies, level, months))
+        months = services.calendar.source(calendar.level)
+        return _searched("The calendar", lambda: calendar_data(
+            calendar.first, calendar.last, bodies=calendar.bodies, level=calendar.level,
+            blocks=months))
 
     return Job((), compute)
 
@@ -119,14 +107,14 @@ OPERATIONS: tuple[Operation, ...] = (
         description="Every instant within windowMinutes either side of the birth at which "
         "one of the 26 activations changes line, and the segments between them (`bodygraph "
         "sensitivity --json`). " + EXTENSION_NOTE,
-        request_body="SensitivityInput", error_codes=BIRTH_CODES),
+        body=SENSITIVITY_INPUT),
     computed_operation(
         computed=Computed(path="/v2/cycles", type_name=CYCLES_RESULT, message="Cycles computed",
                           parse=without_services(parse_cycles)),
         summary="Cycles",
         description="The solar return of `year`, the Saturn returns and the Uranus "
         "oppositions of the birth (`bodygraph cycles --json`). " + EXTENSION_NOTE,
-        request_body="CyclesInput", error_codes=BIRTH_CODES),
+        body=CYCLES_INPUT),
     computed_operation(
         computed=Computed(path="/v2/calendar", type_name=CALENDAR_RESULT,
                           message="Calendar computed", parse=parse_calendar),
@@ -137,7 +125,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "caller: each UTC month of each level is computed once and shared by every caller, "
         "worker and instance of the service (docs/api.md, \"The calendar's months\"); the "
         "answer is the same as computed alone. " + EXTENSION_NOTE,
-        request_body="CalendarInput", error_codes=BODY_CODES),
+        body=CALENDAR_INPUT),
 )
 """The time-search operations."""
 ENVELOPES = (Envelope(SENSITIVITY_RESULT, place=True), Envelope(CYCLES_RESULT, place=True),

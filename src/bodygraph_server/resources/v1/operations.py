@@ -12,7 +12,7 @@ V1_BODYGRAPH = "V1Bodygraph"
 V1_BODYGRAPH_SIMPLE = "V1BodygraphSimple"
 
 
-def _flat(path: str, method: str, summary: str, success_type: str,
+def _flat(path: str, method: str, *, summary: str, success_type: str,
           description: str) -> ChartEndpoint:
     """A v1 endpoint answering with ``chart.<method>()`` as it is (no envelope)."""
     result = methodcaller(method)
@@ -22,12 +22,14 @@ def _flat(path: str, method: str, summary: str, success_type: str,
 
 
 ENDPOINTS: tuple[ChartEndpoint, ...] = (
-    _flat("/v1/bodygraphs", "to_v1", "Full bodygraph (legacy)", V1_BODYGRAPH,
-          "Legacy form of POST /v2/charts: flat snake_case body, date DD-MMM-YY. "
-          "Advanced tier. 1 credit (shared pool with v2)."),
-    _flat("/v1/bodygraphs/simple", "to_v1_simple", "Simple bodygraph (legacy)",
-          V1_BODYGRAPH_SIMPLE,
-          "Legacy form of POST /v2/charts/simple. Basic and Advanced tiers. 1 credit."),
+    _flat("/v1/bodygraphs", "to_v1", summary="Full bodygraph (legacy)",
+          success_type=V1_BODYGRAPH,
+          description="Legacy form of POST /v2/charts: flat snake_case body, date "
+          "DD-MMM-YY. Advanced tier. 1 credit (shared pool with v2)."),
+    _flat("/v1/bodygraphs/simple", "to_v1_simple", summary="Simple bodygraph (legacy)",
+          success_type=V1_BODYGRAPH_SIMPLE,
+          description="Legacy form of POST /v2/charts/simple. Basic and Advanced tiers. 1 "
+          "credit."),
 )
 """The v1 endpoints."""
 OPERATIONS: tuple[Operation, ...] = tuple(chart_operation(e) for e in ENDPOINTS)

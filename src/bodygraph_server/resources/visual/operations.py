@@ -83,7 +83,7 @@ _NOTE = ("Public beta. The full chart plus svgRenderUrl, a non-expiring bearer l
          "Advanced tier. 1 credit.")
 
 
-def _visual(path: str, kind: InputKind, summary: str, message: str, description: str,
+def _visual(path: str, kind: InputKind, *, summary: str, message: str, description: str,
             geocode_key_missing_status: int | None = None) -> ChartEndpoint:
     overrides = ({ErrorCode.GEOCODE_KEY_MISSING: geocode_key_missing_status}
                  if geocode_key_missing_status else {})
@@ -94,12 +94,14 @@ def _visual(path: str, kind: InputKind, summary: str, message: str, description:
 
 
 VISUAL_ENDPOINTS: tuple[ChartEndpoint, ChartEndpoint] = (
-    _visual(VISUAL_PATH, "location", "Chart with rendered image", GENERATED,
-            "Geocodes the location with the caller's HD-Geocode-Key. A missing "
+    _visual(VISUAL_PATH, "location", summary="Chart with rendered image", message=GENERATED,
+            description="Geocodes the location with the caller's HD-Geocode-Key. A missing "
             "HD-Geocode-Key is 400 GEOCODE_KEY_MISSING here.",
             geocode_key_missing_status=400),
-    _visual(VISUAL_COORDINATES_PATH, "coordinates", "Chart with rendered image from coordinates",
-            GENERATED_FROM_COORDINATES, "Resolves the time zone from lat and lng (no geocoding)."),
+    _visual(VISUAL_COORDINATES_PATH, "coordinates",
+            summary="Chart with rendered image from coordinates",
+            message=GENERATED_FROM_COORDINATES,
+            description="Resolves the time zone from lat and lng (no geocoding)."),
 )
 """The two visual-chart endpoint specs."""
 OPERATIONS: tuple[Operation, ...] = tuple(chart_operation(e, visual_handler(e))

@@ -3,7 +3,7 @@
 -- one transaction; inside it every statement takes a new snapshot (READ COMMITTED), so a
 -- count made after a row lock sees whatever the lock's previous holder committed.
 -- The rules stay in Python: these functions do the usual case only and otherwise leave
--- the work to the general path (see bodygraph_server/store/request_calls.py).
+-- the work to the general path (see bodygraph_server/store/request_path.py).
 
 -- The key lookup and, for a current key of an active account, the rate-limit hit (the
 -- same statements as RateHitRepository.rate_limit_hit, under the bucket's row lock). The

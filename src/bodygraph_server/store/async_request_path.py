@@ -1,4 +1,4 @@
-"""The request path's three PostgreSQL statements (:mod:`.request_calls`) on the event
+"""The request path's three PostgreSQL statements (:mod:`.request_path`) on the event
 loop, through psycopg's async driver and a small pool per worker (docs/accounts.md;
 measured: docs/performance.md)."""
 
@@ -19,7 +19,7 @@ from bodygraph_server.store.connections import Row
 from bodygraph_server.store.errors import CommitUncertainError, DatabaseUnavailableError
 from bodygraph_server.store.pool import AsyncConnection, quiet
 from bodygraph_server.store.records import ApiKeyRecord, RateDecision, Reservation
-from bodygraph_server.store.request_calls import (
+from bodygraph_server.store.request_path import (
     ADMIT_SQL,
     COMMIT_SQL,
     RESERVE_SQL,
@@ -49,7 +49,7 @@ async def _alive(conn: psycopg.AsyncConnection[Any]) -> bool:
     return True
 
 
-class AsyncRequestCalls:
+class AsyncRequestPath:
     """Admission, fast reservation and group commit of ``path``'s requests, on the
     running event loop. Open it in that loop (:meth:`open`) and close it there."""
 
@@ -133,12 +133,12 @@ class AsyncRequestCalls:
     async def admit_key(
         self, key_hash: str, now: datetime, limit: int, window_seconds: int
     ) -> tuple[ApiKeyRecord | None, RateDecision | None]:
-        """:meth:`~.request_calls.RequestPath.admit_key`, on the event loop."""
+        """:meth:`~.request_path.RequestPath.admit_key`, on the event loop."""
         admission = Admission(key_hash, to_micros(now), limit, window_seconds)
         return self.path.admitted(admission, await self._one(ADMIT_SQL, admission.params))
 
     async def reserve(self, account_id: int, endpoint: str, now: datetime) -> Reservation | None:
-        """The fast reservation of :meth:`~.request_calls.RequestPath.reserve`; None
+        """The fast reservation of :meth:`~.request_path.RequestPath.reserve`; None
         when it does not apply (the caller makes the general one, on the blocking store)."""
         fast = self.path.fast_reservation(account_id, endpoint, now)
         if fast is None:
@@ -150,7 +150,7 @@ class AsyncRequestCalls:
         return reservation_from_row(row, account_id, endpoint, period_index)
 
     async def commit_many(self, reservation_ids: Sequence[int], now: datetime) -> list[bool]:
-        """:meth:`~.request_calls.RequestPath.commit_many`, on the event loop."""
+        """:meth:`~.request_path.RequestPath.commit_many`, on the event loop."""
         if not reservation_ids:
             return []
         async with self._connection() as conn:  # not sent if this fails: an outage

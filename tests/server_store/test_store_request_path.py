@@ -1,6 +1,6 @@
 """The request path's calls (``Bookkeeper.admit``, the reservation after it) agree with
 the general ones on both backends; on PostgreSQL they take one round trip each
-(``store/request_calls.py``) and the general reservation only when it has work to do."""
+(``store/request_path.py``) and the general reservation only when it has work to do."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def _story(
         from bodygraph_server.store.postgres import PostgresStore
 
         assert isinstance(book.store, PostgresStore)
-        calls = book.store.on_loop()
+        calls = book.store.async_request_path()
         loop.call(calls.open)
         requests = RequestBook(book, _blocking, calls)
 
@@ -134,13 +134,13 @@ def test_reservations_after_admit_agree_with_the_general_path(
     general_calls = []
     on_postgres = db_url.startswith("postgresql")
     with start_blocking_portal() as loop:
-        for admit, on_loop in ((False, None), (True, None), (True, loop)):
-            if on_loop is not None and not on_postgres:
+        for admit, async_path in ((False, None), (True, None), (True, loop)):
+            if async_path is not None and not on_postgres:
                 continue  # the event-loop path is PostgreSQL's
             clock = ManualClock(START)
             with Bookkeeper.open(db_url, clock=clock) as book:
                 del calls[:]
-                stories.append(_story(book, clock, admit=admit, loop=on_loop))
+                stories.append(_story(book, clock, admit=admit, loop=async_path))
                 general_calls.append(len(calls))
     plain = stories[0]
     assert all(story == plain for story in stories[1:])
