@@ -138,6 +138,8 @@ def _fill_the_window(book: Bookkeeper, key: str) -> Principal:
 
 
 async def test_past_the_rate_limit_a_call_is_refused_429(site: Site) -> None:
+    from mcp.shared.exceptions import MCPError
+
     account, key = site.account()
     async with connected(site, key) as session:
         _fill_the_window(site.book, key)  # the store's windows, which the server counts in
@@ -145,6 +147,10 @@ async def test_past_the_rate_limit_a_call_is_refused_429(site: Site) -> None:
         error = refusal_of(refused)
         assert error["code"] == "RATE_LIMIT_EXCEEDED" and error["status"] == 429
         assert 0 < error["retryAfter"] <= 60
+        # the other messages count too, and are refused as JSON-RPC errors
+        with pytest.raises(MCPError, match="RATE_LIMIT_EXCEEDED") as raised:
+            await session.list_tools()
+        assert raised.value.error.data["status"] == 429
     assert site.charges(account) == []
 
 
@@ -187,6 +193,26 @@ async def test_an_inactive_account_is_refused(site: Site) -> None:
             await session.list_tools()
         assert raised.value.error.data["code"] == "ACCOUNT_INACTIVE"
     assert site.charges(account) == []
+
+
+def test_a_call_in_the_protocol_without_handshake_is_charged_too(site: Site) -> None:
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+    account, key = site.account()
+    version = MODERN_PROTOCOL_VERSIONS[-1]
+    answer = httpx.post(site.url, headers={
+        "Authorization": f"Bearer {key}", "MCP-Protocol-Version": version,
+        "Mcp-Method": "tools/call", "Mcp-Name": "chart",
+        "Accept": "application/json, text/event-stream"}, json={
+        "jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": {"name": "chart", "arguments": {"birth": BERLIN},
+                   "_meta": {"io.modelcontextprotocol/protocolVersion": version,
+                             "io.modelcontextprotocol/clientCapabilities": {}}}},
+        verify=tls_context(), timeout=30)
+    assert answer.status_code == 200, answer.text
+    result = answer.json()["result"]
+    assert result["structuredContent"]["chart"] == expected().to_v2(), result
+    assert site.charges(account) == [("/mcp/chart", "committed", 1)]
 
 
 def test_the_endpoint_is_an_operation_of_the_openapi_document(site: Site) -> None:

@@ -16,7 +16,7 @@ from bodygraph_server.http.delivery import SettlingSend
 from bodygraph_server.http.errors import ApiError, ErrorCode, outage_error
 from bodygraph_server.http.gate import admission_of, admitted, request_id_of
 from bodygraph_server.resources.mcp import MCP_PATH, SETTLING_KEY
-from bodygraph_server.resources.mcp.refusals import jsonrpc_error, refusal
+from bodygraph_server.resources.mcp.refusals import REFUSED, jsonrpc_error, refusal
 from bodygraph_server.services import services_of
 
 MATCHING_ENDPOINTS: Mapping[str, str] = {
@@ -81,8 +81,10 @@ class ToolCharges:
     async def __call__(self, ctx: ServerRequestContext[Any, Any],
                        call_next: CallNext) -> HandlerResult:
         request = ctx.request
-        if ctx.request_id is None or not isinstance(request, Request):
+        if ctx.request_id is None:
             return await call_next(ctx)  # a notification: nothing to answer
+        if not isinstance(request, Request):  # pragma: no cover - the transport gives one
+            raise MCPError(REFUSED, "no HTTP request: the caller is unknown")
         scope = request.scope
         name = (ctx.params or {}).get("name") if ctx.method == "tools/call" else None
         if not isinstance(name, str) or name not in self.tools:
