@@ -221,3 +221,7 @@ def test_the_endpoint_is_an_operation_of_the_openapi_document(site: Site) -> Non
     assert operation["security"] == [{"bearerAuth": []}]
     assert {"200", "401", "429"} <= set(operation["responses"])
     assert "Access tiers: Basic, Advanced." in operation["description"]
+    _account, key = site.account()
+    stream = httpx.get(site.url, headers={"Authorization": f"Bearer {key}",
+                                          "Accept": "text/event-stream"}, verify=tls_context())
+    assert stream.status_code == 405 and stream.json()["errorCode"] == "METHOD_NOT_ALLOWED"
