@@ -37,6 +37,13 @@ from bodygraph_server.resources.time_searches.operations import (
 
 TODAY = date(2026, 11, 29)
 Parser = Callable[[dict[str, Any]], object]
+
+
+def _mcp_message(body: dict[str, Any]) -> object:
+    """The MCP SDK's parse of a JSON-RPC message (what ``/mcp`` reads)."""
+    from mcp.types import jsonrpc_message_adapter
+
+    return jsonrpc_message_adapter.validate_python(body)
 PARSERS: dict[str, Parser] = {
     "/v2/charts": parse_location_input,
     "/v2/charts/simple": parse_location_input,
@@ -52,6 +59,7 @@ PARSERS: dict[str, Parser] = {
     "/v2/cycles": parse_cycles,
     "/v2/calendar": lambda body: parse_calendar(body, None),  # type: ignore[arg-type]
     "/v2/charts/batch": parse_batch,
+    "/mcp": _mcp_message,
 }
 
 
