@@ -4,6 +4,7 @@ for an ``Authorization: Bearer`` API key; the rules: docs/mcp.md, "The remote en
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
@@ -67,7 +68,11 @@ class RemoteMcp:
         from bodygraph_mcp.tools import TOOLS
         from bodygraph_server.resources.mcp.charges import ToolCharges
 
+        root = logging.getLogger()  # the SDK's server configures the root logger: undone
+        handlers, level = list(root.handlers), root.level
         server = create_server()
+        root.handlers[:] = handlers
+        root.setLevel(level)
         server.middleware.append(ToolCharges([tool.__name__ for tool in TOOLS]))
         # The trusted hosts are the app's (TrustedHosts), not the SDK's localhost rule.
         server.streamable_http_app(
