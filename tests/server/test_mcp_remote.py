@@ -154,6 +154,17 @@ async def test_past_the_rate_limit_a_call_is_refused_429(site: Site) -> None:
     assert site.charges(account) == []
 
 
+async def test_without_credits_a_call_is_refused_402(site: Site) -> None:
+    account, key = site.account()
+    site.book.adjust_credits(account, 0, "test: no credits left")
+    async with connected(site, key) as session:
+        refused = await session.call_tool("chart", {"birth": BERLIN})
+        assert refusal_of(refused) == {"code": "CREDITS_EXHAUSTED", "status": 402,
+                                       "message": "No credits left and overage is disabled"}
+    assert site.charges(account) == []
+    assert site.book.audit(account).balanced
+
+
 async def test_a_bad_or_missing_key_is_refused_401(site: Site) -> None:
     for headers, code in (({}, "API_KEY_MISSING"),
                           ({"Authorization": "Bearer hd_not_a_key"}, "API_KEY_INVALID"),
