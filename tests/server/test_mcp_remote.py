@@ -5,11 +5,14 @@ accounts."""
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 from zoneinfo import ZoneInfo
 
 import httpx
@@ -18,9 +21,9 @@ import pytest
 import bodygraph
 from bodygraph_server.billing.accounts import Bookkeeper, Principal
 from bodygraph_server.billing.ratelimit import LIMIT
-from bodygraph_server.store import sqlite_path
+from bodygraph_server.store import open_store, sqlite_path
 
-from .support import Server, shared_served, tls_context
+from .support import LiveServer, Server, shared_served, tls_context
 
 if TYPE_CHECKING:
     from mcp import ClientSession
@@ -45,10 +48,17 @@ class Site:
 
     def charges(self, account: int) -> list[tuple[str, str, int]]:
         """The account's usage log: (endpoint, status, credits) in order."""
-        path = sqlite_path(self.server.env["BODYGRAPH_DATABASE_URL"])
-        with sqlite3.connect(path) as db:
-            rows = db.execute("SELECT endpoint, status, credits FROM usage_log "
-                              "WHERE account_id = ? ORDER BY id", (account,)).fetchall()
+        url = self.server.env["BODYGRAPH_DATABASE_URL"]
+        query = ("SELECT endpoint, status, credits FROM usage_log WHERE account_id = {} "
+                 "ORDER BY id")
+        if url.startswith("postgresql"):
+            import psycopg
+
+            with psycopg.connect(url) as conn:
+                rows = conn.execute(query.format("%s"), (account,)).fetchall()
+        else:
+            with sqlite3.connect(sqlite_path(url)) as db:
+                rows = db.execute(query.format("?"), (account,)).fetchall()
         return [(str(e), str(s), int(c)) for e, s, c in rows]
 
 
@@ -236,3 +246,40 @@ def test_the_endpoint_is_an_operation_of_the_openapi_document(site: Site) -> Non
     stream = httpx.get(site.url, headers={"Authorization": f"Bearer {key}",
                                           "Accept": "text/event-stream"}, verify=tls_context())
     assert stream.status_code == 405 and stream.json()["errorCode"] == "METHOD_NOT_ALLOWED"
+
+
+PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+@pytest.mark.postgres
+async def test_on_postgresql_with_two_workers(tmp_path: Path) -> None:
+    import psycopg
+
+    schema = "bgmcp_" + secrets.token_hex(5)
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    url = f"{PG_ADMIN_URL}?options={quote(f'-csearch_path={schema}')}"
+    book = Bookkeeper(open_store(url))  # migrates before the server starts
+    server = LiveServer({"BODYGRAPH_DATABASE_URL": url, "BODYGRAPH_GEOCODER": "offline",
+                         "BODYGRAPH_WARM_UP": "0"}, workers=2, log=tmp_path / "server.log")
+    try:
+        server.wait_ready()
+        site = Site(server, book)
+        account, key = site.account()
+        async with connected(site, key) as session:
+            for _ in range(3):  # the calls may reach either worker: no session to keep
+                result = await session.call_tool("chart", {"birth": BERLIN})
+                assert result.structured_content is not None
+                assert result.structured_content["chart"] == expected().to_v2()
+        basic, basic_key = site.account("hobbyist")
+        async with connected(site, basic_key) as session:
+            refused = await session.call_tool("transit", {"at": "2024-03-20T03:06:00Z"})
+            assert refusal_of(refused)["code"] == "ACCESS_DENIED"
+        assert site.charges(account) == [("/mcp/chart", "committed", 1)] * 3
+        assert site.charges(basic) == []
+        assert book.audit(account).balanced
+    finally:
+        server.stop()
+        book.close()
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
