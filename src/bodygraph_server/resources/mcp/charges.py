@@ -37,6 +37,8 @@ MATCHING_ENDPOINTS: Mapping[str, str] = {
 }
 """The endpoint whose tier a tool call takes (each costs 1 credit, as they do); a tool
 missing here is Advanced (its ledger name, like every path but the simple charts')."""
+
+
 def matching_endpoint(tool: str) -> str:
     """The endpoint whose tier the tool ``tool`` has."""
     return MATCHING_ENDPOINTS.get(tool) or ledger_endpoint(tool)
