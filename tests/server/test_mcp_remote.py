@@ -246,6 +246,17 @@ def test_the_endpoint_is_an_operation_of_the_openapi_document(site: Site) -> Non
     stream = httpx.get(site.url, headers={"Authorization": f"Bearer {key}",
                                           "Accept": "text/event-stream"}, verify=tls_context())
     assert stream.status_code == 405 and stream.json()["errorCode"] == "METHOD_NOT_ALLOWED"
+    ping = b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}'
+    for status, headers, body in ((406, {"Accept": "text/html"}, ping),
+                                  (400, {"Content-Type": "text/plain"}, ping),
+                                  (400, {}, b'{"jsonrpc": "2.0", "id": 1')):
+        refused = httpx.post(site.url, content=body, verify=tls_context(), headers={
+            "Authorization": f"Bearer {key}", "Accept": "application/json, text/event-stream",
+            "Content-Type": "application/json", **headers})
+        assert refused.status_code == status, refused.text
+        assert str(status) in operation["responses"]
+        if refused.headers.get("content-type", "").startswith("application/json"):
+            assert set(refused.json()["error"]) >= {"code", "message"}
 
 
 PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"

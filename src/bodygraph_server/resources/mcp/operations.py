@@ -114,12 +114,20 @@ def mcp_operations() -> tuple[Operation, ...]:
         success=Answer(description="the JSON-RPC answer (a tool's result or error inside)",
                        schema={"$ref": "#/components/schemas/" + ANSWER}),
         error_codes=HTTP_CODES, operation_id="mcp", running=remote.running,
-        refusals={status: Answer(description=f"{codes} (also a JSON-RPC error)",
-                                 schema={"$ref": "#/components/schemas/" + REFUSAL},
-                                 headers=CHALLENGE_HEADER if status == 401 else {})
-                  for status, codes in ((401, "API_KEY_MISSING, API_KEY_INVALID, "
-                                         "UNAUTHORIZED"),
-                                        (429, "RATE_LIMIT_EXCEEDED (unknown keys)"))},
+        refusals={
+            **{status: Answer(description=f"{codes} (also a JSON-RPC error)",
+                              schema={"$ref": "#/components/schemas/" + REFUSAL},
+                              headers=CHALLENGE_HEADER if status == 401 else {})
+               for status, codes in ((401, "API_KEY_MISSING, API_KEY_INVALID, "
+                                      "UNAUTHORIZED"),
+                                     (429, "RATE_LIMIT_EXCEEDED (unknown keys)"))},
+            **{status: Answer(description=f"the MCP transport's refusal: {what} (a "
+                              "JSON-RPC error)",
+                              schema={"$ref": "#/components/schemas/" + ANSWER})
+               for status, what in ((400, "not a JSON-RPC message of MCP (a Content-Type "
+                                     "other than application/json: a line of text)"),
+                                    (406, "Accept lacks application/json and "
+                                     "text/event-stream"))}},
         parameters=({"name": "Accept", "in": "header", "required": True,
                      "description": "application/json, text/event-stream (as MCP clients "
                      "send it)", "schema": {"type": "string"}},),
