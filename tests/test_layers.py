@@ -44,6 +44,9 @@ FORBIDDEN = [
     # A service layer importing a higher one.
     ("bodygraph_server/store/base.py", "import bodygraph_server.http.errors\n",
      "bodygraph_server.store is not allowed to import bodygraph_server.http"),
+    # The service importing the MCP server outside its MCP family.
+    ("bodygraph_server/http/gate.py", "import bodygraph_mcp.tools\n",
+     "bodygraph_server is not allowed to import bodygraph_mcp"),
 ]
 # An annotation-only import is allowed even where the same import at run time is not.
 ALLOWED = (

@@ -28,12 +28,25 @@ ChartData = Annotated[dict[str, Any], WithJsonSchema(embedded_schema("chart-resu
 """The chart as the service's v2 ChartResult (its JSON Schema: ``chart-result``)."""
 
 
+ChartSimpleData = Annotated[dict[str, Any],
+                            WithJsonSchema(embedded_schema("chart-simple-result"))]
+"""The chart as the service's v2 ChartSimpleResult (its JSON Schema: ``chart-simple-result``)."""
+
+
 class ChartOutput(TypedDict):
     """The ``chart`` tool's structured content."""
 
     summary: str
     birth: BirthInfo
     chart: ChartData
+
+
+class ChartSimpleOutput(TypedDict):
+    """The ``simple_chart`` tool's structured content."""
+
+    summary: str
+    birth: BirthInfo
+    chart: ChartSimpleData
 
 
 class SvgOutput(TypedDict):

@@ -29,7 +29,13 @@ from bodygraph_mcp import summaries
 from bodygraph_mcp.astrology_tools import ASTROLOGY_TOOLS
 from bodygraph_mcp.birth import BirthArg, instant, library_errors, parse_birth
 from bodygraph_mcp.rectification_tools import RECTIFICATION_TOOLS
-from bodygraph_mcp.results import ChartOutput, SvgOutput, summary, tool_result
+from bodygraph_mcp.results import (
+    ChartOutput,
+    ChartSimpleOutput,
+    SvgOutput,
+    summary,
+    tool_result,
+)
 
 Instant = Annotated[str, Field(description=(
     "An instant in ISO 8601 with Z or an offset, e.g. 2024-03-20T03:06:00Z (1800-04-04 to "
@@ -45,6 +51,15 @@ def chart(birth: BirthArg) -> Annotated[CallToolResult, ChartOutput]:
     found = parse_birth(birth).resolve()
     return tool_result(ChartOutput(summary=summary(found), birth=found.info,
                                    chart=found.chart.to_v2()))
+
+
+def simple_chart(birth: BirthArg) -> Annotated[CallToolResult, ChartSimpleOutput]:
+    """The simple chart of a birth: type, profile, gates, short channels and defined
+    centers (the service's v2 ChartSimpleResult), with the same one-line summary as
+    `chart`."""
+    found = parse_birth(birth).resolve()
+    return tool_result(ChartSimpleOutput(summary=summary(found), birth=found.info,
+                                         chart=found.chart.to_v2_simple()))
 
 
 def render_svg(
@@ -166,7 +181,7 @@ def calendar(
                                summaries.calendar_summary(found, start, end))
 
 
-TOOLS: tuple[Callable[..., Any], ...] = (chart, render_svg, transit, connection, penta,
-                                         sensitivity, cycles, calendar, *ASTROLOGY_TOOLS,
-                                         *RECTIFICATION_TOOLS)
+TOOLS: tuple[Callable[..., Any], ...] = (chart, simple_chart, render_svg, transit, connection,
+                                         penta, sensitivity, cycles, calendar,
+                                         *ASTROLOGY_TOOLS, *RECTIFICATION_TOOLS)
 """Every tool the server offers, named after its function."""

@@ -7,7 +7,7 @@ import asyncio
 import gc
 import logging
 from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import date, time
 from typing import TYPE_CHECKING, Any
 
@@ -164,10 +164,13 @@ def create_app(
             journal = services.deliveries
             if journal is not None:  # a dead worker's charges are settled before serving
                 await services.run_bookkeeping(journal.recover_dead)
-            async with anyio.create_task_group() as background:
+            async with anyio.create_task_group() as background, AsyncExitStack() as running:
                 background.start_soon(sweep_forever, bookkeeper, config, services.run_bookkeeping)
                 if journal is not None:
                     background.start_soon(watch_deliveries, journal, services.run_bookkeeping)
+                for operation in every:  # what operations need running (the MCP sessions)
+                    if operation.running is not None:
+                        await running.enter_async_context(operation.running(services))
                 yield {SCOPE_KEY: services}
                 background.cancel_scope.cancel()
             if journal is not None:

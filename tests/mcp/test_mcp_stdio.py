@@ -43,9 +43,9 @@ def summary_of(result: CallToolResult) -> str:
 
 async def test_lists_the_tools_with_schemas(session: SharedSession) -> None:
     tools = {tool.name: tool for tool in (await session.list_tools()).tools}
-    assert set(tools) == {"chart", "render_svg", "transit", "connection", "penta",
-                          "sensitivity", "cycles", "calendar", "hologenetic", "astro",
-                          "wheel", "stability", "rectify"}
+    assert set(tools) == {"chart", "simple_chart", "render_svg", "transit", "connection",
+                          "penta", "sensitivity", "cycles", "calendar", "hologenetic",
+                          "astro", "wheel", "stability", "rectify"}
     for tool in (tools["chart"], tools["render_svg"]):
         assert tool.description
         assert tool.input_schema["required"] == ["birth"]
@@ -79,6 +79,20 @@ async def test_chart_at_a_place(session: SharedSession) -> None:
     for part in (chart.type.value, f"Profile {chart.profile}", chart.incarnation_cross,
                  "Europe/Berlin", "1990-07-15 12:30:00 UTC"):
         assert part in text
+
+
+async def test_simple_chart(session: SharedSession) -> None:
+    import jsonschema
+
+    result = await call(session, "simple_chart", BERLIN)
+    assert not result.is_error and result.structured_content is not None
+    data = result.structured_content
+    assert data["chart"] == expected().to_v2_simple()
+    jsonschema.validate(data["chart"], json_schema("chart-simple-result"))
+    full = await call(session, "chart", BERLIN)
+    assert full.structured_content is not None
+    assert data["summary"] == full.structured_content["summary"] == summary_of(result)
+    assert data["birth"] == full.structured_content["birth"]
 
 
 async def test_a_place_of_several_says_which_was_taken(session: SharedSession) -> None:

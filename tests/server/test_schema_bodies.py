@@ -45,6 +45,15 @@ from bodygraph_server.resources.time_searches.operations import (
 
 TODAY = date(2026, 11, 29)
 Parser = Callable[[dict[str, Any]], object]
+
+
+def _mcp_message(body: dict[str, Any]) -> object:
+    """The MCP SDK's parse of a JSON-RPC message (what ``/mcp`` reads)."""
+    from mcp.types import jsonrpc_message_adapter
+
+    return jsonrpc_message_adapter.validate_python(body)
+
+
 PARSERS: dict[str, Parser] = {
     "/v2/charts": parse_location_input,
     "/v2/charts/simple": parse_location_input,
@@ -67,6 +76,7 @@ PARSERS: dict[str, Parser] = {
     "/v2/stability": STABILITY_INPUT.parse,
     "/v2/stability/coordinates": STABILITY_COORDINATES_INPUT.parse,
     "/v2/rectifications": parse_rectification,
+    "/mcp": _mcp_message,
 }
 
 
@@ -198,10 +208,10 @@ def test_a_body_gives_its_parser_schema_and_codes() -> None:
 
 def _bodies() -> list[Any]:
     from bodygraph_server.http.validation import CHART_INPUT, COORDINATES_INPUT, V1_INPUT
-    from bodygraph_server.resources.batch.schemas import BATCH_INPUT
-    from bodygraph_server.resources.relations.bodies import REQUEST_BODIES as RELATIONS
     from bodygraph_server.resources.astrology.bodies import ASTRO_INPUT, WHEEL_INPUT
+    from bodygraph_server.resources.batch.schemas import BATCH_INPUT
     from bodygraph_server.resources.rectification import bodies as rectification
+    from bodygraph_server.resources.relations.bodies import REQUEST_BODIES as RELATIONS
     from bodygraph_server.resources.time_searches.bodies import REQUEST_BODIES as SEARCHES
 
     return [CHART_INPUT, COORDINATES_INPUT, V1_INPUT, *RELATIONS, *SEARCHES, BATCH_INPUT,
@@ -227,7 +237,7 @@ def test_every_request_body_is_published_from_its_definition() -> None:
     bodies = {body.name: body for body in _bodies()}
     for path, item in document["paths"].items():
         operation = item.get("post", {})
-        if "requestBody" not in operation:
+        if "requestBody" not in operation or path == "/mcp":  # the MCP SDK's JSON-RPC
             continue
         name = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]
         documented = ", ".join(response["description"]

@@ -158,5 +158,9 @@ def test_public_operations_conform(api_schema: Any, target: Target, path: str) -
     run()
 
 
+#: Driven by the MCP SDK's client instead (tests/server/test_mcp_remote.py).
+MCP_PATHS = ["/mcp"]
+
+
 def test_document_lists_every_path(api_schema: Any) -> None:
-    assert sorted(api_schema.keys()) == sorted(PATHS + PUBLIC_PATHS)
+    assert sorted(api_schema.keys()) == sorted(PATHS + PUBLIC_PATHS + MCP_PATHS)

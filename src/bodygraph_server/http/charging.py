@@ -11,7 +11,7 @@ from typing import TypeVar
 import anyio
 from starlette.responses import Response
 
-from bodygraph_server.billing.accounts import Principal
+from bodygraph_server.billing.accounts import Principal, Reservation
 from bodygraph_server.http.delivery import charged as charged_response
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.idempotency import reserve_charge
@@ -38,6 +38,15 @@ async def charge_and_answer(services: Services, charged: ChargedRequest, timeout
     (time-out included). The answer is ``respond(result)``, whose charge is withdrawn if
     it is not written. A replay of an answered request (same Idempotency-Key and body)
     is answered again without a charge."""
+    answer, reservation = await charge(services, charged, timeout, work)
+    return charged_response(respond(answer), reservation, services)
+
+
+async def charge(services: Services, charged: ChargedRequest, timeout: float,
+                 work: Callable[[], Awaitable[T]]) -> tuple[T, Reservation | None]:
+    """The flow of :func:`charge_and_answer` up to the commit: ``work``'s result and the
+    committed reservation (None: a replay, nothing charged), for a caller that writes
+    the answer itself (the MCP family)."""
     book = services.book
     reservation = await reserve_charge(services, charged.principal, endpoint=charged.path,
                                        key=charged.idempotency_key, body=charged.body)
@@ -51,7 +60,7 @@ async def charge_and_answer(services: Services, charged: ChargedRequest, timeout
         raise
     if reservation is not None:
         await services.commits.commit(reservation)
-    return charged_response(respond(answer), reservation, services)
+    return answer, reservation
 
 
 def timed_out(request_id: str) -> ApiError:

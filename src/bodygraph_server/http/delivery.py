@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import anyio
 from starlette.responses import Response
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from bodygraph_server.billing.accounts import Reservation
 from bodygraph_server.http.limits import WRITE_CHECK, WriteCheck
@@ -60,8 +60,48 @@ class ChargedResponse(Response):
     async def _withdraw(self) -> None:
         """The answer was not written: the charge is withdrawn (now, or from the
         journal)."""
+        await withdraw(self.services, self.reservation)
+
+
+async def withdraw(services: Services, reservation: Reservation) -> None:
+    """The answer of ``reservation``'s call was not written: its charge is withdrawn
+    (now, or from the journal)."""
+    journal = services.deliveries
+    assert journal is not None
+    journal.undelivered(reservation.id)
+    if await services.run_bookkeeping(journal.withdraw, reservation.id):
+        journal.settled(reservation.id)
+
+
+class SettlingSend:
+    """An ASGI ``send`` for an application that writes its answer itself (the MCP
+    transport): the charges it made while answering (:attr:`charges`) are settled as
+    :class:`ChargedResponse` settles one, by whether the response's last part was
+    written."""
+
+    def __init__(self, send: Send, scope: Scope, services: Services) -> None:
+        self.send = send
+        self.scope = scope
+        self.services = services
+        self.charges: list[Reservation] = []
+
+    async def __call__(self, message: Message) -> None:
         journal = self.services.deliveries
-        assert journal is not None
-        journal.undelivered(self.reservation.id)
-        if await self.services.run_bookkeeping(journal.withdraw, self.reservation.id):
-            journal.settled(self.reservation.id)
+        last = message["type"] == "http.response.body" and not message.get("more_body")
+        if not last or not self.charges or journal is None:
+            await self.send(message)
+            return
+        charges, self.charges = self.charges, []
+        sent = False
+        try:
+            for reservation in charges:
+                journal.delivered(reservation.id)
+            await self.send(message)
+            check = self.scope.get("extensions", {}).get(WRITE_CHECK)
+            sent = (not isinstance(check, WriteCheck)
+                    or await check.written(self.services.settings.request_timeout))
+        finally:
+            if not sent:
+                with anyio.CancelScope(shield=True):
+                    for reservation in charges:
+                        await withdraw(self.services, reservation)

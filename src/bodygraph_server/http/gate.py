@@ -44,12 +44,18 @@ NO_STORE = {"Cache-Control": "no-store"}
 NOSNIFF = {"X-Content-Type-Options": "nosniff"}
 
 
+KEYED_PATHS = {"/mcp": "v2"}
+"""Paths outside ``/v1`` and ``/v2`` that take an API key, and the version whose header
+carries it (the remote MCP endpoint: ``Authorization: Bearer``)."""
+
+
 def api_version(path: str) -> str | None:
-    """``"v1"`` or ``"v2"`` for paths under those prefixes, else None."""
+    """``"v1"`` or ``"v2"`` for paths under those prefixes (and :data:`KEYED_PATHS`),
+    else None."""
     for version in ("v1", "v2"):
         if path == f"/{version}" or path.startswith(f"/{version}/"):
             return version
-    return None
+    return KEYED_PATHS.get(path)
 
 
 def read_credential(headers: Headers, version: str) -> str | Credential:

@@ -4,8 +4,9 @@ mounts operations as its routes and :mod:`~bodygraph_server.http.openapi` docume
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -14,7 +15,13 @@ from starlette.routing import BaseRoute, Route
 from bodygraph_server.http.errors import ERROR_TABLE, ErrorCode
 from bodygraph_server.policy.plans import Tier, tier_allows
 
+if TYPE_CHECKING:
+    from bodygraph_server.services import Services
+
 Handler = Callable[[Request], Awaitable[Response]]
+Running = Callable[["Services"], AbstractAsyncContextManager[None]]
+"""What an operation needs running while the app serves (the MCP session manager),
+entered in the app's lifespan once the services are up."""
 Method = Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
 KeyHeader = Literal["bearer", "v1", "none"]
 """How the caller presents the API key: v2's ``Authorization: Bearer``, v1's
@@ -45,7 +52,8 @@ class Operation:
     ``status_overrides`` where an operation answers a code with another status;
     ``refusals`` documents answers outside the contract's error body (by status: the
     image route's). ``route_path`` is the Starlette path when one route serves several
-    documented paths (``{image}`` for ``{template}.svg`` and ``{template}.png``).
+    documented paths (``{image}`` for ``{template}.svg`` and ``{template}.png``);
+    ``running`` what it needs running while the app serves (:data:`Running`).
     """
 
     method: Method
@@ -66,6 +74,7 @@ class Operation:
     refusals: Mapping[int, Answer] = field(default_factory=dict)
     route_path: str = ""
     operation_id: str = ""
+    running: Running | None = None
 
     @property
     def legacy(self) -> bool:

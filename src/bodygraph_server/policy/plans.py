@@ -91,8 +91,9 @@ def _load_plans() -> Mapping[str, Plan]:
 #: The plans by name, loaded once from ``data/plans.json`` (the contract's section 8).
 PLANS: Mapping[str, Plan] = _load_plans()
 
-#: Paths a Basic-tier key may call (section 5); Advanced may call every path.
-BASIC_PATHS: frozenset[str] = frozenset({"/v2/charts/simple", "/v1/bodygraphs/simple"})
+#: Paths a Basic-tier key may call (section 5; and the MCP endpoint, whose tool calls take
+#: their matching endpoint's tier); Advanced may call every path.
+BASIC_PATHS: frozenset[str] = frozenset({"/v2/charts/simple", "/v1/bodygraphs/simple", "/mcp"})
 
 
 class UnknownPlanError(ValueError):
