@@ -12,6 +12,7 @@ from bodygraph_server.http.operation import Handler, Operation
 def schemas() -> dict[str, Any]:
     """Every family's components schemas (request bodies, results, envelopes)."""
     from bodygraph_server.http.validation import input_schemas
+    from bodygraph_server.resources.accounts import operations as accounts
     from bodygraph_server.resources.batch import operations as batch
     from bodygraph_server.resources.charts import operations as charts
     from bodygraph_server.resources.relations import operations as relations
@@ -22,7 +23,7 @@ def schemas() -> dict[str, Any]:
 
     return {**charts.schemas(), **v1.schemas(), **input_schemas(), **relations.schemas(),
             **time_searches.schemas(), **batch.schemas(), **visual.schemas(),
-            **render.schemas()}
+            **render.schemas(), **accounts.schemas()}
 
 
 def operations(*, render_path: str, image: Handler,
@@ -31,6 +32,7 @@ def operations(*, render_path: str, image: Handler,
     """Every operation of the service: the v2 and v1 families, the image route at
     ``render_path`` (served by ``image``), the health checks and the pages (which show
     ``document``, asked on their first request)."""
+    from bodygraph_server.resources.accounts import operations as accounts
     from bodygraph_server.resources.batch import operations as batch
     from bodygraph_server.resources.charts import operations as charts
     from bodygraph_server.resources.health import operations as health
@@ -43,7 +45,7 @@ def operations(*, render_path: str, image: Handler,
 
     return (
         *charts.OPERATIONS, *visual.OPERATIONS, *relations.OPERATIONS,
-        *time_searches.OPERATIONS, *batch.OPERATIONS, *v1.OPERATIONS,
+        *time_searches.OPERATIONS, *batch.OPERATIONS, *accounts.OPERATIONS, *v1.OPERATIONS,
         *render_operations(render_path, image), *health.OPERATIONS,
         *page_operations(document, render_url, geocode_key_required),
     )
