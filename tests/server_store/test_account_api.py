@@ -209,8 +209,8 @@ async def test_the_account_calls_count_toward_the_rate_limit(
     first = _data(await client.get("/v2/account", headers=_bearer(key)))
     assert first["rateLimit"] == {"limit": 100, "windowSeconds": 60, "remaining": 99}
     for index in range(98):
-        answer = await client.get("/v2/account/usage" if index % 2 else "/v2/account/webhook-secret",
-                                  headers=_bearer(key))
+        path = "/v2/account/usage" if index % 2 else "/v2/account/webhook-secret"
+        answer = await client.get(path, headers=_bearer(key))
         assert answer.status_code == 200
     last = await client.get("/v2/account", headers=_bearer(key))
     assert _data(last)["rateLimit"]["remaining"] == 0
