@@ -226,6 +226,8 @@ BAD = [
     ("POST", "/v2/account/keys/rotate", {}, b'"please"', 422),
     ("GET", "/v2/account", {"Accept": "text/calendar"}, None, 406),
     ("POST", "/v2/account/webhook-secret/rotate", {"Accept": "application/xml"}, None, 406),
+    ("POST", "/v2/calendar", {"Accept": "application/xml"},
+     b'{"from": "2024-03-01", "to": "2024-03-02"}', 406),
 ]
 
 
@@ -240,3 +242,6 @@ def test_bad_input_gets_the_contract_shapes(site: Deployment) -> None:
             False, "INVALID_REQUEST_BODY", None), shape
     assert site.http.get("/v2/account", headers={"Authorization": f"Bearer {key}"}).json()[
         "data"]["credits"]["used"] == 0
+    ics = site.http.post("/v2/calendar", json={"from": "2024-03-01", "to": "2024-03-02"},
+                         headers={"Authorization": f"Bearer {key}", "Accept": "text/calendar"})
+    assert ics.status_code == 200 and ics.content.startswith(b"BEGIN:VCALENDAR\r\n")
