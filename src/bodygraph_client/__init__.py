@@ -16,6 +16,18 @@ Depends on httpx only (the ``client`` extra). :class:`Client` blocks,
 
 from __future__ import annotations
 
+from bodygraph_client.account_types import (
+    AccountCredits,
+    AccountOverage,
+    AccountRateLimit,
+    AccountResult,
+    AccountStatus,
+    AccountUsageResult,
+    ApiKeyResult,
+    EndpointUsage,
+    UsageDay,
+    WebhookSecretResult,
+)
 from bodygraph_client.aio import AsyncClient
 from bodygraph_client.calls import Call, DateLike, Endpoint, TimeLike
 from bodygraph_client.client import Client
@@ -70,8 +82,15 @@ __version__ = "0.1.0"
 __all__ = [
     "DEFAULT_BASE_URL",
     "AccessDenied",
+    "AccountCredits",
+    "AccountOverage",
+    "AccountRateLimit",
+    "AccountResult",
+    "AccountStatus",
+    "AccountUsageResult",
     "ActivationSide",
     "Activations",
+    "ApiKeyResult",
     "AsyncClient",
     "AuthError",
     "BatchSlotError",
@@ -91,6 +110,7 @@ __all__ = [
     "DateLike",
     "Endpoint",
     "EndpointNotFound",
+    "EndpointUsage",
     "GeocodeError",
     "HeldChannel",
     "Ingress",
@@ -109,10 +129,12 @@ __all__ = [
     "TimeLike",
     "TransitNatal",
     "TransitResult",
+    "UsageDay",
     "V1ActivationSide",
     "V1Activations",
     "V1Bodygraph",
     "V1SimpleBodygraph",
     "VisualChart",
+    "WebhookSecretResult",
     "__version__",
 ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import types
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
 
-_JSON_TYPES = {str: "string", int: "integer"}
+_JSON_TYPES = {str: "string", int: "integer", bool: "boolean"}
 
 
 def resolve(schema: dict[str, Any], document: dict[str, Any] | None) -> dict[str, Any]:
@@ -50,4 +50,4 @@ def conforms(hint: Any, schema: dict[str, Any], where: str,
             type(values[0])], where
         assert sorted(values) == sorted(schema["enum"]), where
     else:
-        assert (_JSON_TYPES.get(hint), schema["type"]) == ("string", "string"), where
+        assert _JSON_TYPES.get(hint) == schema["type"], where
