@@ -144,6 +144,17 @@ async def test_rotation_refuses_the_old_key_at_once(
     assert book.account(issued.account.id).balance == balance  # free
 
 
+async def test_the_new_key_goes_on_with_the_old_window(
+        client: httpx.AsyncClient, book: Bookkeeper) -> None:
+    old = book.create_account("developer").api_key
+    for _ in range(10):
+        _data(await client.get("/v2/account/webhook-secret", headers=_bearer(old)))
+    rotated = await client.post("/v2/account/keys/rotate", headers=_bearer(old))
+    new = _data(rotated)["apiKey"]
+    assert _data(await client.get("/v2/account", headers=_bearer(new)))["rateLimit"][
+        "remaining"] == 100 - 12
+
+
 async def test_concurrent_rotations_with_one_key_give_one_new_key(
         client: httpx.AsyncClient, book: Bookkeeper) -> None:
     issued = book.create_account("developer")

@@ -312,12 +312,17 @@ class Bookkeeper:
 
     def rotate_own_key(self, principal: Principal) -> IssuedKey | Denied:
         """Replace the key ``principal`` called with (and every other key of its account)
-        by a new one; API_KEY_INVALID when that key was rotated away meanwhile."""
-        key = generate_key()
+        by a new one, which goes on with its rate-limit window; API_KEY_INVALID when that
+        key was rotated away meanwhile."""
+        key, now = generate_key(), self.clock.now()
         account = self.store.rotate_own_key(principal.account_id, principal.key_id,
-                                            key.key_hash, key.display_prefix, self.clock.now())
-        return denied(Denial.API_KEY_INVALID) if account is None else IssuedKey(account,
-                                                                                key.api_key)
+                                            key.key_hash, key.display_prefix, now)
+        if account is None:
+            return denied(Denial.API_KEY_INVALID)
+        # The rate limit is per key: the new key goes on with the old one's window, so
+        # that a rotation is no way around the limit.
+        self.rate_limiter.carry(principal.key_hash, key.key_hash, now)
+        return IssuedKey(account, key.api_key)
 
     def usage_by_day(self, account_id: int, days: int) -> tuple[date, list[EndpointDay]]:
         """The first of the last ``days`` UTC days (today included) and the account's calls

@@ -134,6 +134,9 @@ class RateWindowStore(Protocol):
         self, key_hash: str, now: datetime, limit: int, window_seconds: int
     ) -> tuple[records.ApiKeyRecord | None, records.RateDecision | None]: ...
 
+    def carry_rate_hits(self, source: str, target: str, now: datetime,
+                        window_seconds: int) -> int: ...
+
     def prune_rate_hits(self, older_than: datetime) -> int: ...
 
 

@@ -369,6 +369,13 @@ class SqlStore:
             return record, None
         return record, self.rate_limit_hit(key_hash, now, limit, window_seconds)
 
+    def carry_rate_hits(self, source: str, target: str, now: datetime,
+                        window_seconds: int) -> int:
+        """Count bucket ``source``'s hits still in the window in bucket ``target`` too (a
+        rotated key's window goes on under its new key); how many."""
+        with self.database.write_transaction() as tx:
+            return RateHitRepository(tx).carry(source, target, now, window_seconds)
+
     def prune_rate_hits(self, older_than: datetime) -> int:
         """Delete the rate-limit hits made before ``older_than`` (idle keys' included, so
         the table stays bounded); how many."""
