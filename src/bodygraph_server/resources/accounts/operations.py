@@ -1,7 +1,5 @@
-"""The caller's own account, for every tier and free of credit: ``GET /v2/account``,
-``GET /v2/account/usage``, ``POST /v2/account/keys/rotate``, ``GET
-/v2/account/webhook-secret`` and ``POST /v2/account/webhook-secret/rotate``
-(docs/accounts.md, "Self-service")."""
+"""The caller's own account under ``/v2/account``, every tier, free of credit: figures,
+usage by day, key rotation, webhook secret (docs/accounts.md, "Self-service")."""
 
 from __future__ import annotations
 
