@@ -99,6 +99,8 @@ async def test_usage_by_day_across_a_period_boundary(
     headers = _bearer(issued.api_key)
     for _ in range(2):
         _data(await client.post("/v2/charts/coordinates", json=COORDS, headers=headers))
+    other = _bearer(book.create_account("scale").api_key)  # another account's calls
+    _data(await client.post("/v2/charts/coordinates", json=COORDS, headers=other))
     clock.advance(days=28, hours=1)  # 2026-02-28 10:30: period 1 began at 09:30 (clamped)
     _data(await client.post("/v2/charts/simple", json={**COORDS, "location": "Berlin, Germany"},
                             headers={**headers, "HD-Geocode-Key": "g"}))

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
 from bodygraph_server.policy.clock import to_micros
-from bodygraph_server.policy.credits import LedgerKind
+from bodygraph_server.policy.credits import LedgerKind, period_index_at
 from bodygraph_server.store.accounts import AccountRepository
 from bodygraph_server.store.connections import Tx
 from bodygraph_server.store.records import Account, UsageStatus
@@ -102,16 +102,19 @@ class AccountUsageRepository:
         """The calls made from the start of ``first_day`` (UTC) on, by day and endpoint,
         in that order; a day and endpoint with neither a successful call nor a credit
         charged is left out."""
-        self.accounts.select(account_id, lock=False)  # AccountNotFoundError
-        since = to_micros(datetime.combine(first_day, time(), tzinfo=UTC))
+        account = self.accounts.select(account_id, lock=False)  # AccountNotFoundError
+        start = datetime.combine(first_day, time(), tzinfo=UTC)
+        # A call's row is of the period it was made in: the periods from the one holding
+        # ``start`` on narrow the rows by the index (account, period) before the days do.
+        first_period = period_index_at(account.created_at, start)
         rows = self.tx.rows(
             f"SELECT created_us / {DAY_US} AS day, endpoint, "
             "SUM(CASE WHEN status = ? THEN 1 ELSE 0 END) AS calls, "
             "SUM(credits) AS credits "
-            "FROM usage_log WHERE account_id = ? AND created_us >= ? "
+            "FROM usage_log WHERE account_id = ? AND period_index >= ? AND created_us >= ? "
             f"GROUP BY created_us / {DAY_US}, endpoint "
             f"ORDER BY created_us / {DAY_US}, endpoint",
-            (UsageStatus.COMMITTED.value, account_id, since),
+            (UsageStatus.COMMITTED.value, account_id, first_period, to_micros(start)),
         )
         epoch = date(1970, 1, 1)
         found = [EndpointDay(day=epoch + timedelta(days=int(row.day)),
