@@ -13,6 +13,8 @@ from typing import Any
 import anyio
 import httpx
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.policy.clock import ManualClock
@@ -332,3 +334,34 @@ def test_usage_by_day_is_empty_for_a_new_account(book: Bookkeeper,
     assert first == (clock.now() - timedelta(days=89)).date() and found == []
     with pytest.raises(AccountNotFoundError):
         book.usage_by_day(999_999, 3)
+
+
+_QUERY_TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"]),
+                      max_size=12)
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(method_path=st.sampled_from([op for op in ACCOUNT_OPERATIONS
+                                    if op[1] != "/v2/account/keys/rotate"]),
+       query=st.lists(st.tuples(st.sampled_from(["days", "day", "lang", "x"]), _QUERY_TEXT),
+                      max_size=3),
+       accept=st.one_of(st.none(), st.sampled_from(["*/*", "text/calendar", "application/*",
+                                                    "application/json;q=0", ";;,", "a/b"]),
+                        st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126),
+                                max_size=20)),
+       body=st.one_of(st.just(b""), st.binary(max_size=40),
+                      st.sampled_from([b"{}", b"[]", b'{"days": 3}', b"null"])))
+async def test_no_input_gives_a_5xx(client: httpx.AsyncClient, book: Bookkeeper,
+                                    clock: ManualClock, method_path: tuple[str, str],
+                                    query: list[tuple[str, str]], accept: str | None,
+                                    body: bytes) -> None:
+    clock.advance(61)  # a fresh rate-limit window for each example
+    key = book.create_account("hobbyist").api_key
+    headers = _bearer(key) if accept is None else _bearer(key, Accept=accept)
+    method, path = method_path
+    answer = await client.request(method, path, params=query, headers=headers, content=body)
+    assert answer.status_code in (200, 406, 422), answer.text
+    shape = answer.json()
+    assert shape["success"] is (answer.status_code == 200)
+    assert shape["errorCode"] in ("", "INVALID_REQUEST_BODY")
