@@ -17,6 +17,18 @@ angles, the mandala wheel's link) take coordinates like :meth:`Client.chart_at`.
 
 from __future__ import annotations
 
+from bodygraph_client.account_types import (
+    AccountCredits,
+    AccountOverage,
+    AccountRateLimit,
+    AccountResult,
+    AccountStatus,
+    AccountUsageResult,
+    ApiKeyResult,
+    EndpointUsage,
+    UsageDay,
+    WebhookSecretResult,
+)
 from bodygraph_client.aio import AsyncClient
 from bodygraph_client.astrology_types import (
     ActivationSequence,
@@ -95,10 +107,17 @@ __version__ = "0.1.0"
 __all__ = [
     "DEFAULT_BASE_URL",
     "AccessDenied",
+    "AccountCredits",
+    "AccountOverage",
+    "AccountRateLimit",
+    "AccountResult",
+    "AccountStatus",
+    "AccountUsageResult",
     "ActivationSequence",
     "ActivationSide",
     "Activations",
     "Angles",
+    "ApiKeyResult",
     "AstroResult",
     "AsyncClient",
     "AuthError",
@@ -120,6 +139,7 @@ __all__ = [
     "DateLike",
     "Endpoint",
     "EndpointNotFound",
+    "EndpointUsage",
     "GeocodeError",
     "HeldChannel",
     "HologeneticProfileResult",
@@ -148,12 +168,14 @@ __all__ = [
     "TimeLike",
     "TransitNatal",
     "TransitResult",
+    "UsageDay",
     "V1ActivationSide",
     "V1Activations",
     "V1Bodygraph",
     "V1SimpleBodygraph",
     "VenusSequence",
     "VisualChart",
+    "WebhookSecretResult",
     "WebhookVerificationError",
     "WheelChart",
     "WheelChartResult",

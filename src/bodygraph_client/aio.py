@@ -11,7 +11,8 @@ from typing import TypeVar
 import anyio
 import httpx
 
-from bodygraph_client import astrology_calls, calls, core, extension_calls
+from bodygraph_client import account_calls, astrology_calls, calls, core, extension_calls
+from bodygraph_client import account_types as acct
 from bodygraph_client import astrology_types as astro
 from bodygraph_client import extension_types as ext
 from bodygraph_client import types as api
@@ -192,3 +193,25 @@ class AsyncClient(core.ClientBase):
         ``constraints``: POST /v2/rectifications."""
         return await self.send(extension_calls.rectify(where, day, constraints, to_day=to_day,
                                               from_time=from_time, to_time=to_time))
+    async def account(self) -> acct.AccountResult:
+        """See :meth:`bodygraph_client.Client.account`."""
+        return await self.send(account_calls.account())
+
+    async def usage(self, days: int | None = None) -> acct.AccountUsageResult:
+        """See :meth:`bodygraph_client.Client.usage`."""
+        return await self.send(account_calls.usage(days))
+
+    async def rotate_key(self) -> acct.ApiKeyResult:
+        """See :meth:`bodygraph_client.Client.rotate_key` (the client sends the new key from
+        now on)."""
+        rotated = await self.send(account_calls.rotate_key())
+        self._core.api_key = rotated["apiKey"]
+        return rotated
+
+    async def webhook_secret(self) -> acct.WebhookSecretResult:
+        """See :meth:`bodygraph_client.Client.webhook_secret`."""
+        return await self.send(account_calls.webhook_secret())
+
+    async def rotate_webhook_secret(self) -> acct.WebhookSecretResult:
+        """See :meth:`bodygraph_client.Client.rotate_webhook_secret`."""
+        return await self.send(account_calls.rotate_webhook_secret())

@@ -7,11 +7,11 @@ client.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date as Date
 from datetime import datetime
 from datetime import time as Time
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, Literal, TypeVar, cast
 
 from bodygraph_client.types import (
     ChartResult,
@@ -33,13 +33,15 @@ _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 
 @dataclass(frozen=True, slots=True)
 class Endpoint:
-    """A POST endpoint: ``legacy`` (v1: ``HD-Api-Key``, flat answers), ``geocoded``
-    (sends ``HD-Geocode-Key``), ``charged`` (costs a credit: sends an ``Idempotency-Key``)."""
+    """An endpoint: ``legacy`` (v1: ``HD-Api-Key``, flat answers), ``geocoded``
+    (sends ``HD-Geocode-Key``), ``charged`` (costs a credit: sends an ``Idempotency-Key``),
+    ``method`` (POST with a JSON body, or GET without one)."""
 
     path: str
     legacy: bool = False
     geocoded: bool = False
     charged: bool = True
+    method: Literal["POST", "GET"] = "POST"
 
 
 CHARTS = Endpoint("/v2/charts", geocoded=True)
@@ -53,11 +55,13 @@ V1_BODYGRAPHS_SIMPLE = Endpoint("/v1/bodygraphs/simple", legacy=True, geocoded=T
 
 @dataclass(frozen=True, slots=True)
 class Call(Generic[T]):
-    """One logical call: where, what, and how the JSON answer becomes the result."""
+    """One logical call: where, what (the body; ``params``: the query), and how the JSON
+    answer becomes the result."""
 
     endpoint: Endpoint
     body: Mapping[str, Any]
     read: Callable[[Any], T]
+    params: Mapping[str, str] = field(default_factory=dict)
 
 
 def date_text(value: DateLike) -> str:

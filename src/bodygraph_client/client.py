@@ -10,7 +10,8 @@ from typing import TypeVar
 
 import httpx
 
-from bodygraph_client import astrology_calls, calls, core, extension_calls
+from bodygraph_client import account_calls, astrology_calls, calls, core, extension_calls
+from bodygraph_client import account_types as acct
 from bodygraph_client import astrology_types as astro
 from bodygraph_client import extension_types as ext
 from bodygraph_client import types as api
@@ -201,3 +202,28 @@ class Client(core.ClientBase):
         ``constraints``: POST /v2/rectifications."""
         return self.send(extension_calls.rectify(where, day, constraints, to_day=to_day,
                                               from_time=from_time, to_time=to_time))
+    def account(self) -> acct.AccountResult:
+        """The key's account: plan, status, the period's credits, overage and the rate
+        limit: GET /v2/account (free, every tier)."""
+        return self.send(account_calls.account())
+
+    def usage(self, days: int | None = None) -> acct.AccountUsageResult:
+        """Successful calls and credits charged by UTC day and endpoint over the last
+        ``days`` days (1 to 90; default 30): GET /v2/account/usage."""
+        return self.send(account_calls.usage(days))
+
+    def rotate_key(self) -> acct.ApiKeyResult:
+        """A new API key (shown once): POST /v2/account/keys/rotate. The key this client
+        was made with stops working at once; the client sends the new one from now on."""
+        rotated = self.send(account_calls.rotate_key())
+        self._core.api_key = rotated["apiKey"]
+        return rotated
+
+    def webhook_secret(self) -> acct.WebhookSecretResult:
+        """The account's webhook signing secret (``whsec_...``): GET
+        /v2/account/webhook-secret."""
+        return self.send(account_calls.webhook_secret())
+
+    def rotate_webhook_secret(self) -> acct.WebhookSecretResult:
+        """A new webhook signing secret: POST /v2/account/webhook-secret/rotate."""
+        return self.send(account_calls.rotate_webhook_secret())

@@ -39,7 +39,7 @@ class Core:
         """The HTTP request of ``call``; a charged call gets a fresh Idempotency-Key, which
         its retries (the same request sent again) keep."""
         endpoint = call.endpoint
-        headers = {"Content-Type": "application/json"}
+        headers = {"Content-Type": "application/json"} if endpoint.method == "POST" else {}
         if endpoint.legacy:
             headers["HD-Api-Key"] = self.api_key
         else:
@@ -48,8 +48,12 @@ class Core:
             headers["HD-Geocode-Key"] = self.geocode_key
         if endpoint.charged:
             headers["Idempotency-Key"] = str(uuid.uuid4())
+        if endpoint.method == "GET":
+            return http.build_request("GET", endpoint.path, params=dict(call.params),
+                                      headers=headers)
         content = json.dumps(dict(call.body), separators=(",", ":")).encode("utf-8")
-        return http.build_request("POST", endpoint.path, content=content, headers=headers)
+        return http.build_request("POST", endpoint.path, params=dict(call.params) or None,
+                                  content=content, headers=headers)
 
     def retry_delay(self, response: httpx.Response, retries_done: int) -> float | None:
         """Records the rate-limit headers; the wait before retrying, or ``None``."""

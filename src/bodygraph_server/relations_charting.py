@@ -59,6 +59,15 @@ def cycles_data(birth: Chart, year: int) -> dict[str, Any]:
     return cycles_of(birth.birth_utc, year).to_dict()
 
 
+def cycles_ical(birth: Chart, year: int) -> bytes:
+    """``bodygraph cycles --year <year> --ics -`` of the chart's birth: the iCalendar
+    document of the same cycles."""
+    from bodygraph.cli.cycles import cycles_of
+    from bodygraph.relations.ical import cycles_to_ical
+
+    return cycles_to_ical(cycles_of(birth.birth_utc, year))
+
+
 def calendar_data(first_day: date, last_day: date, bodies: Sequence[str],
                   level: Level, blocks: BlockSource | None = None) -> list[dict[str, Any]]:
     """The list ``bodygraph calendar --json`` prints, from the start of ``first_day`` to
@@ -70,6 +79,19 @@ def calendar_data(first_day: date, last_day: date, bodies: Sequence[str],
     start = datetime.combine(first_day, time(), tzinfo=UTC)
     end = datetime.combine(last_day + timedelta(days=1), time(), tzinfo=UTC)
     return calendar_columns(start, end, bodies, level, blocks=blocks).to_dicts()
+
+
+def calendar_ical(first_day: date, last_day: date, bodies: Sequence[str],
+                  level: Level, blocks: BlockSource | None = None) -> bytes:
+    """The same calendar as :func:`calendar_data` as an iCalendar document (``bodygraph
+    calendar --ics -``): one event per ingress."""
+    from bodygraph.relations.calendar import calendar_columns
+    from bodygraph.relations.ical import to_ical
+
+    start = datetime.combine(first_day, time(), tzinfo=UTC)
+    end = datetime.combine(last_day + timedelta(days=1), time(), tzinfo=UTC)
+    return to_ical(calendar_columns(start, end, bodies, level, blocks=blocks), level,
+                   first=first_day.isoformat(), last=last_day.isoformat())
 
 
 def _utc(birth: LocalBirth) -> datetime:

@@ -5,7 +5,7 @@ refusals: docs/accounts.md)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import date, datetime, timedelta
 from typing import overload
 
 from bodygraph_server.billing.keys import generate_key, hash_key
@@ -31,9 +31,11 @@ from bodygraph_server.store import (
     DEFAULT_BUSY_TIMEOUT,
     Account,
     AccountNotFoundError,
+    AccountOverview,
     AccountStatus,
     Audit,
     ChargeRefusal,
+    EndpointDay,
     IdempotencyClaim,
     InvalidOperationError,
     LedgerEntry,
@@ -302,3 +304,38 @@ class Bookkeeper:
     def audit(self, account_id: int) -> Audit:
         """The ledger check."""
         return self.store.audit(account_id, self.clock.now())
+
+    # -- what an account's owner sees (the self-service account API) ----------------------
+
+    def overview(self, account_id: int) -> AccountOverview:
+        """The account and its current period's figures."""
+        return self.store.account_overview(account_id, self.clock.now())
+
+    def rotate_own_key(self, principal: Principal) -> IssuedKey | Denied:
+        """Replace the key ``principal`` called with (and every other key of its account)
+        by a new one, which goes on with its rate-limit window; API_KEY_INVALID when that
+        key was rotated away meanwhile."""
+        key, now = generate_key(), self.clock.now()
+        account = self.store.rotate_own_key(principal.account_id, principal.key_id,
+                                            key_hash=key.key_hash,
+                                            key_prefix=key.display_prefix, now=now)
+        if account is None:
+            return denied(Denial.API_KEY_INVALID)
+        # The rate limit is per key: the new key goes on with the old one's window, so
+        # that a rotation is no way around the limit.
+        self.rate_limiter.carry(principal.key_hash, key.key_hash, now)
+        return IssuedKey(account, key.api_key)
+
+    def usage_by_day(self, account_id: int, days: int) -> tuple[date, list[EndpointDay]]:
+        """The first of the last ``days`` UTC days (today included) and the account's calls
+        on them, by day and endpoint."""
+        first = self.clock.now().date() - timedelta(days=days - 1)
+        return first, self.store.usage_by_day(account_id, first)
+
+    def webhook_secret(self, account_id: int) -> str:
+        """The account's webhook signing secret (made on first ask)."""
+        return self.store.webhook_secret(account_id, self.clock.now())
+
+    def rotate_webhook_secret(self, account_id: int) -> str:
+        """A new webhook signing secret for the account; the old one signs nothing more."""
+        return self.store.rotate_webhook_secret(account_id, self.clock.now())

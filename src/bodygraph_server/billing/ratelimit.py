@@ -55,6 +55,11 @@ class RateLimiter(Protocol):
         """Count a request at ``now`` if the window allows it; report the outcome."""
         ...
 
+    def carry(self, source: str, target: str, now: datetime) -> None:
+        """Count the requests of bucket ``source`` still in its window at ``now`` in
+        bucket ``target`` too (a rotated key's window goes on under the new key)."""
+        ...
+
     def close(self) -> None:
         """Release connections."""
         ...
@@ -89,6 +94,10 @@ class StoreRateLimiter:
         """Count a request at ``now`` if the window allows it."""
         return self._store.rate_limit_hit(bucket, now, self._limit, self._window)
 
+    def carry(self, source: str, target: str, now: datetime) -> None:
+        """See :meth:`RateLimiter.carry`."""
+        self._store.carry_rate_hits(source, target, now, self._window)
+
     def admit(
         self, key_hash: str, now: datetime
     ) -> tuple[ApiKeyRecord | None, RateDecision | None]:
@@ -121,6 +130,17 @@ return {allowed, count, first}
 """
 
 
+_LUA_CARRY = """
+-- KEYS[1] source, KEYS[2] target; ARGV: cutoff (integer microseconds, as text), expiry ms.
+local hits = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. ARGV[1], '+inf', 'WITHSCORES')
+for i = 1, #hits, 2 do
+  redis.call('ZADD', KEYS[2], hits[i + 1], hits[i])
+end
+if #hits > 0 then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
+return #hits / 2
+"""
+
+
 class RateLimitStoreUnavailableError(DatabaseUnavailableError):
     """The rate-limit store (Redis) cannot be reached: an outage like the database's
     (503 SERVICE_UNAVAILABLE with ``Retry-After``, ``/health`` 503)."""
@@ -146,6 +166,7 @@ class RedisRateLimiter:
         self._errors = (redis.ConnectionError, redis.TimeoutError)
         self._client: redis.Redis = redis.Redis.from_url(url)
         self._script = self._client.register_script(_LUA_HIT)
+        self._carry = self._client.register_script(_LUA_CARRY)
         self._prefix = prefix
         self._limit = limit
         self._window = window_seconds
@@ -177,6 +198,16 @@ class RedisRateLimiter:
             limit=self._limit,
             window_seconds=self._window,
         )
+
+    def carry(self, source: str, target: str, now: datetime) -> None:
+        """See :meth:`RateLimiter.carry`."""
+        cutoff = to_micros(now) - self._window * 1_000_000
+        try:
+            self._carry(keys=[self._prefix + source, self._prefix + target],
+                        args=[str(cutoff), self._window * 1000 + 1000])
+        except self._errors as exc:
+            raise RateLimitStoreUnavailableError(
+                f"the rate-limit store (Redis) cannot be reached: {exc}") from exc
 
     def ping(self) -> None:
         """:class:`RateLimitStoreUnavailableError` unless Redis answers."""

@@ -14,6 +14,7 @@ from bodygraph_server.cli.accounts import add_account_commands
 from bodygraph_server.cli.console import PROG, CommandError
 from bodygraph_server.cli.service import add_service_commands
 from bodygraph_server.cli.templates import add_template_commands
+from bodygraph_server.cli.webhook_secrets import add_webhook_commands
 from bodygraph_server.settings import SettingsError
 from bodygraph_server.store import (
     DEFAULT_DATABASE_URL,
@@ -51,6 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_account_commands(commands)
     add_service_commands(commands)
     add_template_commands(commands)
+    add_webhook_commands(commands)
     return parser
 
 

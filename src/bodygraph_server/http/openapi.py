@@ -30,8 +30,11 @@ _IDEMPOTENCY_CODES = (ErrorCode.SERVICE_UNAVAILABLE, ErrorCode.IDEMPOTENCY_KEY_I
 
 
 def _response(answer: Answer, headers: Mapping[str, Any]) -> dict[str, Any]:
+    content = {answer.media_type: {"schema": dict(answer.schema)}}
+    content.update({media_type: {"schema": dict(schema)}
+                    for media_type, schema in answer.also.items()})
     return {"description": answer.description, "headers": {**headers, **answer.headers},
-            "content": {answer.media_type: {"schema": dict(answer.schema)}}}
+            "content": content}
 
 
 def _error_responses(operation: Operation) -> dict[str, Any]:

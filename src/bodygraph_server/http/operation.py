@@ -34,12 +34,15 @@ name, or never."""
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Answer:
     """A response an operation gives: what it is, its media type, the JSON Schema of its
-    body (a ``$ref`` or inline) and its headers (OpenAPI header objects by name)."""
+    body (a ``$ref`` or inline) and its headers (OpenAPI header objects by name);
+    ``also``: the schemas of the same answer in other media types, chosen by ``Accept``
+    (:mod:`~bodygraph_server.http.negotiation`)."""
 
     description: str
     schema: Mapping[str, Any]
     media_type: str = "application/json"
     headers: Mapping[str, Any] = field(default_factory=dict)
+    also: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

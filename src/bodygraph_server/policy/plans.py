@@ -94,6 +94,11 @@ PLANS: Mapping[str, Plan] = _load_plans()
 #: Paths a Basic-tier key may call (section 5; and the MCP endpoint, whose tool calls take
 #: their matching endpoint's tier); Advanced may call every path.
 BASIC_PATHS: frozenset[str] = frozenset({"/v2/charts/simple", "/v1/bodygraphs/simple", "/mcp"})
+#: Paths of the caller's own account, open to every tier (docs/accounts.md, "Self-service").
+ACCOUNT_PATHS: frozenset[str] = frozenset({
+    "/v2/account", "/v2/account/usage", "/v2/account/keys/rotate",
+    "/v2/account/webhook-secret", "/v2/account/webhook-secret/rotate",
+})
 
 
 class UnknownPlanError(ValueError):
@@ -113,4 +118,4 @@ def tier_allows(tier: Tier, path: str) -> bool:
     """Whether ``tier`` may call the endpoint at ``path`` (e.g. ``"/v2/charts"``)."""
     if tier is Tier.ADVANCED:
         return True
-    return path.rstrip("/") in BASIC_PATHS
+    return path.rstrip("/") in BASIC_PATHS | ACCOUNT_PATHS

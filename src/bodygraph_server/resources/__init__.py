@@ -12,6 +12,7 @@ from bodygraph_server.http.operation import Handler, Operation
 def schemas() -> dict[str, Any]:
     """Every family's components schemas (request bodies, results, envelopes)."""
     from bodygraph_server.http.validation import input_schemas
+    from bodygraph_server.resources.accounts import operations as accounts
     from bodygraph_server.resources.astrology import operations as astrology
     from bodygraph_server.resources.batch import operations as batch
     from bodygraph_server.resources.charts import operations as charts
@@ -26,7 +27,7 @@ def schemas() -> dict[str, Any]:
     return {**charts.schemas(), **v1.schemas(), **input_schemas(), **relations.schemas(),
             **time_searches.schemas(), **batch.schemas(), **visual.schemas(),
             **render.schemas(), **astrology.schemas(), **rectification.schemas(),
-            **mcp.schemas()}
+            **mcp.schemas(), **accounts.schemas()}
 
 
 def operations(*, render_path: str, image: Handler,
@@ -35,6 +36,7 @@ def operations(*, render_path: str, image: Handler,
     """Every operation of the service: the v2 and v1 families, the image route at
     ``render_path`` (served by ``image``), the health checks and the pages (which show
     ``document``, asked on their first request)."""
+    from bodygraph_server.resources.accounts import operations as accounts
     from bodygraph_server.resources.astrology import operations as astrology
     from bodygraph_server.resources.batch import operations as batch
     from bodygraph_server.resources.charts import operations as charts
@@ -51,7 +53,7 @@ def operations(*, render_path: str, image: Handler,
     return (
         *charts.OPERATIONS, *visual.OPERATIONS, *relations.OPERATIONS,
         *time_searches.OPERATIONS, *rectification.OPERATIONS, *batch.OPERATIONS,
-        *astrology.OPERATIONS, *v1.OPERATIONS, *mcp_operations(),
+        *astrology.OPERATIONS, *accounts.OPERATIONS, *v1.OPERATIONS, *mcp_operations(),
         *render_operations(render_path, image), *health.OPERATIONS,
         *page_operations(document, render_url, geocode_key_required),
     )

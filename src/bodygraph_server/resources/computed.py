@@ -3,9 +3,9 @@ their charts -> ``data`` made from them, in the v2 envelope, 1 credit (docs/api.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import anyio.to_thread
@@ -18,6 +18,7 @@ from bodygraph_server.http.bodies import parse_json_object, read_raw_body
 from bodygraph_server.http.body import Body
 from bodygraph_server.http.charging import ChargedRequest, charge_and_answer, timed_out
 from bodygraph_server.http.envelope import (
+    JSON_MEDIA_TYPE,
     PLACE_FIELD,
     PLACES_FIELD,
     RENDER_URL_FIELD,
@@ -28,6 +29,7 @@ from bodygraph_server.http.envelope import (
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import admitted, request_id_of
 from bodygraph_server.http.idempotency import idempotency_key
+from bodygraph_server.http.negotiation import NOT_ACCEPTABLE, negotiate
 from bodygraph_server.http.operation import Answer, Handler, Operation
 from bodygraph_server.http.validation import CoordinatesInput
 from bodygraph_server.images.route import picture_url
@@ -62,18 +64,21 @@ Compute = Callable[[Sequence["Chart"]], Data]
 """Makes the ``data`` from the charts of the job's births, in order (blocking)."""
 Draw = Callable[[Sequence["Chart"]], "Picture"]
 """Makes the picture of an answer's ``svgRenderUrl`` from the same charts (blocking)."""
+Document = Callable[[Sequence["Chart"]], bytes]
+"""Makes the answer in another media type than JSON from the same charts (blocking)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Job:
     """What a parsed body asks for: the births to chart and what to make of them;
     ``preset`` names a shipped theme for the picture's link (empty: the caller's active
-    template)."""
+    template); ``documents``: the answer in the operation's other media types, by type."""
 
     births: tuple[Birth, ...]
     compute: Compute
     draw: Draw | None = None
     preset: str = ""
+    documents: Mapping[str, Document] = field(default_factory=dict)
 
 
 Parser = Callable[[dict[str, Any]], Job]
@@ -118,17 +123,21 @@ def places_taken(places: Sequence[Place | None]) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Computed:
-    """A computed operation: its path, the envelope's ``type`` and message, its parser."""
+    """A computed operation: its path, the envelope's ``type`` and message, its parser;
+    ``media_types``: what it answers by ``Accept`` (the first, JSON, by default; the
+    others made by the job's ``documents``)."""
 
     path: str
     type_name: str
     message: str
     parse: ServicesParser
+    media_types: tuple[str, ...] = (JSON_MEDIA_TYPE,)
 
 
 async def _serve(computed: Computed, request: Request) -> Response:
-    """Admission, the body, the geocoding key, then the charged job."""
+    """Admission, ``Accept``, the body, the geocoding key, then the charged job."""
     principal = admitted(request.scope, computed.path)
+    media_type = negotiate(request.headers, computed.media_types)
     services = services_of(request.scope)
     with ExitStack() as announced:
         announced.enter_context(services.charts.upcoming())
@@ -153,15 +162,24 @@ async def _serve(computed: Computed, request: Request) -> Response:
         async def work() -> dict[str, Any]:
             announced.close()
             made = [await chart_of(services, birth, geocode_key) for birth in job.births]
+            if media_type != JSON_MEDIA_TYPE:
+                document = await anyio.to_thread.run_sync(
+                    job.documents[media_type], [chart for chart, _ in made],
+                    abandon_on_cancel=True)
+                return {"document": document}
             data, siblings = await anyio.to_thread.run_sync(
                 answer, [chart for chart, _ in made], abandon_on_cancel=True)
             return {**siblings, **places_taken([place for _, place in made]), "data": data}
 
         def respond(made: dict[str, Any]) -> Response:
-            """The v2 envelope of ``data`` and its siblings."""
+            """The v2 envelope of ``data`` and its siblings, or the other document."""
+            vary = {"Vary": "Accept"} if len(computed.media_types) > 1 else {}
+            if "document" in made:
+                return Response(made["document"], media_type=media_type, headers=vary)
             data = made.pop("data")
             return json_response(v2_success(data, type_name=computed.type_name,
-                                            message=computed.message, extra=made))
+                                            message=computed.message, extra=made),
+                                 headers=vary)
 
         charged = ChargedRequest(principal, computed.path, key, raw)
         try:
@@ -188,16 +206,28 @@ def without_services(parse: Parser) -> ServicesParser:
     return lambda body, services: parse(body)
 
 
+#: The JSON Schema of an answer that is not JSON: a document of its media type.
+_DOCUMENT = {"type": "string"}
+
+
 def extension_operation(*, path: str, summary: str, description: str, type_name: str,
                         message: str, handler: Handler, request_body: str,
-                        error_codes: tuple[ErrorCode, ...]) -> Operation:
-    """The operation of an extension (Advanced tier: not among the Basic paths)."""
+                        error_codes: tuple[ErrorCode, ...],
+                        media_types: tuple[str, ...] = (JSON_MEDIA_TYPE,)) -> Operation:
+    """The operation of an extension (Advanced tier: not among the Basic paths); one that
+    answers other ``media_types`` too refuses an ``Accept`` of none with 406."""
+    others = {media_type: _DOCUMENT for media_type in media_types[1:]}
+    refusals = {NOT_ACCEPTABLE: Answer(
+        description="INVALID_REQUEST_BODY: the Accept header names none of "
+        + ", ".join(media_types), schema={"$ref": "#/components/schemas/ErrorEnvelope"})
+    } if others else {}
     return Operation(
         method="POST", path=path, summary=summary, description=description, handler=handler,
         success=Answer(description=message,
-                       schema={"$ref": f"#/components/schemas/{type_name}Envelope"}),
+                       schema={"$ref": f"#/components/schemas/{type_name}Envelope"},
+                       also=others),
         tags=("v2",), key="bearer", cost=1, idempotent=True, request_body=request_body,
-        error_codes=error_codes,
+        error_codes=error_codes, refusals=refusals,
         geocode_key="optional" if ErrorCode.GEOCODE_KEY_MISSING in error_codes else "none",
     )
 
@@ -218,4 +248,4 @@ def computed_operation(*, computed: Computed, summary: str, description: str,
         path=computed.path, summary=summary, description=description,
         type_name=computed.type_name, message=computed.message,
         handler=computed_handler(computed), request_body=body.name,
-        error_codes=body_codes(body))
+        error_codes=body_codes(body), media_types=computed.media_types)

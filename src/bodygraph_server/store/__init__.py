@@ -8,6 +8,7 @@ import os
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
+from bodygraph_server.store.account_usage import AccountOverview, EndpointDay, PeriodFigures
 from bodygraph_server.store.base import Store
 from bodygraph_server.store.connections import DEFAULT_BUSY_TIMEOUT
 from bodygraph_server.store.errors import (
@@ -41,6 +42,7 @@ __all__ = [
     "ENV_VAR",
     "Account",
     "AccountNotFoundError",
+    "AccountOverview",
     "AccountStatus",
     "ApiKeyRecord",
     "Audit",
@@ -49,9 +51,11 @@ __all__ = [
     "DatabaseError",
     "DatabaseURLError",
     "DatabaseUnavailableError",
+    "EndpointDay",
     "IdempotencyClaim",
     "InvalidOperationError",
     "LedgerEntry",
+    "PeriodFigures",
     "PeriodUsage",
     "RateDecision",
     "Replay",

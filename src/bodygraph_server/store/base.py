@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Protocol
 
 from bodygraph_server.policy.plans import Billing, Plan
@@ -14,6 +14,7 @@ from bodygraph_server.store import records
 from bodygraph_server.store.errors import ReservationNotFoundError
 
 if TYPE_CHECKING:  # psycopg is imported only by the PostgreSQL backend
+    from bodygraph_server.store.account_usage import AccountOverview, EndpointDay
     from bodygraph_server.store.async_request_path import AsyncRequestPath
     from bodygraph_server.store.connections import Tx
 
@@ -133,6 +134,9 @@ class RateWindowStore(Protocol):
         self, key_hash: str, now: datetime, limit: int, window_seconds: int
     ) -> tuple[records.ApiKeyRecord | None, records.RateDecision | None]: ...
 
+    def carry_rate_hits(self, source: str, target: str, now: datetime,
+                        window_seconds: int) -> int: ...
+
     def prune_rate_hits(self, older_than: datetime) -> int: ...
 
 
@@ -148,6 +152,25 @@ class RenderKeyStore(Protocol):
     def add_render_key(self, kid: str, secret: bytes, now: datetime) -> None: ...
 
 
+class SelfServiceStore(Protocol):
+    """What an account's owner sees and does of it (the self-service account API)."""
+
+    def account_overview(self, account_id: int, now: datetime) -> AccountOverview: ...
+
+    def rotate_own_key(self, account_id: int, key_id: int, *, key_hash: str, key_prefix: str,
+                       now: datetime) -> records.Account | None: ...
+
+    def usage_by_day(self, account_id: int, first_day: date) -> list[EndpointDay]: ...
+
+
+class WebhookSecretStore(Protocol):
+    """Each account's webhook signing secret (the job runner signs with it)."""
+
+    def webhook_secret(self, account_id: int, now: datetime | None = None) -> str: ...
+
+    def rotate_webhook_secret(self, account_id: int, now: datetime) -> str: ...
+
+
 class TransactionSource(Protocol):
     """Transactions for the tables the store does not own (render templates, calendar
     blocks)."""
@@ -160,7 +183,8 @@ class TransactionSource(Protocol):
 
 
 class Store(AccountStore, ChargeStore, BatchChargeStore, LedgerStore, RateWindowStore,
-            RenderKeyStore, TransactionSource, Protocol):
+            RenderKeyStore, TransactionSource, SelfServiceStore, WebhookSecretStore,
+            Protocol):
     """Everything the bookkeeping facade (:class:`~bodygraph_server.billing.accounts.
     Bookkeeper`) hands out, with the store's lifecycle."""
 

@@ -48,6 +48,20 @@ class RateHitRepository:
         return decision_from_window(allowed=allowed, count=count, oldest_us=oldest,
                                     now_us=now_us, limit=limit, window_seconds=window_seconds)
 
+    def carry(self, source: str, target: str, now: datetime, window_seconds: int) -> int:
+        """Count the hits of bucket ``source`` still in the window at ``now`` in bucket
+        ``target`` too (a rotated key's window goes on under the new key); how many."""
+        tx = self.tx
+        tx.execute(
+            "INSERT INTO rate_buckets (bucket) VALUES (?) "
+            "ON CONFLICT (bucket) DO UPDATE SET bucket = excluded.bucket", (target,)
+        )
+        return tx.execute(
+            "INSERT INTO rate_hits (bucket, at_us) SELECT ?, at_us FROM rate_hits "
+            "WHERE bucket = ? AND at_us > ?",
+            (target, source, to_micros(now) - window_seconds * 1_000_000),
+        )
+
     def prune(self, older_than: datetime) -> int:
         """Delete the hits made before ``older_than`` (outside every window), idle keys'
         included, and the buckets left without hits (the windows of client addresses'

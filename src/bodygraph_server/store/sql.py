@@ -6,17 +6,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from datetime import datetime
+from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING
 
 from bodygraph_server.policy.clock import to_micros
 from bodygraph_server.policy.plans import Billing, Plan
+from bodygraph_server.store.account_usage import (
+    AccountOverview,
+    AccountUsageRepository,
+    EndpointDay,
+)
 from bodygraph_server.store.accounts import AccountRepository
 from bodygraph_server.store.batch_charges import BatchChargeRepository
 from bodygraph_server.store.charges import ChargeRepository, not_pending
 from bodygraph_server.store.connections import Database, Tx
 from bodygraph_server.store.errors import InvalidOperationError, ReservationNotFoundError
 from bodygraph_server.store.idempotency import IdempotencyRepository
+from bodygraph_server.store.key_rotation import KeyRotationRepository
 from bodygraph_server.store.ledger import LedgerRepository
 from bodygraph_server.store.outcomes import settling
 from bodygraph_server.store.rate_hits import RateHitRepository
@@ -35,6 +41,7 @@ from bodygraph_server.store.records import (
 )
 from bodygraph_server.store.render_keys import RenderKeyRepository
 from bodygraph_server.store.schema import migrate, read_migrations, version
+from bodygraph_server.store.webhook_secrets import WebhookSecretRepository, new_webhook_secret
 
 if TYPE_CHECKING:
     from bodygraph_server.store.async_request_path import AsyncRequestPath
@@ -364,6 +371,13 @@ class SqlStore:
             return record, None
         return record, self.rate_limit_hit(key_hash, now, limit, window_seconds)
 
+    def carry_rate_hits(self, source: str, target: str, now: datetime,
+                        window_seconds: int) -> int:
+        """Count bucket ``source``'s hits still in the window in bucket ``target`` too (a
+        rotated key's window goes on under its new key); how many."""
+        with self.database.write_transaction() as tx:
+            return RateHitRepository(tx).carry(source, target, now, window_seconds)
+
     def prune_rate_hits(self, older_than: datetime) -> int:
         """Delete the rate-limit hits made before ``older_than`` (idle keys' included, so
         the table stays bounded); how many."""
@@ -390,3 +404,45 @@ class SqlStore:
         older keys keep verifying). :class:`InvalidOperationError` if ``kid`` is taken."""
         with self.database.write_transaction() as tx:
             RenderKeyRepository(tx).add(kid, secret, now)
+
+    # -- what an account's owner sees -----------------------------------------------------
+
+    def account_overview(self, account_id: int, now: datetime) -> AccountOverview:
+        """The account (periods rolled forward) with its current period's figures, in one
+        transaction (see :class:`~.account_usage.PeriodFigures`)."""
+        with self.database.write_transaction() as tx:
+            return AccountUsageRepository(tx).overview(account_id, now)
+
+    def rotate_own_key(self, account_id: int, key_id: int, *, key_hash: str, key_prefix: str,
+                       now: datetime) -> Account | None:
+        """The owner's rotation with key ``key_id``: every key of the account revoked and
+        the new one stored, unless ``key_id`` was rotated away meanwhile (None)."""
+        with self.database.write_transaction() as tx:
+            return KeyRotationRepository(tx).rotate(account_id, key_id, key_hash=key_hash,
+                                                    key_prefix=key_prefix, now=now)
+
+    def usage_by_day(self, account_id: int, first_day: date) -> list[EndpointDay]:
+        """The account's calls from the start of ``first_day`` (UTC) on, by day and
+        endpoint."""
+        with self.database.read_transaction() as tx:
+            return AccountUsageRepository(tx).by_day(account_id, first_day)
+
+    # -- webhook secrets --------------------------------------------------------------------
+
+    def webhook_secret(self, account_id: int, now: datetime | None = None) -> str:
+        """The account's webhook signing secret (``whsec_...``), made and stored at its
+        first ask (``now``: when; default the system clock), the same on every worker and
+        instance. :class:`AccountNotFoundError` if there is no such account."""
+        with self.database.read_transaction() as tx:
+            stored = WebhookSecretRepository(tx).get(account_id)
+        if stored is not None:
+            return stored
+        with self.database.write_transaction() as tx:
+            return WebhookSecretRepository(tx).ensure(
+                account_id, new_webhook_secret(), now or datetime.now(UTC))
+
+    def rotate_webhook_secret(self, account_id: int, now: datetime) -> str:
+        """Replace the account's webhook secret by a new one (the old one signs nothing
+        more); the new secret."""
+        with self.database.write_transaction() as tx:
+            return WebhookSecretRepository(tx).replace(account_id, new_webhook_secret(), now)

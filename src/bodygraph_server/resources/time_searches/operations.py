@@ -9,9 +9,15 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from bodygraph_server.http.births import shape_error
-from bodygraph_server.http.envelope import Envelope
+from bodygraph_server.http.envelope import JSON_MEDIA_TYPE, Envelope
 from bodygraph_server.http.operation import Operation
-from bodygraph_server.relations_charting import calendar_data, cycles_data, sensitivity_data
+from bodygraph_server.relations_charting import (
+    calendar_data,
+    calendar_ical,
+    cycles_data,
+    cycles_ical,
+    sensitivity_data,
+)
 from bodygraph_server.resources.computed import (
     EXTENSION_NOTE,
     Computed,
@@ -65,18 +71,31 @@ def parse_sensitivity(body: dict[str, Any]) -> Job:
     return Job((sensitivity.birth,), compute)
 
 
+#: The media type of the iCalendar answers (``Accept: text/calendar``).
+ICALENDAR = "text/calendar"
+
+
 def parse_cycles(body: dict[str, Any]) -> Job:
     """The job of a :data:`~bodygraph_server.resources.time_searches.bodies.CYCLES_INPUT`;
     the year must come after the year of birth."""
     cycles = CYCLES_INPUT.parse(body)
     year = cycles.year
 
-    def compute(charts: Sequence[Chart]) -> Data:
+    def after_birth(charts: Sequence[Chart]) -> Chart:
         if year <= charts[0].birth_utc.year:
             raise shape_error("year must come after the year of birth (UTC)")
-        return _searched("A cycle", lambda: cycles_data(charts[0], year))
+        return charts[0]
 
-    return Job((cycles.birth,), compute)
+    def compute(charts: Sequence[Chart]) -> Data:
+        chart = after_birth(charts)
+        return _searched("A cycle", lambda: cycles_data(chart, year))
+
+    def ical(charts: Sequence[Chart]) -> bytes:
+        chart = after_birth(charts)
+        with _searchable("A cycle"):
+            return cycles_ical(chart, year)
+
+    return Job((cycles.birth,), compute, documents={ICALENDAR: ical})
 
 
 def parse_calendar(body: dict[str, Any], services: Services) -> Job:
@@ -91,7 +110,13 @@ def parse_calendar(body: dict[str, Any], services: Services) -> Job:
             calendar.first, calendar.last, bodies=calendar.bodies, level=calendar.level,
             blocks=months))
 
-    return Job((), compute)
+    def ical(charts: Sequence[Chart]) -> bytes:
+        months = services.calendar.source(calendar.level)
+        with _searchable("The calendar"):
+            return calendar_ical(calendar.first, calendar.last, bodies=calendar.bodies,
+                                 level=calendar.level, blocks=months)
+
+    return Job((), compute, documents={ICALENDAR: ical})
 
 
 SENSITIVITY_RESULT = "SensitivityResult"
@@ -110,21 +135,27 @@ OPERATIONS: tuple[Operation, ...] = (
         body=SENSITIVITY_INPUT),
     computed_operation(
         computed=Computed(path="/v2/cycles", type_name=CYCLES_RESULT, message="Cycles computed",
-                          parse=without_services(parse_cycles)),
+                          parse=without_services(parse_cycles),
+                          media_types=(JSON_MEDIA_TYPE, ICALENDAR)),
         summary="Cycles",
         description="The solar return of `year`, the Saturn returns and the Uranus "
-        "oppositions of the birth (`bodygraph cycles --json`). " + EXTENSION_NOTE,
+        "oppositions of the birth (`bodygraph cycles --json`); with `Accept: text/calendar` "
+        "the same as an RFC 5545 iCalendar document, one event each (`bodygraph cycles "
+        "--ics`). " + EXTENSION_NOTE,
         body=CYCLES_INPUT),
     computed_operation(
         computed=Computed(path="/v2/calendar", type_name=CALENDAR_RESULT,
-                          message="Calendar computed", parse=parse_calendar),
+                          message="Calendar computed", parse=parse_calendar,
+                          media_types=(JSON_MEDIA_TYPE, ICALENDAR)),
         summary="Ingress calendar",
         description="Every instant from the start of `from` to the end of `to` (UTC, at "
         "most 366 days) at which one of `bodies` enters a new gate or line: `data` is the "
         "list `bodygraph calendar --json` prints. The calendar is the same for every "
         "caller: each UTC month of each level is computed once and shared by every caller, "
         "worker and instance of the service (docs/api.md, \"The calendar's months\"); the "
-        "answer is the same as computed alone. " + EXTENSION_NOTE,
+        "answer is the same as computed alone. With `Accept: text/calendar` the same "
+        "ingresses as an RFC 5545 iCalendar document, one event each (`bodygraph calendar "
+        "--ics`). " + EXTENSION_NOTE,
         body=CALENDAR_INPUT),
 )
 """The time-search operations."""

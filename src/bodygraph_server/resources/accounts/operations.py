@@ -1,0 +1,205 @@
+"""The caller's own account under ``/v2/account``, every tier, free of credit: figures,
+usage by day, key rotation, webhook secret (docs/accounts.md, "Self-service")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from bodygraph_server.billing.accounts import Denied, Principal
+from bodygraph_server.http.bodies import parse_json_object, read_raw_body
+from bodygraph_server.http.envelope import JSON_MEDIA_TYPE, Envelope, json_response, v2_success
+from bodygraph_server.http.errors import ApiError, ErrorCode
+from bodygraph_server.http.gate import admission_of, admitted
+from bodygraph_server.http.negotiation import NOT_ACCEPTABLE, negotiate
+from bodygraph_server.http.operation import Answer, Handler, Method, Operation
+from bodygraph_server.resources.accounts.results import (
+    ACCOUNT_RESULT,
+    KEY_RESULT,
+    SECRET_RESULT,
+    USAGE_RESULT,
+    account_data,
+    result_schemas,
+    usage_data,
+)
+from bodygraph_server.resources.chart_values import REF
+from bodygraph_server.services import Services, services_of
+
+ACCOUNT_PATH = "/v2/account"
+USAGE_PATH = "/v2/account/usage"
+KEY_ROTATE_PATH = "/v2/account/keys/rotate"
+SECRET_PATH = "/v2/account/webhook-secret"
+SECRET_ROTATE_PATH = "/v2/account/webhook-secret/rotate"
+
+#: ``days`` of the usage: the default and the bounds.
+DEFAULT_DAYS = 30
+MAX_DAYS = 90
+
+#: What an account operation can answer besides success.
+ACCOUNT_CODES: tuple[ErrorCode, ...] = (
+    ErrorCode.API_KEY_MISSING, ErrorCode.API_KEY_INVALID, ErrorCode.UNAUTHORIZED,
+    ErrorCode.ACCOUNT_INACTIVE, ErrorCode.INVALID_REQUEST_BODY,
+    ErrorCode.RATE_LIMIT_EXCEEDED, ErrorCode.INTERNAL_ERROR,
+)
+
+
+def _shape(message: str) -> ApiError:
+    return ApiError(ErrorCode.INVALID_REQUEST_BODY, message)
+
+
+def _query(request: Request, names: tuple[str, ...]) -> dict[str, str]:
+    """The query parameters, each among ``names`` and given at most once (else 422)."""
+    found: dict[str, str] = {}
+    for name, value in request.query_params.multi_items():
+        if name not in names:
+            takes = ", ".join(names) if names else "none"
+            raise _shape(f"Unknown query parameter {name!r} (this endpoint takes: {takes})")
+        if name in found:
+            raise _shape(f"Query parameter {name!r} given more than once")
+        found[name] = value
+    return found
+
+
+async def _no_body(request: Request, services: Services) -> None:
+    """A GET takes no body; a POST takes none or an empty JSON object (else 422)."""
+    raw = await read_raw_body(request, services)
+    if not raw:
+        return
+    if request.method in ("GET", "HEAD"):
+        raise _shape(f"{request.method} {request.url.path} takes no request body")
+    if parse_json_object(raw):
+        raise _shape(f"POST {request.url.path} takes no members in its body")
+
+
+async def _caller(request: Request, path: str,
+                  params: tuple[str, ...] = ()) -> tuple[Principal, Services, dict[str, str]]:
+    """The caller, refused in the order of checks (authentication, rate limit), then by
+    ``Accept`` (406), the query and the body; the worker's services; the query."""
+    principal = admitted(request.scope, path)
+    negotiate(request.headers, (JSON_MEDIA_TYPE,))
+    query = _query(request, params)
+    services = services_of(request.scope)
+    await _no_body(request, services)
+    return principal, services, query
+
+
+def _answer(data: dict[str, Any], type_name: str, message: str) -> Response:
+    return json_response(v2_success(data, type_name=type_name, message=message))
+
+
+def parse_days(query: dict[str, str]) -> int:
+    """``days``: a whole number from 1 to :data:`MAX_DAYS` (default :data:`DEFAULT_DAYS`)."""
+    raw = query.get("days")
+    if raw is None:
+        return DEFAULT_DAYS
+    text = raw.strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= 3
+            and 1 <= int(text) <= MAX_DAYS):
+        raise _shape(f"days must be a whole number from 1 to {MAX_DAYS}")
+    return int(text)
+
+
+async def account(request: Request) -> Response:
+    """``GET /v2/account``."""
+    principal, services, _ = await _caller(request, ACCOUNT_PATH)
+    book = services.book
+    overview = await services.run_bookkeeping(book.overview, principal.account_id)
+    status = overview.account.status(book.clock.now())
+    decision = admission_of(request.scope).decision
+    return _answer(account_data(overview, status, decision), ACCOUNT_RESULT, "Account")
+
+
+async def usage(request: Request) -> Response:
+    """``GET /v2/account/usage?days=N``."""
+    principal, services, query = await _caller(request, USAGE_PATH, ("days",))
+    days = parse_days(query)
+    first, found = await services.run_bookkeeping(services.book.usage_by_day,
+                                                  principal.account_id, days)
+    return _answer(usage_data(first, days, found), USAGE_RESULT, "Usage")
+
+
+async def rotate_key(request: Request) -> Response:
+    """``POST /v2/account/keys/rotate``."""
+    principal, services, _ = await _caller(request, KEY_ROTATE_PATH)
+    issued = await services.run_bookkeeping(services.book.rotate_own_key, principal)
+    if isinstance(issued, Denied):  # rotated away by a request that came first
+        raise ApiError(ErrorCode.API_KEY_INVALID, issued.message)
+    return _answer({"apiKey": issued.api_key, "keyPrefix": issued.account.key_prefix or ""},
+                   KEY_RESULT, "API key rotated")
+
+
+async def webhook_secret(request: Request) -> Response:
+    """``GET /v2/account/webhook-secret``."""
+    principal, services, _ = await _caller(request, SECRET_PATH)
+    secret = await services.run_bookkeeping(services.book.webhook_secret,
+                                            principal.account_id)
+    return _answer({"secret": secret}, SECRET_RESULT, "Webhook secret")
+
+
+async def rotate_webhook_secret(request: Request) -> Response:
+    """``POST /v2/account/webhook-secret/rotate``."""
+    principal, services, _ = await _caller(request, SECRET_ROTATE_PATH)
+    secret = await services.run_bookkeeping(services.book.rotate_webhook_secret,
+                                            principal.account_id)
+    return _answer({"secret": secret}, SECRET_RESULT, "Webhook secret rotated")
+
+
+_NOT_ACCEPTABLE = Answer(
+    description="INVALID_REQUEST_BODY: the Accept header names no media type the "
+    "endpoint answers (it answers application/json)",
+    schema={"$ref": REF + "ErrorEnvelope"})
+FREE_NOTE = ("Every tier. Free: no credit, but the request counts toward the rate limit. "
+             "An extension beyond the contract.")
+
+
+def _operation(method: Method, path: str, *, summary: str, description: str,
+               handler: Handler, type_name: str, message: str,
+               parameters: tuple[dict[str, Any], ...] = ()) -> Operation:
+    return Operation(
+        method=method, path=path, summary=summary, description=f"{description} {FREE_NOTE}",
+        handler=handler, tags=("v2",), key="bearer", cost=0, error_codes=ACCOUNT_CODES,
+        success=Answer(description=message,
+                       schema={"$ref": f"{REF}{type_name}Envelope"}),
+        parameters=parameters, refusals={NOT_ACCEPTABLE: _NOT_ACCEPTABLE})
+
+
+_DAYS = {"name": "days", "in": "query", "required": False,
+         "description": f"how many UTC days, today included (default {DEFAULT_DAYS})",
+         "schema": {"type": "integer", "minimum": 1, "maximum": MAX_DAYS,
+                    "default": DEFAULT_DAYS}}
+
+OPERATIONS: tuple[Operation, ...] = (
+    _operation("GET", ACCOUNT_PATH, summary="Your account",
+               description="The plan, tier and status of the account the key belongs to, "
+               "its current credit period (remaining = rolledOver + allocated - used), "
+               "overage and this key's rate-limit window.",
+               handler=account, type_name=ACCOUNT_RESULT, message="Account"),
+    _operation("GET", USAGE_PATH, summary="Your usage by day",
+               description="For each of the last `days` UTC days (today included), the "
+               "successful calls and the credits charged, by endpoint.",
+               handler=usage, type_name=USAGE_RESULT, message="Usage", parameters=(_DAYS,)),
+    _operation("POST", KEY_ROTATE_PATH, summary="Rotate your API key",
+               description="A new API key, shown this once. From this answer on, the key "
+               "the request was made with (and any other key of the account) is refused "
+               "with 401 API_KEY_INVALID on every worker and instance.",
+               handler=rotate_key, type_name=KEY_RESULT, message="API key rotated"),
+    _operation("GET", SECRET_PATH, summary="Your webhook secret",
+               description="The secret that signs the account's webhooks (Standard "
+               "Webhooks: `whsec_` + base64), made on the first ask.",
+               handler=webhook_secret, type_name=SECRET_RESULT, message="Webhook secret"),
+    _operation("POST", SECRET_ROTATE_PATH, summary="Rotate your webhook secret",
+               description="A new webhook secret; webhooks sent from now on are signed "
+               "with it only.",
+               handler=rotate_webhook_secret, type_name=SECRET_RESULT,
+               message="Webhook secret rotated"),
+)
+"""The account operations."""
+ENVELOPES = tuple(Envelope(name) for name in (ACCOUNT_RESULT, USAGE_RESULT, KEY_RESULT,
+                                              SECRET_RESULT))
+
+
+def schemas() -> dict[str, Any]:
+    """The results and envelopes of the account operations."""
+    return {**result_schemas(), **{e.name: e.schema() for e in ENVELOPES}}

@@ -1,0 +1,115 @@
+"""The account methods of both clients against the real service (uvicorn on 127.0.0.1):
+each result validates against the service's own ``/openapi.json`` and equals the
+bookkeeping; a rotated key is refused and the client goes on with the new one; the typed
+dictionaries match the schemas."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from server.support import tls_context
+
+from bodygraph_client import (
+    AccountResult,
+    AccountUsageResult,
+    ApiKeyResult,
+    AsyncClient,
+    AuthError,
+    Client,
+    InvalidInput,
+    WebhookSecretResult,
+)
+
+from .conftest import Service, async_loopback, loopback
+from .schema_check import conforms
+
+pytestmark = pytest.mark.timeout(300)
+
+COORDS = (52.52, 13.405, "1990-07-15", "14:30")
+
+
+@pytest.fixture(scope="module")
+def openapi(service: Service) -> dict[str, Any]:
+    answer = httpx.get(f"{service.base_url}/openapi.json", timeout=30, verify=tls_context())
+    assert answer.status_code == 200
+    document: dict[str, Any] = answer.json()
+    return document
+
+
+def _valid(openapi: dict[str, Any], name: str, value: Any) -> None:
+    import jsonschema
+
+    jsonschema.Draft202012Validator({**openapi, "$ref": f"#/components/schemas/{name}"}
+                                    ).validate(value)
+
+
+def test_sync_account_methods(service: Service, openapi: dict[str, Any]) -> None:
+    issued = service.account("developer")
+    with Client(issued.api_key, base_url=service.base_url, transport=loopback()) as client:
+        client.chart_at(*COORDS)
+        seen = client.account()
+        _valid(openapi, "AccountResult", seen)
+        overview = service.book.overview(issued.account.id)
+        assert seen["credits"]["remaining"] == overview.account.balance
+        assert seen["credits"]["used"] == overview.figures.used == 1
+        assert seen["rateLimit"]["remaining"] == client.rate_limit.remaining == 98
+        usage = client.usage(3)
+        _valid(openapi, "AccountUsageResult", usage)
+        assert len(usage["days"]) == 3 and usage["days"][-1]["endpoints"] == [
+            {"endpoint": "/v2/charts/coordinates", "calls": 1, "credits": 1}]
+        assert len(client.usage()["days"]) == 30
+
+        secret = client.webhook_secret()
+        _valid(openapi, "WebhookSecretResult", secret)
+        assert secret["secret"] == service.book.webhook_secret(issued.account.id)
+        rotated_secret = client.rotate_webhook_secret()
+        assert rotated_secret["secret"] != secret["secret"]
+
+        old = issued.api_key
+        rotated = client.rotate_key()
+        _valid(openapi, "ApiKeyResult", rotated)
+        assert rotated["apiKey"] != old
+        assert client.account()["plan"] == "Developer"  # the client took the new key
+        with Client(old, base_url=service.base_url, transport=loopback()) as stale, \
+                pytest.raises(AuthError) as refused:
+            stale.account()
+        assert refused.value.error_code == "API_KEY_INVALID"
+        for days in (0, 91):
+            with pytest.raises(InvalidInput) as bad:
+                client.usage(days)
+            assert (bad.value.status, bad.value.error_code) == (422, "INVALID_REQUEST_BODY")
+
+
+@pytest.mark.anyio
+async def test_async_account_methods(service: Service, openapi: dict[str, Any]) -> None:
+    issued = service.account("hobbyist")
+    async with AsyncClient(issued.api_key, base_url=service.base_url,
+                           transport=async_loopback()) as client:
+        seen = await client.account()
+        _valid(openapi, "AccountResult", seen)
+        assert (seen["tier"], seen["credits"]["used"]) == ("Basic", 0)
+        usage = await client.usage(1)
+        assert (usage["calls"], usage["from"], usage["to"]) == (
+            0, usage["days"][0]["date"], usage["days"][0]["date"])
+        secret = await client.webhook_secret()
+        assert (await client.rotate_webhook_secret())["secret"] != secret["secret"]
+        assert service.book.webhook_secret(issued.account.id) != secret["secret"]
+        rotated = await client.rotate_key()
+        assert (await client.account())["tier"] == "Basic"
+        async with AsyncClient(issued.api_key, base_url=service.base_url,
+                               transport=async_loopback()) as stale:
+            with pytest.raises(AuthError):
+                await stale.webhook_secret()
+        assert rotated["keyPrefix"] == rotated["apiKey"][:10]
+    assert service.book.audit(issued.account.id).charged == 0
+
+
+TYPES = [(AccountResult, "AccountResult"), (AccountUsageResult, "AccountUsageResult"),
+         (ApiKeyResult, "ApiKeyResult"), (WebhookSecretResult, "WebhookSecretResult")]
+
+
+@pytest.mark.parametrize(("kind", "name"), TYPES, ids=[t[1] for t in TYPES])
+def test_typed_dict_matches_openapi(openapi: dict[str, Any], kind: Any, name: str) -> None:
+    conforms(kind, {"$ref": f"#/components/schemas/{name}"}, name, openapi)
