@@ -142,6 +142,8 @@ CASES = [
          headers={"Idempotency-Key": "two words"}),
     Case(ErrorCode.IDEMPOTENCY_KEY_INVALID, 400, "/v1/bodygraphs", V1,
          headers={"Idempotency-Key": "k" * 256}),
+    Case(ErrorCode.INVALID_LANGUAGE, 400, "/v2/charts/coordinates?lang=xx", COORDS),
+    Case(ErrorCode.INVALID_LANGUAGE, 400, "/v2/charts", {**PLACE, "lang": "en-US"}),
 ]
 
 #: Codes reached by the dedicated tests below the table.

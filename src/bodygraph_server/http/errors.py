@@ -55,6 +55,8 @@ class ErrorCode(StrEnum):
     IDEMPOTENCY_KEY_INVALID = "IDEMPOTENCY_KEY_INVALID"
     IDEMPOTENCY_KEY_REUSED = "IDEMPOTENCY_KEY_REUSED"
     IDEMPOTENCY_KEY_IN_USE = "IDEMPOTENCY_KEY_IN_USE"
+    # Extension (docs/api.md, "Languages"): an unknown ``lang``.
+    INVALID_LANGUAGE = "INVALID_LANGUAGE"
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +108,7 @@ ERROR_TABLE: Mapping[ErrorCode, ErrorSpec] = MappingProxyType(
         ErrorCode.IDEMPOTENCY_KEY_IN_USE: ErrorSpec(
             409, "A request with this Idempotency-Key is still in progress; retry later"
         ),
+        ErrorCode.INVALID_LANGUAGE: ErrorSpec(400, "lang is not a supported language"),
     }
 )
 """Code -> (status, default message). The single source of the statuses."""

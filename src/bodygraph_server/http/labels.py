@@ -1,0 +1,85 @@
+"""The ``labels`` of an answer: the words of its ``data`` in a language, under the same keys
+(a list keeps its positions), translated by the library's catalogs; numbers and codes are
+left out (docs/api.md, "Languages")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+Translator = Callable[[str], str]
+Labels = dict[str, Any] | list[Any]
+
+_SHORT = re.compile(r"\((?P<short>\d+-\d+)\)$")
+
+
+@cache
+def _translators(lang: str) -> dict[str, Translator]:
+    """The word keys of the results (the chart's, the relations', the time searches') and
+    how each value is translated."""
+    from bodygraph.catalog.tables import tables
+    from bodygraph.catalog.translations import WORD_FIELDS, channel_text, term, word_translator
+    from bodygraph.i18n.terms import body_name
+
+    channels = {channel.short: channel for channel in tables().channels}
+
+    def channel(text: str) -> str:
+        found = _SHORT.search(text)
+        if found is None:
+            raise ValueError(f"not a channel: {text!r}")
+        named = channels[found["short"]]
+        return channel_text(named.name, named.short, lang)
+
+    words: dict[str, Translator] = {
+        key: word_translator(context, lang) for key, context in WORD_FIELDS.items()
+        if context is not None}
+    words["centers"] = words["newCenters"] = word_translator("center", lang)
+    words["incarnationCross"] = word_translator("cross", lang)
+    words["channelsLong"] = channel
+    words["body"] = lambda key: term("body", body_name(key), lang)
+    words["side"] = lambda side: term("side", side.capitalize(), lang)
+    return words
+
+
+def _word(translate: Translator, value: object) -> Any:
+    """A word value (a text, or a list of texts) translated; None when it is neither, or
+    not one of the catalogs' words."""
+    try:
+        if isinstance(value, str):
+            return translate(value)
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            return [translate(item) for item in value]
+    except (KeyError, ValueError):
+        return None
+    return None
+
+
+def _walk(value: object, words: dict[str, Translator]) -> Labels | None:
+    """The labels of a JSON value; None where it holds no words."""
+    if isinstance(value, list):
+        items = [_walk(item, words) for item in value]
+        if all(item is None for item in items):
+            return None
+        return [{} if item is None else item for item in items]
+    if not isinstance(value, dict):
+        return None
+    out: dict[str, Any] = {}
+    for key, member in value.items():
+        translate = words.get(key)
+        label = None if translate is None else _word(translate, member)
+        if label is None and isinstance(member, dict | list):
+            label = _walk(member, words)
+        if label is not None:
+            out[key] = label
+    return out or None
+
+
+def labels_of(data: object, lang: str) -> Labels:
+    """The ``labels`` of ``data`` in ``lang`` (a supported code): an object for an object
+    (``{}`` without words), a list of the same length for a list."""
+    found = _walk(data, _translators(lang))
+    if found is not None:
+        return found
+    return [{} for _ in data] if isinstance(data, list) else {}

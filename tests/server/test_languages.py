@@ -1,0 +1,220 @@
+"""``lang`` on the v2 operations in process: without it the answer is what it was; with it
+``data`` is unchanged, ``labels`` holds its words in the language under the same keys and
+``Content-Language`` says which; an unknown language is 400 INVALID_LANGUAGE, charged
+nothing; v1 ignores it."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import httpx
+import pytest
+
+import bodygraph
+from bodygraph.catalog.translations import LANGUAGES, term
+from bodygraph.i18n.terms import body_name
+from bodygraph_server.billing.accounts import Bookkeeper
+from bodygraph_server.resources import service_document
+
+from .conftest import new_key, v1_headers, v2_headers
+from .test_endpoints import balance
+
+pytestmark = pytest.mark.anyio
+
+ONE = {"birthdate": "1990-05-14", "birthtime": "08:30", "lat": 52.52, "lng": 13.405}
+TWO = {"birthdate": "1985-07-09", "birthtime": "14:00", "lat": 40.7128, "lng": -74.006}
+THREE = {"birthdate": "1979-11-23", "birthtime": "23:05", "lat": -33.8688, "lng": 151.2093}
+AT = "2024-03-20T03:06:00Z"
+SUPPORTED = ", ".join(LANGUAGES)
+
+
+def one_chart() -> bodygraph.Chart:
+    return bodygraph.calculate(datetime(1990, 5, 14, 8, 30, tzinfo=ZoneInfo("Europe/Berlin")))
+
+
+async def post(client: httpx.AsyncClient, key: str, path: str, body: Any,
+               query: str = "") -> httpx.Response:
+    return await client.post(path + query, json=body, headers=v2_headers(key))
+
+
+def without_time(body: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in body.items() if k != "timestamp"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_chart_labels_are_the_librarys(client: httpx.AsyncClient, book: Bookkeeper,
+                                             lang: str) -> None:
+    key = new_key(book)
+    plain = await post(client, key, "/v2/charts/coordinates", ONE)
+    asked = await post(client, key, "/v2/charts/coordinates", ONE, f"?lang={lang}")
+    assert asked.status_code == 200, asked.text
+    assert "content-language" not in plain.headers
+    assert asked.headers["content-language"] == lang
+    body = asked.json()
+    assert body["data"] == plain.json()["data"]
+    assert set(body) == set(plain.json()) | {"labels"}
+    assert body["labels"] == one_chart().labels(lang)
+    assert list(body["labels"]) == [k for k in body["data"] if k in body["labels"]]
+    # the body's member does the same
+    by_body = await post(client, key, "/v2/charts/coordinates", {**ONE, "lang": lang})
+    assert by_body.json()["labels"] == body["labels"]
+    assert by_body.headers["content-language"] == lang
+
+
+async def test_without_lang_the_answer_is_unchanged(client: httpx.AsyncClient,
+                                                    book: Bookkeeper) -> None:
+    key = new_key(book)
+    first = await post(client, key, "/v2/charts/coordinates", ONE)
+    # Accept-Language is never read
+    second = await client.post("/v2/charts/coordinates", json=ONE,
+                               headers={**v2_headers(key), "Accept-Language": "de"})
+    assert without_time(first.json()) == without_time(second.json())
+    assert "labels" not in second.json() and "content-language" not in second.headers
+    assert first.content[first.content.index(b'"success"'):] == \
+        second.content[second.content.index(b'"success"'):]
+
+
+async def test_simple_chart_labels(client: httpx.AsyncClient, book: Bookkeeper) -> None:
+    key = new_key(book)
+    body = (await post(client, key, "/v2/charts/simple", {
+        "birthdate": "1990-05-14", "birthtime": "08:30", "location": "Berlin, Germany"},
+        "?lang=fr")).json()
+    assert body["labels"] == {"type": term("type", body["data"]["type"], "fr"),
+                              "centers": [term("center", c, "fr")
+                                          for c in body["data"]["centers"]]}
+
+
+@pytest.mark.parametrize(("query", "body", "problem"), [
+    ("?lang=xx", {}, "lang is not a supported language"),
+    ("?lang=", {}, "lang is not a supported language"),
+    ("?lang=DE", {}, "lang is not a supported language"),
+    ("?lang=de&lang=fr", {}, "give lang once"),
+    ("", {"lang": "klingon"}, "lang is not a supported language"),
+    ("", {"lang": 3}, "lang is not a supported language"),
+    ("?lang=de", {"lang": "fr"}, "lang is given twice"),
+])
+async def test_an_unknown_language_is_refused_and_not_charged(
+        client: httpx.AsyncClient, book: Bookkeeper, query: str, body: dict[str, Any],
+        problem: str) -> None:
+    key = new_key(book)
+    before = balance(book, key)
+    response = await post(client, key, "/v2/charts/coordinates", {**ONE, **body}, query)
+    assert response.status_code == 400
+    refusal = response.json()
+    assert refusal["errorCode"] == "INVALID_LANGUAGE"
+    assert refusal["message"].startswith(problem)
+    assert refusal["message"].endswith(f"use one of {SUPPORTED}")
+    assert balance(book, key) == before
+
+
+async def test_the_order_of_checks(client: httpx.AsyncClient, book: Bookkeeper) -> None:
+    no_key = await client.post("/v2/charts/coordinates?lang=xx", json=ONE)
+    assert no_key.json()["errorCode"] == "API_KEY_MISSING"
+    key = new_key(book)
+    # the body's lang is read with the body: a body that is not JSON is refused as such
+    broken = await client.post("/v2/charts/coordinates", content=b'{"lang": "xx",',
+                               headers=v2_headers(key))
+    assert broken.json()["errorCode"] == "INVALID_REQUEST_BODY"
+    # ... and before its fields
+    fields = await post(client, key, "/v2/charts/coordinates",
+                        {**ONE, "lat": 500, "lang": "xx"})
+    assert fields.json()["errorCode"] == "INVALID_LANGUAGE"
+    basic = new_key(book, "hobbyist")
+    tier = await post(client, basic, "/v2/charts/coordinates", ONE, "?lang=xx")
+    assert tier.json()["errorCode"] == "ACCESS_DENIED"
+
+
+async def test_v1_ignores_lang(client: httpx.AsyncClient, book: Bookkeeper) -> None:
+    key = new_key(book)
+    body = {"birthdate": "14-May-90", "birthtime": "08:30", "location": "Berlin, Germany"}
+    plain = await client.post("/v1/bodygraphs", json=body, headers=v1_headers(key))
+    asked = await client.post("/v1/bodygraphs?lang=xx", json={**body, "lang": "yy"},
+                              headers=v1_headers(key))
+    assert asked.status_code == 200
+    assert asked.json() == plain.json() and "content-language" not in asked.headers
+
+
+async def test_relations_labels(client: httpx.AsyncClient, book: Bookkeeper) -> None:
+    key = new_key(book)
+    transit = (await post(client, key, "/v2/transits", {"at": AT, "natal": ONE, "lang": "de"}
+                          )).json()
+    overlay = transit["data"]["natal"]["overlay"]
+    assert transit["labels"] == {"natal": {
+        "newCenters": [term("center", c, "de") for c in transit["data"]["natal"]["newCenters"]],
+        "overlay": {"type": term("type", overlay["type"], "de"),
+                    "definition": term("definition", overlay["definition"], "de"),
+                    "authority": term("authority", overlay["authority"], "de"),
+                    "centers": [term("center", c, "de") for c in overlay["centers"]]}}}
+    alone = (await post(client, key, "/v2/transits", {"at": AT}, "?lang=de")).json()
+    assert alone["labels"] == {}  # numbers and codes only
+    connection = (await post(client, key, "/v2/connections", {"people": [ONE, TWO]},
+                             "?lang=ja")).json()
+    composite = connection["data"]["composite"]
+    assert connection["labels"] == {"composite": {
+        "type": term("type", composite["type"], "ja"),
+        "definition": term("definition", composite["definition"], "ja"),
+        "authority": term("authority", composite["authority"], "ja"),
+        "centers": [term("center", c, "ja") for c in composite["centers"]]}}
+    penta = await post(client, key, "/v2/pentas", {"people": [ONE, TWO, THREE]}, "?lang=ru")
+    assert penta.json()["labels"] == {} and penta.headers["content-language"] == "ru"
+
+
+async def test_time_searches_labels(client: httpx.AsyncClient, book: Bookkeeper) -> None:
+    key = new_key(book)
+    found = (await post(client, key, "/v2/sensitivity", {**ONE, "windowMinutes": 60},
+                        "?lang=es")).json()
+    data, labels = found["data"], found["labels"]
+    assert len(labels["changes"]) == len(data["changes"]) > 0
+    for change, label in zip(data["changes"], labels["changes"], strict=True):
+        assert label == {"side": term("side", change["side"].capitalize(), "es"),
+                         "body": term("body", body_name(change["body"]), "es")}
+    for segment, label in zip(data["segments"], labels["segments"], strict=True):
+        assert label["type"] == term("type", segment["type"], "es")
+        assert label["incarnationCross"] != segment["incarnationCross"]
+        assert re.search(r"\(\d+/\d+ \| \d+/\d+\)$", label["incarnationCross"])
+    cycles = (await post(client, key, "/v2/cycles", {**ONE, "year": 2024}, "?lang=it")).json()
+    assert cycles["labels"] == {}
+    calendar = (await post(client, key, "/v2/calendar",
+                           {"from": "2024-01-01", "to": "2024-01-02", "lang": "zh-Hans"})).json()
+    assert calendar["labels"] == [{"body": term("body", body_name(i["body"]), "zh-Hans")}
+                                  for i in calendar["data"]]
+
+
+async def test_batch_labels_per_item(client: httpx.AsyncClient, book: Bookkeeper) -> None:
+    key = new_key(book)
+    bad = {**TWO, "lat": 100}
+    answer = (await post(client, key, "/v2/charts/batch", {"births": [ONE, bad], "lang": "nl"})
+              ).json()
+    assert answer["labels"] == {"results": [one_chart().labels("nl"), {}]}
+    assert answer["data"]["results"][1]["errorCode"] == "INVALID_LATITUDE"
+
+
+async def test_visual_link_carries_the_language(client: httpx.AsyncClient,
+                                                book: Bookkeeper) -> None:
+    key = new_key(book)
+    plain = (await post(client, key, "/v2/visual-charts/coordinates", ONE)).json()
+    asked = (await post(client, key, "/v2/visual-charts/coordinates", ONE, "?lang=pt")).json()
+    assert asked["svgRenderUrl"] == plain["svgRenderUrl"] + "&lang=pt"
+    assert asked["labels"] == one_chart().labels("pt")
+    assert asked["data"] == plain["data"]
+
+
+def test_the_document_states_lang_for_every_v2_operation() -> None:
+    document = service_document()
+    assert document["components"]["schemas"]["Language"]["enum"] == list(LANGUAGES)
+    language = {"$ref": "#/components/schemas/Language"}
+    for path, item in document["paths"].items():
+        for operation in item.values():
+            names = {p["name"]: p for p in operation["parameters"]}
+            if not path.startswith("/v2/"):
+                assert "lang" not in names, path
+                continue
+            assert names["lang"]["in"] == "query" and names["lang"]["schema"] == language
+            assert "INVALID_LANGUAGE" in operation["responses"]["400"]["description"]
+            assert "Content-Language" in operation["responses"]["200"]["headers"]
+            if "requestBody" in operation:
+                schema = operation["requestBody"]["content"]["application/json"]["schema"]
+                assert schema["allOf"][1]["properties"]["lang"] == language
