@@ -286,5 +286,5 @@ def test_openapi_describes_visual_endpoints_and_the_image_route() -> None:
     assert "svgRenderUrl" in envelope["required"]
     image = paths["/render/{template}.svg"]["get"]
     assert set(image["responses"]["200"]["content"]) == {"image/svg+xml"}
-    assert {p["name"] for p in image["parameters"]} == {"template", "t"}
+    assert {p["name"] for p in image["parameters"]} == {"template", "t", "lang"}
     assert {"400", "403", "404"} <= set(image["responses"])

@@ -14,7 +14,9 @@ Responses:
 ``200``  ``image/svg+xml`` (gzip when accepted, ``Vary: Accept-Encoding``) or
          ``image/png``, ``Cache-Control: public, max-age=31536000, immutable``
 ``400``  ``RENDER_TOKEN_MALFORMED``: no ``t`` parameter, ``t`` given twice, or text that
-         cannot be a token (:data:`~bodygraph_server.images.tokens.TOKEN_PATTERN`)
+         cannot be a token (:data:`~bodygraph_server.images.tokens.TOKEN_PATTERN`);
+         ``INVALID_LANGUAGE``: ``lang`` (the words' language, outside the token) unknown
+         or given twice
 ``403``  ``RENDER_TOKEN_INVALID``: the signature does not verify (changed token, unknown key,
          a token of version 2 or later under another template than the one it was
          issued for)
@@ -50,6 +52,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from bodygraph.catalog.translations import LANGUAGES, SOURCE_LANGUAGE
 from bodygraph.render import PngUnavailableError, Theme, render_svg
 from bodygraph_server.images.formats import (
     PNG_COST,
@@ -128,6 +131,14 @@ def picture_url(picture: Picture, *, account_id: int, keys: KeyRing, hub: Templa
     return render_link(render_base, template_id, token)
 
 
+def image_language(given: list[str]) -> str | None:
+    """The language of the image's words: ``en`` without ``lang``, the code given once,
+    else None (refused). It is outside the signed token: it changes words only."""
+    if not given:
+        return SOURCE_LANGUAGE
+    return given[0] if len(given) == 1 and given[0] in LANGUAGES else None
+
+
 def _refusal(status: int, code: str, message: str,
              headers: dict[str, str] | None = None) -> Response:
     body = json.dumps({"success": False, "errorCode": code, "message": message},
@@ -180,6 +191,10 @@ def image_endpoint(
             return _refusal(400, "RENDER_TOKEN_MALFORMED", "the t parameter is missing")
         if len(given) > 1:
             return _refusal(400, "RENDER_TOKEN_MALFORMED", "give the t parameter once")
+        lang = image_language(request.query_params.getlist("lang"))
+        if lang is None:
+            return _refusal(400, "INVALID_LANGUAGE", "lang is not a supported language "
+                            f"or given twice; use one of {', '.join(LANGUAGES)}")
         context = resolve(request)
         try:
             payload = verify_picture(given[0], context.keys, name)
@@ -193,7 +208,7 @@ def image_endpoint(
                 theme = await run_in_threadpool(context.styles.style_for, template_id)
             except TemplateLookupError as exc:
                 return _refusal(503, "TEMPLATE_STORE_UNAVAILABLE", str(exc))
-        document = render_svg(payload, theme)
+        document = render_svg(payload, theme, lang=lang)
         headers = {"Cache-Control": IMMUTABLE, **SECURITY_HEADERS}
         if suffix == "png":
             wait = limiter.take(client, PNG_COST - 1)  # the rest of a PNG's weight
