@@ -11,13 +11,15 @@ Depends on httpx only (the ``client`` extra). :class:`Client` blocks,
 500/503 after 1, 2, 4 s), send an Idempotency-Key with every charged call and raise one
 :class:`BodygraphApiError` subclass per errorCode family. The extension endpoints
 (transits, connections, pentas, sensitivity, cycles, calendar, batches) take
-:class:`Birth` values.
+:class:`Birth` values. Any v2 call asks for a language with
+``client.send(calls.chart_at(...).in_language("de"))``: a :class:`Labelled` answer,
+the usual result and its ``labels``.
 """
 
 from __future__ import annotations
 
 from bodygraph_client.aio import AsyncClient
-from bodygraph_client.calls import Call, DateLike, Endpoint, TimeLike
+from bodygraph_client.calls import Call, DateLike, Endpoint, Labelled, TimeLike
 from bodygraph_client.client import Client
 from bodygraph_client.core import DEFAULT_BASE_URL
 from bodygraph_client.errors import (
@@ -95,6 +97,7 @@ __all__ = [
     "HeldChannel",
     "Ingress",
     "InvalidInput",
+    "Labelled",
     "Level",
     "LineChange",
     "PentaResult",

@@ -49,7 +49,9 @@ class Core:
         if endpoint.charged:
             headers["Idempotency-Key"] = str(uuid.uuid4())
         content = json.dumps(dict(call.body), separators=(",", ":")).encode("utf-8")
-        return http.build_request("POST", endpoint.path, content=content, headers=headers)
+        params = {} if call.lang is None else {"lang": call.lang}
+        return http.build_request("POST", endpoint.path, content=content, headers=headers,
+                                  params=params)
 
     def retry_delay(self, response: httpx.Response, retries_done: int) -> float | None:
         """Records the rate-limit headers; the wait before retrying, or ``None``."""
