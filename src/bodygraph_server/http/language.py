@@ -90,7 +90,7 @@ def query_language(request: Request) -> str | None:
 def _labelled(body: bytes, lang: str) -> bytes | None:
     """The success envelope ``body`` with ``labels`` and the link's ``&lang=`` (None: not
     a success envelope; answered as it is)."""
-    from bodygraph_server.http.labels import labels_of
+    from bodygraph.i18n.labels import labels_of
 
     try:
         envelope: Any = json.loads(body)

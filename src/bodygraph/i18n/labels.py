@@ -1,6 +1,6 @@
-"""The ``labels`` of an answer: the words of its ``data`` in a language, under the same keys
-(a list keeps its positions), translated by the library's catalogs; numbers and codes are
-left out (docs/api.md, "Languages")."""
+"""The words of a result's JSON (``to_v2()``, a relation's or search's ``to_dict()``) in a
+language, under the same keys (a list keeps its positions), by the catalogs; numbers and
+codes are left out: the service's and the MCP tools' ``labels`` (docs/languages.md)."""
 
 from __future__ import annotations
 
@@ -77,8 +77,13 @@ def _walk(value: object, words: dict[str, Translator]) -> Labels | None:
 
 
 def labels_of(data: object, lang: str) -> Labels:
-    """The ``labels`` of ``data`` in ``lang`` (a supported code): an object for an object
-    (``{}`` without words), a list of the same length for a list."""
+    """The labels of ``data`` in ``lang`` (one of :func:`bodygraph.languages`; else
+    :class:`~bodygraph.UnsupportedLanguageError`): an object for an object (``{}`` without
+    words), a list of the same length for a list. For a chart's ``to_v2()`` it equals
+    :meth:`Chart.labels <bodygraph.Chart.labels>`."""
+    from bodygraph.catalog.translations import catalog
+
+    catalog(lang)  # checks the code
     found = _walk(data, _translators(lang))
     if found is not None:
         return found
