@@ -94,7 +94,7 @@ async def test_simple_chart_labels(client: httpx.AsyncClient, book: Bookkeeper) 
     ("?lang=de&lang=fr", {}, "give lang once"),
     ("", {"lang": "klingon"}, "lang is not a supported language"),
     ("", {"lang": 3}, "lang is not a supported language"),
-    ("?lang=de", {"lang": "fr"}, "lang is given twice"),
+    ("?lang=de", {"lang": "fr"}, "lang ist zweimal"),  # said in the query's language
 ])
 async def test_an_unknown_language_is_refused_and_not_charged(
         client: httpx.AsyncClient, book: Bookkeeper, query: str, body: dict[str, Any],
@@ -106,7 +106,7 @@ async def test_an_unknown_language_is_refused_and_not_charged(
     refusal = response.json()
     assert refusal["errorCode"] == "INVALID_LANGUAGE"
     assert refusal["message"].startswith(problem)
-    assert refusal["message"].endswith(f"use one of {SUPPORTED}")
+    assert refusal["message"].endswith(SUPPORTED)
     assert balance(book, key) == before
 
 
@@ -188,7 +188,8 @@ async def test_batch_labels_per_item(client: httpx.AsyncClient, book: Bookkeeper
     bad = {**TWO, "lat": 100}
     answer = (await post(client, key, "/v2/charts/batch", {"births": [ONE, bad], "lang": "nl"})
               ).json()
-    assert answer["labels"] == {"results": [one_chart().labels("nl"), {}]}
+    assert answer["labels"] == {"results": [one_chart().labels("nl"), {
+        "message": "births[1]: lat moet een getal van -90 tot 90 zijn"}]}
     assert answer["data"]["results"][1]["errorCode"] == "INVALID_LATITUDE"
 
 
@@ -221,3 +222,55 @@ def test_the_document_states_lang_for_every_v2_operation() -> None:
             if "requestBody" in operation:
                 schema = operation["requestBody"]["content"]["application/json"]["schema"]
                 assert schema["allOf"][1]["properties"]["lang"] == language
+
+
+async def test_refusals_speak_the_asked_language(client: httpx.AsyncClient,
+                                                 book: Bookkeeper) -> None:
+    key = new_key(book)
+    lat = await post(client, key, "/v2/charts/coordinates", {**ONE, "lat": 500}, "?lang=de")
+    assert lat.status_code == 400 and lat.json()["errorCode"] == "INVALID_LATITUDE"
+    assert lat.json()["message"] == "lat muss eine Zahl von -90 bis 90 sein"
+    assert lat.headers["content-language"] == "de"
+    by_body = await post(client, key, "/v2/charts/coordinates",
+                         {**ONE, "lat": 500, "lang": "fr"})
+    assert by_body.json()["message"] == "lat doit être un nombre de -90 à 90"
+    located = await post(client, key, "/v2/connections",
+                         {"people": [ONE, {**TWO, "birthdate": "1985-13-40"}]}, "?lang=es")
+    assert located.json() == {**located.json(), "errorCode": "INVALID_BIRTHDATE",
+                              "message": "people[1]: birthdate debe ser AAAA-MM-DD"}
+    missing = await post(client, key, "/v2/cycles", ONE, "?lang=ja")
+    assert missing.json()["errorCode"] == "MISSING_REQUIRED_FIELD"
+    assert missing.json()["message"] == "必須フィールドがありません: year"
+    no_key = await client.post("/v2/charts/coordinates?lang=ru", json=ONE)
+    assert no_key.json()["errorCode"] == "API_KEY_MISSING"
+    assert no_key.json()["message"] == "Отсутствует ключ API"
+    # without lang, and on v1, the contract's English
+    plain = await post(client, key, "/v2/charts/coordinates", {**ONE, "lat": 500})
+    assert plain.json()["message"] == "lat must be a number from -90 to 90"
+    assert "content-language" not in plain.headers
+    v1 = await client.post("/v1/bodygraphs?lang=de", json={}, headers=v1_headers(key))
+    assert v1.json()["message"] == "Missing required field: birthdate"
+
+
+async def test_a_batch_slots_refusal_is_labelled(client: httpx.AsyncClient,
+                                                 book: Bookkeeper) -> None:
+    key = new_key(book)
+    answer = (await post(client, key, "/v2/charts/batch",
+                         {"births": [{**ONE, "lat": 100}]}, "?lang=it")).json()
+    slot = answer["data"]["results"][0]
+    assert slot["message"] == "births[0]: lat must be a number from -90 to 90"
+    assert answer["labels"] == {"results": [
+        {"message": "births[0]: lat deve essere un numero da -90 a 90"}]}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
+def test_every_service_message_is_translated(lang: str) -> None:
+    from bodygraph_server.http.error_words import LOCATED, MESSAGES, WITH_REQUEST_ID, translated
+
+    for english in (*MESSAGES, LOCATED, WITH_REQUEST_ID):
+        filled = english.format_map({name: f"<{name}>" for name in re.findall(
+            r"\{(\w+)\}", english)}) if "{" in english else english
+        if english in (LOCATED, WITH_REQUEST_ID):
+            filled = english.format(where="people", message="Not found",
+                                    request_id="abc")
+        assert translated(filled, lang) != filled, (lang, english)

@@ -5,7 +5,7 @@ codes are left out: the service's and the MCP tools' ``labels`` (docs/languages.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
@@ -76,7 +76,8 @@ def _walk(value: object, words: dict[str, Translator]) -> Labels | None:
     return out or None
 
 
-def labels_of(data: object, lang: str) -> Labels:
+def labels_of(data: object, lang: str, *,
+              more: Mapping[str, Translator] | None = None) -> Labels:
     """The labels of ``data`` in ``lang`` (one of :func:`bodygraph.languages`; else
     :class:`~bodygraph.UnsupportedLanguageError`): an object for an object (``{}`` without
     words), a list of the same length for a list. For a chart's ``to_v2()`` it equals
@@ -84,7 +85,8 @@ def labels_of(data: object, lang: str) -> Labels:
     from bodygraph.catalog.translations import catalog
 
     catalog(lang)  # checks the code
-    found = _walk(data, _translators(lang))
+    words = _translators(lang)
+    found = _walk(data, {**words, **more} if more else words)
     if found is not None:
         return found
     return [{} for _ in data] if isinstance(data, list) else {}

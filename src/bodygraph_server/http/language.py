@@ -77,6 +77,18 @@ def asked_of(scope: Scope) -> Asked | None:
     return asked if isinstance(asked, Asked) else None
 
 
+def answer_language(request: Request) -> str | None:
+    """The language of a refusal's message on v2: the one asked, once checked, else a
+    supported ``?lang=`` (a body not yet read has no say)."""
+    asked = asked_of(request.scope)
+    if asked is not None and asked.lang is not None:
+        return asked.lang
+    if not request.url.path.startswith("/v2/"):
+        return None
+    given = request.query_params.getlist(LANG)
+    return given[0] if len(given) == 1 and given[0] in supported() else None
+
+
 def query_language(request: Request) -> str | None:
     """``?lang=``: None when absent; INVALID_LANGUAGE when unknown or given twice."""
     given = request.query_params.getlist(LANG)
@@ -91,6 +103,7 @@ def _labelled(body: bytes, lang: str) -> bytes | None:
     """The success envelope ``body`` with ``labels`` and the link's ``&lang=`` (None: not
     a success envelope; answered as it is)."""
     from bodygraph.i18n.labels import labels_of
+    from bodygraph_server.http.error_words import translated
 
     try:
         envelope: Any = json.loads(body)
@@ -102,7 +115,8 @@ def _labelled(body: bytes, lang: str) -> bytes | None:
     link = envelope.get(RENDER_URL_FIELD)
     if isinstance(link, str):
         envelope[RENDER_URL_FIELD] = f"{link}&{LANG}={lang}"
-    envelope[LABELS_FIELD] = labels_of(envelope["data"], lang)
+    envelope[LABELS_FIELD] = labels_of(  # a batch slot's refusal: its message
+        envelope["data"], lang, more={"message": lambda text: translated(text, lang)})
     return json.dumps(envelope, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
