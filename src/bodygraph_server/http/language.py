@@ -123,10 +123,11 @@ def _labelled(body: bytes, lang: str) -> bytes | None:
 async def in_language(response: Response, lang: str) -> Response:
     """A 200 JSON answer with its labels in ``lang`` and ``Content-Language`` (in place:
     a charged answer keeps its settling)."""
-    if response.status_code != 200 or not response.headers.get(
-            "content-type", "").startswith("application/json"):
+    whole = getattr(response, "body", None)  # a streamed answer is sent as it is
+    if response.status_code != 200 or not isinstance(whole, bytes | memoryview) or not \
+            response.headers.get("content-type", "").startswith("application/json"):
         return response
-    body = await anyio.to_thread.run_sync(_labelled, bytes(response.body), lang)
+    body = await anyio.to_thread.run_sync(_labelled, bytes(whole), lang)
     if body is not None:
         response.body = body
         response.headers["content-length"] = str(len(body))
