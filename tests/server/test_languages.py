@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from urllib.parse import urlsplit
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -16,6 +17,8 @@ import pytest
 import bodygraph
 from bodygraph.catalog.translations import LANGUAGES, term
 from bodygraph.i18n.terms import body_name
+from bodygraph.render import render_svg
+from bodygraph.render.from_relations import connection_input
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.resources import service_document
 
@@ -33,6 +36,10 @@ SUPPORTED = ", ".join(LANGUAGES)
 
 def one_chart() -> bodygraph.Chart:
     return bodygraph.calculate(datetime(1990, 5, 14, 8, 30, tzinfo=ZoneInfo("Europe/Berlin")))
+
+
+def two_chart() -> bodygraph.Chart:
+    return bodygraph.calculate(datetime(1985, 7, 9, 14, 0, tzinfo=ZoneInfo("America/New_York")))
 
 
 async def post(client: httpx.AsyncClient, key: str, path: str, body: Any,
@@ -58,6 +65,8 @@ async def test_chart_labels_are_the_librarys(client: httpx.AsyncClient, book: Bo
     assert set(body) == set(plain.json()) | {"labels"}
     assert body["labels"] == one_chart().labels(lang)
     assert list(body["labels"]) == [k for k in body["data"] if k in body["labels"]]
+    start = plain.content.index(b'"data":')  # data's bytes too: the same, labels after
+    assert asked.content.startswith(plain.content[start:-1], asked.content.index(b'"data":'))
     # the body's member does the same
     by_body = await post(client, key, "/v2/charts/coordinates", {**ONE, "lang": lang})
     assert by_body.json()["labels"] == body["labels"]
@@ -158,6 +167,13 @@ async def test_relations_labels(client: httpx.AsyncClient, book: Bookkeeper) -> 
         "definition": term("definition", composite["definition"], "ja"),
         "authority": term("authority", composite["authority"], "ja"),
         "centers": [term("center", c, "ja") for c in composite["centers"]]}}
+    drawn = (await post(client, key, "/v2/connections",
+                        {"people": [ONE, TWO], "visual": True}, "?lang=ja")).json()
+    link = urlsplit(drawn["svgRenderUrl"])
+    assert link.query.endswith("&lang=ja")
+    image = await client.get(f"{link.path}?{link.query}")
+    assert image.status_code == 200
+    assert image.text == render_svg(connection_input(one_chart(), two_chart()), lang="ja")
     penta = await post(client, key, "/v2/pentas", {"people": [ONE, TWO, THREE]}, "?lang=ru")
     assert penta.json()["labels"] == {} and penta.headers["content-language"] == "ru"
 
