@@ -43,6 +43,25 @@ def _translators(lang: str) -> dict[str, Translator]:
     return words
 
 
+def _memoized(translate: Translator) -> Translator:
+    """``translate`` remembering each text's answer (a result repeats its words: the same
+    types and centers in a thousand charts); a text it refuses is remembered as such."""
+    seen: dict[str, str | None] = {}
+
+    def once(text: str) -> str:
+        if text not in seen:
+            try:
+                seen[text] = translate(text)
+            except (KeyError, ValueError):
+                seen[text] = None
+        found = seen[text]
+        if found is None:
+            raise ValueError(f"not one of the catalogs' words: {text!r}")
+        return found
+
+    return once
+
+
 def _word(translate: Translator, value: object) -> Any:
     """A word value (a text, or a list of texts) translated; None when it is neither, or
     not one of the catalogs' words."""
@@ -59,6 +78,8 @@ def _word(translate: Translator, value: object) -> Any:
 def _walk(value: object, words: dict[str, Translator]) -> Labels | None:
     """The labels of a JSON value; None where it holds no words."""
     if isinstance(value, list):
+        if not any(isinstance(item, dict | list) for item in value):
+            return None  # texts and numbers outside a word key: no words
         items = [_walk(item, words) for item in value]
         if all(item is None for item in items):
             return None
@@ -85,8 +106,9 @@ def labels_of(data: object, lang: str, *,
     from bodygraph.catalog.translations import catalog
 
     catalog(lang)  # checks the code
-    words = _translators(lang)
-    found = _walk(data, {**words, **more} if more else words)
+    words = {key: _memoized(translate)
+             for key, translate in {**_translators(lang), **(more or {})}.items()}
+    found = _walk(data, words)
     if found is not None:
         return found
     return [{} for _ in data] if isinstance(data, list) else {}

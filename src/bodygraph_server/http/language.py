@@ -99,9 +99,15 @@ def query_language(request: Request) -> str | None:
     return checked(given[0])
 
 
+def _compact(value: object) -> bytes:
+    """JSON as :func:`~bodygraph_server.http.envelope.json_response` writes it."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
 def _labelled(body: bytes, lang: str) -> bytes | None:
     """The success envelope ``body`` with ``labels`` and the link's ``&lang=`` (None: not
-    a success envelope; answered as it is)."""
+    a success envelope; answered as it is). The rest of the body's bytes are kept: the
+    link is replaced in place and ``labels`` written before the closing brace."""
     from bodygraph.i18n.labels import labels_of
     from bodygraph_server.http.error_words import translated
 
@@ -112,12 +118,19 @@ def _labelled(body: bytes, lang: str) -> bytes | None:
     if not isinstance(envelope, dict) or envelope.get("success") is not True \
             or "data" not in envelope:
         return None
-    link = envelope.get(RENDER_URL_FIELD)
-    if isinstance(link, str):
-        envelope[RENDER_URL_FIELD] = f"{link}&{LANG}={lang}"
-    envelope[LABELS_FIELD] = labels_of(  # a batch slot's refusal: its message
+    labels = labels_of(  # a batch slot's refusal: its message
         envelope["data"], lang, more={"message": lambda text: translated(text, lang)})
-    return json.dumps(envelope, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    link = envelope.get(RENDER_URL_FIELD)
+    member = _compact({RENDER_URL_FIELD: link})[1:-1]
+    if not body.endswith(b"}") or LABELS_FIELD in envelope or (
+            isinstance(link, str) and body.count(member) != 1):  # not written as ours are
+        if isinstance(link, str):
+            envelope[RENDER_URL_FIELD] = f"{link}&{LANG}={lang}"
+        envelope[LABELS_FIELD] = labels
+        return _compact(envelope)
+    if isinstance(link, str):
+        body = body.replace(member, _compact({RENDER_URL_FIELD: f"{link}&{LANG}={lang}"})[1:-1])
+    return body[:-1] + b',"' + LABELS_FIELD.encode() + b'":' + _compact(labels) + b"}"
 
 
 async def in_language(response: Response, lang: str) -> Response:
