@@ -290,3 +290,18 @@ def test_every_service_message_is_translated(lang: str) -> None:
             filled = english.format(where="people", message="Not found",
                                     request_id="abc")
         assert translated(filled, lang) != filled, (lang, english)
+
+
+def test_labels_beside_any_envelope() -> None:
+    from bodygraph_server.http.language import _labelled
+
+    compact = b'{"success":true,"data":{"type":"Projector"},"svgRenderUrl":"https://x/a.svg?t=k"}'
+    assert _labelled(compact, "de") == (
+        b'{"success":true,"data":{"type":"Projector"},"svgRenderUrl":"https://x/a.svg?t=k'
+        b'&lang=de","labels":{"type":"Projektor"}}')
+    spaced = b'{"success": true, "data": [{"body": "sun"}, {"at": "x"}]}\n'
+    assert _labelled(spaced, "fr") == (
+        '{"success":true,"data":[{"body":"sun"},{"at":"x"}],"labels":[{"body":"Soleil"},{}]}'
+        .encode())
+    assert _labelled(b'{"success":false,"data":null}', "de") is None
+    assert _labelled(b"not json", "de") is None
