@@ -301,7 +301,7 @@ def test_labels_beside_any_envelope() -> None:
         b'&lang=de","labels":{"type":"Projektor"}}')
     spaced = b'{"success": true, "data": [{"body": "sun"}, {"at": "x"}]}\n'
     assert _labelled(spaced, "fr") == (
-        '{"success":true,"data":[{"body":"sun"},{"at":"x"}],"labels":[{"body":"Soleil"},{}]}'
-        .encode())
+        b'{"success":true,"data":[{"body":"sun"},{"at":"x"}],"labels":[{"body":"Soleil"},{}]}'
+)
     assert _labelled(b'{"success":false,"data":null}', "de") is None
     assert _labelled(b"not json", "de") is None
