@@ -11,9 +11,7 @@ Depends on httpx only (the ``client`` extra). :class:`Client` blocks,
 500/503 after 1, 2, 4 s), send an Idempotency-Key with every charged call and raise one
 :class:`BodygraphApiError` subclass per errorCode family. The extension endpoints
 (transits, connections, pentas, sensitivity, cycles, calendar, batches) take
-:class:`Birth` values. Any v2 call asks for a language with
-``client.send(calls.chart_at(...).in_language("de"))``: a :class:`Labelled` answer,
-the usual result and its ``labels``.
+:class:`Birth` values.
 """
 
 from __future__ import annotations

@@ -49,14 +49,14 @@ class ErrorCode(StrEnum):
     # Not in section 7: the transport-level refusals of unknown paths and methods.
     NOT_FOUND = "NOT_FOUND"
     METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
+    # Extension (docs/api.md, "Languages"): an unknown ``lang``.
+    INVALID_LANGUAGE = "INVALID_LANGUAGE"
     # Extensions (docs/api.md): an outage of the database instead of a 500, and the
     # Idempotency-Key header.
     SERVICE_UNAVAILABLE = "SERVICE_UNAVAILABLE"
     IDEMPOTENCY_KEY_INVALID = "IDEMPOTENCY_KEY_INVALID"
     IDEMPOTENCY_KEY_REUSED = "IDEMPOTENCY_KEY_REUSED"
     IDEMPOTENCY_KEY_IN_USE = "IDEMPOTENCY_KEY_IN_USE"
-    # Extension (docs/api.md, "Languages"): an unknown ``lang``.
-    INVALID_LANGUAGE = "INVALID_LANGUAGE"
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +96,7 @@ ERROR_TABLE: Mapping[ErrorCode, ErrorSpec] = MappingProxyType(
         ErrorCode.INTERNAL_ERROR: ErrorSpec(500, "Internal server error"),
         ErrorCode.NOT_FOUND: ErrorSpec(404, "Not found"),
         ErrorCode.METHOD_NOT_ALLOWED: ErrorSpec(405, "Method not allowed"),
+        ErrorCode.INVALID_LANGUAGE: ErrorSpec(400, "lang is not a supported language"),
         ErrorCode.SERVICE_UNAVAILABLE: ErrorSpec(
             503, "The service is temporarily unavailable; retry after Retry-After seconds"
         ),
@@ -108,7 +109,6 @@ ERROR_TABLE: Mapping[ErrorCode, ErrorSpec] = MappingProxyType(
         ErrorCode.IDEMPOTENCY_KEY_IN_USE: ErrorSpec(
             409, "A request with this Idempotency-Key is still in progress; retry later"
         ),
-        ErrorCode.INVALID_LANGUAGE: ErrorSpec(400, "lang is not a supported language"),
     }
 )
 """Code -> (status, default message). The single source of the statuses."""

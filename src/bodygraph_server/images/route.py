@@ -14,9 +14,7 @@ Responses:
 ``200``  ``image/svg+xml`` (gzip when accepted, ``Vary: Accept-Encoding``) or
          ``image/png``, ``Cache-Control: public, max-age=31536000, immutable``
 ``400``  ``RENDER_TOKEN_MALFORMED``: no ``t`` parameter, ``t`` given twice, or text that
-         cannot be a token (:data:`~bodygraph_server.images.tokens.TOKEN_PATTERN`);
-         ``INVALID_LANGUAGE``: ``lang`` (the words' language, outside the token) unknown
-         or given twice
+         cannot be a token (:data:`~bodygraph_server.images.tokens.TOKEN_PATTERN`)
 ``403``  ``RENDER_TOKEN_INVALID``: the signature does not verify (changed token, unknown key,
          a token of version 2 or later under another template than the one it was
          issued for)
