@@ -48,7 +48,7 @@ from bodygraph_client.astrology_types import (
     ZodiacPosition,
     ZodiacSide,
 )
-from bodygraph_client.calls import Call, DateLike, Endpoint, TimeLike
+from bodygraph_client.calls import Call, DateLike, Endpoint, Labelled, TimeLike
 from bodygraph_client.client import Client
 from bodygraph_client.core import DEFAULT_BASE_URL
 from bodygraph_client.errors import (
@@ -147,6 +147,7 @@ __all__ = [
     "Houses",
     "Ingress",
     "InvalidInput",
+    "Labelled",
     "Level",
     "LineChange",
     "PearlSequence",

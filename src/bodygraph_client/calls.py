@@ -54,14 +54,39 @@ V1_BODYGRAPHS_SIMPLE = Endpoint("/v1/bodygraphs/simple", legacy=True, geocoded=T
 
 
 @dataclass(frozen=True, slots=True)
+class Labelled(Generic[T]):
+    """The answer of a call asked in a language (:meth:`Call.in_language`): ``value`` is
+    the call's usual result (the contract's English values, unchanged); ``labels`` the
+    words of its ``data`` in ``lang``, under the same keys (the service's ``labels``)."""
+
+    value: T
+    labels: Any
+    lang: str
+
+
+@dataclass(frozen=True, slots=True)
 class Call(Generic[T]):
     """One logical call: where, what (the body; ``params``: the query), and how the JSON
-    answer becomes the result."""
+    answer becomes the result; :meth:`in_language` asks for words in a language
+    (``?lang=``)."""
 
     endpoint: Endpoint
     body: Mapping[str, Any]
     read: Callable[[Any], T]
     params: Mapping[str, str] = field(default_factory=dict)
+
+    def in_language(self, lang: str) -> Call[Labelled[T]]:
+        """The same call asking for ``lang`` (``"de"``, ``"ja"``, ...: the service's
+        codes; an unknown one is refused with :class:`~bodygraph_client.InvalidInput`,
+        INVALID_LANGUAGE). v2 only: v1 has no languages."""
+        if self.endpoint.legacy:
+            raise ValueError("the v1 endpoints have no languages; use a v2 call")
+        read = self.read
+
+        def labelled(body: Any) -> Labelled[T]:
+            return Labelled(read(body), body["labels"], lang)
+
+        return Call(self.endpoint, self.body, labelled, {**self.params, "lang": lang})
 
 
 def date_text(value: DateLike) -> str:

@@ -62,7 +62,8 @@ class RateLimited(BodygraphApiError):
 class InvalidInput(BodygraphApiError):
     """400/413/422: a field is missing or out of its format or bounds (INVALID_BIRTHDATE,
     INVALID_BIRTHTIME, INVALID_LOCATION, INVALID_LATITUDE, INVALID_LONGITUDE,
-    MISSING_REQUIRED_FIELD, INVALID_REQUEST_BODY)."""
+    MISSING_REQUIRED_FIELD, INVALID_REQUEST_BODY), or an unknown language
+    (INVALID_LANGUAGE)."""
 
 
 class GeocodeError(BodygraphApiError):
@@ -97,6 +98,7 @@ _BY_CODE: Mapping[str, type[BodygraphApiError]] = {
     "INVALID_LONGITUDE": InvalidInput,
     "MISSING_REQUIRED_FIELD": InvalidInput,
     "INVALID_REQUEST_BODY": InvalidInput,
+    "INVALID_LANGUAGE": InvalidInput,
     "GEOCODE_KEY_MISSING": GeocodeError,
     "GEOCODE_KEY_INVALID": GeocodeError,
     "GEOCODE_LOCATION_NOT_FOUND": GeocodeError,

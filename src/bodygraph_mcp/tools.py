@@ -2,7 +2,8 @@
 structured content and a summary. :data:`TOOLS` lists them for the server.
 
 The relation tools (``transit`` ... ``calendar``) return exactly the JSON of the matching
-``bodygraph`` command with ``--json`` (:mod:`bodygraph_mcp.relation_results`).
+``bodygraph`` command with ``--json`` (:mod:`bodygraph_mcp.relation_results`). Every tool
+takes an optional ``lang`` (:mod:`bodygraph_mcp.languages`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from bodygraph_mcp import relation_results as out
 from bodygraph_mcp import summaries
 from bodygraph_mcp.astrology_tools import ASTROLOGY_TOOLS
 from bodygraph_mcp.birth import BirthArg, instant, library_errors, parse_birth
+from bodygraph_mcp.languages import Lang, labelled
 from bodygraph_mcp.rectification_tools import RECTIFICATION_TOOLS
 from bodygraph_mcp.results import (
     ChartOutput,
@@ -44,13 +46,14 @@ ALL_BODIES = tuple(body.value for body in BODIES)
 Day = Annotated[str, Field(description="A day (UTC), YYYY-MM-DD, e.g. 2026-03-01.")]
 
 
-def chart(birth: BirthArg) -> Annotated[CallToolResult, ChartOutput]:
+def chart(birth: BirthArg, lang: Lang = None) -> Annotated[CallToolResult, ChartOutput]:
     """Compute a Human Design chart (bodygraph) locally: type, strategy, authority, profile,
     definition, incarnation cross, variables, centers, channels, gates and the 26
     activations (the service's v2 ChartResult), with a one-line summary."""
     found = parse_birth(birth).resolve()
-    return tool_result(ChartOutput(summary=summary(found), birth=found.info,
-                                   chart=found.chart.to_v2()))
+    data = found.chart.to_v2()
+    return labelled(tool_result(ChartOutput(summary=summary(found), birth=found.info,
+                                            chart=data)), {"chart": data}, lang)
 
 
 def simple_chart(birth: BirthArg) -> Annotated[CallToolResult, ChartSimpleOutput]:
@@ -70,6 +73,7 @@ def render_svg(
     other: Annotated[BirthArg | None, Field(description=(
         "Optional: a second person; draws the connection of the two (each person in their "
         "own colour, electromagnetic channels two-coloured)."))] = None,
+    lang: Lang = None,
 ) -> Annotated[CallToolResult, SvgOutput]:
     """Draw the bodygraph of a birth as an SVG document (text, image/svg+xml): the nine
     centers, the channels, the gates and both activation columns; optionally with a
@@ -81,14 +85,14 @@ def render_svg(
     with library_errors():
         if transit_at is not None:
             moment = relations.transit(instant(transit_at, "transit_at"), natal=found.chart)
-            document = draw(transit_input(found.chart, moment))
+            document = draw(transit_input(found.chart, moment), lang=lang or "en")
             text += f" With the transit at {summaries.when(moment.at)}."
         elif other is not None:
             second = parse_birth(other, "other").resolve()
-            document = draw(connection_input(found.chart, second.chart))
+            document = draw(connection_input(found.chart, second.chart), lang=lang or "en")
             text += f" Connection with person 2 born {summaries.when(second.chart.birth_utc)}."
         else:
-            document = svg(found.chart)
+            document = svg(found.chart, lang=lang or "en")
     image = EmbeddedResource(type="resource", resource=TextResourceContents(
         uri="bodygraph://bodygraph.svg", mime_type="image/svg+xml", text=document))
     return tool_result(SvgOutput(summary=text, birth=found.info,
@@ -99,6 +103,7 @@ def transit(
     at: Instant,
     birth: Annotated[BirthArg | None, Field(description=(
         "Optional natal birth: also what the transit completes in that chart."))] = None,
+    lang: Lang = None,
 ) -> Annotated[CallToolResult, out.TransitOutput]:
     """The transit at an instant: the 13 bodies' gate.line, their gates and channels; over a
     natal birth also the channels the transit completes, the centers it newly defines and
@@ -106,36 +111,37 @@ def transit(
     natal = parse_birth(birth).resolve().chart if birth is not None else None
     with library_errors():
         result = relations.transit(instant(at, "at"), natal=natal)
-    return out.relation_result(result.to_dict(), summaries.transit_summary(result))
+    return relation(result.to_dict(), summaries.transit_summary(result), lang)
 
 
-def connection(person1: BirthArg, person2: BirthArg) -> Annotated[CallToolResult,
-                                                                 out.ConnectionOutput]:
+def connection(person1: BirthArg, person2: BirthArg,
+               lang: Lang = None) -> Annotated[CallToolResult, out.ConnectionOutput]:
     """The connection chart of two people: each of the 36 channels that is electromagnetic,
     companionship, dominance or compromise between them, and the composite chart (as
     `bodygraph connection --json`; `person` is the one who has the whole channel)."""
     one = parse_birth(person1, "person1").resolve().chart
     two = parse_birth(person2, "person2").resolve().chart
     result = relations.connection(one, two)
-    return out.relation_result(result.to_dict(), summaries.connection_summary(result))
+    return relation(result.to_dict(), summaries.connection_summary(result), lang)
 
 
 def penta(members: Annotated[list[BirthArg], Field(
         description=f"The group: {MIN_MEMBERS} to {MAX_MEMBERS} births.",
         json_schema_extra={"minItems": MIN_MEMBERS, "maxItems": MAX_MEMBERS})],
-          ) -> Annotated[CallToolResult, out.PentaOutput]:
+          lang: Lang = None) -> Annotated[CallToolResult, out.PentaOutput]:
     """The penta (group chart) of 3 to 5 people: which of the 12 penta gates the group has
     and which of the 6 penta channels it defines (as `bodygraph penta --json`)."""
     charts = [parse_birth(m, f"members[{i}]").resolve().chart for i, m in enumerate(members)]
     with library_errors():
         result = relations.penta(charts)
-    return out.relation_result(result.to_dict(), summaries.penta_summary(result))
+    return relation(result.to_dict(), summaries.penta_summary(result), lang)
 
 
 def sensitivity(
     birth: BirthArg,
     window: Annotated[str, Field(description=(
         "How far either side of the birth: 2h (default), 90m, 1h30m; at most 48h."))] = "2h",
+    lang: Lang = None,
 ) -> Annotated[CallToolResult, out.SensitivityOutput]:
     """Birth-time sensitivity: every instant within the window around the birth at which
     one of the 26 activations changes line, exact to a second, and the segments between
@@ -144,13 +150,14 @@ def sensitivity(
     found = parse_birth(birth).resolve()
     with library_errors():
         result = sensitivity_of(found.chart.birth_utc, parse_window(window))
-    return out.relation_result(result.to_dict(), summaries.sensitivity_summary(result))
+    return relation(result.to_dict(), summaries.sensitivity_summary(result), lang)
 
 
 def cycles(
     birth: BirthArg,
     year: Annotated[int | None, Field(description=(
         "Year of the solar return (default: this year, or the year after the birth)."))] = None,
+    lang: Lang = None,
 ) -> Annotated[CallToolResult, out.CyclesOutput]:
     """The solar return of a year, the Saturn return (every pass between ages 26 and 33)
     and the Uranus opposition (every pass between ages 35 and 48), exact to a second (as
@@ -158,7 +165,7 @@ def cycles(
     found = parse_birth(birth).resolve()
     with library_errors():
         result = cycles_of(found.chart.birth_utc, year)
-    return out.relation_result(result.to_dict(), summaries.cycles_summary(result))
+    return relation(result.to_dict(), summaries.cycles_summary(result), lang)
 
 
 def calendar(
@@ -169,6 +176,7 @@ def calendar(
         "mercury, venus, mars, jupiter, saturn, uranus, neptune, pluto."))] = None,
     level: Annotated[Literal["gate", "line"], Field(description=(
         "gate (default): gate ingresses; line: every line change."))] = "gate",
+    lang: Lang = None,
 ) -> Annotated[CallToolResult, out.CalendarOutput]:
     """The ingress calendar: every instant from the start of day `start` to the end of day
     `end` (UTC) at which a body enters a new gate (or line), retrograde re-entries
@@ -177,8 +185,14 @@ def calendar(
     with library_errors():
         found = ingresses(start, end, ",".join(bodies or ALL_BODIES), level,
                           names=("start", "end"))
-    return out.relation_result({"ingresses": [i.to_dict() for i in found]},
-                               summaries.calendar_summary(found, start, end))
+    return relation({"ingresses": [i.to_dict() for i in found]},
+                    summaries.calendar_summary(found, start, end), lang)
+
+
+def relation(data: dict[str, Any], text: str, lang: str | None) -> CallToolResult:
+    """A relation tool's result (:func:`~bodygraph_mcp.relation_results.relation_result`),
+    with ``labels`` when ``lang`` is given."""
+    return labelled(out.relation_result(data, text), data, lang)
 
 
 TOOLS: tuple[Callable[..., Any], ...] = (chart, simple_chart, render_svg, transit, connection,

@@ -139,6 +139,8 @@ CASES = [
     Case(ErrorCode.NOT_FOUND, 404, "/v1/nothing", V1),
     Case(ErrorCode.METHOD_NOT_ALLOWED, 405, "/v2/charts/coordinates", method="GET"),
     Case(ErrorCode.METHOD_NOT_ALLOWED, 405, "/v1/bodygraphs", method="DELETE"),
+    Case(ErrorCode.INVALID_LANGUAGE, 400, "/v2/charts/coordinates?lang=xx", COORDS),
+    Case(ErrorCode.INVALID_LANGUAGE, 400, "/v2/charts", {**PLACE, "lang": "en-US"}),
     Case(ErrorCode.IDEMPOTENCY_KEY_INVALID, 400, "/v2/charts/coordinates", COORDS,
          headers={"Idempotency-Key": "two words"}),
     Case(ErrorCode.IDEMPOTENCY_KEY_INVALID, 400, "/v1/bodygraphs", V1,

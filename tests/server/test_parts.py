@@ -78,6 +78,8 @@ def test_error_table_matches_the_contract() -> None:
         "SERVICE_UNAVAILABLE": 503, "IDEMPOTENCY_KEY_INVALID": 400,
         "IDEMPOTENCY_KEY_REUSED": 422, "IDEMPOTENCY_KEY_IN_USE": 409, "INVALID_OPTION": 400,
     }
+
+    extensions["INVALID_LANGUAGE"] = 400  # docs/api.md, "Languages"
     assert {k: v for k, v in table.items() if k in extensions} == extensions
     assert set(table) - set(contract) - set(extensions) == {"NOT_FOUND", "METHOD_NOT_ALLOWED"}
 
@@ -169,7 +171,7 @@ def test_openapi_document() -> None:
     assert "GEOCODE_KEY_MISSING" in charts["401"]["description"]
     assert "Retry-After" in charts["429"]["headers"]
     coords = document["paths"]["/v2/charts/coordinates"]["post"]
-    assert [p["name"] for p in coords["parameters"]] == ["Idempotency-Key"]  # no geocode key
+    assert [p["name"] for p in coords["parameters"]] == ["Idempotency-Key", "lang"]  # no geo key
     assert not coords["parameters"][0]["required"]
     for status, code in (("503", "SERVICE_UNAVAILABLE"), ("409", "IDEMPOTENCY_KEY_IN_USE"),
                          ("422", "IDEMPOTENCY_KEY_REUSED")):

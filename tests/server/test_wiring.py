@@ -281,10 +281,10 @@ def test_openapi_describes_visual_endpoints_and_the_image_route() -> None:
         "description", "")
     assert "ACCESS_DENIED" in visual["responses"]["403"]["description"]
     assert [p["name"] for p in paths["/v2/visual-charts/coordinates"]["post"]["parameters"]] == [
-        "Idempotency-Key"]  # and no geocoding key
+        "Idempotency-Key", "lang"]  # and no geocoding key
     envelope = document["components"]["schemas"]["VisualChartEnvelope"]
     assert "svgRenderUrl" in envelope["required"]
     image = paths["/render/{template}.svg"]["get"]
     assert set(image["responses"]["200"]["content"]) == {"image/svg+xml"}
-    assert {p["name"] for p in image["parameters"]} == {"template", "t"}
+    assert {p["name"] for p in image["parameters"]} == {"template", "t", "lang"}
     assert {"400", "403", "404"} <= set(image["responses"])

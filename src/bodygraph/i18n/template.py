@@ -31,6 +31,8 @@ MESSAGE_CONTEXTS: dict[str, str] = {
     "error": "The command line's error messages",
     "image": "The words of the bodygraph and wheel images",
     "zodiac sign": "The zodiac signs (the wheel image)",
+    "service error": "The HTTP service's error messages",
+    "page": "The words of the service's playground page",
 }
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 #: A fixed creation date, so that the template changes only when a term does.

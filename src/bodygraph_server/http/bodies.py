@@ -1,5 +1,5 @@
 """Reading a request body: at most a limit of bytes, within the request time-out, as one
-JSON object (strict JSON, UTF-8)."""
+JSON object (strict JSON, UTF-8); a v2 body's ``"lang"`` is checked as it is read."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import anyio
 from starlette.requests import ClientDisconnect, Request
 
 from bodygraph_server.http.errors import ApiError, ErrorCode
+from bodygraph_server.http.language import LANG, asked_of
 from bodygraph_server.services import Services
 
 
@@ -39,9 +40,24 @@ async def read_raw_body(request: Request, services: Services, limit: int = 0) ->
     settings = services.settings
     try:
         with anyio.fail_after(settings.request_timeout):
-            return await read_body(request, limit or settings.max_body_bytes)
+            raw = await read_body(request, limit or settings.max_body_bytes)
     except TimeoutError:
         raise ApiError(ErrorCode.INVALID_REQUEST_BODY, "Request body too slow") from None
+    _settle_language(request, raw)
+    return raw
+
+
+def _settle_language(request: Request, raw: bytes) -> None:
+    """The body's ``"lang"`` of a v2 request, checked before its fields (a body that is
+    not a JSON object is left to its operation to refuse)."""
+    asked = asked_of(request.scope)
+    if asked is None or (b"lang" not in raw and b"\\" not in raw):
+        return
+    try:
+        body = parse_json_object(raw)
+    except ApiError:
+        return
+    asked.settle(body.get(LANG))
 
 
 def _reject_constant(name: str) -> float:

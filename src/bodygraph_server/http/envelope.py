@@ -104,6 +104,12 @@ RENDER_URL_SCHEMA = {
     "non-expiring bearer link to the rendered SVG.",
 }
 _PLACE = {"$ref": _REF + "PlaceTaken"}
+LABELS_FIELD = "labels"
+"""The top-level sibling of ``data`` holding its words in the asked ``lang``."""
+_LABELS = {"type": ["object", "array"],
+           "description": "Only when lang was given: the words of data in that language, "
+           "under the same keys (a list keeps its positions); numbers and codes are left "
+           "out (docs/api.md, Languages)."}
 _PLACES = {"type": "array", "items": {"oneOf": [_PLACE, {"type": "null"}]},
            "description": "One entry per birth, in the body's order: the place taken for "
            "its location, null for a birth given by coordinates. Only when a birth was "
@@ -147,6 +153,7 @@ class Envelope:
             properties[PLACE_FIELD] = _PLACE
         if self.places:
             properties[PLACES_FIELD] = _PLACES
+        properties[LABELS_FIELD] = _LABELS
         return {"type": "object", "required": required, "properties": properties}
 
 

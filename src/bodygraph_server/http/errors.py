@@ -49,6 +49,8 @@ class ErrorCode(StrEnum):
     # Not in section 7: the transport-level refusals of unknown paths and methods.
     NOT_FOUND = "NOT_FOUND"
     METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
+    # Extension (docs/api.md, "Languages"): an unknown ``lang``.
+    INVALID_LANGUAGE = "INVALID_LANGUAGE"
     # Extensions (docs/api.md): an outage of the database instead of a 500, and the
     # Idempotency-Key header.
     SERVICE_UNAVAILABLE = "SERVICE_UNAVAILABLE"
@@ -96,6 +98,7 @@ ERROR_TABLE: Mapping[ErrorCode, ErrorSpec] = MappingProxyType(
         ErrorCode.INTERNAL_ERROR: ErrorSpec(500, "Internal server error"),
         ErrorCode.NOT_FOUND: ErrorSpec(404, "Not found"),
         ErrorCode.METHOD_NOT_ALLOWED: ErrorSpec(405, "Method not allowed"),
+        ErrorCode.INVALID_LANGUAGE: ErrorSpec(400, "lang is not a supported language"),
         ErrorCode.SERVICE_UNAVAILABLE: ErrorSpec(
             503, "The service is temporarily unavailable; retry after Retry-After seconds"
         ),

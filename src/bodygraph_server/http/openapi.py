@@ -8,6 +8,7 @@ from typing import Any
 
 from bodygraph_server.http.envelope import error_schemas, place_schema
 from bodygraph_server.http.errors import ErrorCode
+from bodygraph_server.http.language import LANG, lang_schema
 from bodygraph_server.http.operation import Answer, Operation
 
 _REF = "#/components/schemas/"
@@ -22,6 +23,8 @@ _RATE_HEADERS = {
     "ratelimit": _header('e.g. "100-in-1min"; r=99; t=60'),
     "X-Request-Id": _header("id of this request, also in the server log"),
 }
+_LANGUAGE = {"$ref": _REF + "Language"}
+_LANGUAGE_HEADER = {"Content-Language": _header("the language of labels, when lang was given")}
 #: What every operation with a body and a key may also answer: an unknown path, a body
 #: too large, an outage; with an Idempotency-Key, its refusals.
 _TRANSPORT_CODES = ((404, ErrorCode.NOT_FOUND), (413, ErrorCode.INVALID_REQUEST_BODY))
@@ -46,6 +49,8 @@ def _error_responses(operation: Operation) -> dict[str, Any]:
         by_status.setdefault(status, []).append(code)
     for code in _IDEMPOTENCY_CODES if operation.idempotent else (ErrorCode.SERVICE_UNAVAILABLE,):
         by_status.setdefault(operation.status_of(code), []).append(code)
+    if operation.speaks:
+        by_status.setdefault(400, []).append(ErrorCode.INVALID_LANGUAGE)
     error_ref = {"$ref": _REF + ("V1Error" if operation.legacy else "ErrorEnvelope")}
     responses: dict[str, Any] = {}
     for status in sorted(by_status):
@@ -86,6 +91,10 @@ def _header_parameters(operation: Operation, geocode_key_required: bool) -> list
             "contract).",
             "schema": {"type": "string", "minLength": 1, "maxLength": 255},
         })
+    if operation.speaks:
+        parameters.append({"name": LANG, "in": "query", "required": False,
+                           "description": "The language of labels (or the body's lang).",
+                           "schema": _LANGUAGE})
     return parameters
 
 
@@ -108,13 +117,14 @@ def operation_object(operation: Operation, geocode_key_required: bool = True) ->
                        *_header_parameters(operation, geocode_key_required)],
     }
     if operation.request_body is not None:
+        body: dict[str, Any] = {"$ref": _REF + operation.request_body}
+        if operation.speaks:  # every v2 body may carry lang
+            body = {"allOf": [body, {"type": "object", "properties": {LANG: _LANGUAGE}}]}
         document["requestBody"] = {
-            "required": True,
-            "content": {"application/json": {
-                "schema": {"$ref": _REF + operation.request_body}}},
-        }
+            "required": True, "content": {"application/json": {"schema": body}}}
     headers = _RATE_HEADERS if keyed else {}
-    responses = {"200": _response(operation.success, headers)}
+    responses = {"200": _response(operation.success, {**headers, **(
+        _LANGUAGE_HEADER if operation.speaks else {})})}
     if keyed:
         responses.update(_error_responses(operation))
     for status, answer in sorted(operation.refusals.items()):
@@ -144,7 +154,8 @@ def openapi_document(operations: Iterable[Operation], schemas: Mapping[str, Any]
         },
         "paths": paths,
         "components": {
-            "schemas": {**schemas, **error_schemas(), "PlaceTaken": place_schema()},
+            "schemas": {**schemas, **error_schemas(), "PlaceTaken": place_schema(),
+                        "Language": lang_schema()},
             "securitySchemes": {
                 "bearerAuth": {"type": "http", "scheme": "bearer",
                                "description": "Authorization: Bearer <API_KEY> (v2)"},

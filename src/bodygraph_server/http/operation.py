@@ -13,6 +13,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from bodygraph_server.http.errors import ERROR_TABLE, ErrorCode
+from bodygraph_server.http.language import speaking
 from bodygraph_server.policy.plans import Tier, tier_allows
 
 if TYPE_CHECKING:
@@ -85,6 +86,12 @@ class Operation:
         return self.key == "v1"
 
     @property
+    def speaks(self) -> bool:
+        """Whether it takes ``lang`` (every v2 operation: :mod:`~bodygraph_server.http.
+        language`)."""
+        return self.path.startswith("/v2/")
+
+    @property
     def tiers(self) -> tuple[Tier, ...]:
         """The plan tiers that may call it (the policy decides: :mod:`~bodygraph_server.
         policy.plans`); every tier for a public operation."""
@@ -121,6 +128,11 @@ def routes_of(operations: Sequence[Operation]) -> list[BaseRoute]:
         if by_method.get(operation.method, operation.handler) is not operation.handler:
             raise ValueError(f"two handlers for {operation.method} {operation.path}")
         by_method[operation.method] = operation.handler
+    for operation in operations:  # every v2 operation takes lang (http/language.py)
+        by_method = handlers[operation.route_path or operation.path]
+        if operation.speaks and by_method[operation.method] is operation.handler:
+            by_method[operation.method] = speaking(operation.handler, operation.path,
+                                                   operation.key != "none")
     return [
         Route(path, next(iter(by_method.values())) if len(by_method) == 1
               else _by_method(by_method), methods=list(by_method), name=path)

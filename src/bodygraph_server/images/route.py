@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from bodygraph.catalog.translations import LANGUAGES, SOURCE_LANGUAGE
 from bodygraph.render import PRESET_NAMES, PngUnavailableError, Theme, render_svg
 from bodygraph.render.wheel import WheelInput, wheel_svg
 from bodygraph_server.images.formats import (
@@ -100,6 +101,14 @@ def picture_url(picture: Picture, *, account_id: int, keys: KeyRing, hub: Templa
     return render_link(render_base, template_id, token)
 
 
+def image_language(given: list[str]) -> str | None:
+    """The language of the image's words: ``en`` without ``lang``, the code given once,
+    else None (refused). It is outside the signed token: it changes words only."""
+    if not given:
+        return SOURCE_LANGUAGE
+    return given[0] if len(given) == 1 and given[0] in LANGUAGES else None
+
+
 def _refusal(status: int, code: str, message: str,
              headers: dict[str, str] | None = None) -> Response:
     body = json.dumps({"success": False, "errorCode": code, "message": message},
@@ -153,6 +162,10 @@ def image_endpoint(
             return _refusal(400, "RENDER_TOKEN_MALFORMED", "the t parameter is missing")
         if len(given) > 1:
             return _refusal(400, "RENDER_TOKEN_MALFORMED", "give the t parameter once")
+        lang = image_language(request.query_params.getlist("lang"))
+        if lang is None:
+            return _refusal(400, "INVALID_LANGUAGE", "lang is not a supported language "
+                            f"or given twice; use one of {', '.join(LANGUAGES)}")
         context = resolve(request)
         try:
             payload = verify_picture(given[0], context.keys, name)
@@ -166,8 +179,8 @@ def image_endpoint(
                 theme = await run_in_threadpool(context.styles.style_for, template_id)
             except TemplateLookupError as exc:
                 return _refusal(503, "TEMPLATE_STORE_UNAVAILABLE", str(exc))
-        document = (wheel_svg(payload, theme) if isinstance(payload, WheelInput)
-                    else render_svg(payload, theme))
+        document = (wheel_svg(payload, theme, lang=lang) if isinstance(payload, WheelInput)
+                    else render_svg(payload, theme, lang=lang))
         headers = {"Cache-Control": IMMUTABLE, **SECURITY_HEADERS}
         if suffix == "png":
             wait = limiter.take(client, PNG_COST - 1)  # the rest of a PNG's weight

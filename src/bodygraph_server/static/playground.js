@@ -1,22 +1,25 @@
 // The /playground page: one chart from the public API with the key the person pastes.
 // No build step; the data is put into the page as text (never as HTML). The answer's JSON
 // keeps the contract's order and keys; what a person reads here names the planets and
-// lists gates and channels in numeric order.
+// lists gates and channels in numeric order. The page's language (its menu, ?lang=) is
+// asked of the API too: the table shows the answer's labels, the page's own words come
+// from its data attributes (the service's catalogs).
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
   const PROPERTIES = [
-    ["type", "Type"], ["profile", "Profile"], ["strategy", "Strategy"],
-    ["authority", "Authority"], ["definition", "Definition"],
-    ["incarnationCross", "Incarnation cross"], ["signature", "Signature"],
-    ["notSelfTheme", "Not-self theme"], ["centers", "Defined centers"],
-    ["channelsLong", "Channels"], ["gates", "Gates"], ["birthDateUtc", "Birth (UTC)"],
+    "type", "profile", "strategy", "authority", "definition", "incarnationCross",
+    "signature", "notSelfTheme", "centers", "channelsLong", "gates", "birthDateUtc",
   ];
+  const LANG = $("result").dataset.lang;
+  const WORDS = JSON.parse($("result").dataset.words);
+  const ROWS = JSON.parse($("properties").dataset.rows);
+  const HEADING = JSON.parse($("activations").dataset.heading);
+  const BODIES = JSON.parse($("activations").dataset.bodies);
 
-  // "northNode" -> "North Node"
-  function readable(key) {
-    const words = key.replace(/([A-Z])/g, " $1");
-    return words.charAt(0).toUpperCase() + words.slice(1);
+  // A text of the page with its {fields} filled.
+  function say(key, values) {
+    return WORDS[key].replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
   }
 
   // The numbers in a text, as numbers: "The Channel of the Alpha (7-31)" -> [7, 31].
@@ -53,31 +56,39 @@
 
   function showChart(body) {
     const data = body.data;
+    // The words in the page's language (labels, same keys as data), else data's own.
+    const words = Object.assign({}, data, body.labels || {});
     const properties = $("properties");
     properties.replaceChildren();
-    PROPERTIES.forEach(([field, label]) => {
+    PROPERTIES.forEach((field) => {
       if (field in data) {
-        const value = data[field];
-        properties.appendChild(row([label, shown(field, value)]));
+        properties.appendChild(row([ROWS[field], shown(field, words[field])]));
       }
     });
     const activations = $("activations");
-    activations.replaceChildren(row(["Planet", "Design", "Personality"], true));
+    activations.replaceChildren(row(HEADING, true));
     const design = data.activations.design;
     const personality = data.activations.personality;
     Object.keys(personality).forEach((planet) => {
-      activations.appendChild(row([readable(planet), design[planet], personality[planet]]));
+      activations.appendChild(row([BODIES[planet] || planet, design[planet],
+                                   personality[planet]]));
     });
     const image = $("bodygraph");
     image.hidden = false;
     image.src = body.svgRenderUrl;
-    $("image-note").textContent = data.type + ", " + data.profile;
+    $("image-note").textContent = words.type + ", " + data.profile;
     $("result").hidden = false;
   }
 
   function showError(text) {
     $("error").textContent = text;
     $("error").hidden = false;
+  }
+
+  // The page's language as the API's query parameter (none for English: the answer as
+  // the contract has it).
+  function asked() {
+    return LANG === "en" ? "" : "?lang=" + encodeURIComponent(LANG);
   }
 
   function request() {
@@ -91,13 +102,13 @@
     if (lat !== "" && lng !== "") {
       body.lat = Number(lat);
       body.lng = Number(lng);
-      return ["v2/visual-charts/coordinates", headers, body];
+      return ["v2/visual-charts/coordinates" + asked(), headers, body];
     }
     body.location = $("location").value;
     // The field is there only when the service geocodes with Google (the caller's key).
     const geocodeKey = $("geocode-key") ? $("geocode-key").value.trim() : "";
     if (geocodeKey !== "") headers["HD-Geocode-Key"] = geocodeKey;
-    return ["v2/visual-charts", headers, body];
+    return ["v2/visual-charts" + asked(), headers, body];
   }
 
   async function submit(event) {
@@ -105,7 +116,7 @@
     $("error").hidden = true;
     $("result").hidden = true;
     $("submit").disabled = true;
-    $("status").textContent = "computing...";
+    $("status").textContent = say("computing", {});
     const [path, headers, body] = request();
     try {
       const response = await fetch(path, {
@@ -119,19 +130,20 @@
       } else if (answer && answer.message) {
         showError(answer.message + (answer.errorCode ? " (" + answer.errorCode + ")" : ""));
       } else {
-        showError("The service answered " + response.status + " without a message.");
+        showError(say("silent", { status: response.status }));
       }
       // The key's own window (a refused key is counted in an anonymous one: not shown).
       const state = /r=(\d+)/.exec(response.headers.get("ratelimit") || "");
       $("status").textContent =
-        response.ok && state ? state[1] + " requests left this minute" : "";
+        response.ok && state ? say("left", { count: state[1] }) : "";
     } catch (_) {
       $("status").textContent = "";
-      showError("The service could not be reached.");
+      showError(say("unreachable", {}));
     } finally {
       $("submit").disabled = false;
     }
   }
 
   $("chart-form").addEventListener("submit", submit);
+  $("lang").addEventListener("change", () => $("lang-form").submit());
 })();

@@ -13,6 +13,7 @@ from bodygraph_server.http.bodies import parse_json_object, read_raw_body
 from bodygraph_server.http.envelope import JSON_MEDIA_TYPE, Envelope, json_response, v2_success
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import admission_of, admitted
+from bodygraph_server.http.language import LANG
 from bodygraph_server.http.negotiation import NOT_ACCEPTABLE, negotiate
 from bodygraph_server.http.operation import Answer, Handler, Method, Operation
 from bodygraph_server.resources.accounts.results import (
@@ -50,9 +51,12 @@ def _shape(message: str) -> ApiError:
 
 
 def _query(request: Request, names: tuple[str, ...]) -> dict[str, str]:
-    """The query parameters, each among ``names`` and given at most once (else 422)."""
+    """The query parameters, each among ``names`` and given at most once (else 422);
+    ``lang``, every v2 operation's, is read by :mod:`~bodygraph_server.http.language`."""
     found: dict[str, str] = {}
     for name, value in request.query_params.multi_items():
+        if name == LANG:
+            continue
         if name not in names:
             takes = ", ".join(names) if names else "none"
             raise _shape(f"Unknown query parameter {name!r} (this endpoint takes: {takes})")
@@ -69,8 +73,8 @@ async def _no_body(request: Request, services: Services) -> None:
         return
     if request.method in ("GET", "HEAD"):
         raise _shape(f"{request.method} {request.url.path} takes no request body")
-    if parse_json_object(raw):
-        raise _shape(f"POST {request.url.path} takes no members in its body")
+    if set(parse_json_object(raw)) - {LANG}:
+        raise _shape(f"POST {request.url.path} takes no members in its body but lang")
 
 
 async def _caller(request: Request, path: str,

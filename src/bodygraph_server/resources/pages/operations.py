@@ -5,6 +5,7 @@ Content-Security-Policy that allows only this origin."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from importlib.util import find_spec
@@ -13,7 +14,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
@@ -79,6 +80,31 @@ def _page(path: str, *, summary: str, description: str, make: Callable[[], str],
         tags=("pages",), operation_id="page_" + (path.strip("/") or "landing"))
 
 
+def _page_in_languages(path: str, *, summary: str, description: str,
+                       make: Callable[[str], str], headers: Mapping[str, str]) -> Operation:
+    """A public HTML page in the language of ``?lang=`` (English without; each language's
+    page made once); an unknown code is 400, a line of text listing the codes."""
+    from bodygraph.catalog.translations import LANGUAGES
+
+    made = cache(make)
+
+    async def page(request: Request) -> Response:
+        given = request.query_params.getlist("lang") or ["en"]
+        if len(given) != 1 or given[0] not in LANGUAGES:
+            return PlainTextResponse(f"lang must be one of {', '.join(LANGUAGES)}",
+                                     status_code=400, headers=dict(headers))
+        return HTMLResponse(made(given[0]), headers=dict(headers))
+
+    operation = _page(path, summary=summary, description=description, make=lambda: "",
+                      headers=headers)
+    return replace(operation, handler=page, parameters=({
+        "name": "lang", "in": "query", "required": False,
+        "description": "the language of the page's words (English without)",
+        "schema": {"$ref": "#/components/schemas/Language"}},), refusals={
+        400: Answer(description="lang is not a supported code", media_type="text/plain",
+                    schema={"type": "string"})})
+
+
 def page_operations(document: Document, render_url: str = "",
                     geocode_key_required: bool = True) -> tuple[Operation, ...]:
     """``/openapi.json``, ``/``, ``/docs`` and ``/playground``; ``document`` is asked on
@@ -113,11 +139,12 @@ def page_operations(document: Document, render_url: str = "",
         _page("/docs", summary="API docs", description="Swagger UI over this document, how "
               "to authenticate and every error code.",
               make=lambda: docs_page(document(), geocode_key_required), headers=headers),
-        _page(PLAYGROUND_PATH, summary="Playground", description="Compute a chart with your "
-              "API key and see its bodygraph.",
-              make=lambda: playground_page(document()["info"]["title"],
-                                           geocode_key_required),
-              headers=headers),
+        _page_in_languages(
+            PLAYGROUND_PATH, summary="Playground", description="Compute a chart with your "
+            "API key and see its bodygraph, in the language of its menu.",
+            make=lambda lang: playground_page(document()["info"]["title"],
+                                              geocode_key_required, lang),
+            headers=headers),
     )
 
 

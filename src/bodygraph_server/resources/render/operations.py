@@ -26,7 +26,8 @@ def image_operation(image_format: str, render_path: str, handler: Handler) -> Op
     e-mail and social previews)."""
     png = image_format == "png"
     refusals = {
-        400: _refused("RENDER_TOKEN_MALFORMED: no t, or text that cannot be a token"),
+        400: _refused("RENDER_TOKEN_MALFORMED: no t, or text that cannot be a token; "
+                      "INVALID_LANGUAGE: lang unknown or given twice"),
         403: _refused("RENDER_TOKEN_INVALID: the signature does not verify (or the token "
                       "was issued for another template)"),
         404: _refused("NOT_FOUND: neither default, a shipped theme nor a template UUID"),
@@ -59,6 +60,11 @@ def image_operation(image_format: str, render_path: str, handler: Handler) -> Op
              "base64url characters of one of the token versions' lengths), given once; "
              "bound to the template of the path",
              "schema": {"type": "string", "pattern": TOKEN_PATTERN}},
+            {"name": "lang", "in": "query", "required": False,
+             "description": "the language of the image's words (en by default); outside "
+             "the token, it changes nothing else. The svgRenderUrl of an answer asked with "
+             "lang carries it.",
+             "schema": {"$ref": "#/components/schemas/Language"}},
         ),
         success=Answer(description="the image",
                        media_type="image/png" if png else "image/svg+xml",

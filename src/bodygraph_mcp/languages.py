@@ -1,0 +1,28 @@
+"""The tools' optional ``lang``: with it, a tool's structured content gets ``labels``, the
+words of its data in that language under the same keys (``bodygraph.i18n.labels``), and a
+picture is drawn in it; without it, the result is as before."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from mcp.types import CallToolResult
+from pydantic import Field
+
+Language = Literal["en", "de", "nl", "es", "fr", "pt", "it", "ru", "ja", "zh-Hans"]
+"""The library's languages (``bodygraph.languages()``; a test holds the two equal)."""
+Lang = Annotated[Language | None, Field(description=(
+    "Optional language of the words: adds `labels` (the data's words in it, same keys; "
+    "the data itself stays English) and draws pictures in it. One of en, de, nl, es, fr, "
+    "pt, it, ru, ja, zh-Hans."))]
+LABELS = "labels"
+
+
+def labelled(result: CallToolResult, data: Any, lang: str | None) -> CallToolResult:
+    """``result`` with the ``labels`` of ``data`` in ``lang`` in its structured content."""
+    if lang is None or result.structured_content is None:
+        return result
+    from bodygraph.i18n.labels import labels_of
+
+    result.structured_content[LABELS] = labels_of(data, lang)
+    return result

@@ -1,0 +1,145 @@
+"""A refusal's human ``message`` in the asked language: the English message is matched
+against the service's messages (marked for the catalogs, context ``service error``) and
+the translation is filled with the same values. Error codes never change."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from string import Formatter
+
+CONTEXT = "service error"
+
+
+def pgettext(context: str, message: str) -> str:
+    """Marks ``message`` for the catalogs (``pybabel extract``) and gives it back."""
+    return message
+
+
+#: ``{where}: {message}``: a message about one member of the body (``people[1]: ...``).
+LOCATED = pgettext("service error", "{where}: {message}")
+#: A 5xx naming the request id.
+WITH_REQUEST_ID = pgettext("service error", "{message} (request id {request_id})")
+MESSAGES: tuple[str, ...] = (
+    pgettext("service error", "API key missing"),
+    pgettext("service error", "API key invalid or deactivated"),
+    pgettext("service error", "Authentication failed"),
+    pgettext("service error", "HD-Geocode-Key header missing"),
+    pgettext("service error", "No credits left and overage is disabled"),
+    pgettext("service error", "Your plan does not include this endpoint"),
+    pgettext("service error", "Account is inactive"),
+    pgettext("service error", "birthdate must be a valid date YYYY-MM-DD"),
+    pgettext("service error", "birthtime must be a valid time HH:MM"),
+    pgettext("service error", "location must be 4 to 200 characters"),
+    pgettext("service error", "lat must be a number from -90 to 90"),
+    pgettext("service error", "lng must be a number from -180 to 180"),
+    pgettext("service error", "A required field is missing"),
+    pgettext("service error", "Request body is malformed"),
+    pgettext("service error", "The geocoding service returned an error"),
+    pgettext("service error", "Geocoding key invalid or restricted"),
+    pgettext("service error", "Location could not be geocoded"),
+    pgettext("service error", "Location could not be geocoded; close matches: {matches}"),
+    pgettext("service error", "Geocoding service rate limit exceeded"),
+    pgettext("service error", "Rate limit exceeded"),
+    pgettext("service error", "Time zone could not be determined for the place"),
+    pgettext("service error", "Astronomical calculation failed"),
+    pgettext("service error", "Chart generation failed"),
+    pgettext("service error", "Internal server error"),
+    pgettext("service error", "Request timed out"),
+    pgettext("service error", "Not found"),
+    pgettext("service error", "Method not allowed"),
+    pgettext("service error",
+             "The service is temporarily unavailable; retry after Retry-After seconds"),
+    pgettext("service error",
+             "Idempotency-Key must be 1 to 255 visible ASCII characters, sent once"),
+    pgettext("service error", "Idempotency-Key was already used with another request"),
+    pgettext("service error",
+             "A request with this Idempotency-Key is still in progress; retry later"),
+    pgettext("service error", "lang is not a supported language; use one of {languages}"),
+    pgettext("service error", "give lang once; use one of {languages}"),
+    pgettext("service error", "lang is given twice (query and body) with two values; use "
+             "one of {languages}"),
+    pgettext("service error", "Too many requests with an invalid API key from this address; "
+             "retry after Retry-After seconds"),
+    pgettext("service error", "Send the API key in exactly one header line"),
+    pgettext("service error", "Authorization header must be 'Bearer <API_KEY>'"),
+    pgettext("service error", "Missing required field: {name}"),
+    pgettext("service error", "{name} must be a string"),
+    pgettext("service error", "{name} is not a calendar date"),
+    pgettext("service error", "{name} must be {low} to {high} characters"),
+    pgettext("service error", "{name} must be a number from {low} to {high}"),
+    pgettext("service error", "{name} must be a whole number from {low} to {high}"),
+    pgettext("service error", "{name} must be a calendar date YYYY-MM-DD"),
+    pgettext("service error", "{name} must be one of {choices}"),
+    pgettext("service error", "birthdate must be YYYY-MM-DD"),
+    pgettext("service error", "birthtime must be HH:MM, 00:00 to 23:59"),
+    pgettext("service error", "birthdate must be DD-MMM-YY"),
+    pgettext("service error", "birthdate is outside the supported range: births from "
+             "{first} UTC to {last} UTC"),
+    pgettext("service error", "Request body exceeds {limit} bytes"),
+    pgettext("service error", "Request body incomplete"),
+    pgettext("service error", "Request body too slow"),
+    pgettext("service error", "Request body is empty"),
+    pgettext("service error", "Request body is not valid JSON"),
+    pgettext("service error", "Request body must be a JSON object"),
+    pgettext("service error", "The body must be a JSON object"),
+    pgettext("service error", "a birth must be a JSON object"),
+    pgettext("service error", "{name} must be a list of {low} to {high} births, not {size}"),
+    pgettext("service error", "{name} must be a list of {count} births, not {size}"),
+    pgettext("service error", "at must be a UTC instant YYYY-MM-DDTHH:MM:SSZ"),
+    pgettext("service error", "at is outside the supported range ({first} to {last})"),
+    pgettext("service error", "visual must be true or false"),
+    pgettext("service error", "visual needs natal: the picture is the natal chart with the "
+             "transit over it"),
+    pgettext("service error", "to must be from 0 to {days} days after from"),
+    pgettext("service error", "bodies must be a non-empty list of distinct body names"),
+    pgettext("service error", "year must come after the year of birth (UTC)"),
+    pgettext("service error", "The window reaches outside the supported range of dates "
+             "({first} to {last})"),
+    pgettext("service error", "A cycle reaches outside the supported range of dates "
+             "({first} to {last})"),
+    pgettext("service error", "The calendar reaches outside the supported range of dates "
+             "({first} to {last})"),
+    pgettext("service error", "The window cannot be computed for this input"),
+    pgettext("service error", "A cycle cannot be computed for this input"),
+    pgettext("service error", "The calendar cannot be computed for this input"),
+)
+"""The messages the service writes, in the order they are tried (a value is any text)."""
+
+_MEMBER = r"[a-zA-Z]+(?:\[\d+\])?"
+
+
+def _pattern(message: str) -> re.Pattern[str]:
+    """The regular expression matching ``message`` with any values in its fields."""
+    parts = []
+    for literal, name, _, _ in Formatter().parse(message):
+        parts.append(re.escape(literal))
+        if name is not None:
+            parts.append(f"(?P<{name}>{_MEMBER})" if name == "where" else f"(?P<{name}>.+?)")
+    return re.compile("".join(parts), re.DOTALL)
+
+
+@cache
+def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
+    return tuple((_pattern(m), m) for m in (*MESSAGES, WITH_REQUEST_ID, LOCATED))
+
+
+def translated(message: str, lang: str) -> str:
+    """``message`` in ``lang`` (a supported code); a message the catalogs do not hold
+    stays as it is."""
+    if lang == "en":
+        return message
+    from bodygraph.catalog.translations import catalog
+
+    for pattern, english in _patterns():
+        found = pattern.fullmatch(message)
+        if found is None:
+            continue
+        values = found.groupdict()
+        if "message" in values:  # the message inside a located or numbered one
+            inner = translated(values["message"], lang)
+            if inner == values["message"]:
+                continue
+            values["message"] = inner
+        return catalog(lang).pgettext(CONTEXT, english).format(**values)
+    return message

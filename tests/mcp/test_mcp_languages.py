@@ -1,0 +1,71 @@
+"""``lang`` on the MCP tools over stdio with the SDK's client: ``labels`` beside the
+unchanged data (the library's words), pictures drawn in the language, an unknown code a
+tool error naming the codes."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, get_args
+from zoneinfo import ZoneInfo
+
+import pytest
+
+import bodygraph
+from bodygraph.catalog.translations import LANGUAGES, term
+from bodygraph.i18n.labels import labels_of
+from bodygraph.render import svg
+from bodygraph_mcp.languages import Language
+
+if TYPE_CHECKING:
+    from shared_session import SharedSession
+
+pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
+
+BERLIN = {"date": "1990-07-15", "time": "14:30", "place": "Berlin, Germany"}
+AT = "2024-03-20T03:06:00Z"
+
+
+def berlin() -> bodygraph.Chart:
+    return bodygraph.calculate(datetime(1990, 7, 15, 14, 30, tzinfo=ZoneInfo("Europe/Berlin")))
+
+
+def test_the_tools_take_the_librarys_languages() -> None:
+    assert get_args(Language) == LANGUAGES
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_chart_in_every_language(session: SharedSession, lang: str) -> None:
+    plain = await session.call_tool("chart", {"birth": BERLIN})
+    asked = await session.call_tool("chart", {"birth": BERLIN, "lang": lang})
+    assert not asked.is_error
+    assert plain.structured_content is not None and asked.structured_content is not None
+    labels = asked.structured_content.pop("labels")
+    assert asked.structured_content == plain.structured_content
+    assert labels == {"chart": berlin().labels(lang)}
+    assert "labels" not in plain.structured_content
+
+
+async def test_relations_and_pictures_in_a_language(session: SharedSession) -> None:
+    transit = await session.call_tool("transit", {"at": AT, "birth": BERLIN, "lang": "de"})
+    content = transit.structured_content
+    assert content is not None
+    labels = content.pop("labels")
+    assert labels == labels_of(content, "de")
+    assert labels["natal"]["overlay"]["type"] == term(
+        "type", content["natal"]["overlay"]["type"], "de")
+    calendar = await session.call_tool("calendar", {"start": "2024-01-01", "end": "2024-01-01",
+                                                    "lang": "ja"})
+    assert calendar.structured_content is not None
+    ingresses = calendar.structured_content["ingresses"]
+    assert calendar.structured_content["labels"] == {"ingresses": [
+        {"body": labels_of({"body": i["body"]}, "ja")["body"]} for i in ingresses]}
+    picture = await session.call_tool("render_svg", {"birth": BERLIN, "lang": "fr"})
+    assert picture.structured_content is not None
+    assert picture.structured_content["svg"] == svg(berlin(), lang="fr")
+
+
+async def test_an_unknown_language_is_a_tool_error(session: SharedSession) -> None:
+    refused = await session.call_tool("chart", {"birth": BERLIN, "lang": "xx"})
+    assert refused.is_error
+    text = refused.content[0].text  # type: ignore[union-attr]
+    assert "lang" in text and "zh-Hans" in text
