@@ -5,7 +5,6 @@ house cusps; as text or JSON."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from datetime import datetime
 from typing import Any, Final
@@ -19,6 +18,7 @@ from bodygraph.cli.options import (
     add_calculation_options,
     calculator_from,
     geocoder_from,
+    json_text,
 )
 from bodygraph.cli.relations_options import command_parser
 from bodygraph.cli.report import pad, utc_seconds_text
@@ -88,9 +88,9 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     data = table.to_dict()
     if args.json:
-        print(json.dumps(data, indent=2, ensure_ascii=False))
+        print(json_text(args, data, table.labels))
     else:
-        print(astro_text(data, args.lang))
+        print(astro_text(data, args.lang, table.labels(args.lang)))
     return 0
 
 
@@ -142,9 +142,11 @@ def _position(body: dict[str, Any], signs: dict[str, str] | None = None) -> str:
             f"{body['second']:02d}\" {pad(sign, 11)} {mark}")
 
 
-def astro_text(data: dict[str, Any], lang: str = SOURCE_LANGUAGE) -> str:
+def astro_text(data: dict[str, Any], lang: str = SOURCE_LANGUAGE,
+               labels: dict[str, Any] | None = None) -> str:
     """The JSON of ``astro`` for a reader: the two columns, the angles and the cusps, every
-    word in ``lang``."""
+    word in ``lang`` (the houses' system and note from ``labels``, its words in ``lang``,
+    when given)."""
     from bodygraph.rules.zodiac import SIGNS
 
     tr = catalog(lang)
@@ -163,14 +165,15 @@ def astro_text(data: dict[str, Any], lang: str = SOURCE_LANGUAGE) -> str:
             "cli", "angles and houses: give the place (--lat/--lng or --place) to have them"))
         return "\n".join(rows)
     ascendant, midheaven = tr.pgettext("cli", "Ascendant"), tr.pgettext("cli", "Midheaven")
+    houses = {**data["houses"], **((labels or {}).get("houses") or {})}
     rows += [f"{pad(ascendant, 11)} {_longitude(data['angles']['ascendant'], signs)}",
              f"{pad(midheaven, 11)} "
              f"{_longitude(data['angles']['midheaven'], signs)}", "",
-             tr.pgettext("cli", "Houses ({system})").format(system=data["houses"]["system"])]
+             tr.pgettext("cli", "Houses ({system})").format(system=houses["system"])]
     rows += [f"  {house:>2}  {_longitude(cusp, signs)}"
              for house, cusp in enumerate(data["houses"]["cusps"], start=1)]
-    if data["houses"]["note"]:
-        rows += ["", tr.pgettext("cli", "note: {note}").format(note=data["houses"]["note"])]
+    if houses["note"]:
+        rows += ["", tr.pgettext("cli", "note: {note}").format(note=houses["note"])]
     return "\n".join(rows)
 
 

@@ -15,7 +15,13 @@ from bodygraph.cli.ical_file import (
     ics_to_stdout,
     write_ics,
 )
-from bodygraph.cli.options import CliError, Subparsers, calculator_from, note_if_plain
+from bodygraph.cli.options import (
+    CliError,
+    Subparsers,
+    calculator_from,
+    note_if_plain,
+    with_labels,
+)
 from bodygraph.cli.relations_options import (
     command_parser,
     exit_status,
@@ -91,7 +97,8 @@ def run(args: argparse.Namespace) -> int:
         if only_ics:
             return 0
     if args.json:
-        print(json.dumps([ingress.to_dict() for ingress in found], indent=2))
+        print(json.dumps([with_labels(args, ingress.to_dict(), ingress.labels)
+                          for ingress in found], indent=2, ensure_ascii=False))
         return 0
     words = catalog(args.lang)
     if not found:

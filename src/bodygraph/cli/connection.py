@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from bodygraph.catalog.tables import reading_order
 from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog
 from bodygraph.cli.births import add_births_arguments, charts_of_births
 from bodygraph.cli.images import add_image_options, wants_image, write_images
-from bodygraph.cli.options import CliError, Subparsers
+from bodygraph.cli.options import CliError, Subparsers, json_text
 from bodygraph.cli.relations_options import (
     command_parser,
     exit_status,
@@ -50,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
 
         write_images(args, connection_input(one, two))
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
+        print(json_text(args, result.to_dict(), result.labels))
     else:
         title = catalog(args.lang).pgettext(
             "cli", "Connection of person 1 (born {first}) and person 2 (born {second})")

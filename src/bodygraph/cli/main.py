@@ -49,7 +49,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         command.add_argument(
             "--lang", metavar="CODE",
             help=f"language of the words: {', '.join(LANGUAGES)} (default: ${LANG_VARIABLE}, "
-            "else en); with --json the chart's words come in a top-level \"labels\" object")
+            "else en); with --json the words come in a top-level \"labels\" object")
     return parser
 
 

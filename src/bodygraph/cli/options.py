@@ -4,11 +4,12 @@ plain text, and the calculation and geocoding options with what they build."""
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 import textwrap
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Final, TypeAlias
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from bodygraph.calculator import Calculator, default_calculator
 from bodygraph.catalog.translations import catalog
@@ -116,6 +117,21 @@ def plain_text(text: str) -> str:
     'a row of bodygraph.columnar.COLUMNS'
     """
     return _LITERAL.sub(r"\1", _ROLE.sub(r"\1", text))
+
+
+def with_labels(args: argparse.Namespace, data: dict[str, Any],
+                labels: Callable[[str], Any]) -> dict[str, Any]:
+    """``data``, and when a language was asked (``--lang`` or ``$BODYGRAPH_LANG``, never
+    the locale) a ``"labels"`` member beside its fields: ``labels(lang)``."""
+    if getattr(args, "lang_asked", False):
+        return {**data, "labels": labels(args.lang)}
+    return data
+
+
+def json_text(args: argparse.Namespace, data: dict[str, Any],
+              labels: Callable[[str], Any]) -> str:
+    """The ``--json`` of a command: ``data`` :func:`with_labels`."""
+    return json.dumps(with_labels(args, data, labels), indent=2, ensure_ascii=False)
 
 
 def add_calculation_options(options: Options) -> None:

@@ -4,7 +4,6 @@ at a place whose chart has all that the person knows of it."""
 from __future__ import annotations
 
 import argparse
-import json
 from datetime import datetime, tzinfo
 
 from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, cross_text, term
@@ -14,6 +13,7 @@ from bodygraph.cli.options import (
     Subparsers,
     calculator_from,
     geocoder_from,
+    json_text,
     note_if_plain,
 )
 from bodygraph.cli.relations_options import (
@@ -143,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
     note_if_plain("rectify")
     result = rectify(first_day, given, zone=where, last_day=last_day, from_time=from_time,
                      to_time=to_time, node=args.node, calculator=calculator_from(args))
-    print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) if args.json
+    print(json_text(args, result.to_dict(), result.labels) if args.json
           else render(result, args.lang))
     return 0
 

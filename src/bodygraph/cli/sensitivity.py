@@ -4,14 +4,19 @@ activations changes line, and the segments between them."""
 from __future__ import annotations
 
 import argparse
-import json
 import re
 from datetime import datetime, timedelta
 from enum import Enum
 
 from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, cross_text, term
 from bodygraph.cli.chart import add_birth_options, chart_from_args
-from bodygraph.cli.options import CliError, Subparsers, calculator_from, note_if_plain
+from bodygraph.cli.options import (
+    CliError,
+    Subparsers,
+    calculator_from,
+    json_text,
+    note_if_plain,
+)
 from bodygraph.cli.relations_options import (
     command_parser,
     exit_status,
@@ -63,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
     window = parse_window(args.window)
     birth = chart_from_args(args).birth_utc
     result = sensitivity(birth, window, args.node, calculator=calculator_from(args))
-    print(json.dumps(result.to_dict(), indent=2) if args.json else render(result, args.lang))
+    print(json_text(args, result.to_dict(), result.labels) if args.json
+          else render(result, args.lang))
     return 0
 
 

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, term
 from bodygraph.cli.chart import add_birth_options, chart_from_args, parse_utc
 from bodygraph.cli.images import add_image_options, wants_image, write_images
-from bodygraph.cli.options import CliError, Subparsers, calculator_from, out_of_range_text
+from bodygraph.cli.options import (
+    CliError,
+    Subparsers,
+    calculator_from,
+    json_text,
+    out_of_range_text,
+)
 from bodygraph.cli.relations_options import (
     command_parser,
     exit_status,
@@ -63,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
         from bodygraph.render.from_relations import transit_input  # only when drawing
 
         write_images(args, transit_input(natal, result))
-    print(json.dumps(result.to_dict(), indent=2) if args.json else render(result, args.lang))
+    print(json_text(args, result.to_dict(), result.labels) if args.json
+          else render(result, args.lang))
     return 0
 
 

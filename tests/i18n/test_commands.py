@@ -1,0 +1,214 @@
+"""Every command of the command line in every language: its readable text, and with
+``--json`` the ``"labels"`` beside the usual fields (the same keys as the JSON's words),
+hold no English word of the tables or messages where a translation exists."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime, time, timedelta
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bodygraph
+from bodygraph.catalog.translations import LANGUAGES, SOURCE_LANGUAGE
+from bodygraph.cli.main import main
+from bodygraph.relations import connection, penta, transit
+from bodygraph.relations.astro import astro
+from bodygraph.relations.calendar import calendar
+from bodygraph.relations.constraints import constraints
+from bodygraph.relations.cycles import cycles_of
+from bodygraph.relations.rectification import rectify
+from bodygraph.relations.sensitivity import sensitivity
+from bodygraph.relations.stability import stability
+from tests.i18n.test_outputs import assert_no_english
+
+TRANSLATED = [lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE]
+UTC_BIRTH = ["--utc", "1980-01-03T08:30:00Z"]
+#: One run of every command that prints words (``wheel`` only draws; ``batch`` below).
+COMMANDS: dict[str, list[str]] = {
+    "chart": ["chart", *UTC_BIRTH],
+    "transit": ["transit", "--at", "2024-03-20T03:06:00Z", *UTC_BIRTH],
+    "transit alone": ["transit", "--at", "2024-03-20T03:06:00Z"],
+    "connection": ["connection", *UTC_BIRTH, "--utc", "1985-07-09T14:00:00Z"],
+    "penta": ["penta", *UTC_BIRTH, "--utc", "1985-07-09T14:00:00Z",
+              "--utc", "1990-01-03T08:30:00Z"],
+    "sensitivity": ["sensitivity", *UTC_BIRTH, "--window", "20m"],
+    "stability": ["stability", *UTC_BIRTH, "--bound", "2h"],
+    "rectify": ["rectify", "--date", "1980-01-03", "--from-time", "07:00", "--to-time",
+                "10:00", "--tz", "UTC", "--profile", "3/5", "--type", "Generator"],
+    "cycles": ["cycles", *UTC_BIRTH, "--year", "2024"],
+    "calendar": ["calendar", "--from", "2024-03-20", "--to", "2024-03-21",
+                 "--body", "sun,moon,mars"],
+    "hologenetic": ["hologenetic", *UTC_BIRTH],
+    "astro": ["astro", *UTC_BIRTH, "--lat", "70", "--lng", "10"],  # polar: the note
+}
+
+
+def _run(capsys: pytest.CaptureFixture[str], args: list[str]) -> str:
+    assert main(args) == 0
+    return capsys.readouterr().out
+
+
+@cache
+def _plain_json(name: str) -> str:
+    """The ``--json`` of a command without a language (computed once a session)."""
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        assert main([*COMMANDS[name], "--json"]) == 0
+    return out.getvalue()
+
+
+def strings(value: Any) -> Iterator[str]:
+    """Every text a JSON value holds."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item)
+
+
+def assert_mirrors(labels: Any, data: Any, where: str = "labels") -> None:
+    """``labels`` has only keys ``data`` has at the same place, lists of the same length,
+    and texts (never numbers) at its leaves."""
+    if isinstance(labels, dict):
+        assert isinstance(data, dict), where
+        for key, value in labels.items():
+            assert key in data, f"{where}.{key} is not a key of the JSON"
+            assert_mirrors(value, data[key], f"{where}.{key}")
+    elif isinstance(labels, list):
+        assert isinstance(data, list) and len(labels) == len(data), where
+        for i, (value, item) in enumerate(zip(labels, data, strict=True)):
+            assert_mirrors(value, item, f"{where}[{i}]")
+    else:
+        assert isinstance(labels, str) and labels, where
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_command_speaks_the_language(lang: str,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    for name, args in COMMANDS.items():
+        text = _run(capsys, [*args, "--lang", lang])
+        assert_no_english(text, lang)
+        english = _run(capsys, args)
+        if name != "transit alone":  # its words are the bodies' names: Mars is Mars
+            assert text != english, name
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_json_has_its_labels_in_the_language(lang: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    for name, args in COMMANDS.items():
+        data = json.loads(_run(capsys, [*args, "--lang", lang, "--json"]))
+        plain = json.loads(_plain_json(name))
+        items = data if isinstance(data, list) else [data]
+        for item, usual in zip(items, plain if isinstance(plain, list) else [plain],
+                               strict=True):
+            labels = item.pop("labels")
+            assert item == usual, name
+            if name != "hologenetic":  # the shape of its --labels file: by sphere
+                assert_mirrors(labels, usual, name)
+            assert_no_english("\n".join(strings(labels)), lang)
+        assert items, name
+
+
+def test_json_without_a_language_has_no_labels(capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("BODYGRAPH_LANG", raising=False)
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    for name in COMMANDS:
+        assert "labels" not in _plain_json(name), name
+    monkeypatch.setenv("BODYGRAPH_LANG", "es")
+    data = json.loads(_run(capsys, [*COMMANDS["penta"], "--json"]))
+    assert data["labels"]["channels"] == [
+        "El Canal del Pródigo (13-33)", "El Canal del Pulso (2-14)"]
+
+
+def test_batch_speaks_the_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    births = tmp_path / "births.csv"
+    births.write_text("birth_utc\n1980-01-03T08:30:00Z\n", encoding="utf-8")
+    for lang in TRANSLATED:
+        assert main(["batch", str(births), "-o", str(tmp_path / "charts.csv"), "--jobs", "1",
+                     "--no-progress", "--lang", lang]) == 0
+        said = capsys.readouterr()
+        assert_no_english(said.out + said.err, lang)
+
+
+BIRTH = datetime(1980, 1, 3, 8, 30, tzinfo=UTC)
+
+
+@pytest.fixture(scope="module")
+def results() -> dict[str, Any]:
+    """One result of each relation, as the library gives it."""
+    one, two, three = bodygraph.calculate_many(
+        [BIRTH, datetime(1985, 7, 9, 14, 0, tzinfo=UTC), datetime(1990, 1, 3, 8, 30, tzinfo=UTC)])
+    at = datetime(2024, 3, 20, 3, 6, tzinfo=UTC)
+    return {
+        "transit": transit(at, natal=one),
+        "connection": connection(one, two),
+        "penta": penta([one, two, three]),
+        "sensitivity": sensitivity(BIRTH, timedelta(minutes=20)),
+        "stability": stability(BIRTH, timedelta(hours=2)),
+        "rectify": rectify(BIRTH.date(), constraints(type="Generator"), zone=UTC,
+                           from_time=time(7), to_time=time(10)),
+        "cycles": cycles_of(BIRTH, 2024),
+        "ingress": calendar(at, at + timedelta(days=1))[0],
+        "astro": astro(BIRTH, 70.0, 10.0),
+    }
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_result_labels_the_words_of_its_json(lang: str, results: dict[str, Any]) -> None:
+    for name, result in results.items():
+        assert_mirrors(result.labels(lang), result.to_dict(), name)
+
+
+def test_english_labels_are_the_words_the_json_writes(results: dict[str, Any]) -> None:
+    """Where the JSON holds a term (not a code), its English label is that term."""
+    overlay = results["transit"].labels("en")["natal"]["overlay"]
+    data = results["transit"].to_dict()["natal"]["overlay"]
+    assert {k: overlay[k] for k in ("type", "authority", "definition", "centers")} == {
+        k: data[k] for k in ("type", "authority", "definition", "centers")}
+    for segment, words in zip(results["sensitivity"].to_dict()["segments"],
+                              results["sensitivity"].labels("en")["segments"], strict=True):
+        assert words == {k: segment[k] for k in words}
+    stability_data = results["stability"].to_dict()["properties"]
+    for key, words in results["stability"].labels("en")["properties"].items():
+        assert words["value"] == stability_data[key]["value"]
+    windows = results["rectify"].to_dict()["windows"]
+    assert windows
+    for window, words in zip(windows, results["rectify"].labels("en")["windows"], strict=True):
+        assert words["chart"] == {k: window["chart"][k] for k in words["chart"]}
+    astro_data = results["astro"].to_dict()
+    astro_words = results["astro"].labels("en")
+    assert astro_words["houses"] == {k: astro_data["houses"][k] for k in ("system", "note")}
+    assert astro_words["activations"]["design"]["sun"]["sign"] == (
+        astro_data["activations"]["design"]["sun"]["sign"])
+
+
+def test_labels_name_channels_as_the_chart_does(results: dict[str, Any]) -> None:
+    chart = bodygraph.calculate(BIRTH)
+    long_names = dict(zip(chart.to_v2()["channelsShort"], chart.labels("de")["channelsLong"],
+                          strict=True))
+    words = results["transit"].labels("de")["natal"]["overlay"]["channelsShort"]
+    shorts = results["transit"].to_dict()["natal"]["overlay"]["channelsShort"]
+    assert [w for w, s in zip(words, shorts, strict=True) if s in long_names] == [
+        long_names[s] for s in shorts if s in long_names]
+    assert all(w.endswith(f"({s})") for w, s in zip(words, shorts, strict=True))
+
+
+def test_the_languages_page_examples_run() -> None:
+    import doctest
+
+    page = Path(__file__).resolve().parents[2] / "docs" / "languages.md"
+    failed, tried = doctest.testfile(str(page), module_relative=False)
+    assert (failed, tried > 0) == (0, True)
