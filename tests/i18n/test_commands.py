@@ -31,6 +31,8 @@ UTC_BIRTH = ["--utc", "1980-01-03T08:30:00Z"]
 #: One run of every command that prints words (``wheel`` only draws; ``batch`` below).
 COMMANDS: dict[str, list[str]] = {
     "chart": ["chart", *UTC_BIRTH],
+    "chart at a place": ["chart", "--date", "1990-05-14", "--time", "08:30", "--place",
+                         "Springfield"],  # notes: the local time, several places so called
     "transit": ["transit", "--at", "2024-03-20T03:06:00Z", *UTC_BIRTH],
     "transit alone": ["transit", "--at", "2024-03-20T03:06:00Z"],
     "connection": ["connection", *UTC_BIRTH, "--utc", "1985-07-09T14:00:00Z"],
@@ -48,9 +50,11 @@ COMMANDS: dict[str, list[str]] = {
 }
 
 
-def _run(capsys: pytest.CaptureFixture[str], args: list[str]) -> str:
+def _run(capsys: pytest.CaptureFixture[str], args: list[str], *, notes: bool = False) -> str:
+    """What a command prints (and with ``notes`` its notes on stderr)."""
     assert main(args) == 0
-    return capsys.readouterr().out
+    said = capsys.readouterr()
+    return said.out + said.err if notes else said.out
 
 
 @cache
@@ -97,9 +101,9 @@ def assert_mirrors(labels: Any, data: Any, where: str = "labels") -> None:
 def test_every_command_speaks_the_language(lang: str,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     for name, args in COMMANDS.items():
-        text = _run(capsys, [*args, "--lang", lang])
+        text = _run(capsys, [*args, "--lang", lang], notes=True)
         assert_no_english(text, lang)
-        english = _run(capsys, args)
+        english = _run(capsys, args, notes=True)
         if name != "transit alone":  # its words are the bodies' names: Mars is Mars
             assert text != english, name
 
@@ -212,3 +216,93 @@ def test_the_languages_page_examples_run() -> None:
     page = Path(__file__).resolve().parents[2] / "docs" / "languages.md"
     failed, tried = doctest.testfile(str(page), module_relative=False)
     assert (failed, tried > 0) == (0, True)
+
+
+#: Usage mistakes and failed work, each an error line of its own kind (CLI's, library's,
+#: argparse's).
+MISTAKES: list[list[str]] = [
+    ["chart", "--utc", "1700-01-01T00:00:00Z"],
+    ["chart", "--date", "1990-05-14", "--time", "08:30", "--place", "Xyzzyplace"],
+    ["chart", "--date", "1990-05-14", "--time", "08:30", "--tz", "Europe/Nowhere"],
+    ["chart", "--date", "1990-05-14", "--time", "08:30", "--lat", "95", "--lng", "10"],
+    ["chart", "--v1", *UTC_BIRTH],
+    ["chart", *UTC_BIRTH, "--theme", "nope", "--svg", "unused.svg"],
+    ["transit", "--at", "2300-01-01T00:00:00Z"],
+    ["connection", *UTC_BIRTH],
+    ["penta", *UTC_BIRTH, "--utc", "1981-01-03T08:30:00Z"],
+    ["sensitivity", *UTC_BIRTH, "--window", "3x"],
+    ["stability", *UTC_BIRTH, "--bound", "100h"],
+    ["rectify", "--date", "1980-01-03", "--tz", "UTC"],
+    ["rectify", "--date", "1980-01-03", "--tz", "UTC", "--type", "Gen"],
+    ["rectify", "--date", "1980-01-03", "--tz", "UTC", "--profile", "7/9"],
+    ["rectify", "--date", "1980-01-03", "--to-date", "1980-02-03", "--tz", "UTC",
+     "--type", "Generator"],
+    ["cycles", *UTC_BIRTH, "--year", "2300"],
+    ["calendar", "--from", "2024-01-05", "--to", "2024-01-01"],
+    ["calendar", "--from", "2024-01-01", "--to", "2024-01-02", "--body", "sun,foo"],
+    ["astro", *UTC_BIRTH, "--houses", "koch"],
+    ["astro", *UTC_BIRTH, "--lat", "90", "--lng", "0"],
+    ["wheel", *UTC_BIRTH],
+    ["batch", "missing-births.csv", "-o", "unused.csv"],
+    ["chart", "--nope"],
+    ["chart", "--node", "foo", *UTC_BIRTH],
+]
+
+
+def _said(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    try:
+        status = main(args)
+    except SystemExit as exc:  # argparse's own mistakes
+        status = int(str(exc.code))
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_error_line_is_in_the_language(lang: str, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("BODYGRAPH_LANG", raising=False)
+    for args in MISTAKES:
+        status, out, english = _said(args, capsys)
+        assert status in (1, 2) and out == "", args
+        said = _said([*args, "--lang", lang], capsys)
+        assert said[:2] == (status, ""), args
+        line = said[2]
+        assert line.count("\n") == 1 and line.startswith("bodygraph"), line
+        assert line != english, f"{args}: still in English: {line}"
+        assert_no_english(_without_values(line), lang)
+
+
+def _without_values(line: str) -> str:
+    """An error line without the list of values an option takes after "one of:" (they are
+    typed as the contract writes them: ``--type Generator``), nor the house systems."""
+    import re
+
+    for value in ("placidus", "whole-sign"):
+        line = line.replace(value, "")
+    return re.sub(r"(?<=[:：]) ?[^;；]*?(Generator|Head)[^;；\n]*", "", line)
+
+
+def test_errors_say_the_library_and_argparse_in_the_language(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert _said(["chart", "--date", "1990-05-14", "--time", "08:30", "--place", "Xyzzyplace",
+                  "--lang", "de"], capsys)[2] == (
+        "bodygraph: error: kein Ort gefunden für 'Xyzzyplace' (kein Ort dieses Namens und "
+        "keiner, der ähnlich geschrieben wird)\n")
+    assert _said(["chart", "--node", "foo", *UTC_BIRTH, "--lang=fr"], capsys)[2] == (
+        "bodygraph chart: error: argument --node : choix invalide : 'foo' (choisissez parmi "
+        "'true', 'mean') (voir bodygraph chart --help)\n")
+    assert _said(["cycles", *UTC_BIRTH, "--year", "2300", "--lang", "es"], capsys)[2] == (
+        "bodygraph: error: el retorno solar de 2300 llega a 2299-12-30 20:30:41 UTC, fuera de "
+        "la efeméride (1800-04-04 a 2199-12-31 UTC); para otras fechas pase un kernel mayor "
+        "(--ephemeris BSP o $BODYGRAPH_EPHEMERIS)\n")
+
+
+def test_a_message_no_pattern_knows_stays_as_the_library_wrote_it() -> None:
+    from bodygraph.cli.said import said
+
+    assert said("something new went wrong", "de") == "something new went wrong"
+    assert said("no place found for 'X'", "en") == "no place found for 'X'"
+    assert said("no place found for 'X'", "ja") == "'X' に当たる場所が見つかりません"

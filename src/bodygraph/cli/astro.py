@@ -19,6 +19,7 @@ from bodygraph.cli.options import (
     calculator_from,
     geocoder_from,
     json_text,
+    usage_error,
 )
 from bodygraph.cli.relations_options import command_parser
 from bodygraph.cli.report import pad, utc_seconds_text
@@ -74,11 +75,12 @@ def run(args: argparse.Namespace) -> int:
     from bodygraph.relations.astro import astro  # the engine: only once the options are good
 
     if args.houses is not None and args.houses not in HOUSE_SYSTEMS:
-        raise CliError(f"--houses {args.houses!r} is not a house system: use "
-                       + " or ".join(HOUSE_SYSTEMS))
+        raise usage_error("error", "--houses {text!r} is not a house system: use {first} or "
+                          "{second}", text=args.houses, first=HOUSE_SYSTEMS[0],
+                          second=HOUSE_SYSTEMS[1])
     place = _place(args)
     if args.houses is not None and place is None:
-        raise CliError("--houses needs the place: give --lat and --lng, or --place")
+        raise usage_error("error", "--houses needs the place: give --lat and --lng, or --place")
     birth = _birth(args, place)
     lat, lng = place if place is not None else (None, None)
     try:
@@ -96,12 +98,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _place(args: argparse.Namespace) -> tuple[float, float] | None:
     if (args.lat is None) != (args.lng is None):
-        raise CliError("give --lat and --lng together")
+        raise usage_error("error", "give --lat and --lng together")
     if args.lat is not None and args.place is not None:
-        raise CliError("give either --lat/--lng or --place, not both")
+        raise usage_error("error", "give either --lat/--lng or --place, not both")
     if args.place is not None:
         found = geocoder_from(args).geocode(args.place)
-        print(f"bodygraph: place {found.describe()}", file=sys.stderr)
+        print("bodygraph: " + catalog(args.lang).pgettext("cli", "place {place}").format(
+            place=found.describe()), file=sys.stderr)
         return found.lat, found.lng
     if args.lat is None:
         return None
@@ -110,28 +113,31 @@ def _place(args: argparse.Namespace) -> tuple[float, float] | None:
     except InvalidCoordinatesError as exc:
         raise CliError(str(exc)) from None
     if abs(lat) == 90.0:
-        raise CliError(f"latitude {lat} is a pole, where no Ascendant exists")
+        raise usage_error("error", "latitude {lat} is a pole, where no Ascendant exists",
+                          lat=lat)
     return lat, lng
 
 
 def _birth(args: argparse.Namespace, place: tuple[float, float] | None) -> datetime:
     if args.utc:
         if args.date or args.time or args.tz:
-            raise CliError("give either --utc or --date/--time (with --tz or the place), "
-                           "not both")
+            raise usage_error("error", "give either --utc or --date/--time (with --tz or the "
+                              "place), not both")
         return parse_utc(args.utc)
     if not (args.date and args.time):
-        raise CliError(f"give the birth instant: --utc ISO, or --date and --time (try: "
-                       f"{EXAMPLE})")
+        raise usage_error("error", "give the birth instant: --utc ISO, or --date and --time "
+                          "(try: {example})", example=EXAMPLE)
     when = wall_time(args.date, args.time)
     if args.tz is not None:
         resolved = to_utc(when, args.tz)
     elif place is not None:
         resolved = local_to_utc(when, lat=place[0], lng=place[1])
     else:
-        raise CliError("with --date/--time give --tz ZONE, --place TEXT or --lat/--lng")
-    print(f"bodygraph: {when:%Y-%m-%d %H:%M} in zone {resolved.zone} -> "
-          f"{utc_seconds_text(resolved.utc)}", file=sys.stderr)
+        raise usage_error("error", "with --date/--time give --tz ZONE, --place TEXT or "
+                          "--lat/--lng")
+    print("bodygraph: " + catalog(args.lang).pgettext("cli", "{when} in zone {zone} -> {utc}")
+          .format(when=f"{when:%Y-%m-%d %H:%M}", zone=resolved.zone,
+                  utc=utc_seconds_text(resolved.utc)), file=sys.stderr)
     return resolved.utc
 
 

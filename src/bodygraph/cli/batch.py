@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     """The handler of ``bodygraph batch``: 0 when every row made a chart, 1 when some
     rows are bad (they are in the output with their error)."""
     progress = sys.stderr.isatty() if args.progress is None else bool(args.progress)
-    note_if_plain("batch")
+    note_if_plain("batch", args.lang)
     geocode = None  # the job looks places up offline, loading the gazetteer only if needed
     if args.geocoder != DEFAULT_GEOCODER or args.geocode_key:
         geocode = geocoder_from(args).geocode

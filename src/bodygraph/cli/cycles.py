@@ -15,11 +15,11 @@ from bodygraph.cli.ical_file import (
     write_ics,
 )
 from bodygraph.cli.options import (
-    CliError,
     Subparsers,
     calculator_from,
     json_text,
     note_if_plain,
+    usage_error,
 )
 from bodygraph.cli.relations_options import (
     command_parser,
@@ -64,10 +64,10 @@ def add_parser(subparsers: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """Compute and print the cycles of the birth."""
     if args.year is not None and not MINYEAR <= args.year <= MAXYEAR:
-        raise CliError(f"--year {args.year} is not a year of the calendar ({MINYEAR} to "
-                       f"{MAXYEAR})")
+        raise usage_error("error", "--year {year} is not a year of the calendar ({first} to "
+                          "{last})", year=args.year, first=MINYEAR, last=MAXYEAR)
     only_ics = ics_to_stdout(args)
-    note_if_plain("cycles")
+    note_if_plain("cycles", args.lang)
     birth = chart_from_args(args).birth_utc
     found = cycles_of(birth, args.year, calculator_from(args))
     if args.ics is not None:

@@ -12,9 +12,9 @@ from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog
 from bodygraph.cli.chart import add_birth_options, chart_from_args
 from bodygraph.cli.options import (
     EXIT_STATUS,
-    CliError,
     Subparsers,
     add_calculation_options,
+    usage_error,
 )
 from bodygraph.cli.relations_options import command_parser
 from bodygraph.cli.report import body_label, pad
@@ -67,11 +67,11 @@ def _labels(path: str) -> LabelPack:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise CliError(f"--labels {path}: no such file") from None
+        raise usage_error("error", "--labels {path}: no such file", path=path) from None
     try:
         return label_pack_from_json(text)
     except InvalidOptionError as exc:
-        raise CliError(f"--labels {path}: {exc}") from None
+        raise usage_error("error", "--labels {path}: {reason}", path=path, reason=exc) from None
 
 
 def profile_json(profile: HologeneticProfile, labels: LabelPack | None,

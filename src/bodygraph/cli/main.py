@@ -18,6 +18,7 @@ from typing import NoReturn
 import bodygraph
 from bodygraph.catalog.translations import LANGUAGES, SOURCE_LANGUAGE, catalog
 from bodygraph.cli.options import EXIT_STATUS, CliError, HelpFormatter, out_of_range_text
+from bodygraph.cli.said import said
 from bodygraph.errors import BodygraphError, OutOfRangeError
 
 #: The environment variable whose value is the default of ``--lang``.
@@ -55,10 +56,15 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 class _Parser(argparse.ArgumentParser):
     """argparse's parser whose usage mistakes are one line (argparse prints the usage
-    first); its subcommands' parsers are of this class too."""
+    first), in the language the command line asks for (:func:`asked_language`); its
+    subcommands' parsers are of this class too."""
+
+    lang = SOURCE_LANGUAGE
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        line = catalog(self.lang).pgettext("error", "{message} (see {prog} --help)").format(
+            message=said(message, self.lang), prog=self.prog)
+        self.exit(2, f"{self.prog}: error: {line}\n")
 
 
 class _Version(argparse.Action):
@@ -76,6 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     :data:`~bodygraph.cli.options.EXIT_STATUS`)."""
     arguments = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(arguments)
+    _Parser.lang = asked_language(arguments)
     args = parser.parse_args(arguments)
     if args.command is None:
         parser.print_help()
@@ -92,10 +99,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"bodygraph: error: {exc.text(args.lang)}", file=sys.stderr)
         return 2
     except OutOfRangeError as exc:  # a value that cannot be used (the relations: status 2)
-        print(f"bodygraph: error: {out_of_range_text(exc)}", file=sys.stderr)
+        print(f"bodygraph: error: {said(out_of_range_text(exc), args.lang)}", file=sys.stderr)
         return 1
     except BodygraphError as exc:
-        print(f"bodygraph: error: {exc}", file=sys.stderr)
+        print(f"bodygraph: error: {said(str(exc), args.lang)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("bodygraph: " + tr.pgettext("error", "interrupted"), file=sys.stderr)
@@ -115,6 +122,21 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)
         return 1
     return status
+
+
+def asked_language(arguments: Sequence[str]) -> str:
+    """The language a command line asks for before it is parsed (for argparse's own
+    messages): the last ``--lang CODE`` or ``--lang=CODE``, else ``$BODYGRAPH_LANG``, else
+    English; an unknown code is English (its error comes after parsing)."""
+    given = os.environ.get(LANG_VARIABLE) or None
+    for i, word in enumerate(arguments):
+        if word == "--":
+            break
+        if word == "--lang" and i + 1 < len(arguments):
+            given = arguments[i + 1]
+        elif word.startswith("--lang="):
+            given = word.removeprefix("--lang=")
+    return given if given in LANGUAGES else SOURCE_LANGUAGE
 
 
 def _resolve_language(args: argparse.Namespace) -> None:

@@ -11,11 +11,11 @@ from enum import Enum
 from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, cross_text, term
 from bodygraph.cli.chart import add_birth_options, chart_from_args
 from bodygraph.cli.options import (
-    CliError,
     Subparsers,
     calculator_from,
     json_text,
     note_if_plain,
+    usage_error,
 )
 from bodygraph.cli.relations_options import (
     command_parser,
@@ -36,8 +36,8 @@ def parse_window(text: str, option: str = "--window") -> timedelta:
     """``2h``, ``90m``, ``1h30m``, ``45s``: a span of time (given to ``option``)."""
     found = _SPAN.match(text.strip().lower())
     if not text.strip() or found is None:
-        raise CliError(f"{option} {text!r} is not a span of time; write it like 2h, 90m or "
-                       "1h30m")
+        raise usage_error("error", "{option} {text!r} is not a span of time; write it like 2h, "
+                          "90m or 1h30m", option=option, text=text)
     hours, minutes, seconds = (float(part) if part else 0.0 for part in found.groups())
     return timedelta(hours=hours, minutes=minutes, seconds=seconds)
 
@@ -64,7 +64,7 @@ def add_parser(subparsers: Subparsers) -> None:
 @input_errors_exit_2
 def run(args: argparse.Namespace) -> int:
     """Compute and print the sensitivity of the birth."""
-    note_if_plain("sensitivity")
+    note_if_plain("sensitivity", args.lang)
     window = parse_window(args.window)
     birth = chart_from_args(args).birth_utc
     result = sensitivity(birth, window, args.node, calculator=calculator_from(args))

@@ -88,7 +88,7 @@ def add_parser(subparsers: Subparsers) -> None:
 @input_errors_exit_2
 def run(args: argparse.Namespace) -> int:
     """Compute and print the stability of the birth's chart."""
-    note_if_plain("stability")
+    note_if_plain("stability", args.lang)
     bound = parse_window(args.bound, "--bound")
     birth = chart_from_args(args).birth_utc
     result = stability(birth, bound, args.node, calculator=calculator_from(args))
