@@ -282,7 +282,7 @@ def _without_values(line: str) -> str:
 
     for value in ("placidus", "whole-sign"):
         line = line.replace(value, "")
-    return re.sub(r"(?<=[:：]) ?[^;；]*?(Generator|Head)[^;；\n]*", "", line)
+    return re.sub(r"(?<=[:\uff1a]) ?[^;\uff1b]*?(Generator|Head)[^;\uff1b\n]*", "", line)
 
 
 def test_errors_say_the_library_and_argparse_in_the_language(
