@@ -306,3 +306,13 @@ def test_a_message_no_pattern_knows_stays_as_the_library_wrote_it() -> None:
     assert said("something new went wrong", "de") == "something new went wrong"
     assert said("no place found for 'X'", "en") == "no place found for 'X'"
     assert said("no place found for 'X'", "ja") == "'X' に当たる場所が見つかりません"
+
+
+def test_lang_before_the_command_counts_as_the_command_s(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    before = _run(capsys, ["--lang", "de", *COMMANDS["penta"]])
+    assert before == _run(capsys, [*COMMANDS["penta"], "--lang", "de"])
+    assert before.startswith("Penta aus 3 Mitgliedern")
+    assert _run(capsys, ["--lang", "de", *COMMANDS["penta"], "--lang", "fr"]) == _run(
+        capsys, [*COMMANDS["penta"], "--lang", "fr"])
+    assert _said(["--lang", "xx", *COMMANDS["penta"]], capsys)[:2] == (2, "")

@@ -43,6 +43,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_Version, nargs=0,
                         help="show the version and exit")
+    parser.add_argument("--lang", metavar="CODE", dest="lang_first",
+                        help="language of the words (as each command's --lang)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in modules:
         module.add_parser(subparsers)
@@ -143,7 +145,7 @@ def _resolve_language(args: argparse.Namespace) -> None:
     """Set ``args.lang`` to the language asked (``--lang``, else ``$BODYGRAPH_LANG``, else
     English; never the locale) and ``args.lang_asked`` to whether one was asked, so that
     ``--json`` adds its words; an unknown code is a usage mistake."""
-    given, where = args.lang, "--lang"
+    given, where = args.lang or getattr(args, "lang_first", None), "--lang"
     if given is None and os.environ.get(LANG_VARIABLE):
         given, where = os.environ[LANG_VARIABLE], f"${LANG_VARIABLE}"
     if given is not None and given not in LANGUAGES:
