@@ -139,11 +139,17 @@ def test_json_without_a_language_has_no_labels(capsys: pytest.CaptureFixture[str
 
 def test_batch_speaks_the_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     births = tmp_path / "births.csv"
-    births.write_text("birth_utc\n1980-01-03T08:30:00Z\n", encoding="utf-8")
+    births.write_text("date,time,location\n1990-05-14,08:30,Berlin\n"
+                      "1990-05-14,08:30,Xyzzyplace\n1990-02-30,08:30,Berlin\n"
+                      "1990-05-14,8h,Berlin\n", encoding="utf-8")
     for lang in TRANSLATED:
         assert main(["batch", str(births), "-o", str(tmp_path / "charts.csv"), "--jobs", "1",
-                     "--no-progress", "--lang", lang]) == 0
+                     "--progress", "--lang", lang]) == 1  # bad rows
         said = capsys.readouterr()
+        assert said.err.count("PLACE_NOT_FOUND") == 1, said.err  # codes stay
+        for english in ("row ", "rows/s", "February", "no place found", "there is no day",
+                        "a birth time must"):
+            assert english not in said.err, (lang, said.err)
         assert_no_english(said.out + said.err, lang)
 
 

@@ -72,6 +72,29 @@ LIBRARY_MESSAGES: tuple[str, ...] = (
     pgettext("error", "input file not found: {path}"),
     pgettext("error", "{path} has no data rows"),
     pgettext("error", "{path} is empty: it needs a header row"),
+    pgettext("error", "{text} is not an ISO 8601 date-time; write it like 1980-01-03T08:30:00Z"),
+    pgettext("error", "a birth date must be written YYYY-MM-DD (like 1990-05-14), not {value}"),
+    pgettext("error", "a birth time must be written H:MM or HH:MM, optionally :SS (24-hour, "
+             "like 08:30), not {value}"),
+    pgettext("error", "there is no time {value}: hours go from 0 to 23, minutes and seconds "
+             "from 00 to 59"),
+    pgettext("error", "years start at 0001"),
+    pgettext("error", "months go from 01 to 12"),
+    pgettext("error", "{month} has {days} days in {year}"),
+    pgettext("error", "January"), pgettext("error", "February"), pgettext("error", "March"),
+    pgettext("error", "April"), pgettext("error", "May"), pgettext("error", "June"),
+    pgettext("error", "July"), pgettext("error", "August"), pgettext("error", "September"),
+    pgettext("error", "October"), pgettext("error", "November"),
+    pgettext("error", "December"),
+)
+
+#: The lines of ``bodygraph batch`` on stderr: a bad row (its reason said too), the count
+#: of the bad rows not shown, the progress bar.
+BATCH_LINES: tuple[str, ...] = (
+    pgettext("error", "row {row}: {reason} ({code})"),
+    pgettext("error", "... and {count} more bad rows (see the error column)"),
+    pgettext("cli", "{progress}  {rate} rows/s  {errors} bad"),
+    pgettext("cli", "{count} rows"),
 )
 
 #: argparse's messages of a usage mistake (Python's own words).
@@ -89,6 +112,12 @@ ARGPARSE_MESSAGES: tuple[str, ...] = (
 )
 
 _FIELD = re.compile(r"\\\{(\w+)\\\}")
+#: What a field matches: an error code is upper case, a month's name a capitalised word,
+#: a number of days digits; any other field any text.
+_KINDS = {"code": "[A-Z][A-Z0-9_]*", "month": "[A-Z][a-z]+", "days": "[0-9]+"}
+
+
+_CLI_LINES = frozenset(BATCH_LINES[2:])
 
 
 @cache
@@ -96,14 +125,19 @@ def _patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
     """Each message with the regular expression that reads its fields, the ones with the
     most fixed text first (the most specific)."""
     def regex(message: str) -> re.Pattern[str]:
-        return re.compile(_FIELD.sub(lambda m: f"(?P<{m.group(1)}>.+?)", re.escape(message)),
-                          re.DOTALL)
+        return re.compile(_FIELD.sub(
+            lambda m: f"(?P<{m.group(1)}>{_KINDS.get(m.group(1), '.+?')})",
+            re.escape(message)), re.DOTALL)
 
-    def fixed(message: str) -> int:
-        return sum(len(text) for text, *_ in Formatter().parse(message))
+    def fixed(message: str) -> tuple[bool, bool, int]:
+        """Most specific first: a message that starts and ends with fixed text, then the
+        one with the most of it."""
+        parts = list(Formatter().parse(message))
+        return (bool(parts[0][0]), parts[-1][1] is None,
+                sum(len(text) for text, *_ in parts))
 
-    return tuple((m, regex(m)) for m in sorted((*LIBRARY_MESSAGES, *ARGPARSE_MESSAGES),
-                                                key=fixed, reverse=True))
+    every = (*LIBRARY_MESSAGES, *ARGPARSE_MESSAGES, *BATCH_LINES)
+    return tuple((m, regex(m)) for m in sorted(every, key=fixed, reverse=True))
 
 
 def said(message: str, lang: str) -> str:
@@ -115,5 +149,6 @@ def said(message: str, lang: str) -> str:
         found = regex.fullmatch(message)
         if found is not None:
             fields = {name: said(value, lang) for name, value in found.groupdict().items()}
-            return catalog(lang).pgettext("error", english).format(**fields)
+            context = "cli" if english in _CLI_LINES else "error"
+            return catalog(lang).pgettext(context, english).format(**fields)
     return message
