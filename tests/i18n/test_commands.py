@@ -322,3 +322,12 @@ def test_lang_before_the_command_counts_as_the_command_s(
     assert _run(capsys, ["--lang", "de", *COMMANDS["penta"], "--lang", "fr"]) == _run(
         capsys, [*COMMANDS["penta"], "--lang", "fr"])
     assert _said(["--lang", "xx", *COMMANDS["penta"]], capsys)[:2] == (2, "")
+
+
+def test_the_v1_object_gets_its_labels_under_its_own_keys(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads(_run(capsys, [*COMMANDS["chart"], "--json", "--v1", "--lang", "it"]))
+    labels = data.pop("labels")
+    assert set(labels) <= set(data)
+    assert labels["incarnation_cross"].startswith("Croce d'Angolo Destro")
+    assert labels["type"] == "Generatore"

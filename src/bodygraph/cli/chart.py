@@ -35,6 +35,9 @@ if TYPE_CHECKING:
     from bodygraph.geo.places import Place
 
 EXAMPLE = "bodygraph chart --utc 1980-01-03T08:30:00Z"
+#: The keys of the legacy v1 object where they differ from the v2 result's (``--v1``).
+V1_KEYS = {"incarnationCross": "incarnation_cross", "notSelfTheme": "not_self_theme",
+           "channelsLong": "channels_long"}
 
 
 
@@ -90,7 +93,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         data = chart.to_v1() if args.v1 else chart.to_v2()
         if args.lang_asked:
-            data["labels"] = chart.labels(args.lang)
+            labels = chart.labels(args.lang)
+            data["labels"] = ({V1_KEYS.get(k, k): v for k, v in labels.items()} if args.v1
+                              else labels)
         print(json.dumps(data, indent=2, ensure_ascii=False))
     else:
         print(render_text(chart, args.lang))
