@@ -232,6 +232,7 @@ MISTAKES: list[list[str]] = [
     ["chart", "--date", "1990-05-14", "--time", "08:30", "--tz", "Europe/Nowhere"],
     ["chart", "--date", "1990-05-14", "--time", "08:30", "--lat", "95", "--lng", "10"],
     ["chart", "--v1", *UTC_BIRTH],
+    ["chart", *UTC_BIRTH, "--svg", "no-such-folder/chart.svg"],
     ["chart", *UTC_BIRTH, "--theme", "nope", "--svg", "unused.svg"],
     ["transit", "--at", "2300-01-01T00:00:00Z"],
     ["connection", *UTC_BIRTH],

@@ -18,7 +18,7 @@ from typing import NoReturn
 import bodygraph
 from bodygraph.catalog.translations import LANGUAGES, SOURCE_LANGUAGE, catalog
 from bodygraph.cli.options import EXIT_STATUS, CliError, HelpFormatter, out_of_range_text
-from bodygraph.cli.said import said
+from bodygraph.cli.said import os_reason, said
 from bodygraph.errors import BodygraphError, OutOfRangeError
 
 #: The environment variable whose value is the default of ``--lang``.
@@ -120,7 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = (tr.pgettext("error", "cannot use {path}: {reason}") if exc.filename
                    else tr.pgettext("error", "cannot use: {reason}"))
         print("bodygraph: error: " + message.format(path=exc.filename,
-                                                    reason=exc.strerror or exc),
+                                                    reason=os_reason(exc, args.lang)),
               file=sys.stderr)
         return 1
     return status

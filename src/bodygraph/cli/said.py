@@ -4,6 +4,7 @@ parts, said again in the language when they are messages too); others stay Engli
 
 from __future__ import annotations
 
+import errno
 import re
 from functools import cache
 from string import Formatter
@@ -117,6 +118,16 @@ _FIELD = re.compile(r"\\\{(\w+)\\\}")
 _KINDS = {"code": "[A-Z][A-Z0-9_]*", "month": "[A-Z][a-z]+", "days": "[0-9]+"}
 
 
+#: Why a file cannot be used, for the commonest reasons the operating system gives.
+OS_REASONS: dict[int, str] = {
+    errno.ENOENT: pgettext("error", "no such file or directory"),
+    errno.EACCES: pgettext("error", "permission denied"),
+    errno.EISDIR: pgettext("error", "it is a directory"),
+    errno.ENOTDIR: pgettext("error", "a part of the path is not a directory"),
+    errno.ENOSPC: pgettext("error", "no space left on the device"),
+    errno.EROFS: pgettext("error", "the file system is read-only"),
+}
+
 _CLI_LINES = frozenset(BATCH_LINES[2:])
 
 
@@ -138,6 +149,15 @@ def _patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
 
     every = (*LIBRARY_MESSAGES, *ARGPARSE_MESSAGES, *BATCH_LINES)
     return tuple((m, regex(m)) for m in sorted(every, key=fixed, reverse=True))
+
+
+def os_reason(error: OSError, lang: str) -> str:
+    """Why the operating system could not use a file, in ``lang`` for the reasons of
+    :data:`OS_REASONS` (in English the system's own words, as before)."""
+    known = OS_REASONS.get(error.errno or 0)
+    if lang == SOURCE_LANGUAGE or known is None:
+        return str(error.strerror or error)
+    return catalog(lang).pgettext("error", known)
 
 
 def said(message: str, lang: str) -> str:
