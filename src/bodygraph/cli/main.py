@@ -29,9 +29,11 @@ SUBCOMMANDS = ("chart", "batch", "transit", "connection", "penta", "sensitivity"
                "rectify", "cycles", "calendar", "hologenetic", "astro", "wheel")
 
 
-def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None,
+                 lang: str = SOURCE_LANGUAGE) -> argparse.ArgumentParser:
     """The argument parser of ``bodygraph``: with every subcommand, or only the one
-    ``argv`` runs when its first word names one (the same parse, a faster start)."""
+    ``argv`` runs when its first word names one (the same parse, a faster start); its
+    usage mistakes are said in ``lang``."""
     wanted = [argv[0]] if argv and argv[0] in SUBCOMMANDS else list(SUBCOMMANDS)
     modules = [importlib.import_module(f"bodygraph.cli.{name}") for name in wanted]
     example = modules[0].EXAMPLE if wanted[0] == "chart" else ""
@@ -48,7 +50,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in modules:
         module.add_parser(subparsers)
+    parser.lang = lang
     for command in subparsers.choices.values():
+        command.lang = lang
         command.add_argument(
             "--lang", metavar="CODE",
             help=f"language of the words: {', '.join(LANGUAGES)} (default: ${LANG_VARIABLE}, "
@@ -61,6 +65,7 @@ class _Parser(argparse.ArgumentParser):
     first), in the language the command line asks for (:func:`asked_language`); its
     subcommands' parsers are of this class too."""
 
+    #: The language of the usage mistakes (set by :func:`build_parser`).
     lang = SOURCE_LANGUAGE
 
     def error(self, message: str) -> NoReturn:
@@ -83,8 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     work failed or some rows are bad, 2 a usage mistake, 130 interrupted; see
     :data:`~bodygraph.cli.options.EXIT_STATUS`)."""
     arguments = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(arguments)
-    _Parser.lang = asked_language(arguments)
+    parser = build_parser(arguments, asked_language(arguments))
     args = parser.parse_args(arguments)
     if args.command is None:
         parser.print_help()
