@@ -58,6 +58,7 @@ def run_batch(
     jobs: int | None = None,
     encoding: str | None = None,
     range_remedy: str | None = None,
+    say: Callable[[str], str] = str,
 ) -> BatchSummary:
     """Calculate a chart for every row of ``source`` and write them to ``target``.
 
@@ -76,7 +77,8 @@ def run_batch(
     is the same, byte for byte and in input order, whatever the number.
     ``range_remedy`` says how to use a larger kernel in the error of a row outside the
     ephemeris (default: the library's words, ``ephemeris=``; the command line names its
-    ``--ephemeris``).
+    ``--ephemeris``). ``say`` words each line written on ``stderr`` (the command line says
+    them in its language).
     """
     err = stderr if stderr is not None else sys.stderr
     if chunk_size < 1:
@@ -94,7 +96,7 @@ def run_batch(
         raise BatchError(f"input file not found: {source}")
     check_target(source, target)
     calc = calculator or default_calculator(None)
-    bar = Progress(count_rows(source) if progress else None, err, enabled=progress)
+    bar = Progress(count_rows(source) if progress else None, err, enabled=progress, say=say)
     started = time.monotonic()
     reported = 0
     with staged(target) as temporary:  # renamed to target at the end, removed on an error
@@ -117,7 +119,7 @@ def run_batch(
                 for done in results:
                     clear = "\r\x1b[K" if progress and err.isatty() else ""
                     for line in done.reported[: max(MAX_REPORTED - reported, 0)]:
-                        err.write(f"{clear}{line}\n")
+                        err.write(f"{clear}{say(line)}\n")
                         reported += 1
                     writer.write(done.part)
                     bar.update(done.rows, done.errors)
@@ -125,7 +127,8 @@ def run_batch(
             writer.close()
     bar.finish()
     if bar.errors > MAX_REPORTED:
-        err.write(f"... and {bar.errors - MAX_REPORTED:,} more bad rows (see the error column)\n")
+        err.write(say(f"... and {bar.errors - MAX_REPORTED:,} more bad rows (see the error "
+                      "column)") + "\n")
     seconds = time.monotonic() - started
     return BatchSummary(bar.done, bar.errors, seconds)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import IO
 
 
@@ -11,8 +12,10 @@ class Progress:
 
     WIDTH = 30
 
-    def __init__(self, total: int | None, stream: IO[str], *, enabled: bool) -> None:
+    def __init__(self, total: int | None, stream: IO[str], *, enabled: bool,
+                 say: Callable[[str], str] = str) -> None:
         self.total = total
+        self.say = say
         self.stream = stream
         self.enabled = enabled
         self.done = 0
@@ -38,7 +41,7 @@ class Progress:
             text = f"[{bar}] {share:6.1%} {self.done:,}/{self.total:,}"
         else:
             text = f"{self.done:,} rows"
-        self.stream.write(f"\r{text}  {rate:,.0f} rows/s  {self.errors:,} bad")
+        self.stream.write("\r" + self.say(f"{text}  {rate:,.0f} rows/s  {self.errors:,} bad"))
         self.stream.flush()
 
     def finish(self) -> None:

@@ -5,7 +5,6 @@ house cusps; as text or JSON."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from datetime import datetime
 from typing import Any, Final
@@ -19,6 +18,8 @@ from bodygraph.cli.options import (
     add_calculation_options,
     calculator_from,
     geocoder_from,
+    json_text,
+    usage_error,
 )
 from bodygraph.cli.relations_options import command_parser
 from bodygraph.cli.report import pad, utc_seconds_text
@@ -74,11 +75,12 @@ def run(args: argparse.Namespace) -> int:
     from bodygraph.relations.astro import astro  # the engine: only once the options are good
 
     if args.houses is not None and args.houses not in HOUSE_SYSTEMS:
-        raise CliError(f"--houses {args.houses!r} is not a house system: use "
-                       + " or ".join(HOUSE_SYSTEMS))
+        raise usage_error("error", "--houses {text!r} is not a house system: use {first} or "
+                          "{second}", text=args.houses, first=HOUSE_SYSTEMS[0],
+                          second=HOUSE_SYSTEMS[1])
     place = _place(args)
     if args.houses is not None and place is None:
-        raise CliError("--houses needs the place: give --lat and --lng, or --place")
+        raise usage_error("error", "--houses needs the place: give --lat and --lng, or --place")
     birth = _birth(args, place)
     lat, lng = place if place is not None else (None, None)
     try:
@@ -88,20 +90,21 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     data = table.to_dict()
     if args.json:
-        print(json.dumps(data, indent=2, ensure_ascii=False))
+        print(json_text(args, data, table.labels))
     else:
-        print(astro_text(data, args.lang))
+        print(astro_text(data, args.lang, table.labels(args.lang)))
     return 0
 
 
 def _place(args: argparse.Namespace) -> tuple[float, float] | None:
     if (args.lat is None) != (args.lng is None):
-        raise CliError("give --lat and --lng together")
+        raise usage_error("error", "give --lat and --lng together")
     if args.lat is not None and args.place is not None:
-        raise CliError("give either --lat/--lng or --place, not both")
+        raise usage_error("error", "give either --lat/--lng or --place, not both")
     if args.place is not None:
         found = geocoder_from(args).geocode(args.place)
-        print(f"bodygraph: place {found.describe()}", file=sys.stderr)
+        print("bodygraph: " + catalog(args.lang).pgettext("cli", "place {place}").format(
+            place=found.describe()), file=sys.stderr)
         return found.lat, found.lng
     if args.lat is None:
         return None
@@ -110,28 +113,31 @@ def _place(args: argparse.Namespace) -> tuple[float, float] | None:
     except InvalidCoordinatesError as exc:
         raise CliError(str(exc)) from None
     if abs(lat) == 90.0:
-        raise CliError(f"latitude {lat} is a pole, where no Ascendant exists")
+        raise usage_error("error", "latitude {lat} is a pole, where no Ascendant exists",
+                          lat=lat)
     return lat, lng
 
 
 def _birth(args: argparse.Namespace, place: tuple[float, float] | None) -> datetime:
     if args.utc:
         if args.date or args.time or args.tz:
-            raise CliError("give either --utc or --date/--time (with --tz or the place), "
-                           "not both")
+            raise usage_error("error", "give either --utc or --date/--time (with --tz or the "
+                              "place), not both")
         return parse_utc(args.utc)
     if not (args.date and args.time):
-        raise CliError(f"give the birth instant: --utc ISO, or --date and --time (try: "
-                       f"{EXAMPLE})")
+        raise usage_error("error", "give the birth instant: --utc ISO, or --date and --time "
+                          "(try: {example})", example=EXAMPLE)
     when = wall_time(args.date, args.time)
     if args.tz is not None:
         resolved = to_utc(when, args.tz)
     elif place is not None:
         resolved = local_to_utc(when, lat=place[0], lng=place[1])
     else:
-        raise CliError("with --date/--time give --tz ZONE, --place TEXT or --lat/--lng")
-    print(f"bodygraph: {when:%Y-%m-%d %H:%M} in zone {resolved.zone} -> "
-          f"{utc_seconds_text(resolved.utc)}", file=sys.stderr)
+        raise usage_error("error", "with --date/--time give --tz ZONE, --place TEXT or "
+                          "--lat/--lng")
+    print("bodygraph: " + catalog(args.lang).pgettext("cli", "{when} in zone {zone} -> {utc}")
+          .format(when=f"{when:%Y-%m-%d %H:%M}", zone=resolved.zone,
+                  utc=utc_seconds_text(resolved.utc)), file=sys.stderr)
     return resolved.utc
 
 
@@ -142,9 +148,11 @@ def _position(body: dict[str, Any], signs: dict[str, str] | None = None) -> str:
             f"{body['second']:02d}\" {pad(sign, 11)} {mark}")
 
 
-def astro_text(data: dict[str, Any], lang: str = SOURCE_LANGUAGE) -> str:
+def astro_text(data: dict[str, Any], lang: str = SOURCE_LANGUAGE,
+               labels: dict[str, Any] | None = None) -> str:
     """The JSON of ``astro`` for a reader: the two columns, the angles and the cusps, every
-    word in ``lang``."""
+    word in ``lang`` (the houses' system and note from ``labels``, its words in ``lang``,
+    when given)."""
     from bodygraph.rules.zodiac import SIGNS
 
     tr = catalog(lang)
@@ -163,14 +171,15 @@ def astro_text(data: dict[str, Any], lang: str = SOURCE_LANGUAGE) -> str:
             "cli", "angles and houses: give the place (--lat/--lng or --place) to have them"))
         return "\n".join(rows)
     ascendant, midheaven = tr.pgettext("cli", "Ascendant"), tr.pgettext("cli", "Midheaven")
+    houses = {**data["houses"], **((labels or {}).get("houses") or {})}
     rows += [f"{pad(ascendant, 11)} {_longitude(data['angles']['ascendant'], signs)}",
              f"{pad(midheaven, 11)} "
              f"{_longitude(data['angles']['midheaven'], signs)}", "",
-             tr.pgettext("cli", "Houses ({system})").format(system=data["houses"]["system"])]
+             tr.pgettext("cli", "Houses ({system})").format(system=houses["system"])]
     rows += [f"  {house:>2}  {_longitude(cusp, signs)}"
              for house, cusp in enumerate(data["houses"]["cusps"], start=1)]
-    if data["houses"]["note"]:
-        rows += ["", tr.pgettext("cli", "note: {note}").format(note=data["houses"]["note"])]
+    if houses["note"]:
+        rows += ["", tr.pgettext("cli", "note: {note}").format(note=houses["note"])]
     return "\n".join(rows)
 
 

@@ -22,6 +22,7 @@ from bodygraph.cli.options import (
     note_if_plain,
     plain_text,
 )
+from bodygraph.cli.said import said
 from bodygraph.geo.providers import DEFAULT_GEOCODER
 
 #: What else is a usage mistake (exit status 2) for ``bodygraph batch``.
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     """The handler of ``bodygraph batch``: 0 when every row made a chart, 1 when some
     rows are bad (they are in the output with their error)."""
     progress = sys.stderr.isatty() if args.progress is None else bool(args.progress)
-    note_if_plain("batch")
+    note_if_plain("batch", args.lang)
     geocode = None  # the job looks places up offline, loading the gazetteer only if needed
     if args.geocoder != DEFAULT_GEOCODER or args.geocode_key:
         geocode = geocoder_from(args).geocode
@@ -79,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
             Path(args.input), Path(args.output), calculator=calculator_from(args),
             node=args.node, chunk_size=args.chunk_size, progress=progress, geocode=geocode,
             jobs=args.jobs, encoding=args.encoding, range_remedy=LARGER_KERNEL,
+            say=lambda line: said(line, args.lang),
         )
     except BatchOptionError as exc:
         raise CliError(str(exc)) from None

@@ -15,7 +15,13 @@ from bodygraph.cli.ical_file import (
     ics_to_stdout,
     write_ics,
 )
-from bodygraph.cli.options import CliError, Subparsers, calculator_from, note_if_plain
+from bodygraph.cli.options import (
+    Subparsers,
+    calculator_from,
+    note_if_plain,
+    usage_error,
+    with_labels,
+)
 from bodygraph.cli.relations_options import (
     command_parser,
     exit_status,
@@ -61,7 +67,8 @@ def _day(text: str, option: str) -> datetime:
     try:
         return datetime.combine(date.fromisoformat(text.strip()), time(), tzinfo=UTC)
     except ValueError:
-        raise CliError(f"{option} {text!r} is not a date; write it like 2026-01-01") from None
+        raise usage_error("error", "{option} {text!r} is not a date; write it like 2026-01-01",
+                          option=option, text=text) from None
 
 
 def ingresses(first: str, last: str, bodies: str, level: Level, *, node: NodeKind = "true",
@@ -72,7 +79,7 @@ def ingresses(first: str, last: str, bodies: str, level: Level, *, node: NodeKin
     messages."""
     start, last_day = _day(first, names[0]), _day(last, names[1])
     if last_day < start:
-        raise CliError(f"{names[1]} comes before {names[0]}")
+        raise usage_error("error", "{last} comes before {first}", last=names[1], first=names[0])
     chosen = parse_bodies(name for name in bodies.split(",") if name.strip())
     end = last_day + timedelta(days=1) if last_day.date() < date.max else last_day
     return calendar(start, end, chosen, level, node=node, calculator=calculator)
@@ -82,7 +89,7 @@ def ingresses(first: str, last: str, bodies: str, level: Level, *, node: NodeKin
 def run(args: argparse.Namespace) -> int:
     """Compute and print the ingresses."""
     only_ics = ics_to_stdout(args)
-    note_if_plain("calendar")
+    note_if_plain("calendar", args.lang)
     found = ingresses(args.start, args.end, args.body, args.level, node=args.node,
                       calculator=calculator_from(args))
     if args.ics is not None:
@@ -91,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
         if only_ics:
             return 0
     if args.json:
-        print(json.dumps([ingress.to_dict() for ingress in found], indent=2))
+        print(json.dumps([with_labels(args, ingress.to_dict(), ingress.labels)
+                          for ingress in found], indent=2, ensure_ascii=False))
         return 0
     words = catalog(args.lang)
     if not found:

@@ -10,10 +10,10 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from bodygraph.calculator import Calculator
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog
 from bodygraph.cli.images import add_image_options, write_images
 from bodygraph.cli.options import (
     EXIT_STATUS,
-    CliError,
     HelpFormatter,
     Options,
     Subparsers,
@@ -24,6 +24,7 @@ from bodygraph.cli.options import (
     usage_error,
 )
 from bodygraph.cli.report import render_text, utc_seconds_text
+from bodygraph.cli.said import said
 from bodygraph.errors import InvalidInstantError
 from bodygraph.geo.birthtime import parse_date, parse_instant, parse_time
 from bodygraph.geo.coordinates import InvalidCoordinatesError, check_coordinates
@@ -34,11 +35,10 @@ if TYPE_CHECKING:
     from bodygraph.geo.places import Place
 
 EXAMPLE = "bodygraph chart --utc 1980-01-03T08:30:00Z"
+#: The keys of the legacy v1 object where they differ from the v2 result's (``--v1``).
+V1_KEYS = {"incarnationCross": "incarnation_cross", "notSelfTheme": "not_self_theme",
+           "channelsLong": "channels_long"}
 
-_WALL_TIME_NOTES = {
-    "fold": "occurs twice there (clocks turned back): the first occurrence was used",
-    "gap": "does not exist there (clocks jumped forward): the offset before the jump was used",
-}
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -87,13 +87,15 @@ def add_place_options(where: Options, zone: str = "Europe/Berlin",
 def run(args: argparse.Namespace) -> int:
     """The handler of ``bodygraph chart``: print the chart (and write the images)."""
     if args.v1 and not args.json:
-        raise CliError("--v1 goes with --json")
+        raise usage_error("error", "--v1 goes with --json")
     chart = chart_from_args(args)
     write_images(args, chart)
     if args.json:
         data = chart.to_v1() if args.v1 else chart.to_v2()
         if args.lang_asked:
-            data["labels"] = chart.labels(args.lang)
+            labels = chart.labels(args.lang)
+            data["labels"] = ({V1_KEYS.get(k, k): v for k, v in labels.items()} if args.v1
+                              else labels)
         print(json.dumps(data, indent=2, ensure_ascii=False))
     else:
         print(render_text(chart, args.lang))
@@ -147,37 +149,48 @@ def _local_chart(args: argparse.Namespace, calculator: Calculator) -> tuple[Char
         raise usage_error("error", "with --date/--time give exactly one of --tz ZONE, "
                           "--place TEXT or --lat/--lng")
     when = _wall_time(args.date, args.time)
+    tr_lang = getattr(args, "lang", SOURCE_LANGUAGE)
+    tr = catalog(tr_lang)
     resolved: LocalTime
     ambiguity: str | None = None  # several places of the --place name
     if args.tz is not None:
         try:
             zone(args.tz)
         except TimezoneLookupError as exc:
-            raise CliError(f"--tz: {exc}; write it like Europe/Berlin") from None
+            raise usage_error("error", "--tz: {reason}; write it like Europe/Berlin",
+                              reason=exc) from None
         resolved = to_utc(when, args.tz)
-        where = f"zone {resolved.zone}"
+        where = tr.pgettext("cli", "zone {zone}").format(zone=resolved.zone)
     else:
         if args.place is not None:
             found = _geocoded(args)
             lat, lng = found.lat, found.lng
-            where = f"place {found.describe()}"
+            where = tr.pgettext("cli", "place {place}").format(place=found.describe())
             ambiguity = found.ambiguity()
         else:
             try:
                 lat, lng = check_coordinates(args.lat, args.lng)
             except InvalidCoordinatesError as exc:
-                raise CliError(f"--lat/--lng: {exc}") from None
-            where = f"coordinates {lat:.4f}, {lng:.4f}"
+                raise usage_error("error", "--lat/--lng: {reason}", reason=exc) from None
+            where = tr.pgettext("cli", "coordinates {lat}, {lng}").format(
+                lat=f"{lat:.4f}", lng=f"{lng:.4f}")
         resolved = local_to_utc(when, lat=lat, lng=lng)
-        where += f", zone {resolved.zone}" + (" (nautical, at sea)" if resolved.nautical else "")
-    notes = [
-        f"bodygraph: {when:%Y-%m-%d %H:%M} at {where}, {_offset_text(resolved.utc_offset)} "
-        f"-> {utc_seconds_text(resolved.utc)}"
-    ]
+        zone_text = (tr.pgettext("cli", "zone {zone} (nautical, at sea)") if resolved.nautical
+                     else tr.pgettext("cli", "zone {zone}")).format(zone=resolved.zone)
+        where += f", {zone_text}"
+    notes = ["bodygraph: " + tr.pgettext("cli", "{when} at {where}, {offset} -> {utc}").format(
+        when=f"{when:%Y-%m-%d %H:%M}", where=where, offset=_offset_text(resolved.utc_offset),
+        utc=utc_seconds_text(resolved.utc))]
     if ambiguity is not None:
-        notes.append(f"bodygraph: note: {ambiguity} (--place)")
-    if resolved.wall_time.value in _WALL_TIME_NOTES:
-        notes.append(f"bodygraph: note: {when:%H:%M} {_WALL_TIME_NOTES[resolved.wall_time.value]}")
+        notes.append("bodygraph: " + tr.pgettext("cli", "note: {note}").format(
+            note=f"{said(ambiguity, tr_lang)} (--place)"))
+    wall = {"fold": tr.pgettext("cli", "{time} occurs twice there (clocks turned back): the "
+                                "first occurrence was used"),
+            "gap": tr.pgettext("cli", "{time} does not exist there (clocks jumped forward): the "
+                               "offset before the jump was used")}
+    if resolved.wall_time.value in wall:
+        notes.append("bodygraph: " + tr.pgettext("cli", "note: {note}").format(
+            note=wall[resolved.wall_time.value].format(time=f"{when:%H:%M}")))
     return calculator.calculate(resolved.utc, node=args.node), notes
 
 
@@ -204,7 +217,7 @@ def _geocoded(args: argparse.Namespace) -> Place:
     try:
         return geocoder_from(args).geocode(args.place)
     except InvalidLocationError as exc:
-        raise CliError(f"--place: {exc}") from None
+        raise usage_error("error", "--place: {reason}", reason=exc) from None
 
 
 def _offset_text(offset: timedelta) -> str:

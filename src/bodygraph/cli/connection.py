@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from bodygraph.catalog.tables import reading_order
 from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog
 from bodygraph.cli.births import add_births_arguments, charts_of_births
 from bodygraph.cli.images import add_image_options, wants_image, write_images
-from bodygraph.cli.options import CliError, Subparsers
+from bodygraph.cli.options import Subparsers, json_text, usage_error
 from bodygraph.cli.relations_options import (
     command_parser,
     exit_status,
@@ -42,7 +41,8 @@ def add_parser(subparsers: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """Compute and print the connection."""
     if len(args.births) != 2:
-        raise CliError(f"a connection is of two births, not {len(args.births)} (try: {EXAMPLE})")
+        raise usage_error("error", "a connection is of two births, not {count} (try: {example})",
+                          count=len(args.births), example=EXAMPLE)
     one, two = charts_of_births(args)
     result = connection(one, two)
     if wants_image(args):
@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
 
         write_images(args, connection_input(one, two))
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
+        print(json_text(args, result.to_dict(), result.labels))
     else:
         title = catalog(args.lang).pgettext(
             "cli", "Connection of person 1 (born {first}) and person 2 (born {second})")

@@ -4,7 +4,6 @@ opposition of a birth."""
 from __future__ import annotations
 
 import argparse
-import json
 from datetime import MAXYEAR, MINYEAR, datetime
 
 from bodygraph.catalog.translations import catalog
@@ -15,7 +14,13 @@ from bodygraph.cli.ical_file import (
     ics_to_stdout,
     write_ics,
 )
-from bodygraph.cli.options import CliError, Subparsers, calculator_from, note_if_plain
+from bodygraph.cli.options import (
+    Subparsers,
+    calculator_from,
+    json_text,
+    note_if_plain,
+    usage_error,
+)
 from bodygraph.cli.relations_options import (
     command_parser,
     exit_status,
@@ -59,10 +64,10 @@ def add_parser(subparsers: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """Compute and print the cycles of the birth."""
     if args.year is not None and not MINYEAR <= args.year <= MAXYEAR:
-        raise CliError(f"--year {args.year} is not a year of the calendar ({MINYEAR} to "
-                       f"{MAXYEAR})")
+        raise usage_error("error", "--year {year} is not a year of the calendar ({first} to "
+                          "{last})", year=args.year, first=MINYEAR, last=MAXYEAR)
     only_ics = ics_to_stdout(args)
-    note_if_plain("cycles")
+    note_if_plain("cycles", args.lang)
     birth = chart_from_args(args).birth_utc
     found = cycles_of(birth, args.year, calculator_from(args))
     if args.ics is not None:
@@ -70,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         if only_ics:
             return 0
     if args.json:
-        print(json.dumps(found.to_dict(), indent=2))
+        print(json_text(args, found.to_dict(), found.labels))
         return 0
 
     def when(instants: list[datetime]) -> str:

@@ -12,9 +12,9 @@ from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog
 from bodygraph.cli.chart import add_birth_options, chart_from_args
 from bodygraph.cli.options import (
     EXIT_STATUS,
-    CliError,
     Subparsers,
     add_calculation_options,
+    usage_error,
 )
 from bodygraph.cli.relations_options import command_parser
 from bodygraph.cli.report import body_label, pad
@@ -56,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
     labels = _labels(args.labels) if args.labels else None
     profile = hologenetic_profile(chart_from_args(args))
     if args.json:
-        print(json.dumps(profile_json(profile, labels), indent=2, ensure_ascii=False))
+        lang = args.lang if args.lang_asked else None
+        print(json.dumps(profile_json(profile, labels, lang), indent=2, ensure_ascii=False))
     else:
         print(profile_text(profile, labels, args.lang))
     return 0
@@ -66,25 +67,33 @@ def _labels(path: str) -> LabelPack:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise CliError(f"--labels {path}: no such file") from None
+        raise usage_error("error", "--labels {path}: no such file", path=path) from None
     try:
         return label_pack_from_json(text)
     except InvalidOptionError as exc:
-        raise CliError(f"--labels {path}: {exc}") from None
+        raise usage_error("error", "--labels {path}: {reason}", path=path, reason=exc) from None
 
 
-def profile_json(profile: HologeneticProfile, labels: LabelPack | None) -> dict[str, object]:
-    """The profile's JSON; with a label pack, a ``labels`` member holds its texts of each
-    sphere (``{"lifesWork": {"sphere": ..., "key": {...}}}``)."""
+def profile_json(profile: HologeneticProfile, labels: LabelPack | None,
+                 lang: str | None = None) -> dict[str, object]:
+    """The profile's JSON; with a label pack or a language, a ``labels`` member holds the
+    texts of each sphere (``{"lifesWork": {"sphere": ..., "key": {...}}}``): the pack's,
+    else the sphere's title in ``lang``."""
     out: dict[str, object] = dict(profile.to_dict())
-    if labels is not None:
-        out["labels"] = {
-            sphere.source.key: {
-                "sphere": labels.spheres.get(sphere.source.key),
-                "key": dict(labels.key_labels(sphere.key)),
-            }
-            for sphere in profile.spheres
-        }
+    if labels is None and lang is None:
+        return out
+    titles = words(lang or SOURCE_LANGUAGE)
+    spheres: dict[str, dict[str, object]] = {}
+    for sphere in profile.spheres:
+        key = sphere.source.key
+        given = labels.spheres.get(key) if labels is not None else None
+        entry: dict[str, object] = {
+            "sphere": given if given is not None or lang is None
+            else titles["pearl sphere" if key == "pearl" else key]}
+        if labels is not None:
+            entry["key"] = dict(labels.key_labels(sphere.key))
+        spheres[key] = entry
+    out["labels"] = spheres
     return out
 
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog
-from bodygraph.cli.options import CliError
+from bodygraph.cli.options import usage_error
 from bodygraph.cli.report import body_label
 from bodygraph.model.chart import Body
 from bodygraph.relations.ical import ENGLISH, EventWords, icalendar_module
@@ -52,7 +52,8 @@ def ics_to_stdout(args: argparse.Namespace) -> bool:
     if args.ics != "-":
         return False
     if args.json:
-        raise CliError("--ics - and --json both print to standard output: give --ics a file")
+        raise usage_error("error", "--ics - and --json both print to standard output: give --ics "
+                          "a file")
     return True
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from bodygraph.cli.options import CliError, Options
+from bodygraph.cli.options import Options, usage_error
 
 if TYPE_CHECKING:
     from bodygraph.model.chart import Chart
@@ -35,8 +35,8 @@ def theme_of(args: argparse.Namespace) -> Theme:
     from bodygraph.render import PRESET_NAMES, Theme  # the renderer: only when drawing
 
     if args.theme not in PRESET_NAMES:
-        raise CliError(f"--theme {args.theme!r} is not a theme; use one of "
-                       f"{', '.join(PRESET_NAMES)}")
+        raise usage_error("error", "--theme {text!r} is not a theme; use one of {themes}",
+                          text=args.theme, themes=", ".join(PRESET_NAMES))
     return Theme.preset(args.theme)
 
 

@@ -18,6 +18,7 @@ from typing import NoReturn
 import bodygraph
 from bodygraph.catalog.translations import LANGUAGES, SOURCE_LANGUAGE, catalog
 from bodygraph.cli.options import EXIT_STATUS, CliError, HelpFormatter, out_of_range_text
+from bodygraph.cli.said import os_reason, said
 from bodygraph.errors import BodygraphError, OutOfRangeError
 
 #: The environment variable whose value is the default of ``--lang``.
@@ -28,9 +29,11 @@ SUBCOMMANDS = ("chart", "batch", "transit", "connection", "penta", "sensitivity"
                "rectify", "cycles", "calendar", "hologenetic", "astro", "wheel")
 
 
-def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None,
+                 lang: str = SOURCE_LANGUAGE) -> argparse.ArgumentParser:
     """The argument parser of ``bodygraph``: with every subcommand, or only the one
-    ``argv`` runs when its first word names one (the same parse, a faster start)."""
+    ``argv`` runs when its first word names one (the same parse, a faster start); its
+    usage mistakes are said in ``lang``."""
     wanted = [argv[0]] if argv and argv[0] in SUBCOMMANDS else list(SUBCOMMANDS)
     modules = [importlib.import_module(f"bodygraph.cli.{name}") for name in wanted]
     example = modules[0].EXAMPLE if wanted[0] == "chart" else ""
@@ -42,23 +45,33 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_Version, nargs=0,
                         help="show the version and exit")
+    parser.add_argument("--lang", metavar="CODE", dest="lang_first",
+                        help="language of the words (as each command's --lang)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in modules:
         module.add_parser(subparsers)
+    parser.lang = lang
     for command in subparsers.choices.values():
+        command.lang = lang
         command.add_argument(
             "--lang", metavar="CODE",
             help=f"language of the words: {', '.join(LANGUAGES)} (default: ${LANG_VARIABLE}, "
-            "else en); with --json the chart's words come in a top-level \"labels\" object")
+            "else en); with --json the words come in a top-level \"labels\" object")
     return parser
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse's parser whose usage mistakes are one line (argparse prints the usage
-    first); its subcommands' parsers are of this class too."""
+    first), in the language the command line asks for (:func:`asked_language`); its
+    subcommands' parsers are of this class too."""
+
+    #: The language of the usage mistakes (set by :func:`build_parser`).
+    lang = SOURCE_LANGUAGE
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        line = catalog(self.lang).pgettext("error", "{message} (see {prog} --help)").format(
+            message=said(message, self.lang), prog=self.prog)
+        self.exit(2, f"{self.prog}: error: {line}\n")
 
 
 class _Version(argparse.Action):
@@ -75,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     work failed or some rows are bad, 2 a usage mistake, 130 interrupted; see
     :data:`~bodygraph.cli.options.EXIT_STATUS`)."""
     arguments = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(arguments)
+    parser = build_parser(arguments, asked_language(arguments))
     args = parser.parse_args(arguments)
     if args.command is None:
         parser.print_help()
@@ -92,10 +105,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"bodygraph: error: {exc.text(args.lang)}", file=sys.stderr)
         return 2
     except OutOfRangeError as exc:  # a value that cannot be used (the relations: status 2)
-        print(f"bodygraph: error: {out_of_range_text(exc)}", file=sys.stderr)
+        print(f"bodygraph: error: {said(out_of_range_text(exc), args.lang)}", file=sys.stderr)
         return 1
     except BodygraphError as exc:
-        print(f"bodygraph: error: {exc}", file=sys.stderr)
+        print(f"bodygraph: error: {said(str(exc), args.lang)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("bodygraph: " + tr.pgettext("error", "interrupted"), file=sys.stderr)
@@ -111,17 +124,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = (tr.pgettext("error", "cannot use {path}: {reason}") if exc.filename
                    else tr.pgettext("error", "cannot use: {reason}"))
         print("bodygraph: error: " + message.format(path=exc.filename,
-                                                    reason=exc.strerror or exc),
+                                                    reason=os_reason(exc, args.lang)),
               file=sys.stderr)
         return 1
     return status
+
+
+def asked_language(arguments: Sequence[str]) -> str:
+    """The language a command line asks for before it is parsed (for argparse's own
+    messages): the last ``--lang CODE`` or ``--lang=CODE``, else ``$BODYGRAPH_LANG``, else
+    English; an unknown code is English (its error comes after parsing)."""
+    given = os.environ.get(LANG_VARIABLE) or None
+    for i, word in enumerate(arguments):
+        if word == "--":
+            break
+        if word == "--lang" and i + 1 < len(arguments):
+            given = arguments[i + 1]
+        elif word.startswith("--lang="):
+            given = word.removeprefix("--lang=")
+    return given if given in LANGUAGES else SOURCE_LANGUAGE
 
 
 def _resolve_language(args: argparse.Namespace) -> None:
     """Set ``args.lang`` to the language asked (``--lang``, else ``$BODYGRAPH_LANG``, else
     English; never the locale) and ``args.lang_asked`` to whether one was asked, so that
     ``--json`` adds its words; an unknown code is a usage mistake."""
-    given, where = args.lang, "--lang"
+    given, where = args.lang or getattr(args, "lang_first", None), "--lang"
     if given is None and os.environ.get(LANG_VARIABLE):
         given, where = os.environ[LANG_VARIABLE], f"${LANG_VARIABLE}"
     if given is not None and given not in LANGUAGES:

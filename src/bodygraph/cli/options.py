@@ -4,11 +4,12 @@ plain text, and the calculation and geocoding options with what they build."""
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 import textwrap
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Final, TypeAlias
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from bodygraph.calculator import Calculator, default_calculator
 from bodygraph.catalog.translations import catalog
@@ -35,10 +36,15 @@ class CliError(Exception):
         self.fields = dict(fields or {})
 
     def text(self, lang: str) -> str:
-        """The message in ``lang`` (the catalogs' context ``error``)."""
+        """The message in ``lang`` (the catalogs' context ``error``; a field that is a
+        library error or message is said in ``lang`` too, see :mod:`bodygraph.cli.said`)."""
+        from bodygraph.cli.said import said
+
         if self.template is None:
-            return str(self)
-        return catalog(lang).pgettext("error", self.template).format(**self.fields)
+            return said(str(self), lang)
+        fields = {name: said(str(value), lang) if isinstance(value, str | BaseException)
+                  else value for name, value in self.fields.items()}
+        return catalog(lang).pgettext("error", self.template).format(**fields)
 
 
 def usage_error(context: str, template: str, **fields: object) -> CliError:
@@ -118,6 +124,21 @@ def plain_text(text: str) -> str:
     return _LITERAL.sub(r"\1", _ROLE.sub(r"\1", text))
 
 
+def with_labels(args: argparse.Namespace, data: dict[str, Any],
+                labels: Callable[[str], Any]) -> dict[str, Any]:
+    """``data``, and when a language was asked (``--lang`` or ``$BODYGRAPH_LANG``, never
+    the locale) a ``"labels"`` member beside its fields: ``labels(lang)``."""
+    if getattr(args, "lang_asked", False):
+        return {**data, "labels": labels(args.lang)}
+    return data
+
+
+def json_text(args: argparse.Namespace, data: dict[str, Any],
+              labels: Callable[[str], Any]) -> str:
+    """The ``--json`` of a command: ``data`` :func:`with_labels`."""
+    return json.dumps(with_labels(args, data, labels), indent=2, ensure_ascii=False)
+
+
 def add_calculation_options(options: Options) -> None:
     """``--node`` and ``--ephemeris``."""
     options.add_argument("--node", choices=("true", "mean"), default="true",
@@ -155,14 +176,17 @@ def geocoder_from(args: argparse.Namespace) -> Geocoder:
     try:
         return geocoder_for(args.geocoder, args.geocode_key)
     except GeocodeKeyMissingError as exc:
-        raise CliError(str(exc)) from None
+        raise CliError(str(exc)) from None  # said in the language by CliError.text
 
 
-def note_if_plain(command: str) -> None:
-    """One line on stderr when numba is missing: ``command`` (a batch, or a search over
-    many instants) then runs the engine as plain Python, tens of times slower."""
+def note_if_plain(command: str, lang: str = "en") -> None:
+    """One line on stderr (in ``lang``) when numba is missing: ``command`` (a batch, or a
+    search over many instants) then runs the engine as plain Python, tens of times
+    slower."""
     from bodygraph.ephemeris.fast.jit import FAST_EXTRA, can_compile
 
     if not can_compile():
-        print(f"note: numba is not installed, so charts are computed as plain Python; "
-              f"{FAST_EXTRA} makes {command} much faster", file=sys.stderr)
+        print(catalog(lang).pgettext(
+            "cli", "note: numba is not installed, so charts are computed as plain Python; "
+            "{extra} makes {command} much faster").format(extra=FAST_EXTRA, command=command),
+            file=sys.stderr)

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog
 from bodygraph.cli.births import add_births_arguments, charts_of_births
-from bodygraph.cli.options import Subparsers
+from bodygraph.cli.options import Subparsers, json_text
 from bodygraph.cli.relations_options import (
     command_parser,
     exit_status,
@@ -40,7 +39,8 @@ def add_parser(subparsers: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """Compute and print the penta."""
     result = penta(charts_of_births(args))
-    print(json.dumps(result.to_dict(), indent=2) if args.json else render(result, args.lang))
+    print(json_text(args, result.to_dict(), result.labels) if args.json
+          else render(result, args.lang))
     return 0
 
 

@@ -4,7 +4,6 @@ at a place whose chart has all that the person knows of it."""
 from __future__ import annotations
 
 import argparse
-import json
 from datetime import datetime, tzinfo
 
 from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, cross_text, term
@@ -14,7 +13,9 @@ from bodygraph.cli.options import (
     Subparsers,
     calculator_from,
     geocoder_from,
+    json_text,
     note_if_plain,
+    usage_error,
 )
 from bodygraph.cli.relations_options import (
     command_parser,
@@ -34,7 +35,7 @@ EXAMPLE = ('bodygraph rectify --date 1980-01-03 --place "London, United Kingdom"
            "--type Generator --authority Emotional")
 
 def words(lang: str = SOURCE_LANGUAGE) -> dict[str, str]:
-    """Every word of the readable output in ``lang`` (and the usage mistakes, English)."""
+    """Every word of the readable output in ``lang``."""
     tr = catalog(lang)
     return {
         "title": tr.pgettext("cli", "Searched {start} to {end} ({zone}); birth times whose "
@@ -45,11 +46,6 @@ def words(lang: str = SOURCE_LANGUAGE) -> dict[str, str]:
                              "{cross}"),
         "first": tr.pgettext("cli", " (first pass)"),
         "second": tr.pgettext("cli", " (second pass)"),
-        "no_constraint": "give at least one constraint: --type, --profile, --authority, "
-                         "--definition, --cross, --strategy, --center, --open-center, "
-                         "--channel, --gate or --activation",
-        "place": "give exactly one of --tz ZONE, --place TEXT or --lat/--lng",
-        "lat_lng": "give --lat and --lng together",
     }
 
 
@@ -107,9 +103,9 @@ def add_parser(subparsers: Subparsers) -> None:
 def _zone(args: argparse.Namespace) -> tzinfo:
     """The zone of ``--tz``, ``--place`` or ``--lat``/``--lng`` (exactly one)."""
     if (args.lat is None) != (args.lng is None):
-        raise CliError(WORDS["lat_lng"])
+        raise usage_error("error", "give --lat and --lng together")
     if sum(value is not None for value in (args.tz, args.place, args.lat)) != 1:
-        raise CliError(WORDS["place"])
+        raise usage_error("error", "give exactly one of --tz ZONE, --place TEXT or --lat/--lng")
     try:
         if args.tz is not None:
             return zone(args.tz)
@@ -124,7 +120,9 @@ def _zone(args: argparse.Namespace) -> tzinfo:
 def _constraints(args: argparse.Namespace) -> Constraints:
     given = constraints(**{dest: getattr(args, dest) for _, dest, *_ in CONSTRAINT_OPTIONS})
     if not given:
-        raise CliError(WORDS["no_constraint"])
+        raise usage_error("error", "give at least one constraint: --type, --profile, "
+                          "--authority, --definition, --cross, --strategy, --center, "
+                          "--open-center, --channel, --gate or --activation")
     return given
 
 
@@ -140,10 +138,10 @@ def run(args: argparse.Namespace) -> int:
     except InvalidInstantError as exc:
         raise CliError(str(exc)) from None
     where = _zone(args)
-    note_if_plain("rectify")
+    note_if_plain("rectify", args.lang)
     result = rectify(first_day, given, zone=where, last_day=last_day, from_time=from_time,
                      to_time=to_time, node=args.node, calculator=calculator_from(args))
-    print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) if args.json
+    print(json_text(args, result.to_dict(), result.labels) if args.json
           else render(result, args.lang))
     return 0
 

@@ -4,14 +4,19 @@ activations changes line, and the segments between them."""
 from __future__ import annotations
 
 import argparse
-import json
 import re
 from datetime import datetime, timedelta
 from enum import Enum
 
 from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, cross_text, term
 from bodygraph.cli.chart import add_birth_options, chart_from_args
-from bodygraph.cli.options import CliError, Subparsers, calculator_from, note_if_plain
+from bodygraph.cli.options import (
+    Subparsers,
+    calculator_from,
+    json_text,
+    note_if_plain,
+    usage_error,
+)
 from bodygraph.cli.relations_options import (
     command_parser,
     exit_status,
@@ -31,8 +36,8 @@ def parse_window(text: str, option: str = "--window") -> timedelta:
     """``2h``, ``90m``, ``1h30m``, ``45s``: a span of time (given to ``option``)."""
     found = _SPAN.match(text.strip().lower())
     if not text.strip() or found is None:
-        raise CliError(f"{option} {text!r} is not a span of time; write it like 2h, 90m or "
-                       "1h30m")
+        raise usage_error("error", "{option} {text!r} is not a span of time; write it like 2h, "
+                          "90m or 1h30m", option=option, text=text)
     hours, minutes, seconds = (float(part) if part else 0.0 for part in found.groups())
     return timedelta(hours=hours, minutes=minutes, seconds=seconds)
 
@@ -59,11 +64,12 @@ def add_parser(subparsers: Subparsers) -> None:
 @input_errors_exit_2
 def run(args: argparse.Namespace) -> int:
     """Compute and print the sensitivity of the birth."""
-    note_if_plain("sensitivity")
+    note_if_plain("sensitivity", args.lang)
     window = parse_window(args.window)
     birth = chart_from_args(args).birth_utc
     result = sensitivity(birth, window, args.node, calculator=calculator_from(args))
-    print(json.dumps(result.to_dict(), indent=2) if args.json else render(result, args.lang))
+    print(json_text(args, result.to_dict(), result.labels) if args.json
+          else render(result, args.lang))
     return 0
 
 

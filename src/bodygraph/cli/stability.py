@@ -4,12 +4,11 @@ birth instants around it over which it stays the same."""
 from __future__ import annotations
 
 import argparse
-import json
 from datetime import datetime, timedelta
 
 from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, cross_text, term
 from bodygraph.cli.chart import add_birth_options, chart_from_args
-from bodygraph.cli.options import Subparsers, calculator_from, note_if_plain
+from bodygraph.cli.options import Subparsers, calculator_from, json_text, note_if_plain
 from bodygraph.cli.relations_options import (
     command_parser,
     exit_status,
@@ -89,11 +88,11 @@ def add_parser(subparsers: Subparsers) -> None:
 @input_errors_exit_2
 def run(args: argparse.Namespace) -> int:
     """Compute and print the stability of the birth's chart."""
-    note_if_plain("stability")
+    note_if_plain("stability", args.lang)
     bound = parse_window(args.bound, "--bound")
     birth = chart_from_args(args).birth_utc
     result = stability(birth, bound, args.node, calculator=calculator_from(args))
-    print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) if args.json
+    print(json_text(args, result.to_dict(), result.labels) if args.json
           else render(result, args.lang))
     return 0
 

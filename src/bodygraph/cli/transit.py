@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, term
 from bodygraph.cli.chart import add_birth_options, chart_from_args, parse_utc
 from bodygraph.cli.images import add_image_options, wants_image, write_images
-from bodygraph.cli.options import CliError, Subparsers, calculator_from, out_of_range_text
+from bodygraph.cli.options import (
+    Subparsers,
+    calculator_from,
+    json_text,
+    out_of_range_text,
+    usage_error,
+)
 from bodygraph.cli.relations_options import (
     command_parser,
     exit_status,
@@ -23,8 +28,6 @@ from bodygraph.relations import Transit, transit
 EXAMPLE = "bodygraph transit --at 2024-03-20T03:06:00Z --utc 1980-01-03T08:30:00Z"
 #: Why ``--svg``/``--png`` need a natal birth: the image is a bodygraph, and a transit alone
 #: has no design side (no profile, cross or authority of its own to draw).
-NO_NATAL_IMAGE = ("--svg and --png draw the transit over a natal chart: give the natal birth "
-                  f"too (--utc, or --date/--time with a place), e.g. {EXAMPLE} --svg transit.svg")
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -54,16 +57,20 @@ def run(args: argparse.Namespace) -> int:
     at = parse_utc(args.at, "--at")
     natal = chart_from_args(args) if (args.utc or args.date or args.time) else None
     if wants_image(args) and natal is None:
-        raise CliError(NO_NATAL_IMAGE)
+        raise usage_error("error", "--svg and --png draw the transit over a natal chart: give "
+                          "the natal birth too (--utc, or --date/--time with a place), e.g. "
+                          "{example} --svg transit.svg", example=EXAMPLE)
     try:
         result = transit(at, natal=natal, node=args.node, calculator=calculator_from(args))
     except OutOfRangeError as exc:  # the natal birth is in range: it is --at
-        raise CliError(f"--at {out_of_range_text(exc, 'instants')}") from None
+        raise usage_error("error", "--at {reason}",
+                          reason=out_of_range_text(exc, "instants")) from None
     if natal is not None and wants_image(args):
         from bodygraph.render.from_relations import transit_input  # only when drawing
 
         write_images(args, transit_input(natal, result))
-    print(json.dumps(result.to_dict(), indent=2) if args.json else render(result, args.lang))
+    print(json_text(args, result.to_dict(), result.labels) if args.json
+          else render(result, args.lang))
     return 0
 
 

@@ -11,10 +11,10 @@ from bodygraph.cli.chart import add_birth_options, chart_from_args, parse_utc
 from bodygraph.cli.images import add_image_options, theme_of
 from bodygraph.cli.options import (
     EXIT_STATUS,
-    CliError,
     Subparsers,
     add_calculation_options,
     calculator_from,
+    usage_error,
 )
 from bodygraph.cli.relations_options import command_parser
 
@@ -45,7 +45,8 @@ def add_parser(subparsers: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """The handler of ``bodygraph wheel``."""
     if not (args.svg or args.png):
-        raise CliError(f"give --svg PATH and/or --png PATH (try: {EXAMPLE})")
+        raise usage_error("error", "give --svg PATH and/or --png PATH (try: {example})",
+                          example=EXAMPLE)
     theme = theme_of(args)
     moment = parse_utc(args.transit_at, "--transit-at") if args.transit_at else None
     chart = chart_from_args(args)

@@ -16,10 +16,12 @@ import numpy as np
 from bodygraph._time import TT, as_micros
 from bodygraph._typing import BoolArray, FloatArray, IntArray, Micros
 from bodygraph.calculator import Calculator, activation_longitudes
+from bodygraph.catalog.translations import SOURCE_LANGUAGE
 from bodygraph.ephemeris.sidereal import apparent_sidereal_frame
 from bodygraph.errors import InvalidOptionError
 from bodygraph.model.chart import BODIES, NodeKind, gate_line
 from bodygraph.relations.common import calculator_or_default
+from bodygraph.relations.labels import house_system_name, polar_note, sign_name
 from bodygraph.rules.activations import body_positions
 from bodygraph.rules.houses import (
     HOUSE_SYSTEMS,
@@ -35,10 +37,6 @@ SIDES: Final[tuple[str, str]] = ("personality", "design")
 #: Half the interval of the central difference that gives a body's speed, days.
 SPEED_STEP_DAYS: Final = 0.005
 #: The note of a chart whose Placidus houses do not exist (``{latitude}`` filled in).
-POLAR_NOTE: Final = ("Placidus houses are undefined at latitude {latitude} (beyond the "
-                     "polar circle): whole-sign houses are given")
-
-
 @dataclass(frozen=True, slots=True)
 class AstroTable:
     """N charts' zodiac positions and angles, time last.
@@ -91,6 +89,20 @@ class AstroTable:
         return {"activations": activations, "angles": self._angles(i),
                 "houses": self._houses(i)}
 
+    def labels(self, lang: str, i: int = 0) -> dict[str, Any]:
+        """The words of :meth:`to_dict` in ``lang`` under its keys: each activation's
+        ``sign``, and the houses' ``system`` and ``note``."""
+        data = self.to_dict(i)
+        out: dict[str, Any] = {"activations": {
+            side: {body: {"sign": sign_name(place["sign"], lang)}
+                   for body, place in bodies.items()}
+            for side, bodies in data["activations"].items()}}
+        if data["houses"] is not None:
+            out["houses"] = {"system": house_system_name(data["houses"]["system"], lang)}
+            if self.latitude is not None and data["houses"]["note"] is not None:
+                out["houses"]["note"] = polar_note(f"{float(self.latitude[i]):g}", lang)
+        return out
+
     def _angles(self, i: int) -> dict[str, float] | None:
         if self.ascendant is None or self.midheaven is None:
             return None
@@ -110,7 +122,7 @@ class AstroTable:
         if self.system != "placidus" or self.placidus is None or self.latitude is None \
                 or bool(self.placidus[i]):
             return None
-        return POLAR_NOTE.format(latitude=f"{float(self.latitude[i]):g}")
+        return polar_note(f"{float(self.latitude[i]):g}", SOURCE_LANGUAGE)
 
 
 def check_place(lat: float, lng: float) -> None:

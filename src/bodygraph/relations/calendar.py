@@ -30,6 +30,7 @@ from bodygraph.relations.calendar_blocks import (
     months_between,
 )
 from bodygraph.relations.common import calculator_or_default, check_span, instant_text
+from bodygraph.relations.labels import body_name
 
 __all__ = ["LEVELS", "Ingress", "Level", "calendar", "calendar_columns", "ingress_list",
            "parse_bodies"]
@@ -53,6 +54,10 @@ class Ingress:
         """The calendar's JSON object: ``at`` to the second, gate and line as numeric text."""
         return {"at": instant_text(self.at), "body": self.body.value, "gate": str(self.gate),
                 "line": str(self.line)}
+
+    def labels(self, lang: str) -> dict[str, str]:
+        """``{"body": name}``: the body's name in ``lang``."""
+        return {"body": body_name(self.body, lang)}
 
     def __str__(self) -> str:
         return f"{instant_text(self.at)} {self.body.value} {gate_line(self.gate, self.line)}"

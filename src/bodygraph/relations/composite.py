@@ -14,6 +14,7 @@ from typing import Any
 
 from bodygraph.catalog.tables import Channel
 from bodygraph.model.chart import Authority, ChartType, Definition
+from bodygraph.relations.labels import center_labels, channel_labels, chart_words
 from bodygraph.rules.graph import center_graph, defined_channels
 from bodygraph.rules.properties import authority, chart_type, definition
 
@@ -46,6 +47,14 @@ class Composite:
             "centers": list(self.centers),
             "channelsShort": self.channels_short,
         }
+
+    def labels(self, lang: str) -> dict[str, Any]:
+        """The words of :meth:`to_dict` in ``lang`` under its keys; ``channelsShort``
+        holds each channel's name (as ``channelsLong`` writes it)."""
+        return {**chart_words(lang, type=self.type, authority=self.authority,
+                              definition=self.definition),
+                "centers": center_labels(self.centers, lang),
+                "channelsShort": channel_labels(self.channels, lang)}
 
 
 def composite(gates: Iterable[int]) -> Composite:

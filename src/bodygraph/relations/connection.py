@@ -19,8 +19,10 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from bodygraph.catalog.tables import Channel, tables
+from bodygraph.catalog.translations import channel_text
 from bodygraph.model.chart import Chart
 from bodygraph.relations.composite import Composite, composite, short_names
+from bodygraph.relations.labels import channel_labels
 
 Person = Literal[1, 2]
 _OTHER: dict[Person, Person] = {1: 2, 2: 1}
@@ -47,6 +49,10 @@ class ChannelLink:
     def to_dict(self) -> dict[str, Any]:
         """``{"channel": "lower-higher", "person": 1 | 2}``."""
         return {"channel": self.channel.short, "person": self.person}
+
+    def labels(self, lang: str) -> dict[str, Any]:
+        """``{"channel": name}``: the channel's name in ``lang`` (as ``channelsLong``)."""
+        return {"channel": channel_text(self.channel.name, self.channel.short, lang)}
 
 
 def classify(channel: Channel, a: frozenset[int], b: frozenset[int]) -> ChannelLink | None:
@@ -118,6 +124,17 @@ class Connection:
             "dominance": [link.to_dict() for link in self.dominance],
             "compromise": [link.to_dict() for link in self.compromise],
             "composite": self.composite.to_dict(),
+        }
+
+    def labels(self, lang: str) -> dict[str, Any]:
+        """The words of :meth:`to_dict` in ``lang`` under its keys: the channels' names
+        and the composite's words."""
+        return {
+            "electromagnetic": channel_labels(self.electromagnetic, lang),
+            "companionship": channel_labels(self.companionship, lang),
+            "dominance": [link.labels(lang) for link in self.dominance],
+            "compromise": [link.labels(lang) for link in self.compromise],
+            "composite": self.composite.labels(lang),
         }
 
 

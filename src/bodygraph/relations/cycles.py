@@ -20,6 +20,7 @@ from bodygraph.calculator import Calculator, activation_longitudes
 from bodygraph.errors import InvalidOptionError
 from bodygraph.model.chart import BODIES, Body
 from bodygraph.relations.common import Births, calculator_or_default, check_span, instant_text
+from bodygraph.relations.labels import cycle_names
 from bodygraph.relations.search import US_PER_S, crossings, to_float_units
 from bodygraph.rules.wheel import CIRCLE, HALF_CIRCLE
 
@@ -150,6 +151,10 @@ class Cycles:
         return {"solarReturn": instant_text(self.solar),
                 "saturnReturn": [instant_text(t) for t in self.saturn],
                 "uranusOpposition": [instant_text(t) for t in self.uranus]}
+
+    def labels(self, lang: str) -> dict[str, str]:
+        """The names of the cycles under :meth:`to_dict`'s keys, in ``lang``."""
+        return cycle_names(lang)
 
 
 def cycles_of(birth: datetime, year: int | None,

@@ -18,6 +18,7 @@ from bodygraph.catalog.tables import Channel
 from bodygraph.errors import InvalidOptionError
 from bodygraph.model.chart import Chart
 from bodygraph.relations.composite import short_names
+from bodygraph.relations.labels import channel_labels
 from bodygraph.rules.graph import defined_channels
 
 #: The 6 penta channels, as gate pairs (lower, higher).
@@ -59,6 +60,10 @@ class Penta:
             "gates": [str(g) for g in self.gates],
             "channels": short_names(self.channels),
         }
+
+    def labels(self, lang: str) -> dict[str, Any]:
+        """The words of :meth:`to_dict` in ``lang``: ``{"channels": names}``."""
+        return {"channels": channel_labels(self.channels, lang)}
 
 
 def penta(charts: Sequence[Chart]) -> Penta:

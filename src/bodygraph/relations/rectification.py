@@ -29,6 +29,7 @@ from bodygraph.model.chart import (
 from bodygraph.relations.columns import Rows
 from bodygraph.relations.common import calculator_or_default, check_span, instant_text, to_second
 from bodygraph.relations.constraints import Constraints, fits
+from bodygraph.relations.labels import chart_words
 from bodygraph.relations.local_span import WallPass, local_span, wall_pass
 from bodygraph.relations.pieces import chart_pieces, track
 
@@ -96,6 +97,13 @@ class Window:
                 "fromPass": self.start_pass, "toPass": self.end_pass,
                 "chart": self.chart_dict()}
 
+    def labels(self, lang: str) -> dict[str, Any]:
+        """``{"chart": {"type", "authority", "definition", "incarnationCross"}}`` in
+        ``lang``."""
+        return {"chart": chart_words(lang, type=self.type, authority=self.authority,
+                                     definition=self.definition,
+                                     cross=self.incarnation_cross)}
+
 
 @dataclass(frozen=True, slots=True)
 class Rectification:
@@ -114,6 +122,10 @@ class Rectification:
                              "toLocal": local_text(self.end, self.zone),
                              "zone": str(self.zone)},
                 "windows": [w.to_dict() for w in self.windows]}
+
+    def labels(self, lang: str) -> dict[str, Any]:
+        """The words of :meth:`to_dict` in ``lang`` under its keys: each window's."""
+        return {"windows": [w.labels(lang) for w in self.windows]}
 
 
 @dataclass(frozen=True, slots=True)

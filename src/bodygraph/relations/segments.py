@@ -23,6 +23,7 @@ from bodygraph.model.chart import (
 )
 from bodygraph.relations.columns import Rows
 from bodygraph.relations.common import instant_text
+from bodygraph.relations.labels import body_name, chart_words, side_name
 
 SideName = Literal["personality", "design"]
 SIDE_NAMES: tuple[SideName, SideName] = ("personality", "design")
@@ -56,6 +57,10 @@ class LineChange:
         return {"at": instant_text(self.at), "side": self.side, "body": self.body.value,
                 "from": str(self.before), "to": str(self.after)}
 
+    def labels(self, lang: str) -> dict[str, str]:
+        """``{"side", "body"}``: their names in ``lang``."""
+        return {"side": side_name(self.side, lang), "body": body_name(self.body, lang)}
+
 
 @dataclass(frozen=True, slots=True)
 class Segment:
@@ -77,6 +82,11 @@ class Segment:
                 "authority": self.authority.value, "definition": self.definition.value,
                 "incarnationCross": self.incarnation_cross}
 
+    def labels(self, lang: str) -> dict[str, str]:
+        """``{"type", "authority", "definition", "incarnationCross"}`` in ``lang``."""
+        return chart_words(lang, type=self.type, authority=self.authority,
+                           definition=self.definition, cross=self.incarnation_cross)
+
 
 @dataclass(frozen=True, slots=True)
 class Sensitivity:
@@ -94,6 +104,12 @@ class Sensitivity:
         return {"from": instant_text(self.start), "to": instant_text(self.end),
                 "changes": [c.to_dict() for c in self.changes],
                 "segments": [s.to_dict() for s in self.segments]}
+
+    def labels(self, lang: str) -> dict[str, Any]:
+        """The words of :meth:`to_dict` in ``lang`` under its keys (lists of the same
+        length)."""
+        return {"changes": [c.labels(lang) for c in self.changes],
+                "segments": [s.labels(lang) for s in self.segments]}
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,11 +13,13 @@ import numpy as np
 from bodygraph._time import as_micros, aware_list
 from bodygraph._typing import IntArray, Micros, ObjectArray
 from bodygraph.calculator import Calculator
+from bodygraph.catalog.translations import word_translator
 from bodygraph.columnar import SIDES
 from bodygraph.errors import InvalidOptionError
 from bodygraph.model.chart import BODIES, Body, NodeKind
 from bodygraph.relations.columns import Rows
 from bodygraph.relations.common import Births, calculator_or_default, check_span, instant_text
+from bodygraph.relations.labels import body_name
 from bodygraph.relations.pieces import chart_pieces
 from bodygraph.relations.search import US_PER_S
 from bodygraph.relations.segments import SIDE_NAMES, SideName
@@ -81,6 +83,17 @@ class Stability:
         return {"birth": instant_text(self.birth),
                 "properties": {key: s.to_dict() for key, s in self.properties().items()},
                 "activations": {side: {body.value: s.to_dict() for body, s in bodies.items()}
+                                for side, bodies in self.activations.items()}}
+
+    def labels(self, lang: str) -> dict[str, Any]:
+        """The words of :meth:`to_dict` in ``lang`` under its keys: the ``value`` of each
+        property that is a word (type, authority, definition, cross, strategy), and each
+        activation's body name (``activations[side][body]``)."""
+        words = {"type": "type", "authority": "authority", "definition": "definition",
+                 "incarnationCross": "cross", "strategy": "strategy"}
+        return {"properties": {key: {"value": word_translator(words[key], lang)(s.value)}
+                               for key, s in self.properties().items() if key in words},
+                "activations": {side: {body.value: body_name(body, lang) for body in bodies}
                                 for side, bodies in self.activations.items()}}
 
 

@@ -17,6 +17,7 @@ from bodygraph._time import utc_text
 from bodygraph.catalog.tables import Channel
 from bodygraph.model.chart import Chart, NodeKind, Side
 from bodygraph.relations.composite import Composite, composite, short_names
+from bodygraph.relations.labels import body_name, center_labels, channel_labels
 from bodygraph.rules.graph import defined_channels
 from bodygraph.rules.properties import gate_list
 
@@ -39,6 +40,12 @@ class NatalTransit:
             "newCenters": list(self.new_centers),
             "overlay": self.overlay.to_dict(),
         }
+
+    def labels(self, lang: str) -> dict[str, Any]:
+        """The words of :meth:`to_dict` in ``lang`` under its keys."""
+        return {"completedChannels": channel_labels(self.completed_channels, lang),
+                "newCenters": center_labels(self.new_centers, lang),
+                "overlay": self.overlay.labels(lang)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +72,16 @@ class Transit:
             "channelsShort": short_names(self.channels),
             "natal": None if self.natal is None else self.natal.to_dict(),
         }
+
+    def labels(self, lang: str) -> dict[str, Any]:
+        """The words of :meth:`to_dict` in ``lang`` under its keys: each body's name
+        (``activations``), each channel's name (``channelsShort``) and ``natal``'s words."""
+        out: dict[str, Any] = {
+            "activations": {a.body.value: body_name(a.body, lang) for a in self.activations},
+            "channelsShort": channel_labels(self.channels, lang)}
+        if self.natal is not None:
+            out["natal"] = self.natal.labels(lang)
+        return out
 
 
 def natal_transit(natal_gates: Iterable[int], transit_gates: Iterable[int]) -> NatalTransit:
