@@ -29,7 +29,8 @@ from server.support import LiveServer, json_headers, tls_context
 
 from bodygraph_server.billing.accounts import Bookkeeper
 
-pytestmark = [pytest.mark.slow, pytest.mark.faults]
+# Five kills a backend, each waiting for the survivor: minutes on a busy machine.
+pytestmark = [pytest.mark.slow, pytest.mark.faults, pytest.mark.timeout(240)]
 
 PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 BODY = {"birthdate": "1990-07-15", "birthtime": "14:30", "lat": 52.52, "lng": 13.405}
