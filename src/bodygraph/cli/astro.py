@@ -21,7 +21,7 @@ from bodygraph.cli.options import (
     geocoder_from,
 )
 from bodygraph.cli.relations_options import command_parser
-from bodygraph.cli.report import pad, utc_seconds_text
+from bodygraph.cli.report import display_width, pad, utc_seconds_text
 from bodygraph.errors import InvalidOptionError
 from bodygraph.geo.birthtime import wall_time
 from bodygraph.geo.coordinates import InvalidCoordinatesError, check_coordinates
@@ -135,11 +135,12 @@ def _birth(args: argparse.Namespace, place: tuple[float, float] | None) -> datet
     return resolved.utc
 
 
-def _position(body: dict[str, Any], signs: dict[str, str] | None = None) -> str:
+def _position(body: dict[str, Any], signs: dict[str, str] | None = None,
+              sign_width: int = 11) -> str:
     mark = RETROGRADE_MARK if body["retrograde"] else " "
     sign = body["sign"] if signs is None else signs[body["sign"]]
     return (f"{body['gateLine']:>5}  {body['degree']:>2}°{body['minute']:02d}'"
-            f"{body['second']:02d}\" {pad(sign, 11)} {mark}")
+            f"{body['second']:02d}\" {pad(sign, sign_width)} {mark}")
 
 
 def astro_text(data: dict[str, Any], lang: str = SOURCE_LANGUAGE) -> str:
@@ -149,22 +150,29 @@ def astro_text(data: dict[str, Any], lang: str = SOURCE_LANGUAGE) -> str:
 
     tr = catalog(lang)
     signs = dict(zip(SIGNS, sign_names(lang), strict=True))
-    rows = [f"{'':<12}{pad(term('side', SIDE_TITLES['personality'], lang), 31)}"
+    placeless = tr.pgettext(
+        "cli", "angles and houses: give the place (--lat/--lng or --place) to have them")
+    ascendant, midheaven = tr.pgettext("cli", "Ascendant"), tr.pgettext("cli", "Midheaven")
+    bodies = {body: term("body", BODY_TITLES[body.value], lang) for body in BODIES}
+    # The columns widen to the longest name of the language (11 in English).
+    labels = max(11, *(display_width(name) for name in (*bodies.values(), ascendant,
+                                                         midheaven)))
+    sign_width = max(11, *(display_width(name) for name in signs.values()))
+    column = sign_width + 20
+    rows = [f"{pad('', labels + 1)}{pad(term('side', SIDE_TITLES['personality'], lang), column)}"
             f"{term('side', SIDE_TITLES['design'], lang)}"]
-    for body in BODIES:
+    for body, name in bodies.items():
         personality = data["activations"]["personality"][body.value]
         design = data["activations"]["design"][body.value]
-        rows.append(f"{pad(term('body', BODY_TITLES[body.value], lang), 11)} "
-                    f"{pad(_position(personality, signs), 31)}"
-                    f"{_position(design, signs)}".rstrip())
+        rows.append(f"{pad(name, labels)} "
+                    f"{pad(_position(personality, signs, sign_width), column)}"
+                    f"{_position(design, signs, sign_width)}".rstrip())
     rows.append("")
     if data["angles"] is None:
-        rows.append(tr.pgettext(
-            "cli", "angles and houses: give the place (--lat/--lng or --place) to have them"))
+        rows.append(placeless)
         return "\n".join(rows)
-    ascendant, midheaven = tr.pgettext("cli", "Ascendant"), tr.pgettext("cli", "Midheaven")
-    rows += [f"{pad(ascendant, 11)} {_longitude(data['angles']['ascendant'], signs)}",
-             f"{pad(midheaven, 11)} "
+    rows += [f"{pad(ascendant, labels)} {_longitude(data['angles']['ascendant'], signs)}",
+             f"{pad(midheaven, labels)} "
              f"{_longitude(data['angles']['midheaven'], signs)}", "",
              tr.pgettext("cli", "Houses ({system})").format(system=data["houses"]["system"])]
     rows += [f"  {house:>2}  {_longitude(cusp, signs)}"
