@@ -110,8 +110,8 @@ def test_a_place_gives_the_coordinates_and_the_zone(capsys: pytest.CaptureFixtur
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_columns_line_up_in_every_language(lang: str) -> None:
-    """Every body's row starts its two positions (and the angles their values) at the same
-    terminal column, however long the language's names of bodies and signs."""
+    """Every body's row starts its two positions at the same terminal column, however long
+    the language's names of bodies and signs."""
     data = astro(datetime(1980, 1, 3, 8, 30, tzinfo=UTC), 51.5, -0.1).to_dict()
     rows = astro_text(data, lang).splitlines()
 
@@ -120,4 +120,3 @@ def test_the_columns_line_up_in_every_language(lang: str) -> None:
 
     positions = {tuple(columns(row)) for row in rows[1:14]}
     assert len(positions) == 1 and len(next(iter(positions))) == 2, rows[:14]
-    assert {columns(row)[0] for row in rows[15:17]} == {next(iter(positions))[0] - 7}

@@ -150,29 +150,28 @@ def astro_text(data: dict[str, Any], lang: str = SOURCE_LANGUAGE) -> str:
 
     tr = catalog(lang)
     signs = dict(zip(SIGNS, sign_names(lang), strict=True))
-    placeless = tr.pgettext(
-        "cli", "angles and houses: give the place (--lat/--lng or --place) to have them")
-    ascendant, midheaven = tr.pgettext("cli", "Ascendant"), tr.pgettext("cli", "Midheaven")
+    # The columns widen to the language's longest names of bodies and signs (English: 11).
     bodies = {body: term("body", BODY_TITLES[body.value], lang) for body in BODIES}
-    # The columns widen to the longest name of the language (11 in English).
-    labels = max(11, *(display_width(name) for name in (*bodies.values(), ascendant,
-                                                         midheaven)))
+    name_width = max(11, *(display_width(name) for name in bodies.values()))
     sign_width = max(11, *(display_width(name) for name in signs.values()))
     column = sign_width + 20
-    rows = [f"{pad('', labels + 1)}{pad(term('side', SIDE_TITLES['personality'], lang), column)}"
-            f"{term('side', SIDE_TITLES['design'], lang)}"]
+    rows = [pad("", name_width + 1)
+            + pad(term("side", SIDE_TITLES["personality"], lang), column)
+            + term("side", SIDE_TITLES["design"], lang)]
     for body, name in bodies.items():
         personality = data["activations"]["personality"][body.value]
         design = data["activations"]["design"][body.value]
-        rows.append(f"{pad(name, labels)} "
+        rows.append(f"{pad(name, name_width)} "
                     f"{pad(_position(personality, signs, sign_width), column)}"
                     f"{_position(design, signs, sign_width)}".rstrip())
     rows.append("")
     if data["angles"] is None:
-        rows.append(placeless)
+        rows.append(tr.pgettext(
+            "cli", "angles and houses: give the place (--lat/--lng or --place) to have them"))
         return "\n".join(rows)
-    rows += [f"{pad(ascendant, labels)} {_longitude(data['angles']['ascendant'], signs)}",
-             f"{pad(midheaven, labels)} "
+    ascendant, midheaven = tr.pgettext("cli", "Ascendant"), tr.pgettext("cli", "Midheaven")
+    rows += [f"{pad(ascendant, 11)} {_longitude(data['angles']['ascendant'], signs)}",
+             f"{pad(midheaven, 11)} "
              f"{_longitude(data['angles']['midheaven'], signs)}", "",
              tr.pgettext("cli", "Houses ({system})").format(system=data["houses"]["system"])]
     rows += [f"  {house:>2}  {_longitude(cusp, signs)}"
