@@ -8,7 +8,8 @@
   one ``calculate_many`` (vectorized, still one-minute resolution);
 * ``--searches`` rectifications at once (``rectify_many``): random UTC days 1900-2100,
   each with the profile, type and authority of its own noon chart (so that windows
-  exist); beside it a loop of ``rectify`` calls (measured on 100, scaled) and, as a
+  exist); beside it a loop of ``rectify`` calls and the naive minute-by-minute search, one
+  ``calculate_many`` of its 1,440 minutes a day (both measured on 100, scaled), and, as a
   yardstick, ``calculate_many`` of as many charts as searches;
 * one birth's stability (12 hours either side), warm.
 
@@ -51,6 +52,19 @@ def naive_day_vectorized() -> int:
                       & (columns["authority"] == "Emotional")))
 
 
+def naive_minutes(days: np.ndarray, noon: dict[str, np.ndarray]) -> int:
+    """Minutes that fit, one ``calculate_many`` of the 1,440 minutes of each day, tested
+    against the profile, type and authority of that day's noon chart."""
+    fitting = 0
+    minutes = np.arange(1440) * np.timedelta64(1, "m")
+    for n, day in enumerate(days):
+        columns = calculate_many(day.astype("datetime64[us]") + minutes).columns()
+        fitting += int(np.sum((columns["profile"] == noon["profile"][n])
+                              & (columns["type"] == noon["type"][n])
+                              & (columns["authority"] == noon["authority"][n])))
+    return fitting
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--searches", type=int, default=10_000)
@@ -79,12 +93,14 @@ def main() -> None:
     sample = 100
     loop = best(1, lambda: [rectify(d.item(), s, zone=UTC)
                             for d, s in zip(days[:sample], sets[:sample], strict=True)])
+    naive = best(1, lambda: naive_minutes(days[:sample], noon))
     charts = best(args.runs, lambda: calculate_many(starts))
     each = seconds / args.searches
     print(f"{args.searches:,} rectifications (a day each, three constraints): {windows:,} windows")
     print(f"  rectify_many                   {seconds:9.2f} s  ({each * 1e3:.2f} ms a search, "
           f"{seconds / charts:.0f} charts' time)")
     print(f"  loop of rectify (scaled)       {loop / sample * args.searches:9.2f} s")
+    print(f"  naive, calculate_many minutes  {naive / sample * args.searches:9.2f} s (scaled)")
     print(f"  calculate_many, one a search   {charts:9.3f} s")
     birth = datetime(1980, 1, 3, 8, 30, tzinfo=UTC)
     held = best(args.runs, lambda: stability(birth))

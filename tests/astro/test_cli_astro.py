@@ -9,7 +9,10 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bodygraph.catalog.translations import LANGUAGES
+from bodygraph.cli.astro import astro_text
 from bodygraph.cli.main import main
+from bodygraph.cli.report import display_width
 from bodygraph.relations.astro import astro
 
 
@@ -103,3 +106,17 @@ def test_a_place_gives_the_coordinates_and_the_zone(capsys: pytest.CaptureFixtur
     status, _, err = _run(capsys, "astro", "--date", "1990-05-14", "--time", "08:30",
                           "--place", "Berlin", "--lat", "1", "--lng", "2")
     assert status == 2 and "not both" in err
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_columns_line_up_in_every_language(lang: str) -> None:
+    """Every body's row starts its two positions at the same terminal column, however long
+    the language's names of bodies and signs."""
+    data = astro(datetime(1980, 1, 3, 8, 30, tzinfo=UTC), 51.5, -0.1).to_dict()
+    rows = astro_text(data, lang).splitlines()
+
+    def columns(row: str) -> list[int]:
+        return [display_width(row[:m.start()]) for m in re.finditer("°", row)]
+
+    positions = {tuple(columns(row)) for row in rows[1:14]}
+    assert len(positions) == 1 and len(next(iter(positions))) == 2, rows[:14]

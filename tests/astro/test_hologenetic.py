@@ -1,5 +1,6 @@
 """The hologenetic profile: each sphere is the activation the published mapping names, for
-one chart, for a table of charts, with a label pack, and on the command line."""
+one chart, for a table of charts, against the Swiss Ephemeris, with a label pack, and on
+the command line."""
 
 from __future__ import annotations
 
@@ -9,17 +10,31 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from core.swiss_reference import (
+    BEHIND_SUN_TOLERANCE_ARCSEC,
+    DESIGN_TOLERANCE_S,
+    MOON_ARCSEC_PER_S,
+    OPPOSITE,
+    TOLERANCE_ARCSEC,
+    near_line_boundary,
+    random_instants,
+    swiss_design_jd,
+    swiss_longitudes,
+)
 from hypothesis import given, settings
 
 import bodygraph
+from bodygraph._time import utc_to_tt
 from bodygraph.cli.main import main
 from bodygraph.errors import InvalidOptionError
+from bodygraph.model.chart import Body
 from bodygraph.rules.hologenetic import (
     SPHERE_KEYS,
     hologenetic_profile,
     hologenetic_table,
     label_pack_from_json,
 )
+from bodygraph.rules.wheel import positions, to_units
 from bodygraph.testing import birth_instants
 
 BIRTH = datetime(1980, 1, 3, 8, 30, tzinfo=UTC)
@@ -61,6 +76,35 @@ def test_every_sphere_is_the_named_activation(instant: datetime) -> None:
     assert profile == {key: v2[side][body] for key, (side, body) in NAMED.items()}
     assert hologenetic_profile(bodygraph.calculate(instant)).to_dict() == \
         hologenetic_profile(chart).to_dict()
+
+
+def test_every_sphere_matches_the_swiss_ephemeris() -> None:
+    """Each sphere is the key and line of swisseph's longitude of the body the mapping
+    names (the design side at swisseph's own design instant), where that longitude is not
+    within the two theories' difference of a line boundary."""
+    births = random_instants(60, 27, datetime(1801, 1, 1, tzinfo=UTC),
+                             datetime(2199, 1, 1, tzinfo=UTC))
+    compared = 0
+    for birth in births:
+        profile = _flat(hologenetic_profile(bodygraph.calculate(birth)).to_dict())
+        tt = utc_to_tt([birth])
+        birth_tt = float(tt.whole[0] + tt.fraction[0])
+        theirs = {"personality": swiss_longitudes(birth_tt),
+                  "design": swiss_longitudes(swiss_design_jd(birth_tt))}
+        for key, (side, name) in NAMED.items():
+            body = Body(name)
+            source = OPPOSITE.get(body, body)
+            tolerance = TOLERANCE_ARCSEC[source] + BEHIND_SUN_TOLERANCE_ARCSEC
+            if side == "design":
+                tolerance += DESIGN_TOLERANCE_S * (MOON_ARCSEC_PER_S if source is Body.MOON
+                                                   else 0.05)
+            longitude = theirs[side][body]
+            if near_line_boundary(longitude, tolerance):
+                continue
+            place = positions(to_units([longitude]))
+            assert profile[key] == f"{place.gate[0]}.{place.line[0]}", (birth, key)
+            compared += 1
+    assert compared > 0.95 * len(births) * len(NAMED)
 
 
 def test_the_columns_of_a_table_are_the_charts_profiles() -> None:

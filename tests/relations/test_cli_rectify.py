@@ -91,6 +91,17 @@ def test_rectify_reads_as_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert "No birth time in the search fits all the constraints." in capsys.readouterr().out
 
 
+def test_a_utc_time_on_another_day_than_the_local_one_has_its_date(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rectify", "--date", "1980-01-03", "--tz", "Asia/Tokyo", "--profile",
+                 "3/5"]) == 0
+    out = capsys.readouterr().out
+    assert ("1980-01-03 00:06:02 JST to 1980-01-03 07:10:06 JST  (UTC 1980-01-02 15:06:02 "
+            "to 1980-01-02 22:10:06)") in out
+    assert ("1980-01-03 07:10:06 JST to 1980-01-03 19:14:16 JST  (UTC 1980-01-02 22:10:06 "
+            "to 10:14:16)") in out
+
+
 def test_rectify_marks_the_passes_of_a_fold(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rectify", "--date", "2024-10-27", "--tz", "Europe/London", "--from-time",
                  "01:15", "--to-time", "01:45", "--activation", "personality.moon=59"]) == 0

@@ -81,6 +81,25 @@ def test_every_gate_once_and_every_activation_at_its_longitude(instant: datetime
     assert all(next(s.iter(f"{SVG}path")).attrib.get("d") for s in signs)
 
 
+def test_every_glyph_is_a_path_and_only_numbers_and_the_label_are_text() -> None:
+    """No font is needed for a sign or a planet: each is one ``<path>``; the only text
+    is the gate numbers (digits) and the transit ring's label."""
+    chart, transit = bodygraph.calculate(BIRTH), bodygraph.calculate(TRANSIT)
+    root = ET.fromstring(wheel_svg(WheelInput.from_chart(chart, transit, bodygraph=False)))
+    texts = list(root.iter(f"{SVG}text"))
+    numbers = [e for e in texts if classes(e) == {"gate-number"}]
+    assert len(numbers) == 64 and all(str(e.text).isdigit() for e in numbers)
+    assert [classes(e) for e in texts if e not in numbers] == [{"transit-label"}]
+    signs, marks = groups(root, "zodiac-sign"), groups(root, "wheel-activation")
+    assert (len(signs), len(marks)) == (12, 3 * 13)
+    for g in signs + marks:
+        glyphs = [e for e in g if classes(e) & {"sign", "planet"}]
+        assert len(glyphs) == 1 and glyphs[0].tag == f"{SVG}path" and glyphs[0].attrib["d"]
+        assert not list(g.iter(f"{SVG}text"))
+    assert [next(e for e in g if "planet" in classes(e)).attrib["data-glyph"]
+            for g in marks[:13]] == [b.value for b in BODIES]
+
+
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_every_text_glyph_and_marker_reads_on_the_background(preset: str) -> None:
     theme = Theme.preset(preset)

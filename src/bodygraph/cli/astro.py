@@ -22,7 +22,7 @@ from bodygraph.cli.options import (
     usage_error,
 )
 from bodygraph.cli.relations_options import command_parser
-from bodygraph.cli.report import pad, utc_seconds_text
+from bodygraph.cli.report import display_width, pad, utc_seconds_text
 from bodygraph.errors import InvalidOptionError
 from bodygraph.geo.birthtime import wall_time
 from bodygraph.geo.coordinates import InvalidCoordinatesError, check_coordinates
@@ -141,11 +141,12 @@ def _birth(args: argparse.Namespace, place: tuple[float, float] | None) -> datet
     return resolved.utc
 
 
-def _position(body: dict[str, Any], signs: dict[str, str] | None = None) -> str:
+def _position(body: dict[str, Any], signs: dict[str, str] | None = None,
+              sign_width: int = 11) -> str:
     mark = RETROGRADE_MARK if body["retrograde"] else " "
     sign = body["sign"] if signs is None else signs[body["sign"]]
     return (f"{body['gateLine']:>5}  {body['degree']:>2}°{body['minute']:02d}'"
-            f"{body['second']:02d}\" {pad(sign, 11)} {mark}")
+            f"{body['second']:02d}\" {pad(sign, sign_width)} {mark}")
 
 
 def astro_text(data: dict[str, Any], lang: str = SOURCE_LANGUAGE,
@@ -157,14 +158,20 @@ def astro_text(data: dict[str, Any], lang: str = SOURCE_LANGUAGE,
 
     tr = catalog(lang)
     signs = dict(zip(SIGNS, sign_names(lang), strict=True))
-    rows = [f"{'':<12}{pad(term('side', SIDE_TITLES['personality'], lang), 31)}"
-            f"{term('side', SIDE_TITLES['design'], lang)}"]
-    for body in BODIES:
+    # The columns widen to the language's longest names of bodies and signs (English: 11).
+    bodies = {body: term("body", BODY_TITLES[body.value], lang) for body in BODIES}
+    name_width = max(11, *(display_width(name) for name in bodies.values()))
+    sign_width = max(11, *(display_width(name) for name in signs.values()))
+    column = sign_width + 20
+    rows = [pad("", name_width + 1)
+            + pad(term("side", SIDE_TITLES["personality"], lang), column)
+            + term("side", SIDE_TITLES["design"], lang)]
+    for body, name in bodies.items():
         personality = data["activations"]["personality"][body.value]
         design = data["activations"]["design"][body.value]
-        rows.append(f"{pad(term('body', BODY_TITLES[body.value], lang), 11)} "
-                    f"{pad(_position(personality, signs), 31)}"
-                    f"{_position(design, signs)}".rstrip())
+        rows.append(f"{pad(name, name_width)} "
+                    f"{pad(_position(personality, signs, sign_width), column)}"
+                    f"{_position(design, signs, sign_width)}".rstrip())
     rows.append("")
     if data["angles"] is None:
         rows.append(tr.pgettext(

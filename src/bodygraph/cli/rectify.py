@@ -152,6 +152,13 @@ def _local(instant: datetime, where: tzinfo, mark: str | None,
     return f"{moment:%Y-%m-%d %H:%M:%S %Z}" + (said[mark] if mark else "")
 
 
+def _utc(instant: datetime, where: tzinfo) -> str:
+    """``HH:MM:SS`` in UTC, with its date where that is not the local one beside it."""
+    moment = to_second(instant)
+    same_day = moment.date() == moment.astimezone(where).date()
+    return f"{moment:%H:%M:%S}" if same_day else f"{moment:%Y-%m-%d %H:%M:%S}"
+
+
 def window_lines(window: Window, lang: str = SOURCE_LANGUAGE) -> list[str]:
     """A window's local and UTC bounds, then its chart, in ``lang``."""
     said = words(lang)
@@ -159,8 +166,8 @@ def window_lines(window: Window, lang: str = SOURCE_LANGUAGE) -> list[str]:
         said["window"].format(
             start=_local(window.start, window.zone, window.start_pass, said),
             end=_local(window.end, window.zone, window.end_pass, said),
-            utc_start=f"{to_second(window.start):%H:%M:%S}",
-            utc_end=f"{to_second(window.end):%H:%M:%S}"),
+            utc_start=_utc(window.start, window.zone),
+            utc_end=_utc(window.end, window.zone)),
         "    " + said["chart"].format(
             profile=window.profile, type=term("type", window.type.value, lang),
             authority=term("authority", window.authority.value, lang),
