@@ -179,8 +179,9 @@ def astro_text(data: dict[str, Any], lang: str = SOURCE_LANGUAGE,
         return "\n".join(rows)
     ascendant, midheaven = tr.pgettext("cli", "Ascendant"), tr.pgettext("cli", "Midheaven")
     houses = {**data["houses"], **((labels or {}).get("houses") or {})}
-    rows += [f"{pad(ascendant, 11)} {_longitude(data['angles']['ascendant'], signs)}",
-             f"{pad(midheaven, 11)} "
+    width = max(11, display_width(ascendant), display_width(midheaven))
+    rows += [f"{pad(ascendant, width)} {_longitude(data['angles']['ascendant'], signs)}",
+             f"{pad(midheaven, width)} "
              f"{_longitude(data['angles']['midheaven'], signs)}", "",
              tr.pgettext("cli", "Houses ({system})").format(system=houses["system"])]
     rows += [f"  {house:>2}  {_longitude(cusp, signs)}"
