@@ -164,8 +164,10 @@ async def test_past_the_rate_limit_a_call_is_refused_429(site: Site) -> None:
     assert site.charges(account) == []
 
 
-def _raw(site: Site, key: str, message: dict[str, Any]) -> httpx.Response:
-    """One JSON-RPC message to ``/mcp`` in the protocol without handshake."""
+def _raw(site: Site, key: str, message: dict[str, Any],
+         client: httpx.Client | None = None) -> httpx.Response:
+    """One JSON-RPC message to ``/mcp`` in the protocol without handshake (over
+    ``client``'s kept-alive connection, if given)."""
     from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
     version = MODERN_PROTOCOL_VERSIONS[-1]
@@ -173,12 +175,13 @@ def _raw(site: Site, key: str, message: dict[str, Any]) -> httpx.Response:
         "io.modelcontextprotocol/protocolVersion": version,
         "io.modelcontextprotocol/clientCapabilities": {}}}
     named = {"Mcp-Name": params["name"]} if "name" in params else {}
-    return httpx.post(site.url, headers={
+    post = httpx.post if client is None else client.post
+    return post(site.url, headers={
         "Authorization": f"Bearer {key}", "MCP-Protocol-Version": version,
         "Mcp-Method": message["method"], **named,
         "Accept": "application/json, text/event-stream"},
         json={"jsonrpc": "2.0", "id": 1, **message, "params": params},
-        verify=tls_context(), timeout=30)
+        **({"verify": tls_context(), "timeout": 30} if client is None else {}))
 
 
 def test_the_endpoint_s_own_requests_reach_the_limit(site: Site) -> None:
@@ -186,10 +189,11 @@ def test_the_endpoint_s_own_requests_reach_the_limit(site: Site) -> None:
     a tool call, is refused RATE_LIMIT_EXCEEDED (429) and costs nothing."""
     account, key = site.account()
     seen = []
-    for _ in range(LIMIT):
-        answer = _raw(site, key, {"method": "tools/list"})
-        assert answer.status_code == 200, answer.text
-        seen.append(int(answer.headers["ratelimit"].split("r=")[1].split(";")[0]))
+    with httpx.Client(verify=tls_context(), timeout=30) as client:
+        for _ in range(LIMIT):
+            answer = _raw(site, key, {"method": "tools/list"}, client)
+            assert answer.status_code == 200, answer.text
+            seen.append(int(answer.headers["ratelimit"].split("r=")[1].split(";")[0]))
     assert seen == list(range(LIMIT - 1, -1, -1))
     answer = _raw(site, key, {"method": "tools/call",
                               "params": {"name": "chart", "arguments": {"birth": BERLIN}}})
