@@ -193,6 +193,7 @@ class AsyncClient(core.ClientBase):
         ``constraints``: POST /v2/rectifications."""
         return await self.send(extension_calls.rectify(where, day, constraints, to_day=to_day,
                                               from_time=from_time, to_time=to_time))
+
     async def account(self) -> acct.AccountResult:
         """See :meth:`bodygraph_client.Client.account`."""
         return await self.send(account_calls.account())

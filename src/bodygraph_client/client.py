@@ -202,6 +202,7 @@ class Client(core.ClientBase):
         ``constraints``: POST /v2/rectifications."""
         return self.send(extension_calls.rectify(where, day, constraints, to_day=to_day,
                                               from_time=from_time, to_time=to_time))
+
     def account(self) -> acct.AccountResult:
         """The key's account: plan, status, the period's credits, overage and the rate
         limit: GET /v2/account (free, every tier)."""

@@ -22,13 +22,34 @@ LocalBirth = tuple[date, time, float, float]
 """A local birth date and time at a point (latitude, longitude)."""
 
 
+def served_instant(at: datetime, member: str) -> None:
+    """Check that the ephemeris serves the instant ``at``, a request's ``member`` that is
+    not a birth: else the library's ``OutOfRangeError`` reaching ``member`` (which the
+    errors table answers 422, as any search reaching outside; a birth's is 400)."""
+    import numpy as np
+
+    from bodygraph.relations.common import calculator_or_default, check_span
+
+    moment = np.datetime64(at.astimezone(UTC).replace(tzinfo=None), "us")
+    check_span(calculator_or_default(None), moment, moment, member)
+
+
 def transit_of(at: datetime, natal: Chart | None) -> Transit:
-    """The sky at ``at``, over ``natal`` if given: its ``to_dict()`` is
-    ``bodygraph transit --json`` (the picture of it:
+    """The sky at ``at`` (the member ``at``: :func:`served_instant`), over ``natal`` if
+    given: its ``to_dict()`` is ``bodygraph transit --json`` (the picture of it:
     :func:`bodygraph.render.from_relations.transit_input`)."""
     from bodygraph.relations import transit
 
+    served_instant(at, "at")
     return transit(at, natal=natal)
+
+
+def sky_at(at: datetime, member: str) -> Chart:
+    """The chart of the instant ``at``, a request's ``member`` (:func:`served_instant`)."""
+    from bodygraph import calculate
+
+    served_instant(at, member)
+    return calculate(at)
 
 
 def connection_data(first: Chart, second: Chart) -> dict[str, Any]:

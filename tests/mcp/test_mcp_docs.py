@@ -42,3 +42,14 @@ async def test_example_calls_work() -> None:
         result = await server.call_tool(call["name"], call["arguments"])
         assert not result.is_error, call
         assert result.structured_content
+
+
+def test_the_remote_rules_name_every_tool_s_matching_endpoint() -> None:
+    """"The remote endpoint" names each tool with the endpoint whose tier it takes
+    (``resources/mcp/charges.py``): written out, or ``/v2/<name>``."""
+    from bodygraph_server.resources.mcp.charges import MATCHING_ENDPOINTS
+
+    rules = DOC[DOC.index("**The rules**"):DOC.index("A **refused tool call**")]
+    for tool, endpoint in MATCHING_ENDPOINTS.items():
+        assert f"`{tool}`" in rules, tool
+        assert f"`{endpoint}`" in rules or endpoint == f"/v2/{tool}", (tool, endpoint)

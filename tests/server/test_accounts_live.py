@@ -10,6 +10,7 @@ import json
 import os
 import re
 import secrets
+import time
 from collections.abc import Iterator
 from contextlib import suppress
 from datetime import UTC, datetime, timedelta
@@ -87,7 +88,8 @@ def _worker_of(server: LiveServer, conn: http.client.HTTPConnection) -> int:
     mine = conn.sock.getsockname()[1]
     inode = next(row.split()[9] for row in Path("/proc/net/tcp").read_text().splitlines()[1:]
                  if int(row.split()[1].split(":")[1], 16) == server.port
-                 and int(row.split()[2].split(":")[1], 16) == mine)
+                 and int(row.split()[2].split(":")[1], 16) == mine
+                 and row.split()[3] == "01")  # ESTABLISHED, not an old TIME_WAIT
     target = f"socket:[{inode}]"
     holders = []
     for pid in _children(server.pid):
@@ -111,21 +113,32 @@ def _call(conn: http.client.HTTPConnection, method: str, path: str, key: str,
 
 def _two_workers(server: LiveServer) -> tuple[http.client.HTTPConnection,
                                               http.client.HTTPConnection]:
-    """Two kept-alive connections, each held by another worker."""
+    """Two kept-alive connections, each held by another worker. Which worker accepts a
+    connection is not random (a worker still starting, or starved of CPU, takes none for
+    a while), so new connections are tried for up to 60 s, a pause after each miss."""
     held: dict[int, http.client.HTTPConnection] = {}
-    for _ in range(60):  # new connections until each worker holds one
-        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
-        conn.request("GET", "/health/live")
-        conn.getresponse().read()
-        worker = _worker_of(server, conn)
-        if worker in held:
+    deadline = time.monotonic() + 60
+    try:
+        while time.monotonic() < deadline:
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+            conn.request("GET", "/health/live")
+            conn.getresponse().read()
+            worker = _worker_of(server, conn)
+            if worker in held:
+                conn.close()
+                time.sleep(0.05)
+                continue
+            held[worker] = conn
+            if len(held) == 2:
+                first, second = held.values()
+                return first, second
+    except BaseException:
+        for conn in held.values():
             conn.close()
-            continue
-        held[worker] = conn
-        if len(held) == 2:
-            first, second = held.values()
-            return first, second
-    raise AssertionError("one worker took every connection")  # p = 2**-59
+        raise
+    for conn in held.values():
+        conn.close()
+    raise AssertionError("one worker took every connection for 60 s")
 
 
 def test_a_rotation_is_seen_at_once_by_the_other_worker(site: Deployment) -> None:

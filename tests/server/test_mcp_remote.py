@@ -164,6 +164,47 @@ async def test_past_the_rate_limit_a_call_is_refused_429(site: Site) -> None:
     assert site.charges(account) == []
 
 
+def _raw(site: Site, key: str, message: dict[str, Any],
+         client: httpx.Client | None = None) -> httpx.Response:
+    """One JSON-RPC message to ``/mcp`` in the protocol without handshake (over
+    ``client``'s kept-alive connection, if given)."""
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+    version = MODERN_PROTOCOL_VERSIONS[-1]
+    params = {**message.get("params", {}), "_meta": {
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientCapabilities": {}}}
+    named = {"Mcp-Name": params["name"]} if "name" in params else {}
+    post = httpx.post if client is None else client.post
+    return post(site.url, headers={
+        "Authorization": f"Bearer {key}", "MCP-Protocol-Version": version,
+        "Mcp-Method": message["method"], **named,
+        "Accept": "application/json, text/event-stream"},
+        json={"jsonrpc": "2.0", "id": 1, **message, "params": params},
+        **({"verify": tls_context(), "timeout": 30} if client is None else {}))
+
+
+def test_the_endpoint_s_own_requests_reach_the_limit(site: Site) -> None:
+    """Every request to /mcp counts toward the key's limit: the 101st message in a minute,
+    a tool call, is refused RATE_LIMIT_EXCEEDED (429) and costs nothing."""
+    account, key = site.account()
+    seen = []
+    with httpx.Client(verify=tls_context(), timeout=30) as client:
+        for _ in range(LIMIT):
+            answer = _raw(site, key, {"method": "tools/list"}, client)
+            assert answer.status_code == 200, answer.text
+            seen.append(int(answer.headers["ratelimit"].split("r=")[1].split(";")[0]))
+    assert seen == list(range(LIMIT - 1, -1, -1))
+    answer = _raw(site, key, {"method": "tools/call",
+                              "params": {"name": "chart", "arguments": {"birth": BERLIN}}})
+    assert answer.status_code == 200, answer.text
+    result = answer.json()["result"]
+    assert result["isError"] is True
+    assert result["structuredContent"]["error"]["code"] == "RATE_LIMIT_EXCEEDED"
+    assert result["structuredContent"]["error"]["status"] == 429
+    assert site.charges(account) == []
+
+
 async def test_without_credits_a_call_is_refused_402(site: Site) -> None:
     account, key = site.account()
     site.book.adjust_credits(account, 0, "test: no credits left")
@@ -217,19 +258,9 @@ async def test_an_inactive_account_is_refused(site: Site) -> None:
 
 
 def test_a_call_in_the_protocol_without_handshake_is_charged_too(site: Site) -> None:
-    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-
     account, key = site.account()
-    version = MODERN_PROTOCOL_VERSIONS[-1]
-    answer = httpx.post(site.url, headers={
-        "Authorization": f"Bearer {key}", "MCP-Protocol-Version": version,
-        "Mcp-Method": "tools/call", "Mcp-Name": "chart",
-        "Accept": "application/json, text/event-stream"}, json={
-        "jsonrpc": "2.0", "id": 7, "method": "tools/call",
-        "params": {"name": "chart", "arguments": {"birth": BERLIN},
-                   "_meta": {"io.modelcontextprotocol/protocolVersion": version,
-                             "io.modelcontextprotocol/clientCapabilities": {}}}},
-        verify=tls_context(), timeout=30)
+    answer = _raw(site, key, {"method": "tools/call",
+                              "params": {"name": "chart", "arguments": {"birth": BERLIN}}})
     assert answer.status_code == 200, answer.text
     result = answer.json()["result"]
     assert result["structuredContent"]["chart"] == expected().to_v2(), result

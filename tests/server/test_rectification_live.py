@@ -173,6 +173,13 @@ BAD = [
      "INVALID_REQUEST_BODY", "whole numbers"),
     ("/v2/rectifications", _with(date="2199-12-31"), 400, "INVALID_BIRTHDATE",
      "supported range"),
+    # a search reaching outside the ephemeris (the noon chart of the day is in it): the
+    # errors table's rule for every search
+    ("/v2/rectifications", _with(date="1800-04-04", lat=0, lng=170), 422,
+     "INVALID_REQUEST_BODY", "the search reaches outside the supported range"),
+    ("/v2/stability/coordinates", {"birthdate": "2199-12-30", "birthtime": "20:00", "lat": 0,
+                                   "lng": 0, "boundMinutes": 2880}, 422,
+     "INVALID_REQUEST_BODY", "the bound reaches outside the supported range"),
     ("/v2/stability/coordinates", {**BIRTH, "boundMinutes": 2881}, 400, "INVALID_OPTION",
      "48 hours"),
     ("/v2/stability/coordinates", {**BIRTH, "boundMinutes": 0}, 400, "INVALID_OPTION",

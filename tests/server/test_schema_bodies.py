@@ -28,6 +28,7 @@ from bodygraph_server.resources import service_document
 from bodygraph_server.resources.astrology.operations import parse_astro, parse_wheel
 from bodygraph_server.resources.batch.operations import parse_batch
 from bodygraph_server.resources.rectification.bodies import (
+    CONSTRAINT_MEMBERS,
     STABILITY_COORDINATES_INPUT,
     STABILITY_INPUT,
     parse_rectification,
@@ -250,6 +251,15 @@ def test_every_request_body_is_published_from_its_definition() -> None:
             assert schemas[body.name] == body.schema(), path
             for code in body.error_codes():
                 assert code.value in documented, (path, code)
+
+
+def test_the_constraints_schema_is_made_from_the_parser_s_members() -> None:
+    """``Constraints`` (a member the library checks, not a :class:`Body`): one property per
+    member the parser reads, in its order, an array exactly for a list member."""
+    schema = service_document()["components"]["schemas"]["Constraints"]
+    assert list(schema["properties"]) == [name for name, _, _ in CONSTRAINT_MEMBERS]
+    for name, _, many in CONSTRAINT_MEMBERS:
+        assert (schema["properties"][name].get("type") == "array") is many, name
 
 
 @pytest.mark.parametrize(("body", "code", "message"), [

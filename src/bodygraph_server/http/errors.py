@@ -214,13 +214,20 @@ def library_errors() -> tuple[tuple[type[BaseException], ErrorCode], ...]:
 def from_library_error(exc: BaseException) -> ApiError:
     """The contract's refusal of an exception raised while charting: the code of
     :func:`library_errors` with the table's fixed message (never the exception text, which
-    may hold the caller's birth data or place); a date outside the ephemeris
-    (``OutOfRangeError``) is INVALID_BIRTHDATE naming the range; anything else
-    INTERNAL_ERROR."""
+    may hold the caller's birth data or place); anything else INTERNAL_ERROR. A date
+    outside the ephemeris (``OutOfRangeError``) is INVALID_BIRTHDATE naming the range when
+    it is a birth's, INVALID_REQUEST_BODY when a search or another instant of the request
+    reaches outside (the library names it: ``reaching``)."""
     from bodygraph.errors import OutOfRangeError
 
     if isinstance(exc, ApiError):
         return exc
+    if isinstance(exc, OutOfRangeError) and exc.reaching is not None:
+        return ApiError(
+            ErrorCode.INVALID_REQUEST_BODY,
+            f"{exc.reaching} reaches outside the supported range of dates "
+            f"({exc.first.year} to {exc.last.year})",
+        )
     if isinstance(exc, OutOfRangeError):
         return ApiError(
             ErrorCode.INVALID_BIRTHDATE,

@@ -3,6 +3,7 @@ usage by day, key rotation, webhook secret (docs/accounts.md, "Self-service").""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from starlette.requests import Request
@@ -10,6 +11,7 @@ from starlette.responses import Response
 
 from bodygraph_server.billing.accounts import Denied, Principal
 from bodygraph_server.http.bodies import parse_json_object, read_raw_body
+from bodygraph_server.http.body import whole_number_field
 from bodygraph_server.http.envelope import JSON_MEDIA_TYPE, Envelope, json_response, v2_success
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import admission_of, admitted
@@ -93,16 +95,21 @@ def _answer(data: dict[str, Any], type_name: str, message: str) -> Response:
     return json_response(v2_success(data, type_name=type_name, message=message))
 
 
+DAYS = whole_number_field(name="days", bounds=(1, MAX_DAYS), schema={}, optional=True,
+                          default=DEFAULT_DAYS)
+"""``days`` of the usage, defined once: its reader and its schema (the query parameter's)."""
+
+
 def parse_days(query: dict[str, str]) -> int:
-    """``days``: a whole number from 1 to :data:`MAX_DAYS` (default :data:`DEFAULT_DAYS`)."""
+    """``days``: a whole number from 1 to :data:`MAX_DAYS` (default :data:`DEFAULT_DAYS`),
+    read by :data:`DAYS` from its decimal text (anything else is refused as out of range)."""
     raw = query.get("days")
     if raw is None:
         return DEFAULT_DAYS
     text = raw.strip()
-    if not (text.isascii() and text.isdigit() and len(text) <= 3
-            and 1 <= int(text) <= MAX_DAYS):
-        raise _shape(f"days must be a whole number from 1 to {MAX_DAYS}")
-    return int(text)
+    number = int(text) if text.isascii() and text.isdigit() and len(text) <= 3 else -1
+    days: int = DAYS.read(number, date.today())
+    return days
 
 
 async def account(request: Request) -> Response:
@@ -171,8 +178,7 @@ def _operation(method: Method, path: str, *, summary: str, description: str,
 
 _DAYS = {"name": "days", "in": "query", "required": False,
          "description": f"how many UTC days, today included (default {DEFAULT_DAYS})",
-         "schema": {"type": "integer", "minimum": 1, "maximum": MAX_DAYS,
-                    "default": DEFAULT_DAYS}}
+         "schema": DAYS.schema}
 
 OPERATIONS: tuple[Operation, ...] = (
     _operation("GET", ACCOUNT_PATH, summary="Your account",

@@ -6,12 +6,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time
+from datetime import date, datetime, time
 from typing import Any
 
 from bodygraph.render import PRESET_NAMES
 from bodygraph.rules.houses import HOUSE_SYSTEMS
-from bodygraph_server.http.body import Body, Field, choice_field, number_field
+from bodygraph_server.http.body import (
+    Body,
+    Field,
+    choice_field,
+    number_field,
+    optional,
+    pattern_field,
+)
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.fields import (
     BIRTHDATE,
@@ -50,26 +57,20 @@ def _latitude_off_the_poles() -> Field:
                          "description": "Degrees north; the poles have no Ascendant."})
 
 
-def _read_instant(value: object, today: date) -> datetime:
-    match = re.fullmatch(_INSTANT, value) if isinstance(value, str) else None
-    if match is None:
-        raise ApiError(ErrorCode.INVALID_REQUEST_BODY,
-                       "transitAt must be a UTC instant YYYY-MM-DDTHH:MM:SSZ")
-    try:
-        year, month, day, hour, minute, second = (int(part) for part in match.groups())
-        return datetime(year, month, day, hour=hour, minute=minute, second=second,
-                        tzinfo=UTC)
-    except ValueError:
-        raise ApiError(ErrorCode.INVALID_REQUEST_BODY,
-                       "transitAt is not a calendar date") from None
+_TRANSIT_AT_SHAPE = "transitAt must be a UTC instant YYYY-MM-DDTHH:MM:SSZ"
 
 
-TRANSIT_AT = Field(
-    name="transitAt", code=ErrorCode.INVALID_REQUEST_BODY, read=_read_instant, optional=True,
-    schema={"type": "string", "format": "date-time", "pattern": anchored(_INSTANT_DOCUMENTED),
-            "examples": ["2027-01-01T00:00:00Z"],
+def _instant(match: re.Match[str], today: date) -> datetime:
+    return datetime.fromisoformat(match.group(0))  # ...Z: in UTC
+
+
+TRANSIT_AT = optional(pattern_field(
+    name="transitAt", code=ErrorCode.INVALID_REQUEST_BODY, pattern=_INSTANT,
+    documented=anchored(_INSTANT_DOCUMENTED), mismatch=_TRANSIT_AT_SHAPE,
+    not_text=_TRANSIT_AT_SHAPE, convert=_instant,
+    schema={"format": "date-time", "examples": ["2027-01-01T00:00:00Z"],
             "description": "Also draw the sky at this UTC instant as an outer ring "
-            "(1800-04-04 to 2199-12-31 with the shipped ephemeris)."})
+            "(1800-04-04 to 2199-12-31 with the shipped ephemeris)."}))
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from bodygraph_server.http.births import shape_error
 from bodygraph_server.http.envelope import Envelope, v2_success
 from bodygraph_server.http.operation import Operation
+from bodygraph_server.relations_charting import sky_at
 from bodygraph_server.resources.astrology.bodies import (
     ASTRO_INPUT,
     WHEEL_INPUT,
@@ -83,14 +83,7 @@ class _OneWheel:
     def _transit(self) -> Chart | None:
         if self.transit_at is None or self._sky is not None:
             return self._sky
-        from bodygraph import calculate
-        from bodygraph.errors import OutOfRangeError
-
-        try:
-            self._sky = calculate(self.transit_at)
-        except OutOfRangeError as exc:
-            raise shape_error(f"transitAt is outside the supported range ({exc.first.year} "
-                              f"to {exc.last.year})") from None
+        self._sky = sky_at(self.transit_at, "transitAt")
         return self._sky
 
     def draw(self, charts: Sequence[Chart]) -> WheelInput:

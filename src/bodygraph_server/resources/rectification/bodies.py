@@ -181,16 +181,46 @@ def _constraints(value: object, today: date) -> Constraints:
 
 
 def constraints_schema() -> dict[str, Any]:
-    """``Constraints``: the valid values from the library's tables."""
+    """``Constraints``: a property per member of :data:`CONSTRAINT_MEMBERS` (the parser's
+    table: an array for a list member), the valid values from the library's tables."""
     from bodygraph.catalog.tables import CENTER_NAMES, tables
     from bodygraph.catalog.wording import STRATEGY
     from bodygraph.model.chart import AUTHORITIES, BODIES, DEFINITIONS, TYPES
 
-    def listed(items: dict[str, Any], description: str) -> dict[str, Any]:
-        return {"type": "array", "minItems": 1, "items": items, "description": description}
-
     centers = {"enum": list(CENTER_NAMES)}
     bodies = "|".join(body.value for body in BODIES)
+    values: dict[str, tuple[dict[str, Any], str]] = {  # a value (a list's: an item), about
+        "type": ({"enum": [t.value for t in TYPES]}, ""),
+        "profile": ({"enum": sorted(tables().profile_angles)}, ""),
+        "authority": ({"enum": [a.value for a in AUTHORITIES]}, ""),
+        "definition": ({"enum": [d.value for d in DEFINITIONS]}, ""),
+        "cross": ({"type": "string", "minLength": 1,
+                   "examples": ["Right Angle Cross of the Sphinx", "13/7/1/2"]},
+                  "The incarnation cross: its name as charts write it, or its four gates "
+                  "(personality sun and earth, design sun and earth), or both: 'Right Angle "
+                  "Cross of the Sphinx (13/7 | 1/2)'."),
+        "strategy": ({"enum": list(dict.fromkeys(STRATEGY.values()))}, ""),
+        "centers": (centers, "Defined centers."),
+        "openCenters": (centers, "Open (undefined) centers."),
+        "channels": ({"enum": [c.short for c in tables().channels]},
+                     "Defined channels, e.g. 13-33."),
+        "gates": ({"type": "integer", "minimum": 1, "maximum": 64},
+                  "Activated gates (either side), written as whole numbers (38, not 38.0: "
+                  "else 422 INVALID_REQUEST_BODY)."),
+        "activations": ({"type": "string", "examples": ["personality.sun=38.3",
+                                                        "design.moon=2"],
+                         "pattern": f"^(personality|design)\\.({bodies})="
+                         "([1-9]|[1-5][0-9]|6[0-4])(\\.[1-6])?$"},
+                        "side.body=gate or side.body=gate.line."),
+    }
+    properties: dict[str, Any] = {}
+    for name, _, many in CONSTRAINT_MEMBERS:
+        value, about = values.pop(name)
+        described = {"description": about} if about else {}
+        properties[name] = ({"type": "array", "minItems": 1, "items": value, **described}
+                            if many else {**value, **described})
+    if values:
+        raise ValueError(f"values of no constraint member: {', '.join(values)}")
     return {
         "type": "object", "additionalProperties": False, "minProperties": 1,
         "description": "What is known of the chart, as the command line's options; all "
@@ -198,29 +228,7 @@ def constraints_schema() -> dict[str, Any]:
         "without the word Definition); a value that names nothing valid, or no constraint "
         "at all, is 400 INVALID_OPTION naming the valid ones. Constraints that contradict "
         "each other are no error: no window.",
-        "properties": {
-            "type": {"enum": [t.value for t in TYPES]},
-            "profile": {"enum": sorted(tables().profile_angles)},
-            "authority": {"enum": [a.value for a in AUTHORITIES]},
-            "definition": {"enum": [d.value for d in DEFINITIONS]},
-            "cross": {"type": "string", "minLength": 1,
-                      "examples": ["Right Angle Cross of the Sphinx", "13/7/1/2"],
-                      "description": "The incarnation cross: its name as charts write it, "
-                      "or its four gates (personality sun and earth, design sun and earth), "
-                      "or both: 'Right Angle Cross of the Sphinx (13/7 | 1/2)'."},
-            "strategy": {"enum": list(dict.fromkeys(STRATEGY.values()))},
-            "centers": listed(centers, "Defined centers."),
-            "openCenters": listed(centers, "Open (undefined) centers."),
-            "channels": listed({"enum": [c.short for c in tables().channels]},
-                               "Defined channels, e.g. 13-33."),
-            "gates": listed({"type": "integer", "minimum": 1, "maximum": 64},
-                            "Activated gates (either side), written as whole numbers (38, not "
-                            "38.0: else 422 INVALID_REQUEST_BODY)."),
-            "activations": listed({
-                "type": "string", "examples": ["personality.sun=38.3", "design.moon=2"],
-                "pattern": f"^(personality|design)\\.({bodies})=([1-9]|[1-5][0-9]|6[0-4])"
-                "(\\.[1-6])?$"}, "side.body=gate or side.body=gate.line."),
-        },
+        "properties": properties,
     }
 
 

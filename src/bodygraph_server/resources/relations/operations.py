@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from bodygraph_server.http.envelope import Envelope
-from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.operation import Operation
 from bodygraph_server.relations_charting import connection_data, penta_data, transit_of
 from bodygraph_server.resources.computed import (
@@ -47,14 +46,7 @@ class _OneTransit:
 
     def of(self, charts: Sequence[Chart]) -> Transit:
         if self._made is None:
-            from bodygraph.errors import OutOfRangeError
-
-            try:
-                self._made = transit_of(self.at, charts[0] if charts else None)
-            except OutOfRangeError as exc:
-                raise ApiError(ErrorCode.INVALID_REQUEST_BODY,
-                               f"at is outside the supported range ({exc.first.year} to "
-                               f"{exc.last.year})") from None
+            self._made = transit_of(self.at, charts[0] if charts else None)
         return self._made
 
     def compute(self, charts: Sequence[Chart]) -> dict[str, Any]:

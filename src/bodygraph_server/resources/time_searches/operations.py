@@ -4,8 +4,7 @@ caller)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from bodygraph_server.http.births import shape_error
@@ -39,34 +38,13 @@ if TYPE_CHECKING:
     from bodygraph.model.chart import Chart
 
 
-@contextmanager
-def _searchable(what: str) -> Iterator[None]:
-    """A search the library refuses (outside the ephemeris, an option it rejects) is
-    INVALID_REQUEST_BODY, worded here (the library's text may hold the birth)."""
-    from bodygraph.errors import InvalidOptionError, OutOfRangeError
-
-    try:
-        yield
-    except OutOfRangeError as exc:
-        raise shape_error(f"{what} reaches outside the supported range of dates "
-                          f"({exc.first.year} to {exc.last.year})") from None
-    except InvalidOptionError:
-        raise shape_error(f"{what} cannot be computed for this input") from None
-
-
-def _searched(what: str, search: Callable[[], Data]) -> Data:
-    with _searchable(what):
-        return search()
-
-
 def parse_sensitivity(body: dict[str, Any]) -> Job:
     """The job of a :data:`~bodygraph_server.resources.time_searches.bodies.
     SENSITIVITY_INPUT`."""
     sensitivity = SENSITIVITY_INPUT.parse(body)
 
     def compute(charts: Sequence[Chart]) -> Data:
-        return _searched("The window",
-                         lambda: sensitivity_data(charts[0], sensitivity.minutes))
+        return sensitivity_data(charts[0], sensitivity.minutes)
 
     return Job((sensitivity.birth,), compute)
 
@@ -87,13 +65,10 @@ def parse_cycles(body: dict[str, Any]) -> Job:
         return charts[0]
 
     def compute(charts: Sequence[Chart]) -> Data:
-        chart = after_birth(charts)
-        return _searched("A cycle", lambda: cycles_data(chart, year))
+        return cycles_data(after_birth(charts), year)
 
     def ical(charts: Sequence[Chart]) -> bytes:
-        chart = after_birth(charts)
-        with _searchable("A cycle"):
-            return cycles_ical(chart, year)
+        return cycles_ical(after_birth(charts), year)
 
     return Job((cycles.birth,), compute, documents={ICALENDAR: ical})
 
@@ -106,15 +81,13 @@ def parse_calendar(body: dict[str, Any], services: Services) -> Job:
 
     def compute(charts: Sequence[Chart]) -> Data:
         months = services.calendar.source(calendar.level)
-        return _searched("The calendar", lambda: calendar_data(
-            calendar.first, calendar.last, bodies=calendar.bodies, level=calendar.level,
-            blocks=months))
+        return calendar_data(calendar.first, calendar.last, bodies=calendar.bodies,
+                             level=calendar.level, blocks=months)
 
     def ical(charts: Sequence[Chart]) -> bytes:
         months = services.calendar.source(calendar.level)
-        with _searchable("The calendar"):
-            return calendar_ical(calendar.first, calendar.last, bodies=calendar.bodies,
-                                 level=calendar.level, blocks=months)
+        return calendar_ical(calendar.first, calendar.last, bodies=calendar.bodies,
+                             level=calendar.level, blocks=months)
 
     return Job((), compute, documents={ICALENDAR: ical})
 
