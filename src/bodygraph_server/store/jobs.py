@@ -1,0 +1,439 @@
+"""The asynchronous jobs in the SQL stores (tables ``jobs`` and ``job_chunks``,
+docs/jobs.md): a job with its accepted input in chunks, the chunks claimed by any worker
+of any instance, their results, and the job's credits held as usage rows of status
+``job`` until it ends, settled then once: one committed charge per successful row."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from bodygraph_server.policy.clock import from_micros, to_micros
+from bodygraph_server.policy.credits import is_cancelled
+from bodygraph_server.store.accounts import AccountRepository
+from bodygraph_server.store.base import TransactionSource
+from bodygraph_server.store.charges import ChargeRepository
+from bodygraph_server.store.connections import Row, Tx
+from bodygraph_server.store.records import (
+    Account,
+    ChargeRefusal,
+    IdempotencyClaim,
+    Replay,
+    UsageStatus,
+)
+
+#: The status of a usage row held by a running job (no sweep releases it; settled when
+#: the job ends).
+HELD = "job"
+#: The endpoint a job's usage rows are recorded under.
+JOBS_ENDPOINT = "/v2/jobs"
+JOB_COLUMNS = (
+    "id, account_id, kind, header, status, total, done, failed, chunks, chunks_done, "
+    "callback_url, request_hash, usage_lo, usage_hi, created_us, finished_us, expires_us, "
+    "expired, notified_us"
+)
+
+
+class JobStatus(StrEnum):
+    """Where a job is."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+    @property
+    def final(self) -> bool:
+        """Whether the job has ended."""
+        return self not in (JobStatus.QUEUED, JobStatus.RUNNING)
+
+
+class ChunkState(StrEnum):
+    """Where a chunk is."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    DROPPED = "dropped"  # its job was cancelled or failed before it ran
+
+
+@dataclass(frozen=True, slots=True)
+class JobRecord:
+    """A job as stored."""
+
+    id: str
+    account_id: int
+    kind: str
+    header: str
+    status: JobStatus
+    total: int
+    done: int
+    failed: int
+    chunks: int
+    chunks_done: int
+    callback_url: str | None
+    created_at: datetime
+    finished_at: datetime | None
+    expires_at: datetime | None
+    expired: bool
+    notified: bool
+
+    @property
+    def succeeded(self) -> int:
+        """Rows computed without an error."""
+        return self.done - self.failed
+
+
+@dataclass(frozen=True, slots=True)
+class NewJob:
+    """A job to create: its owner, its kind, the column names of its chunks' CSV and the
+    chunks (zlib-compressed CSV rows, with the count of rows in each)."""
+
+    account_id: int
+    kind: str
+    header: str
+    chunks: Sequence[tuple[int, bytes]]
+    callback_url: str | None = None
+    claim: IdempotencyClaim | None = None
+
+    @property
+    def total(self) -> int:
+        """Every row of the job."""
+        return sum(rows for rows, _ in self.chunks)
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    """A job created, or found again for a retry with its Idempotency-Key."""
+
+    job: JobRecord
+    replayed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimedChunk:
+    """A chunk a worker took: its job's kind and header, its input, and the token that
+    proves the claim is still its own."""
+
+    job_id: str
+    seq: int
+    first_row: int
+    rows: int
+    kind: str
+    header: str
+    input: bytes
+    token: str
+
+
+def _opt_time(micros: int | None) -> datetime | None:
+    return None if micros is None else from_micros(int(micros))
+
+
+def job_from_row(row: Row) -> JobRecord:
+    """A :class:`JobRecord` from a row of :data:`JOB_COLUMNS`."""
+    return JobRecord(
+        id=str(row.id), account_id=int(row.account_id), kind=str(row.kind),
+        header=str(row.header), status=JobStatus(str(row.status)), total=int(row.total),
+        done=int(row.done), failed=int(row.failed), chunks=int(row.chunks),
+        chunks_done=int(row.chunks_done),
+        callback_url=None if row.callback_url is None else str(row.callback_url),
+        created_at=from_micros(int(row.created_us)),
+        finished_at=_opt_time(row.finished_us), expires_at=_opt_time(row.expires_us),
+        expired=bool(row.expired), notified=row.notified_us is not None,
+    )
+
+
+class JobRepository:
+    """The jobs' statements within one transaction."""
+
+    __slots__ = ("tx",)
+
+    def __init__(self, tx: Tx) -> None:
+        self.tx = tx
+
+    def select(self, job_id: str, *, lock: bool = False) -> JobRecord | None:
+        """The job ``job_id`` (``lock``: locked for the rest of the transaction)."""
+        row = self.tx.one(f"SELECT {JOB_COLUMNS} FROM jobs WHERE id = ?"
+                          + (self.tx.for_update if lock else ""), (job_id,))
+        return None if row is None else job_from_row(row)
+
+    def hold(self, account: Account, count: int, at: int) -> tuple[int, int] | None:
+        """Hold ``count`` credits of the locked ``account`` as usage rows of status
+        :data:`HELD` (credits while the balance lasts, then overage calls); the first and
+        last id, or None when the account cannot pay for them all (nothing held)."""
+        tx = self.tx
+        credited = min(count, account.balance)
+        overage = count - credited
+        if overage and not account.overage_enabled:
+            return None
+        if credited:
+            tx.execute("UPDATE accounts SET balance = balance - ?, updated_us = ? WHERE id = ?",
+                       (credited, at, account.id))
+        top = tx.one("SELECT COALESCE(MAX(id), 0) AS top FROM usage_log")
+        below = 0 if top is None else int(top.top)
+        for rows, credits, is_overage in ((credited, 1, False), (overage, 0, True)):
+            if rows:
+                tx.execute(
+                    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) "
+                    "INSERT INTO usage_log (account_id, period_index, endpoint, credits, "
+                    "overage, status, created_us) SELECT ?, ?, ?, ?, ?, ?, ? FROM n",
+                    (rows, account.id, account.period_index, JOBS_ENDPOINT, credits,
+                     is_overage, HELD, at))
+        found = tx.one("SELECT MIN(id) AS lo, MAX(id) AS hi FROM usage_log "
+                       "WHERE account_id = ? AND id > ?", (account.id, below))
+        assert found is not None and found.lo is not None
+        return int(found.lo), int(found.hi)
+
+    def settle(self, job: JobRecord, lo: int, hi: int, now: datetime) -> None:
+        """The job has ended: commit as many of its held usage rows as rows succeeded
+        (the credited ones first) and release the rest, refunding their credits (as a
+        release does: within the current period, unless the account is cancelled)."""
+        tx = self.tx
+        at = to_micros(now)
+        account = AccountRepository(tx).touch(job.account_id, now)
+        where = "WHERE account_id = ? AND status = ? AND id BETWEEN ? AND ?"
+        cut = lo
+        if job.succeeded:
+            row = tx.one(f"SELECT id FROM usage_log {where} ORDER BY id LIMIT 1 OFFSET ?",
+                         (job.account_id, HELD, lo, hi, job.succeeded))
+            cut = hi + 1 if row is None else int(row.id)
+            tx.execute(f"UPDATE usage_log SET status = ?, settled_us = ? {where}",
+                       (UsageStatus.COMMITTED.value, at, job.account_id, HELD, lo, cut - 1))
+        if cut > hi:
+            return
+        released = (job.account_id, HELD, cut, hi)
+        if not is_cancelled(account.cancel_at, now):
+            row = tx.one(f"SELECT COUNT(*) AS n FROM usage_log {where} AND credits = 1 "
+                         "AND period_index = ?", (*released, account.period_index))
+            refund = 0 if row is None else int(row.n)
+            if refund:
+                tx.execute("UPDATE accounts SET balance = balance + ?, updated_us = ? "
+                           "WHERE id = ?", (refund, at, job.account_id))
+                tx.execute(f"UPDATE usage_log SET credits = 0 {where} AND credits = 1 "
+                           "AND period_index = ?", (*released, account.period_index))
+        tx.execute(f"UPDATE usage_log SET status = ?, settled_us = ? {where}",
+                   (UsageStatus.RELEASED.value, at, *released))
+
+    def end(self, job_id: str, status: JobStatus, now: datetime,
+            retention: timedelta) -> JobRecord | None:
+        """End the (locked, running or queued) job with ``status``, drop its chunks not
+        yet run and settle its credits; None if it had ended already (nothing done)."""
+        tx = self.tx
+        at = to_micros(now)
+        changed = tx.execute(
+            "UPDATE jobs SET status = ?, finished_us = ?, expires_us = ? "
+            "WHERE id = ? AND status IN (?, ?)",
+            (status.value, at, to_micros(now + retention), job_id, JobStatus.QUEUED.value,
+             JobStatus.RUNNING.value))
+        if changed != 1:
+            return None
+        tx.execute("UPDATE job_chunks SET state = ?, input = NULL, token = NULL "
+                   "WHERE job_id = ? AND state IN (?, ?)",
+                   (ChunkState.DROPPED.value, job_id, ChunkState.QUEUED.value,
+                    ChunkState.RUNNING.value))
+        job = self.select(job_id)
+        assert job is not None
+        span = tx.one("SELECT usage_lo, usage_hi FROM jobs WHERE id = ?", (job_id,))
+        assert span is not None
+        self.settle(job, int(span.usage_lo), int(span.usage_hi), now)
+        return job
+
+
+class SqlJobs:
+    """The jobs in the bookkeeping database, shared by every worker and instance on it.
+    Blocking; call from a worker thread. ``retention``: how long a result is kept after
+    its job ended; ``lease``: how long a claimed chunk stays its worker's (after that,
+    any worker may claim it again: its worker died)."""
+
+    def __init__(self, store: TransactionSource, *, retention: timedelta,
+                 lease: timedelta) -> None:
+        self._store = store
+        self.retention = retention
+        self.lease = lease
+
+    def create(self, new: NewJob, now: datetime) -> Created | ChargeRefusal | Replay:
+        """Create the job and hold the credits of all its rows, in one transaction; all
+        or nothing (CREDITS_EXHAUSTED, ACCOUNT_INACTIVE). With an idempotency claim, a
+        key used before for the same body gives that job back (nothing more held), for
+        another body :attr:`Replay.MISMATCH`."""
+        at = to_micros(now)
+        with self._store.write_transaction() as tx:
+            account = ChargeRepository(tx).chargeable(new.account_id, now, None)
+            if new.claim is not None:
+                row = tx.one(f"SELECT {JOB_COLUMNS} FROM jobs WHERE key_hash = ?",
+                             (new.claim.key_hash,))
+                if row is not None:
+                    if str(row.request_hash) != new.claim.request_hash:
+                        return Replay.MISMATCH
+                    return Created(job_from_row(row), replayed=True)
+            if not isinstance(account, Account):
+                assert isinstance(account, ChargeRefusal)
+                return account
+            jobs = JobRepository(tx)
+            span = jobs.hold(account, new.total, at)
+            if span is None:
+                return ChargeRefusal.CREDITS_EXHAUSTED
+            job_id = "job_" + secrets.token_hex(12)
+            tx.execute(
+                "INSERT INTO jobs (id, account_id, kind, header, status, total, chunks, "
+                "callback_url, key_hash, request_hash, usage_lo, usage_hi, created_us) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (job_id, new.account_id, new.kind, new.header, JobStatus.QUEUED.value,
+                 new.total, len(new.chunks), new.callback_url,
+                 None if new.claim is None else new.claim.key_hash,
+                 None if new.claim is None else new.claim.request_hash, span[0], span[1], at))
+            first_row = 1
+            for seq, (rows, data) in enumerate(new.chunks):
+                tx.execute(
+                    "INSERT INTO job_chunks (job_id, seq, first_row, rows, state, queued_us, "
+                    "input) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (job_id, seq, first_row, rows, ChunkState.QUEUED.value, at, data))
+                first_row += rows
+            job = jobs.select(job_id)
+            assert job is not None
+            return Created(job, replayed=False)
+
+    def get(self, job_id: str, account_id: int | None = None) -> JobRecord | None:
+        """The job ``job_id`` (of ``account_id`` when given; None: no such job)."""
+        with self._store.read_transaction() as tx:
+            job = JobRepository(tx).select(job_id)
+        if job is None or (account_id is not None and job.account_id != account_id):
+            return None
+        return job
+
+    def recent(self, account_id: int | None = None, *, limit: int = 100) -> list[JobRecord]:
+        """The newest jobs (of ``account_id`` when given), newest first."""
+        where, params = ("WHERE account_id = ? ", (account_id,)) if account_id else ("", ())
+        with self._store.read_transaction() as tx:
+            rows = tx.rows(f"SELECT {JOB_COLUMNS} FROM jobs {where}"
+                           "ORDER BY created_us DESC, id LIMIT ?", (*params, limit))
+        return [job_from_row(row) for row in rows]
+
+    def claim(self, now: datetime) -> ClaimedChunk | None:
+        """Take the oldest chunk waiting (or whose worker's lease ran out) for this
+        worker; None when there is none. PostgreSQL skips the chunks other workers are
+        locking (``SKIP LOCKED``); SQLite's write transaction holds the database's one
+        write lock."""
+        at = to_micros(now)
+        token = secrets.token_hex(8)
+        with self._store.write_transaction() as tx:
+            lock = " FOR UPDATE OF c SKIP LOCKED" if tx.for_update else ""
+            row = tx.one(
+                "SELECT c.job_id, c.seq, c.first_row, c.rows, c.input, j.kind, j.header "
+                "FROM job_chunks c JOIN jobs j ON j.id = c.job_id "
+                "WHERE c.state = ? OR (c.state = ? AND c.lease_us < ?) "
+                "ORDER BY c.queued_us, c.job_id, c.seq LIMIT 1" + lock,
+                (ChunkState.QUEUED.value, ChunkState.RUNNING.value, at))
+            if row is None:
+                return None
+            tx.execute("UPDATE job_chunks SET state = ?, lease_us = ?, token = ?, "
+                       "attempts = attempts + 1 WHERE job_id = ? AND seq = ?",
+                       (ChunkState.RUNNING.value, to_micros(now + self.lease), token,
+                        row.job_id, row.seq))
+            tx.execute("UPDATE jobs SET status = ?, started_us = COALESCE(started_us, ?) "
+                       "WHERE id = ? AND status = ?",
+                       (JobStatus.RUNNING.value, at, row.job_id, JobStatus.QUEUED.value))
+        return ClaimedChunk(job_id=str(row.job_id), seq=int(row.seq),
+                            first_row=int(row.first_row), rows=int(row.rows),
+                            kind=str(row.kind), header=str(row.header),
+                            input=bytes(row.input), token=token)
+
+    def complete(self, chunk: ClaimedChunk, output: bytes, failed: int,
+                 now: datetime) -> JobRecord | None:
+        """Commit a chunk's result (``failed`` of its rows are bad) if the claim is still
+        this worker's; the job when this chunk ended it (settled), else None."""
+        with self._store.write_transaction() as tx:
+            jobs = JobRepository(tx)
+            job = jobs.select(chunk.job_id, lock=True)
+            if job is None or job.status.final:
+                return None
+            changed = tx.execute(
+                "UPDATE job_chunks SET state = ?, output = ?, input = NULL, succeeded = ?, "
+                "failed = ?, token = NULL WHERE job_id = ? AND seq = ? AND state = ? "
+                "AND token = ?",
+                (ChunkState.DONE.value, output, chunk.rows - failed, failed, chunk.job_id,
+                 chunk.seq, ChunkState.RUNNING.value, chunk.token))
+            if changed != 1:
+                return None  # the lease ran out and another worker took it
+            tx.execute("UPDATE jobs SET done = done + ?, failed = failed + ?, "
+                       "chunks_done = chunks_done + 1 WHERE id = ?",
+                       (chunk.rows, failed, chunk.job_id))
+            if job.chunks_done + 1 < job.chunks:
+                return None
+            return jobs.end(chunk.job_id, JobStatus.SUCCEEDED, now, self.retention)
+
+    def give_up(self, chunk: ClaimedChunk, now: datetime, *,
+                attempts: int) -> JobRecord | None:
+        """A chunk could not be computed: queued again while it has had fewer than
+        ``attempts`` tries, else its job fails (settled: its rows not done are
+        refunded). The job when it ended, else None."""
+        with self._store.write_transaction() as tx:
+            jobs = JobRepository(tx)
+            job = jobs.select(chunk.job_id, lock=True)
+            if job is None or job.status.final:
+                return None
+            row = tx.one("SELECT attempts FROM job_chunks WHERE job_id = ? AND seq = ? "
+                         "AND token = ?", (chunk.job_id, chunk.seq, chunk.token))
+            if row is None:
+                return None
+            if int(row.attempts) < attempts:
+                tx.execute("UPDATE job_chunks SET state = ?, token = NULL, lease_us = NULL "
+                           "WHERE job_id = ? AND seq = ?",
+                           (ChunkState.QUEUED.value, chunk.job_id, chunk.seq))
+                return None
+            return jobs.end(chunk.job_id, JobStatus.FAILED, now, self.retention)
+
+    def cancel(self, job_id: str, account_id: int | None, now: datetime) -> JobRecord | None:
+        """Cancel the job (of ``account_id`` when given): its chunks not done are dropped
+        and the credits of its rows not done released. The job as it is then (unchanged
+        when it had ended); None: no such job."""
+        with self._store.write_transaction() as tx:
+            jobs = JobRepository(tx)
+            job = jobs.select(job_id, lock=True)
+            if job is None or (account_id is not None and job.account_id != account_id):
+                return None
+            ended = jobs.end(job_id, JobStatus.CANCELLED, now, self.retention)
+            return job if ended is None else ended
+
+    def outputs(self, job_id: str) -> Iterator[bytes]:
+        """The results of the job's chunks, in input order, each read on its own (a
+        chunk without a result, of a job that did not succeed, is skipped)."""
+        with self._store.read_transaction() as tx:
+            seqs = [int(row.seq) for row in tx.rows(
+                "SELECT seq FROM job_chunks WHERE job_id = ? AND state = ? ORDER BY seq",
+                (job_id, ChunkState.DONE.value))]
+        for seq in seqs:
+            with self._store.read_transaction() as tx:
+                row = tx.one("SELECT output FROM job_chunks WHERE job_id = ? AND seq = ?",
+                             (job_id, seq))
+            if row is not None and row.output is not None:
+                yield bytes(row.output)
+
+    def unnotified(self, limit: int = 100) -> list[JobRecord]:
+        """Ended jobs whose end has not been announced yet (oldest first)."""
+        with self._store.read_transaction() as tx:
+            rows = tx.rows(f"SELECT {JOB_COLUMNS} FROM jobs WHERE finished_us IS NOT NULL "
+                           "AND notified_us IS NULL ORDER BY finished_us LIMIT ?", (limit,))
+        return [job_from_row(row) for row in rows]
+
+    def mark_notified(self, job_id: str, now: datetime) -> None:
+        """Record that the job's end was announced."""
+        with self._store.write_transaction() as tx:
+            tx.execute("UPDATE jobs SET notified_us = ? WHERE id = ?",
+                       (to_micros(now), job_id))
+
+    def sweep(self, now: datetime) -> int:
+        """Delete the input and results of the jobs whose retention ran out (the job
+        itself stays, marked expired); how many jobs."""
+        with self._store.write_transaction() as tx:
+            rows = tx.rows("SELECT id FROM jobs WHERE expires_us < ? AND expired = 0",
+                           (to_micros(now),))
+            ids = [str(row.id) for row in rows]
+            for job_id in ids:
+                tx.execute("DELETE FROM job_chunks WHERE job_id = ?", (job_id,))
+                tx.execute("UPDATE jobs SET expired = 1 WHERE id = ?", (job_id,))
+        return len(ids)
