@@ -107,11 +107,11 @@ def operation_object(operation: Operation, geocode_key_required: bool = True) ->
     if operation.request_body is not None:
         document["requestBody"] = {
             "required": True,
-            "content": {"application/json": {
-                "schema": {"$ref": _REF + operation.request_body}}},
+            "content": {media_type: {"schema": {"$ref": _REF + operation.request_body}}
+                        for media_type in operation.body_media_types},
         }
     headers = _RATE_HEADERS if keyed else {}
-    responses = {"200": _response(operation.success, headers)}
+    responses = {str(operation.success_status): _response(operation.success, headers)}
     if keyed:
         responses.update(_error_responses(operation))
     for status, answer in sorted(operation.refusals.items()):

@@ -46,6 +46,8 @@ class Operation:
     ``refusals`` documents answers outside the contract's error body (by status: the
     image route's). ``route_path`` is the Starlette path when one route serves several
     documented paths (``{image}`` for ``{template}.svg`` and ``{template}.png``).
+    ``success_status`` is the status of ``success`` (202 for an accepted job);
+    ``body_media_types`` the media types of the body ``request_body`` describes.
     """
 
     method: Method
@@ -66,6 +68,8 @@ class Operation:
     refusals: Mapping[int, Answer] = field(default_factory=dict)
     route_path: str = ""
     operation_id: str = ""
+    success_status: int = 200
+    body_media_types: tuple[str, ...] = ("application/json",)
 
     @property
     def legacy(self) -> bool:

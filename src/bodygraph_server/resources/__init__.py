@@ -14,6 +14,7 @@ def schemas() -> dict[str, Any]:
     from bodygraph_server.http.validation import input_schemas
     from bodygraph_server.resources.batch import operations as batch
     from bodygraph_server.resources.charts import operations as charts
+    from bodygraph_server.resources.jobs import operations as jobs
     from bodygraph_server.resources.relations import operations as relations
     from bodygraph_server.resources.render import operations as render
     from bodygraph_server.resources.time_searches import operations as time_searches
@@ -22,7 +23,7 @@ def schemas() -> dict[str, Any]:
 
     return {**charts.schemas(), **v1.schemas(), **input_schemas(), **relations.schemas(),
             **time_searches.schemas(), **batch.schemas(), **visual.schemas(),
-            **render.schemas()}
+            **render.schemas(), **jobs.schemas()}
 
 
 def operations(*, render_path: str, image: Handler,
@@ -34,6 +35,7 @@ def operations(*, render_path: str, image: Handler,
     from bodygraph_server.resources.batch import operations as batch
     from bodygraph_server.resources.charts import operations as charts
     from bodygraph_server.resources.health import operations as health
+    from bodygraph_server.resources.jobs import operations as jobs
     from bodygraph_server.resources.pages.operations import page_operations
     from bodygraph_server.resources.relations import operations as relations
     from bodygraph_server.resources.render.operations import render_operations
@@ -43,7 +45,7 @@ def operations(*, render_path: str, image: Handler,
 
     return (
         *charts.OPERATIONS, *visual.OPERATIONS, *relations.OPERATIONS,
-        *time_searches.OPERATIONS, *batch.OPERATIONS, *v1.OPERATIONS,
+        *time_searches.OPERATIONS, *batch.OPERATIONS, *jobs.OPERATIONS, *v1.OPERATIONS,
         *render_operations(render_path, image), *health.OPERATIONS,
         *page_operations(document, render_url, geocode_key_required),
     )

@@ -320,14 +320,18 @@ class SqlJobs:
         write lock."""
         at = to_micros(now)
         token = secrets.token_hex(8)
+        waiting = ("WHERE c.state = ? OR (c.state = ? AND c.lease_us < ?)",
+                   (ChunkState.QUEUED.value, ChunkState.RUNNING.value, at))
+        with self._store.read_transaction() as tx:  # the usual answer, without a write
+            if tx.one(f"SELECT 1 AS found FROM job_chunks c {waiting[0]} LIMIT 1",
+                      waiting[1]) is None:
+                return None
         with self._store.write_transaction() as tx:
             lock = " FOR UPDATE OF c SKIP LOCKED" if tx.for_update else ""
             row = tx.one(
                 "SELECT c.job_id, c.seq, c.first_row, c.rows, c.input, j.kind, j.header "
-                "FROM job_chunks c JOIN jobs j ON j.id = c.job_id "
-                "WHERE c.state = ? OR (c.state = ? AND c.lease_us < ?) "
-                "ORDER BY c.queued_us, c.job_id, c.seq LIMIT 1" + lock,
-                (ChunkState.QUEUED.value, ChunkState.RUNNING.value, at))
+                f"FROM job_chunks c JOIN jobs j ON j.id = c.job_id {waiting[0]} "
+                "ORDER BY c.queued_us, c.job_id, c.seq LIMIT 1" + lock, waiting[1])
             if row is None:
                 return None
             tx.execute("UPDATE job_chunks SET state = ?, lease_us = ?, token = ?, "
