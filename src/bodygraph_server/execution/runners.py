@@ -8,6 +8,8 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import signal
+import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -28,10 +30,22 @@ class ChunkRunner(Protocol):
     async def aclose(self) -> None: ...
 
 
-def _lower_priority() -> None:
-    """A job process yields the cores to the service's request processes."""
+#: prctl's PR_SET_PDEATHSIG (Linux): the signal a process gets when its parent dies.
+_PR_SET_PDEATHSIG = 1
+
+
+def _job_process(parent: int) -> None:
+    """A job process yields the cores to the service's request processes, and dies with
+    the service process that started it (a killed worker leaves no process behind: its
+    chunk is claimed again once its lease runs out)."""
     with contextlib.suppress(OSError):  # not allowed here: the same priority
         os.nice(JOB_NICENESS)
+    if sys.platform == "linux":
+        import ctypes
+
+        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # it died before that took effect
+        os._exit(1)
 
 
 class LocalRunner:
@@ -50,7 +64,7 @@ class LocalRunner:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 self.processes, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_lower_priority)
+                initializer=_job_process, initargs=(os.getpid(),))
         return self._pool
 
     async def run(self, work: Callable[[T], R], task: T) -> R:
