@@ -11,7 +11,8 @@ Depends on httpx only (the ``client`` extra). :class:`Client` blocks,
 500/503 after 1, 2, 4 s), send an Idempotency-Key with every charged call and raise one
 :class:`BodygraphApiError` subclass per errorCode family. The extension endpoints
 (transits, connections, pentas, sensitivity, cycles, calendar, batches) take
-:class:`Birth` values.
+:class:`Birth` values; ``submit_job``, ``job``, ``wait``, ``download`` and
+``cancel_job`` run jobs of up to 1,000,000 births (:class:`Job`).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from bodygraph_client.extension_types import (
     TransitNatal,
     TransitResult,
 )
+from bodygraph_client.jobs import Job
 from bodygraph_client.limits import RateLimit, RetryPolicy
 from bodygraph_client.types import (
     Activations,
@@ -95,6 +97,7 @@ __all__ = [
     "HeldChannel",
     "Ingress",
     "InvalidInput",
+    "Job",
     "Level",
     "LineChange",
     "PentaResult",
