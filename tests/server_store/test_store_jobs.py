@@ -14,7 +14,7 @@ from bodygraph_server.billing.accounts import Bookkeeper, Principal
 from bodygraph_server.billing.idempotency import claim_for
 from bodygraph_server.policy.clock import ManualClock
 from bodygraph_server.store import ChargeRefusal, Replay
-from bodygraph_server.store.jobs import Created, JobStatus, NewJob, SqlJobs
+from bodygraph_server.store.jobs import Created, JobRepository, JobStatus, NewJob, SqlJobs
 
 RETENTION = timedelta(days=7)
 LEASE = timedelta(seconds=30)
@@ -179,4 +179,27 @@ def test_overage_rows_are_held_too(book: Bookkeeper, clock: ManualClock,
     cancelled = jobs.cancel(created.job.id, account.id, clock.now())
     assert cancelled is not None
     assert book.account(account.id).balance == account.balance
+    assert book.audit(account.id).balanced
+
+
+def test_a_settlement_interrupted_is_finished_by_the_sweep(
+        book: Bookkeeper, clock: ManualClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    account = book.create_account("developer").account
+    jobs = _jobs(book)
+    created = jobs.create(_new(account.id, 4, 3), clock.now())
+    assert isinstance(created, Created)
+    for bad in (1, 2):
+        chunk = jobs.claim(clock.now())
+        assert chunk is not None
+        if chunk.seq == 1:
+            # the settlement's first step commits, then the process dies
+            monkeypatch.setattr(SqlJobs, "settle", lambda self, job_id, now: None)
+        jobs.complete(chunk, b"out", bad, clock.now())
+    with book.store.write_transaction() as tx:
+        assert not JobRepository(tx).settle_step(created.job.id, clock.now(), 2)
+    monkeypatch.undo()
+    assert jobs.settle_ended(clock.now()) == 1
+    assert jobs.settle_ended(clock.now()) == 0
+    assert _usage(book, account.id) == (4, 4)  # 7 rows, 3 bad
+    assert book.account(account.id).balance == account.balance - 4
     assert book.audit(account.id).balanced

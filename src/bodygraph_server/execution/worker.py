@@ -102,10 +102,12 @@ class JobWorker:
                 await anyio.sleep(self.idle)
 
     async def sweep(self) -> None:
-        """Delete expired results and announce the ends not announced yet, then again
-        every :data:`SWEEP_EVERY` seconds until cancelled."""
+        """Finish the settlements a crash interrupted, delete expired results and
+        announce the ends not announced yet, then again every :data:`SWEEP_EVERY`
+        seconds until cancelled."""
         while True:
             try:
+                await anyio.to_thread.run_sync(self.jobs.settle_ended, self.now())
                 swept = await anyio.to_thread.run_sync(self.jobs.sweep, self.now())
                 if swept:
                     LOG.info("deleted the results of %d expired job(s)", swept)

@@ -30,6 +30,8 @@ from bodygraph_server.store.records import (
 HELD = "job"
 #: The endpoint a job's usage rows are recorded under.
 JOBS_ENDPOINT = "/v2/jobs"
+#: Usage rows settled by one transaction.
+SETTLE_BATCH = 10_000
 JOB_COLUMNS = (
     "id, account_id, kind, header, status, total, done, failed, chunks, chunks_done, "
     "callback_url, request_hash, usage_lo, usage_hi, created_us, finished_us, expires_us, "
@@ -175,12 +177,14 @@ class JobRepository:
                        (credited, at, account.id))
         top = tx.one("SELECT COALESCE(MAX(id), 0) AS top FROM usage_log")
         below = 0 if top is None else int(top.top)
+        numbers = ("n(i) AS (SELECT generate_series(1, ?::bigint))" if tx.for_update  # PG
+                   else "RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)")
         for rows, credits, is_overage in ((credited, 1, False), (overage, 0, True)):
             if rows:
                 tx.execute(
-                    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) "
-                    "INSERT INTO usage_log (account_id, period_index, endpoint, credits, "
-                    "overage, status, created_us) SELECT ?, ?, ?, ?, ?, ?, ? FROM n",
+                    f"WITH {numbers} INSERT INTO usage_log (account_id, period_index, "
+                    "endpoint, credits, overage, status, created_us) "
+                    "SELECT ?, ?, ?, ?, ?, ?, ? FROM n",
                     (rows, account.id, account.period_index, JOBS_ENDPOINT, credits,
                      is_overage, HELD, at))
         found = tx.one("SELECT MIN(id) AS lo, MAX(id) AS hi FROM usage_log "
@@ -188,40 +192,60 @@ class JobRepository:
         assert found is not None and found.lo is not None
         return int(found.lo), int(found.hi)
 
-    def settle(self, job: JobRecord, lo: int, hi: int, now: datetime) -> None:
-        """The job has ended: commit as many of its held usage rows as rows succeeded
-        (the credited ones first) and release the rest, refunding their credits (as a
-        release does: within the current period, unless the account is cancelled)."""
+    def settle_step(self, job_id: str, now: datetime, batch: int) -> bool:
+        """One step of the settlement of an ended job: of its held usage rows, as many
+        are committed as rows succeeded (the credited ones first, the rows below the
+        cut), the rest released and their credits given back (as a release does: within
+        the current period, unless the account is cancelled); ``batch`` ids a step.
+        Each row changes once (only rows still held are touched): a step repeated after a
+        crash changes nothing twice. Whether the settlement is complete."""
         tx = self.tx
+        row = tx.one("SELECT account_id, status, done, failed, usage_lo, usage_hi, "
+                     "usage_cut, settle_from, settled FROM jobs WHERE id = ?" + tx.for_update,
+                     (job_id,))
+        if row is None or bool(row.settled) or not JobStatus(str(row.status)).final:
+            return True
         at = to_micros(now)
-        account = AccountRepository(tx).touch(job.account_id, now)
+        account_id, lo, hi = int(row.account_id), int(row.usage_lo), int(row.usage_hi)
+        account = AccountRepository(tx).touch(account_id, now)
         where = "WHERE account_id = ? AND status = ? AND id BETWEEN ? AND ?"
-        cut = lo
-        if job.succeeded:
-            row = tx.one(f"SELECT id FROM usage_log {where} ORDER BY id LIMIT 1 OFFSET ?",
-                         (job.account_id, HELD, lo, hi, job.succeeded))
-            cut = hi + 1 if row is None else int(row.id)
+        cut = row.usage_cut
+        if cut is None:
+            succeeded = int(row.done) - int(row.failed)
+            found = None if not succeeded else tx.one(
+                f"SELECT id FROM usage_log {where} ORDER BY id LIMIT 1 OFFSET ?",
+                (account_id, HELD, lo, hi, succeeded))
+            cut = lo if not succeeded else hi + 1 if found is None else int(found.id)
+            tx.execute("UPDATE jobs SET usage_cut = ? WHERE id = ?", (cut, job_id))
+        cut = int(cut)
+        first = lo if row.settle_from is None else int(row.settle_from)
+        last = min(first + batch - 1, hi)
+        if first < cut:
             tx.execute(f"UPDATE usage_log SET status = ?, settled_us = ? {where}",
-                       (UsageStatus.COMMITTED.value, at, job.account_id, HELD, lo, cut - 1))
-        if cut > hi:
-            return
-        released = (job.account_id, HELD, cut, hi)
-        if not is_cancelled(account.cancel_at, now):
-            row = tx.one(f"SELECT COUNT(*) AS n FROM usage_log {where} AND credits = 1 "
-                         "AND period_index = ?", (*released, account.period_index))
-            refund = 0 if row is None else int(row.n)
-            if refund:
-                tx.execute("UPDATE accounts SET balance = balance + ?, updated_us = ? "
-                           "WHERE id = ?", (refund, at, job.account_id))
-                tx.execute(f"UPDATE usage_log SET credits = 0 {where} AND credits = 1 "
-                           "AND period_index = ?", (*released, account.period_index))
-        tx.execute(f"UPDATE usage_log SET status = ?, settled_us = ? {where}",
-                   (UsageStatus.RELEASED.value, at, *released))
+                       (UsageStatus.COMMITTED.value, at, account_id, HELD, first,
+                        min(last, cut - 1)))
+        if last >= cut:
+            released = (account_id, HELD, max(first, cut), last)
+            if not is_cancelled(account.cancel_at, now):
+                found = tx.one(f"SELECT COUNT(*) AS n FROM usage_log {where} AND credits = 1 "
+                               "AND period_index = ?", (*released, account.period_index))
+                refund = 0 if found is None else int(found.n)
+                if refund:
+                    tx.execute("UPDATE accounts SET balance = balance + ?, updated_us = ? "
+                               "WHERE id = ?", (refund, at, account_id))
+                    tx.execute(f"UPDATE usage_log SET credits = 0 {where} AND credits = 1 "
+                               "AND period_index = ?", (*released, account.period_index))
+            tx.execute(f"UPDATE usage_log SET status = ?, settled_us = ? {where}",
+                       (UsageStatus.RELEASED.value, at, *released))
+        tx.execute("UPDATE jobs SET settle_from = ?, settled = ? WHERE id = ?",
+                   (last + 1, int(last >= hi), job_id))
+        return last >= hi
 
     def end(self, job_id: str, status: JobStatus, now: datetime,
             retention: timedelta) -> JobRecord | None:
-        """End the (locked, running or queued) job with ``status``, drop its chunks not
-        yet run and settle its credits; None if it had ended already (nothing done)."""
+        """End the (locked, running or queued) job with ``status`` and drop its chunks not
+        yet run (its credits are settled next: :meth:`SqlJobs.settle`); None if it had
+        ended already (nothing done)."""
         tx = self.tx
         at = to_micros(now)
         changed = tx.execute(
@@ -235,12 +259,7 @@ class JobRepository:
                    "WHERE job_id = ? AND state IN (?, ?)",
                    (ChunkState.DROPPED.value, job_id, ChunkState.QUEUED.value,
                     ChunkState.RUNNING.value))
-        job = self.select(job_id)
-        assert job is not None
-        span = tx.one("SELECT usage_lo, usage_hi FROM jobs WHERE id = ?", (job_id,))
-        assert span is not None
-        self.settle(job, int(span.usage_lo), int(span.usage_hi), now)
-        return job
+        return self.select(job_id)
 
 
 class SqlJobs:
@@ -368,7 +387,8 @@ class SqlJobs:
                        (chunk.rows, failed, chunk.job_id))
             if job.chunks_done + 1 < job.chunks:
                 return None
-            return jobs.end(chunk.job_id, JobStatus.SUCCEEDED, now, self.retention)
+            ended = jobs.end(chunk.job_id, JobStatus.SUCCEEDED, now, self.retention)
+        return self._settled(ended, now)
 
     def give_up(self, chunk: ClaimedChunk, now: datetime, *,
                 attempts: int) -> JobRecord | None:
@@ -389,7 +409,8 @@ class SqlJobs:
                            "WHERE job_id = ? AND seq = ?",
                            (ChunkState.QUEUED.value, chunk.job_id, chunk.seq))
                 return None
-            return jobs.end(chunk.job_id, JobStatus.FAILED, now, self.retention)
+            ended = jobs.end(chunk.job_id, JobStatus.FAILED, now, self.retention)
+        return self._settled(ended, now)
 
     def cancel(self, job_id: str, account_id: int | None, now: datetime) -> JobRecord | None:
         """Cancel the job (of ``account_id`` when given): its chunks not done are dropped
@@ -401,7 +422,30 @@ class SqlJobs:
             if job is None or (account_id is not None and job.account_id != account_id):
                 return None
             ended = jobs.end(job_id, JobStatus.CANCELLED, now, self.retention)
-            return job if ended is None else ended
+        return job if ended is None else self._settled(ended, now)
+
+    def settle(self, job_id: str, now: datetime) -> None:
+        """Settle the credits of an ended job, :data:`SETTLE_BATCH` usage rows a
+        transaction (a short hold of the locks, SQLite's write lock among them)."""
+        while True:
+            with self._store.write_transaction() as tx:
+                if JobRepository(tx).settle_step(job_id, now, SETTLE_BATCH):
+                    return
+
+    def _settled(self, job: JobRecord | None, now: datetime) -> JobRecord | None:
+        """``job`` (just ended) once settled; None stays None."""
+        if job is not None:
+            self.settle(job.id, now)
+        return job
+
+    def settle_ended(self, now: datetime) -> int:
+        """Finish the settlements a crash interrupted; how many jobs."""
+        with self._store.read_transaction() as tx:
+            ids = [str(row.id) for row in tx.rows(
+                "SELECT id FROM jobs WHERE finished_us IS NOT NULL AND settled = 0")]
+        for job_id in ids:
+            self.settle(job_id, now)
+        return len(ids)
 
     def outputs(self, job_id: str) -> Iterator[bytes]:
         """The results of the job's chunks, in input order, each read on its own (a

@@ -1,7 +1,8 @@
 -- bodygraph bookkeeping, schema 8 (PostgreSQL): the asynchronous jobs (POST /v2/jobs,
 -- docs/jobs.md). A job holds its accepted input in chunks (zlib-compressed CSV, so a
 -- restart loses nothing), each chunk's state and result; its credits are usage rows of
--- status 'job' with ids from usage_lo to usage_hi, settled once when the job ends.
+-- status 'job' with ids from usage_lo to usage_hi, settled once when the job ends (in
+-- steps: committed below usage_cut, released from it; settle_from: the next id).
 CREATE TABLE jobs (
     id TEXT PRIMARY KEY,
     account_id BIGINT NOT NULL REFERENCES accounts (id),
@@ -18,6 +19,9 @@ CREATE TABLE jobs (
     request_hash TEXT,
     usage_lo BIGINT NOT NULL,
     usage_hi BIGINT NOT NULL,
+    usage_cut BIGINT,
+    settle_from BIGINT,
+    settled BIGINT NOT NULL DEFAULT 0,
     created_us BIGINT NOT NULL,
     started_us BIGINT,
     finished_us BIGINT,

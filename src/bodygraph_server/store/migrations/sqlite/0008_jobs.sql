@@ -1,7 +1,8 @@
 -- bodygraph bookkeeping, schema 8 (SQLite): the asynchronous jobs (POST /v2/jobs,
 -- docs/jobs.md). A job holds its accepted input in chunks (zlib-compressed CSV, so a
 -- restart loses nothing), each chunk's state and result; its credits are usage rows of
--- status 'job' with ids from usage_lo to usage_hi, settled once when the job ends.
+-- status 'job' with ids from usage_lo to usage_hi, settled once when the job ends (in
+-- steps: committed below usage_cut, released from it; settle_from: the next id).
 CREATE TABLE jobs (
     id TEXT PRIMARY KEY,
     account_id INTEGER NOT NULL REFERENCES accounts (id),
@@ -18,6 +19,9 @@ CREATE TABLE jobs (
     request_hash TEXT,
     usage_lo INTEGER NOT NULL,
     usage_hi INTEGER NOT NULL,
+    usage_cut INTEGER,
+    settle_from INTEGER,
+    settled INTEGER NOT NULL DEFAULT 0,
     created_us INTEGER NOT NULL,
     started_us INTEGER,
     finished_us INTEGER,
