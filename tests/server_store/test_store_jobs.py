@@ -203,3 +203,18 @@ def test_a_settlement_interrupted_is_finished_by_the_sweep(
     assert _usage(book, account.id) == (4, 4)  # 7 rows, 3 bad
     assert book.account(account.id).balance == account.balance - 4
     assert book.audit(account.id).balanced
+
+
+def test_a_released_chunk_is_claimed_again_at_once(book: Bookkeeper,
+                                                   clock: ManualClock) -> None:
+    account = book.create_account("developer").account
+    jobs = _jobs(book)
+    created = jobs.create(_new(account.id, 2), clock.now())
+    assert isinstance(created, Created)
+    for _ in range(5):  # a release does not count as a try
+        chunk = jobs.claim(clock.now())
+        assert chunk is not None
+        jobs.release(chunk)
+    chunk = jobs.claim(clock.now())
+    assert chunk is not None
+    assert jobs.give_up(chunk, clock.now(), attempts=2) is None  # its first try

@@ -4,6 +4,7 @@ end through :func:`announce_job_end`; delete expired results (docs/jobs.md)."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
@@ -78,6 +79,10 @@ class JobWorker:
                          first_row=chunk.first_row)
         try:
             result: ChunkResult = await self.runner.run(compute_chunk, task)
+        except anyio.get_cancelled_exc_class():
+            with anyio.CancelScope(shield=True), contextlib.suppress(StoreError):
+                await anyio.to_thread.run_sync(self.jobs.release, chunk)
+            raise
         except Exception as exc:
             LOG.warning("a chunk of job %s failed (%s); it is tried again", chunk.job_id,
                         type(exc).__name__)

@@ -412,6 +412,14 @@ class SqlJobs:
             ended = jobs.end(chunk.job_id, JobStatus.FAILED, now, self.retention)
         return self._settled(ended, now)
 
+    def release(self, chunk: ClaimedChunk) -> None:
+        """Give a claimed chunk back at once, its try not counted (its worker is shutting
+        down): any worker may claim it now, not once its lease ran out."""
+        with self._store.write_transaction() as tx:
+            tx.execute("UPDATE job_chunks SET state = ?, token = NULL, lease_us = NULL, "
+                       "attempts = attempts - 1 WHERE job_id = ? AND seq = ? AND token = ?",
+                       (ChunkState.QUEUED.value, chunk.job_id, chunk.seq, chunk.token))
+
     def cancel(self, job_id: str, account_id: int | None, now: datetime) -> JobRecord | None:
         """Cancel the job (of ``account_id`` when given): its chunks not done are dropped
         and the credits of its rows not done released. The job as it is then (unchanged

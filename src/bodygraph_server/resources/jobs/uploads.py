@@ -97,26 +97,27 @@ def _cell(value: Any) -> str:
 
 
 def ndjson_rows(text: str) -> tuple[list[str], Iterator[list[str]]]:
-    """The header and rows of an NDJSON upload (blank lines skipped); 422 naming the
-    first line that is not a JSON object."""
-    lines = text.splitlines()
-    has_id = False
-    objects: list[dict[str, Any]] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except (ValueError, RecursionError):
-            raise unprocessable(f"line {number} is not valid JSON") from None
-        if not isinstance(item, dict):
-            raise unprocessable(f"line {number} is not a JSON object (a birth: "
-                                '{"birthdate", "birthtime", "lat", "lng"})')
-        has_id = has_id or "id" in item
-        objects.append(item)
-    header = [column for _, column in NDJSON_FIELDS] + (["id"] if has_id else [])
+    """The header and rows of an NDJSON upload (blank lines skipped), read as they are
+    consumed; 422 naming the first line that is not a JSON object. An ``id`` column is
+    kept when the upload names ``"id"`` anywhere (a line without one gets it empty)."""
+    has_id = '"id"' in text
     fields = [name for name, _ in NDJSON_FIELDS] + (["id"] if has_id else [])
-    return header, ([_cell(item.get(name)) for name in fields] for item in objects)
+    header = [column for _, column in NDJSON_FIELDS] + (["id"] if has_id else [])
+
+    def rows() -> Iterator[list[str]]:
+        for number, line in enumerate(io.StringIO(text), start=1):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+            except (ValueError, RecursionError):
+                raise unprocessable(f"line {number} is not valid JSON") from None
+            if not isinstance(item, dict):
+                raise unprocessable(f"line {number} is not a JSON object (a birth: "
+                                    '{"birthdate", "birthtime", "lat", "lng"})')
+            yield [_cell(item.get(name)) for name in fields]
+
+    return header, rows()
 
 
 def csv_rows(text: str) -> tuple[list[str], Iterator[list[str]]]:
