@@ -1,50 +1,50 @@
--- bodygraph bookkeeping, schema 8 (PostgreSQL): the asynchronous jobs (POST /v2/jobs,
+-- bodygraph bookkeeping, schema 7 (SQLite): the asynchronous jobs (POST /v2/jobs,
 -- docs/jobs.md). A job holds its accepted input in chunks (zlib-compressed CSV, so a
 -- restart loses nothing), each chunk's state and result; its credits are usage rows of
 -- status 'job' with ids from usage_lo to usage_hi, settled once when the job ends (in
 -- steps: committed below usage_cut, released from it; settle_from: the next id).
 CREATE TABLE jobs (
     id TEXT PRIMARY KEY,
-    account_id BIGINT NOT NULL REFERENCES accounts (id),
+    account_id INTEGER NOT NULL REFERENCES accounts (id),
     kind TEXT NOT NULL,
     header TEXT NOT NULL,
     status TEXT NOT NULL,
-    total BIGINT NOT NULL,
-    done BIGINT NOT NULL DEFAULT 0,
-    failed BIGINT NOT NULL DEFAULT 0,
-    chunks BIGINT NOT NULL,
-    chunks_done BIGINT NOT NULL DEFAULT 0,
+    total INTEGER NOT NULL,
+    done INTEGER NOT NULL DEFAULT 0,
+    failed INTEGER NOT NULL DEFAULT 0,
+    chunks INTEGER NOT NULL,
+    chunks_done INTEGER NOT NULL DEFAULT 0,
     callback_url TEXT,
     key_hash TEXT UNIQUE,
     request_hash TEXT,
-    usage_lo BIGINT NOT NULL,
-    usage_hi BIGINT NOT NULL,
-    usage_cut BIGINT,
-    settle_from BIGINT,
-    settled BIGINT NOT NULL DEFAULT 0,
-    created_us BIGINT NOT NULL,
-    started_us BIGINT,
-    finished_us BIGINT,
-    expires_us BIGINT,
-    expired BIGINT NOT NULL DEFAULT 0,
-    notified_us BIGINT
+    usage_lo INTEGER NOT NULL,
+    usage_hi INTEGER NOT NULL,
+    usage_cut INTEGER,
+    settle_from INTEGER,
+    settled INTEGER NOT NULL DEFAULT 0,
+    created_us INTEGER NOT NULL,
+    started_us INTEGER,
+    finished_us INTEGER,
+    expires_us INTEGER,
+    expired INTEGER NOT NULL DEFAULT 0,
+    notified_us INTEGER
 );
 CREATE INDEX jobs_account ON jobs (account_id, created_us);
 CREATE INDEX jobs_expires ON jobs (expires_us);
 CREATE TABLE job_chunks (
     job_id TEXT NOT NULL REFERENCES jobs (id),
     seq INTEGER NOT NULL,
-    first_row BIGINT NOT NULL,
+    first_row INTEGER NOT NULL,
     rows INTEGER NOT NULL,
     state TEXT NOT NULL,
-    queued_us BIGINT NOT NULL,
-    input BYTEA,
-    output BYTEA,
-    succeeded BIGINT NOT NULL DEFAULT 0,
-    failed BIGINT NOT NULL DEFAULT 0,
-    lease_us BIGINT,
+    queued_us INTEGER NOT NULL,
+    input BLOB,
+    output BLOB,
+    succeeded INTEGER NOT NULL DEFAULT 0,
+    failed INTEGER NOT NULL DEFAULT 0,
+    lease_us INTEGER,
     token TEXT,
-    attempts BIGINT NOT NULL DEFAULT 0,
+    attempts INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (job_id, seq)
 );
 CREATE INDEX job_chunks_claim ON job_chunks (state, queued_us);
