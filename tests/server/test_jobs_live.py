@@ -208,6 +208,12 @@ def test_cancel_releases_the_rows_not_done(service: Service) -> None:
     assert result.status_code == 200 and len(result.text.splitlines()) == final["done"]
 
 
+def test_a_basic_key_is_denied(service: Service) -> None:
+    key = service.book.create_account("hobbyist").api_key
+    response = _submit(service, key, _ndjson(BIRTHS[:1]), "application/x-ndjson")
+    assert response.status_code == 403 and response.json()["errorCode"] == "ACCESS_DENIED"
+
+
 @pytest.mark.parametrize(("body", "content_type", "params", "status", "words"), [
     (b"", "application/x-ndjson", "", 422, "empty"),
     (b"\n\n", "text/csv", "", 422, "empty"),

@@ -79,6 +79,13 @@ def callback_url(value: str | None) -> str | None:
     return text
 
 
+def check_callback_policy(url: str, services: Services) -> None:
+    """The hook of the webhook sender's callback policy (https only, no private, loopback
+    or link-local address unless ``BODYGRAPH_ALLOW_PRIVATE_CALLBACKS``), wired at merge to
+    ``bodygraph_server.webhooks``: it raises :func:`bad_parameter` to refuse ``url``.
+    Until then every absolute http(s) URL passes."""
+
+
 def job_kind(value: str | None) -> str:
     """The ``kind`` query parameter (default ``chart``); 400 otherwise."""
     kind = (value or "chart").strip().lower()
@@ -120,6 +127,8 @@ async def serve_submit(request: Request) -> Response:
     settings = services.settings
     kind = job_kind(request.query_params.get("kind"))
     callback = callback_url(request.query_params.get("callbackUrl"))
+    if callback is not None:
+        check_callback_policy(callback, services)
     key = idempotency_key(request.headers)
     raw = await _read(request, services)
     encoding = request.headers.get("content-encoding", "")
