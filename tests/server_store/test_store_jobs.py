@@ -186,22 +186,23 @@ def test_a_settlement_interrupted_is_finished_by_the_sweep(
         book: Bookkeeper, clock: ManualClock, monkeypatch: pytest.MonkeyPatch) -> None:
     account = book.create_account("developer").account
     jobs = _jobs(book)
-    created = jobs.create(_new(account.id, 4, 3), clock.now())
+    created = jobs.create(_new(account.id, 4, 3, 5), clock.now())
     assert isinstance(created, Created)
-    for bad in (1, 2):
-        chunk = jobs.claim(clock.now())
-        assert chunk is not None
-        if chunk.seq == 1:
-            # the settlement's first step commits, then the process dies
-            monkeypatch.setattr(SqlJobs, "settle", lambda self, job_id, now: None)
-        jobs.complete(chunk, b"out", bad, clock.now())
-    with book.store.write_transaction() as tx:
+    chunk = jobs.claim(clock.now())
+    assert chunk is not None and chunk.rows == 4
+    jobs.complete(chunk, b"out", 1, clock.now())  # charged as it is committed: 3 and 1
+    assert _usage(book, account.id) == (3, 11)  # 8 credits still held
+    assert book.account(account.id).balance == account.balance - 11
+    monkeypatch.setattr(SqlJobs, "settle", lambda self, job_id, now: None)
+    jobs.cancel(created.job.id, account.id, clock.now())  # the process dies after it
+    with book.store.write_transaction() as tx:  # one step of 2 of the 8 rows not done
         assert not JobRepository(tx).settle_step(created.job.id, clock.now(), 2)
     monkeypatch.undo()
+    assert book.account(account.id).balance == account.balance - 9
     assert jobs.settle_ended(clock.now()) == 1
     assert jobs.settle_ended(clock.now()) == 0
-    assert _usage(book, account.id) == (4, 4)  # 7 rows, 3 bad
-    assert book.account(account.id).balance == account.balance - 4
+    assert _usage(book, account.id) == (3, 3)
+    assert book.account(account.id).balance == account.balance - 3
     assert book.audit(account.id).balanced
 
 

@@ -17,6 +17,7 @@ from bodygraph_server.store.accounts import AccountRepository
 from bodygraph_server.store.base import TransactionSource
 from bodygraph_server.store.charges import ChargeRepository
 from bodygraph_server.store.connections import Row, Tx
+from bodygraph_server.store.errors import InvalidOperationError
 from bodygraph_server.store.records import (
     Account,
     ChargeRefusal,
@@ -192,54 +193,82 @@ class JobRepository:
         assert found is not None and found.lo is not None
         return int(found.lo), int(found.hi)
 
-    def settle_step(self, job_id: str, now: datetime, batch: int) -> bool:
-        """One step of the settlement of an ended job: of its held usage rows, as many
-        are committed as rows succeeded (the credited ones first, the rows below the
-        cut), the rest released and their credits given back (as a release does: within
-        the current period, unless the account is cancelled); ``batch`` ids a step.
-        Each row changes once (only rows still held are touched): a step repeated after a
-        crash changes nothing twice. Whether the settlement is complete."""
+    def _nth(self, account_id: int, first: int, last: int, count: int,
+             downward: bool = False) -> int:
+        """The id of the ``count``-th usage row of the account from ``first`` up (or from
+        ``last`` down) within ``first..last``."""
+        row = self.tx.one(
+            "SELECT id FROM usage_log WHERE account_id = ? AND id BETWEEN ? AND ? "
+            f"ORDER BY id {'DESC' if downward else ''} LIMIT 1 OFFSET ?",
+            (account_id, first, last, count - 1))
+        if row is None:  # never: a job's held rows outnumber its rows not yet settled
+            raise InvalidOperationError("a job's held credits are missing")
+        return int(row.id)
+
+    def release_range(self, account: Account, first: int, last: int, now: datetime) -> None:
+        """Release the held usage rows of ``account`` (locked) with ids ``first..last``,
+        giving back their credits as a release does (within the current period, unless
+        the account is cancelled)."""
         tx = self.tx
-        row = tx.one("SELECT account_id, status, done, failed, usage_lo, usage_hi, "
-                     "usage_cut, settle_from, settled FROM jobs WHERE id = ?" + tx.for_update,
+        at = to_micros(now)
+        where = "WHERE account_id = ? AND status = ? AND id BETWEEN ? AND ?"
+        held = (account.id, HELD, first, last)
+        if not is_cancelled(account.cancel_at, now):
+            found = tx.one(f"SELECT COUNT(*) AS n FROM usage_log {where} AND credits = 1 "
+                           "AND period_index = ?", (*held, account.period_index))
+            refund = 0 if found is None else int(found.n)
+            if refund:
+                tx.execute("UPDATE accounts SET balance = balance + ?, updated_us = ? "
+                           "WHERE id = ?", (refund, at, account.id))
+                tx.execute(f"UPDATE usage_log SET credits = 0 {where} AND credits = 1 "
+                           "AND period_index = ?", (*held, account.period_index))
+        tx.execute(f"UPDATE usage_log SET status = ?, settled_us = ? {where}",
+                   (UsageStatus.RELEASED.value, at, *held))
+
+    def charge_chunk(self, job_id: str, succeeded: int, failed: int, now: datetime) -> None:
+        """A chunk's rows committed (within its transaction, the job locked): as many held
+        usage rows committed as rows succeeded, the lowest first (the credited ones), and
+        as many released as rows failed, the highest first."""
+        tx = self.tx
+        row = tx.one("SELECT account_id, commit_next, release_last FROM jobs WHERE id = ?",
                      (job_id,))
+        assert row is not None
+        account_id, first, last = int(row.account_id), int(row.commit_next), int(row.release_last)
+        account = AccountRepository(tx).touch(account_id, now)
+        if succeeded:
+            cut = self._nth(account_id, first, last, succeeded)
+            tx.execute("UPDATE usage_log SET status = ?, settled_us = ? WHERE account_id = ? "
+                       "AND status = ? AND id BETWEEN ? AND ?",
+                       (UsageStatus.COMMITTED.value, to_micros(now), account_id, HELD, first,
+                        cut))
+            first = cut + 1
+        if failed:
+            low = self._nth(account_id, first, last, failed, downward=True)
+            self.release_range(account, low, last, now)
+            last = low - 1
+        tx.execute("UPDATE jobs SET commit_next = ?, release_last = ? WHERE id = ?",
+                   (first, last, job_id))
+
+    def settle_step(self, job_id: str, now: datetime, batch: int) -> bool:
+        """One step of the settlement of an ended job: its usage rows still held (those
+        of its rows not done) released from the top, ``batch`` ids a step, their credits
+        given back. Each row changes once (only held rows are touched): a step repeated
+        after a crash changes nothing twice. Whether the settlement is complete."""
+        tx = self.tx
+        row = tx.one("SELECT account_id, status, commit_next, release_last, settled "
+                     "FROM jobs WHERE id = ?" + tx.for_update, (job_id,))
         if row is None or bool(row.settled) or not JobStatus(str(row.status)).final:
             return True
-        at = to_micros(now)
-        account_id, lo, hi = int(row.account_id), int(row.usage_lo), int(row.usage_hi)
-        account = AccountRepository(tx).touch(account_id, now)
-        where = "WHERE account_id = ? AND status = ? AND id BETWEEN ? AND ?"
-        cut = row.usage_cut
-        if cut is None:
-            succeeded = int(row.done) - int(row.failed)
-            found = None if not succeeded else tx.one(
-                f"SELECT id FROM usage_log {where} ORDER BY id LIMIT 1 OFFSET ?",
-                (account_id, HELD, lo, hi, succeeded))
-            cut = lo if not succeeded else hi + 1 if found is None else int(found.id)
-            tx.execute("UPDATE jobs SET usage_cut = ? WHERE id = ?", (cut, job_id))
-        cut = int(cut)
-        first = lo if row.settle_from is None else int(row.settle_from)
-        last = min(first + batch - 1, hi)
-        if first < cut:
-            tx.execute(f"UPDATE usage_log SET status = ?, settled_us = ? {where}",
-                       (UsageStatus.COMMITTED.value, at, account_id, HELD, first,
-                        min(last, cut - 1)))
-        if last >= cut:
-            released = (account_id, HELD, max(first, cut), last)
-            if not is_cancelled(account.cancel_at, now):
-                found = tx.one(f"SELECT COUNT(*) AS n FROM usage_log {where} AND credits = 1 "
-                               "AND period_index = ?", (*released, account.period_index))
-                refund = 0 if found is None else int(found.n)
-                if refund:
-                    tx.execute("UPDATE accounts SET balance = balance + ?, updated_us = ? "
-                               "WHERE id = ?", (refund, at, account_id))
-                    tx.execute(f"UPDATE usage_log SET credits = 0 {where} AND credits = 1 "
-                               "AND period_index = ?", (*released, account.period_index))
-            tx.execute(f"UPDATE usage_log SET status = ?, settled_us = ? {where}",
-                       (UsageStatus.RELEASED.value, at, *released))
-        tx.execute("UPDATE jobs SET settle_from = ?, settled = ? WHERE id = ?",
-                   (last + 1, int(last >= hi), job_id))
-        return last >= hi
+        first, last = int(row.commit_next), int(row.release_last)
+        if last >= first:
+            account = AccountRepository(tx).touch(int(row.account_id), now)
+            first = max(first, last - batch + 1)
+            self.release_range(account, first, last, now)
+            last = first - 1
+        done = last < int(row.commit_next)
+        tx.execute("UPDATE jobs SET release_last = ?, settled = ? WHERE id = ?",
+                   (last, int(done), job_id))
+        return done
 
     def end(self, job_id: str, status: JobStatus, now: datetime,
             retention: timedelta) -> JobRecord | None:
@@ -299,12 +328,13 @@ class SqlJobs:
             job_id = "job_" + secrets.token_hex(12)
             tx.execute(
                 "INSERT INTO jobs (id, account_id, kind, header, status, total, chunks, "
-                "callback_url, key_hash, request_hash, usage_lo, usage_hi, created_us) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "callback_url, key_hash, request_hash, usage_lo, usage_hi, commit_next, "
+                "release_last, created_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (job_id, new.account_id, new.kind, new.header, JobStatus.QUEUED.value,
                  new.total, len(new.chunks), new.callback_url,
                  None if new.claim is None else new.claim.key_hash,
-                 None if new.claim is None else new.claim.request_hash, span[0], span[1], at))
+                 None if new.claim is None else new.claim.request_hash, span[0], span[1],
+                 span[0], span[1], at))
             first_row = 1
             for seq, (rows, data) in enumerate(new.chunks):
                 tx.execute(
@@ -385,6 +415,7 @@ class SqlJobs:
             tx.execute("UPDATE jobs SET done = done + ?, failed = failed + ?, "
                        "chunks_done = chunks_done + 1 WHERE id = ?",
                        (chunk.rows, failed, chunk.job_id))
+            jobs.charge_chunk(chunk.job_id, chunk.rows - failed, failed, now)
             if job.chunks_done + 1 < job.chunks:
                 return None
             ended = jobs.end(chunk.job_id, JobStatus.SUCCEEDED, now, self.retention)

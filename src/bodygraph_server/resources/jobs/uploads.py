@@ -88,11 +88,15 @@ def _text(body: bytes) -> str:
 
 
 def _cell(value: Any) -> str:
-    """An NDJSON field's value as a CSV cell (the library reads and checks it)."""
+    """An NDJSON field's value as a CSV cell (the library reads and checks it): a number
+    as JSON writes it, a string as it is, nothing as an empty cell."""
+    kind = type(value)
+    if kind is str:
+        return str(value)
+    if kind is float or kind is int:
+        return repr(value)
     if value is None:
         return ""
-    if isinstance(value, str):
-        return value
     return json.dumps(value)
 
 
@@ -182,3 +186,14 @@ def read_upload(body: bytes, content_type: str, *, chunk_rows: int) -> Upload:
     record = io.StringIO(newline="")
     csv.writer(record, lineterminator="").writerow(header)
     return Upload(record.getvalue(), chunks)
+
+
+def read_apart(raw: bytes, encoding: str, content_type: str, limit: int,
+               chunk_rows: int) -> Upload | tuple[str, str, int]:
+    """:func:`decoded` then :func:`read_upload`, as run in a helper process: the upload,
+    or its refusal as ``(errorCode, message, status)`` (an :class:`ApiError` does not
+    cross processes)."""
+    try:
+        return read_upload(decoded(raw, encoding, limit), content_type, chunk_rows=chunk_rows)
+    except ApiError as error:
+        return error.code.value, error.message, error.status

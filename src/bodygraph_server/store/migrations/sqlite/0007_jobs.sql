@@ -1,8 +1,9 @@
 -- bodygraph bookkeeping, schema 7 (SQLite): the asynchronous jobs (POST /v2/jobs,
 -- docs/jobs.md). A job holds its accepted input in chunks (zlib-compressed CSV, so a
 -- restart loses nothing), each chunk's state and result; its credits are usage rows of
--- status 'job' with ids from usage_lo to usage_hi, settled once when the job ends (in
--- steps: committed below usage_cut, released from it; settle_from: the next id).
+-- status 'job' with ids from usage_lo to usage_hi: as each chunk is committed, as many are
+-- committed from commit_next up as its rows succeeded, as many released from
+-- release_last down as failed; when the job ends the rest are released (settled).
 CREATE TABLE jobs (
     id TEXT PRIMARY KEY,
     account_id INTEGER NOT NULL REFERENCES accounts (id),
@@ -19,8 +20,8 @@ CREATE TABLE jobs (
     request_hash TEXT,
     usage_lo INTEGER NOT NULL,
     usage_hi INTEGER NOT NULL,
-    usage_cut INTEGER,
-    settle_from INTEGER,
+    commit_next INTEGER NOT NULL,
+    release_last INTEGER NOT NULL,
     settled INTEGER NOT NULL DEFAULT 0,
     created_us INTEGER NOT NULL,
     started_us INTEGER,
