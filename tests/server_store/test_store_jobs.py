@@ -219,3 +219,18 @@ def test_a_released_chunk_is_claimed_again_at_once(book: Bookkeeper,
     chunk = jobs.claim(clock.now())
     assert chunk is not None
     assert jobs.give_up(chunk, clock.now(), attempts=2) is None  # its first try
+
+
+def test_the_end_event_reports_the_job(book: Bookkeeper, clock: ManualClock) -> None:
+    from bodygraph_server.execution.worker import job_event
+
+    account = book.create_account("developer").account
+    jobs = _jobs(book)
+    created = jobs.create(_new(account.id, 2), clock.now())
+    assert isinstance(created, Created)
+    ended = jobs.cancel(created.job.id, account.id, clock.now())
+    assert ended is not None
+    event = job_event(ended)
+    assert event["type"] == "job.cancelled" and event["timestamp"].endswith("Z")
+    assert event["data"]["jobId"] == created.job.id and event["data"]["total"] == 2
+    assert event["data"]["finishedAt"] == event["timestamp"]

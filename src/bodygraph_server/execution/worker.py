@@ -7,7 +7,8 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import datetime
+from datetime import UTC, datetime
+from typing import Any
 
 import anyio
 import anyio.to_thread
@@ -31,10 +32,29 @@ JobEndHook = Callable[[JobRecord], Awaitable[None]]
 """Called once a job has ended (succeeded, failed or cancelled), after its commit."""
 
 
+def _instant(at: datetime | None) -> str | None:
+    """ISO 8601 UTC with milliseconds, as the API writes instants."""
+    return None if at is None else at.astimezone(UTC).isoformat(
+        timespec="milliseconds").replace("+00:00", "Z")
+
+
+def job_event(job: JobRecord) -> dict[str, Any]:
+    """The JSON event announcing a job's end (the webhook's body): ``type``
+    ``job.succeeded``, ``job.failed`` or ``job.cancelled``, and the job's status as
+    ``GET /v2/jobs/{jobId}`` reports it."""
+    return {"type": f"job.{job.status.value}", "timestamp": _instant(job.finished_at),
+            "data": {"jobId": job.id, "status": job.status.value, "kind": job.kind,
+                     "total": job.total, "done": job.done, "failed": job.failed,
+                     "createdAt": _instant(job.created_at),
+                     "finishedAt": _instant(job.finished_at),
+                     "expiresAt": _instant(job.expires_at)}}
+
+
 async def announce_job_end(job: JobRecord) -> None:
-    """The job-end hook: the webhook to the job's ``callbackUrl`` (wired at merge to
-    ``bodygraph_server.webhooks``, signed with the account's webhook secret). Without
-    it, a job's end is logged only."""
+    """The job-end hook: POST :func:`job_event` to the job's ``callback_url`` (when it
+    has one) as a Standard Webhooks message (id: the job's id and status) signed with the
+    account's webhook secret. Wired at merge to ``bodygraph_server.webhooks``; until then
+    a job's end is logged only."""
     LOG.info("job %s ended: %s", job.id, job.status.value)
 
 
