@@ -14,7 +14,7 @@ from bodygraph_server.store import records
 from bodygraph_server.store.errors import ReservationNotFoundError
 
 if TYPE_CHECKING:  # psycopg is imported only by the PostgreSQL backend
-    from bodygraph_server.store import jobs
+    from bodygraph_server.store import job_records as jobs
     from bodygraph_server.store.async_calls import AsyncRequestCalls
     from bodygraph_server.store.connections import Tx
 
