@@ -6,6 +6,8 @@ the same job back, the sweep deletes expired results."""
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import timedelta
 
 import pytest
@@ -234,3 +236,38 @@ def test_the_end_event_reports_the_job(book: Bookkeeper, clock: ManualClock) -> 
     assert event["type"] == "job.cancelled" and event["timestamp"].endswith("Z")
     assert event["data"]["jobId"] == created.job.id and event["data"]["total"] == 2
     assert event["data"]["finishedAt"] == event["timestamp"]
+
+
+def test_a_cancel_does_not_wait_for_a_chunk_being_claimed(
+        db_url: str, book: Bookkeeper, clock: ManualClock) -> None:
+    """A claim holds its chunk's row and then wants the job's; a cancel holds the job's
+    row and drops the chunks: it skips the one being claimed (no deadlock), and no
+    worker takes a chunk of a job that has ended."""
+    account = book.create_account("developer").account
+    jobs = _jobs(book)
+    created = jobs.create(_new(account.id, 2, 2), clock.now())
+    assert isinstance(created, Created)
+    job_id = created.job.id
+    locked, done = threading.Event(), threading.Event()
+
+    def claiming() -> None:
+        with book.store.write_transaction() as tx:
+            tx.one("SELECT seq FROM job_chunks WHERE job_id = ? AND seq = 0" + tx.for_update,
+                   (job_id,))
+            locked.set()
+            done.wait(10)
+            tx.execute("UPDATE jobs SET started_us = 1 WHERE id = ?", (job_id,))
+
+    claimer = threading.Thread(target=claiming)
+    if db_url.startswith("postgres"):  # row locks (SQLite: one write at a time)
+        claimer.start()
+        assert locked.wait(10)
+    started = time.monotonic()
+    cancelled = jobs.cancel(job_id, account.id, clock.now())
+    assert time.monotonic() - started < 5
+    done.set()
+    if claimer.is_alive():
+        claimer.join(10)
+    assert cancelled is not None and cancelled.status is JobStatus.CANCELLED
+    assert jobs.claim(clock.now()) is None
+    assert book.account(account.id).balance == account.balance

@@ -174,10 +174,15 @@ class JobRepository:
              JobStatus.RUNNING.value))
         if changed != 1:
             return None
+        # A chunk a worker is claiming right now (PostgreSQL: locked) is skipped, not
+        # waited for (that worker may be waiting for this job's row): the job's status
+        # keeps every worker off its chunks.
+        undone = (job_id, ChunkState.QUEUED.value, ChunkState.RUNNING.value)
+        skip = " FOR UPDATE SKIP LOCKED" if tx.for_update else ""
         tx.execute("UPDATE job_chunks SET state = ?, input = NULL, token = NULL "
-                   "WHERE job_id = ? AND state IN (?, ?)",
-                   (ChunkState.DROPPED.value, job_id, ChunkState.QUEUED.value,
-                    ChunkState.RUNNING.value))
+                   "WHERE job_id = ? AND seq IN (SELECT seq FROM job_chunks "
+                   f"WHERE job_id = ? AND state IN (?, ?){skip})",
+                   (ChunkState.DROPPED.value, job_id, *undone))
         return self.select(job_id)
 
 
@@ -259,27 +264,30 @@ class SqlJobs:
         write lock."""
         at = to_micros(now)
         token = secrets.token_hex(8)
-        waiting = ("WHERE c.state = ? OR (c.state = ? AND c.lease_us < ?)",
-                   (ChunkState.QUEUED.value, ChunkState.RUNNING.value, at))
+        live = (JobStatus.QUEUED.value, JobStatus.RUNNING.value)
+        waiting = ("FROM job_chunks c JOIN jobs j ON j.id = c.job_id "
+                   "WHERE (c.state = ? OR (c.state = ? AND c.lease_us < ?)) "
+                   "AND j.status IN (?, ?)",
+                   (ChunkState.QUEUED.value, ChunkState.RUNNING.value, at, *live))
         with self._store.read_transaction() as tx:  # the usual answer, without a write
-            if tx.one(f"SELECT 1 AS found FROM job_chunks c {waiting[0]} LIMIT 1",
-                      waiting[1]) is None:
+            if tx.one(f"SELECT 1 AS found {waiting[0]} LIMIT 1", waiting[1]) is None:
                 return None
         with self._store.write_transaction() as tx:
             lock = " FOR UPDATE OF c SKIP LOCKED" if tx.for_update else ""
             row = tx.one(
-                "SELECT c.job_id, c.seq, c.first_row, c.rows, c.input, j.kind, j.header "
-                f"FROM job_chunks c JOIN jobs j ON j.id = c.job_id {waiting[0]} "
-                "ORDER BY c.queued_us, c.job_id, c.seq LIMIT 1" + lock, waiting[1])
+                "SELECT c.job_id, c.seq, c.first_row, c.rows, c.input, j.kind, j.header, "
+                f"j.status {waiting[0]} ORDER BY c.queued_us, c.job_id, c.seq LIMIT 1" + lock,
+                waiting[1])
             if row is None:
                 return None
             tx.execute("UPDATE job_chunks SET state = ?, lease_us = ?, token = ?, "
                        "attempts = attempts + 1 WHERE job_id = ? AND seq = ?",
                        (ChunkState.RUNNING.value, to_micros(now + self.lease), token,
                         row.job_id, row.seq))
-            tx.execute("UPDATE jobs SET status = ?, started_us = COALESCE(started_us, ?) "
-                       "WHERE id = ? AND status = ?",
-                       (JobStatus.RUNNING.value, at, row.job_id, JobStatus.QUEUED.value))
+            if str(row.status) == JobStatus.QUEUED.value:  # its first chunk: lock the job
+                tx.execute("UPDATE jobs SET status = ?, started_us = COALESCE(started_us, ?) "
+                           "WHERE id = ? AND status = ?",
+                           (JobStatus.RUNNING.value, at, row.job_id, JobStatus.QUEUED.value))
         return ClaimedChunk(job_id=str(row.job_id), seq=int(row.seq),
                             first_row=int(row.first_row), rows=int(row.rows),
                             kind=str(row.kind), header=str(row.header),
