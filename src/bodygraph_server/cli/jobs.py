@@ -1,14 +1,6 @@
-"""``bodygraph-server jobs ...``: list and cancel the asynchronous jobs (docs/jobs.md).
-Wired into the admin parser with :func:`add_job_commands`; every handler has the admin
-signature ``(book, args) -> exit status``.
-
-    jobs list [--account ACCOUNT] [--limit N] [--json]
-    jobs cancel JOB [--json]
-
-``--json`` prints the stable JSON form (``job_id``, ``account_id``, ``status``, ``kind``,
-``total``, ``done``, ``failed``, ``created_at``, ``finished_at``, ``expires_at``). A cancel
-from here is announced to the job's callback by the running service's next sweep.
-"""
+"""``bodygraph-server jobs list`` and ``jobs cancel`` (docs/accounts.md, "Admin CLI"): the
+asynchronous jobs of the database; ``--json`` prints their stable form. Wired into the
+admin parser with :func:`add_job_commands`; a cancel is announced by the service's sweep."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
-"""One chunk of a job computed: its rows (CSV in the ``bodygraph batch`` columns) resolved
-and calculated by the library's batch machinery (:class:`bodygraph.batch.work.ChunkWork`),
-so every row has the outputs and ``error_code`` of ``bodygraph batch``. Picklable and
-pure: runs in a local job process or on a Dask worker alike."""
+"""One chunk of a job computed by the library's batch machinery (``ChunkWork``): every row
+with the outputs and ``error_code`` of ``bodygraph batch``. Picklable and pure: runs in a
+local job process or on a Dask worker alike."""
 
 from __future__ import annotations
 

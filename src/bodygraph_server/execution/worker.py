@@ -110,7 +110,7 @@ class JobWorker:
                 lambda: self.jobs.give_up(chunk, self.now(), attempts=ATTEMPTS))
         else:
             ended = await anyio.to_thread.run_sync(
-                self.jobs.complete, chunk, result.output, result.failed, self.now())
+                lambda: self.jobs.complete(chunk, result.output, result.failed, self.now()))
         if ended is not None:
             await self.ended(ended)
         return True

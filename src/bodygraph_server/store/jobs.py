@@ -1,7 +1,6 @@
-"""The asynchronous jobs in the SQL stores (tables ``jobs`` and ``job_chunks``,
-docs/jobs.md): a job with its accepted input in chunks, the chunks claimed by any worker
-of any instance, their results, and the job's credits held as usage rows of status
-``job``, committed or released once each: one committed charge per successful row."""
+"""The asynchronous jobs in the SQL stores (tables ``jobs``, ``job_chunks``; docs/jobs.md):
+chunks claimed by any worker of any instance, their results, and the job's credits held as
+usage rows of status ``job``, each committed or released once."""
 
 from __future__ import annotations
 

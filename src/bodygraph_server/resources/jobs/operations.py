@@ -1,7 +1,6 @@
-"""The jobs family: ``POST /v2/jobs`` (up to 1,000,000 births, computed asynchronously),
-``GET /v2/jobs/{jobId}`` (its status), ``GET /v2/jobs/{jobId}/result`` (its charts,
-streamed) and ``DELETE /v2/jobs/{jobId}`` (cancel). Advanced tier; an extension beyond
-the contract (docs/jobs.md)."""
+"""The jobs family (docs/jobs.md): ``POST /v2/jobs`` (up to 1,000,000 births), ``GET`` and
+``DELETE /v2/jobs/{jobId}`` (status, cancel), ``GET /v2/jobs/{jobId}/result`` (streamed).
+Advanced tier; an extension beyond the contract."""
 
 from __future__ import annotations
 
@@ -30,6 +29,7 @@ from bodygraph_server.resources.jobs.uploads import (
     CSV_TYPES,
     MAX_ROWS,
     NDJSON_TYPES,
+    UploadRequest,
     read_apart,
 )
 from bodygraph_server.services import Services, services_of
@@ -136,16 +136,16 @@ async def serve_submit(request: Request) -> Response:
 
     # Read in a helper process: a million lines of JSON are seconds of CPU that would
     # hold this process's GIL while it serves requests.
-    upload = await anyio.to_process.run_sync(
-        read_apart, raw, encoding, content_type, settings.max_job_bytes,
-        settings.job_chunk_rows)
+    upload = await anyio.to_process.run_sync(read_apart, UploadRequest(
+        raw=raw, encoding=encoding, content_type=content_type,
+        limit=settings.max_job_bytes, chunk_rows=settings.job_chunk_rows))
     if isinstance(upload, tuple):
         code, message, status = upload
         raise ApiError(ErrorCode(code), message, status=status)
     book = services.book
     claim = None if key is None else claim_for(
-        book, principal, key, JOBS_PATH,
-        f"{kind}\n{callback or ''}\n{content_type}\n{encoding}\n".encode() + raw)
+        book, principal, key, endpoint=JOBS_PATH,
+        body=f"{kind}\n{callback or ''}\n{content_type}\n{encoding}\n".encode() + raw)
     new = NewJob(account_id=principal.account_id, kind=kind, header=upload.header,
                  chunks=upload.chunks, callback_url=callback, claim=claim)
     outcome = await anyio.to_thread.run_sync(jobs.create, new, book.clock.now())

@@ -188,12 +188,24 @@ def read_upload(body: bytes, content_type: str, *, chunk_rows: int) -> Upload:
     return Upload(record.getvalue(), chunks)
 
 
-def read_apart(raw: bytes, encoding: str, content_type: str, limit: int,
-               chunk_rows: int) -> Upload | tuple[str, str, int]:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UploadRequest:
+    """An upload as received: its bytes, ``Content-Encoding`` and ``Content-Type``, the
+    largest decoded size accepted and the rows of a chunk."""
+
+    raw: bytes
+    encoding: str
+    content_type: str
+    limit: int
+    chunk_rows: int
+
+
+def read_apart(request: UploadRequest) -> Upload | tuple[str, str, int]:
     """:func:`decoded` then :func:`read_upload`, as run in a helper process: the upload,
     or its refusal as ``(errorCode, message, status)`` (an :class:`ApiError` does not
     cross processes)."""
     try:
-        return read_upload(decoded(raw, encoding, limit), content_type, chunk_rows=chunk_rows)
+        body = decoded(request.raw, request.encoding, request.limit)
+        return read_upload(body, request.content_type, chunk_rows=request.chunk_rows)
     except ApiError as error:
         return error.code.value, error.message, error.status
