@@ -27,6 +27,7 @@ from bodygraph_server.billing.request_path import RequestBook
 from bodygraph_server.billing.sweep import stale_after, sweep_forever, sweep_stale
 from bodygraph_server.calendar_cache import CalendarCache
 from bodygraph_server.charting import ChartSource, LibraryCharts
+from bodygraph_server.execution.service import job_store, job_worker
 from bodygraph_server.geocoding import caller_key_required
 from bodygraph_server.http.gate import Gate
 from bodygraph_server.http.hosts import TrustedHosts
@@ -93,7 +94,8 @@ async def _services(
     await threads.run(journal.open)
     return Services(settings=config, book=book, charts=charts, book_threads=threads,
                     keys=keys, templates=hub, styles=StyleCache(hub), requests=requests,
-                    commits=CommitBatcher(requests), calendar=months, deliveries=journal)
+                    commits=CommitBatcher(requests), calendar=months, deliveries=journal,
+                    jobs=job_store(store, config))
 
 
 def _loop_statements(book: Bookkeeper) -> AsyncRequestPath | None:
@@ -171,6 +173,9 @@ def create_app(
                 for operation in every:  # what operations need running (the MCP sessions)
                     if operation.running is not None:
                         await running.enter_async_context(operation.running(services))
+                if config.jobs and services.jobs is not None:
+                    background.start_soon(job_worker(services.jobs, config,
+                                                     bookkeeper.clock.now).run)
                 yield {SCOPE_KEY: services}
                 background.cancel_scope.cancel()
             if journal is not None:

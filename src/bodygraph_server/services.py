@@ -24,6 +24,7 @@ from bodygraph_server.images.route import RenderContext, StyleCache
 from bodygraph_server.images.templates import TemplateHub
 from bodygraph_server.images.tokens import KeyRing
 from bodygraph_server.settings import Settings
+from bodygraph_server.store.base import JobStore
 
 SCOPE_KEY = "bodygraph.services"
 
@@ -110,6 +111,8 @@ class Services:
     """The ingress calendar's months, computed once for every caller."""
     deliveries: DeliveryJournal | None = None
     """This worker's charges and which answers it wrote (None: not kept)."""
+    jobs: JobStore | None = None
+    """The asynchronous jobs (None: this service keeps none)."""
 
     def render_context(self) -> RenderContext:
         """What the image route needs."""
