@@ -223,6 +223,12 @@ def test_a_basic_key_is_denied(service: Service) -> None:
     (b"name,place\nx,y\n", "text/csv", "", 422, "needs one of"),
     (b'{"birthdate": "1990-07-15"}\n', "application/x-ndjson", "?callbackUrl=nowhere", 400,
      "callbackUrl"),
+    (b'{"birthdate": "1990-07-15"}\n', "application/x-ndjson",
+     "?callbackUrl=http://hooks.example.com/x", 400, "callbackUrl must use https"),
+    (b'{"birthdate": "1990-07-15"}\n', "application/x-ndjson",
+     "?callbackUrl=https://127.0.0.1/hook", 400, "loopback address"),
+    (b'{"birthdate": "1990-07-15"}\n', "application/x-ndjson",
+     "?callbackUrl=https://10.1.2.3/hook", 400, "private address"),
     (b'{"birthdate": "1990-07-15"}\n', "application/x-ndjson", "?kind=full", 400, "kind"),
     (b"x" * 200_001, "text/csv", "", 413, "exceeds"),
 ])

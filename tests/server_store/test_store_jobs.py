@@ -6,6 +6,7 @@ the same job back, the sweep deletes expired results."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from datetime import timedelta
@@ -223,19 +224,62 @@ def test_a_released_chunk_is_claimed_again_at_once(book: Bookkeeper,
     assert jobs.give_up(chunk, clock.now(), attempts=2) is None  # its first try
 
 
-def test_the_end_event_reports_the_job(book: Bookkeeper, clock: ManualClock) -> None:
-    from bodygraph_server.execution.worker import job_event
+def test_a_jobs_end_stores_its_webhook_in_the_same_transaction(
+        book: Bookkeeper, clock: ManualClock) -> None:
+    from bodygraph_server.store.webhook_deliveries import SqlWebhookOutbox
+    from bodygraph_server.webhooks import record_job_end
 
     account = book.create_account("developer").account
-    jobs = _jobs(book)
-    created = jobs.create(_new(account.id, 2), clock.now())
+    jobs = SqlJobs(book.store, retention=RETENTION, lease=LEASE, on_end=record_job_end)
+    outbox = SqlWebhookOutbox(book.store)
+    url = "https://hooks.example.com/jobs"
+    created = jobs.create(_new(account.id, 2, callback_url=url,
+                               origin="https://api.example.com/"), clock.now())
     assert isinstance(created, Created)
-    ended = jobs.cancel(created.job.id, account.id, clock.now())
-    assert ended is not None
-    event = job_event(ended)
+    job_id = created.job.id
+    assert created.job.result_url == f"https://api.example.com/v2/jobs/{job_id}/result"
+    assert outbox.find(job_id) is None  # nothing before the end
+    ended = jobs.cancel(job_id, account.id, clock.now())
+    assert ended is not None and ended.status is JobStatus.CANCELLED
+    delivery = outbox.find(job_id)
+    assert delivery is not None and delivery.url == url
+    assert delivery.account_id == account.id and delivery.state == "pending"
+    event = json.loads(delivery.body)
     assert event["type"] == "job.cancelled" and event["timestamp"].endswith("Z")
-    assert event["data"]["jobId"] == created.job.id and event["data"]["total"] == 2
-    assert event["data"]["finishedAt"] == event["timestamp"]
+    assert event["data"] == {
+        "jobId": job_id, "status": "cancelled", "total": 2, "done": 0, "failed": 0,
+        "finishedAt": event["timestamp"], "resultUrl": created.job.result_url}
+    jobs.cancel(job_id, account.id, clock.now())  # ended already: no second event
+    assert outbox.find(job_id) == delivery
+
+    quiet = jobs.create(_new(account.id, 1), clock.now())  # no callback: no event
+    assert isinstance(quiet, Created)
+    chunk = jobs.claim(clock.now())
+    assert chunk is not None and chunk.job_id == quiet.job.id
+    assert jobs.complete(chunk, b"rows", 0, clock.now()) is not None
+    assert outbox.find(quiet.job.id) is None
+
+
+def test_the_sweep_prunes_old_deliveries(book: Bookkeeper, clock: ManualClock) -> None:
+    from datetime import timedelta
+
+    from bodygraph_server.store.webhook_deliveries import SqlWebhookOutbox
+    from bodygraph_server.webhooks import record_job_end
+
+    account = book.create_account("developer").account
+    jobs = SqlJobs(book.store, retention=RETENTION, lease=LEASE, on_end=record_job_end)
+    outbox = SqlWebhookOutbox(book.store)
+    created = jobs.create(_new(account.id, 1, callback_url="https://hooks.example.com/"),
+                          clock.now())
+    assert isinstance(created, Created)
+    jobs.cancel(created.job.id, account.id, clock.now())
+    [delivery] = outbox.claim_due(clock.now(), timedelta(seconds=60), 10)
+    assert outbox.record(delivery, started=clock.now(), duration=timedelta(seconds=1),
+                         status_code=204, error="", retry_at=None)
+    jobs.sweep(clock.now() + RETENTION / 2)
+    assert outbox.find(created.job.id) is not None  # finished, not old enough yet
+    jobs.sweep(clock.now() + RETENTION + timedelta(seconds=2))  # it finished after 1 s
+    assert outbox.find(created.job.id) is None
 
 
 def test_a_cancel_does_not_wait_for_a_chunk_being_claimed(

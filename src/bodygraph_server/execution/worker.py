@@ -7,8 +7,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
-from typing import Any
+from datetime import datetime
 
 import anyio
 import anyio.to_thread
@@ -32,30 +31,22 @@ JobEndHook = Callable[[JobRecord], Awaitable[None]]
 """Called once a job has ended (succeeded, failed or cancelled), after its commit."""
 
 
-def _instant(at: datetime | None) -> str | None:
-    """ISO 8601 UTC with milliseconds, as the API writes instants."""
-    return None if at is None else at.astimezone(UTC).isoformat(
-        timespec="milliseconds").replace("+00:00", "Z")
-
-
-def job_event(job: JobRecord) -> dict[str, Any]:
-    """The JSON event announcing a job's end (the webhook's body): ``type``
-    ``job.succeeded``, ``job.failed`` or ``job.cancelled``, and the job's status as
-    ``GET /v2/jobs/{jobId}`` reports it."""
-    return {"type": f"job.{job.status.value}", "timestamp": _instant(job.finished_at),
-            "data": {"jobId": job.id, "status": job.status.value, "kind": job.kind,
-                     "total": job.total, "done": job.done, "failed": job.failed,
-                     "createdAt": _instant(job.created_at),
-                     "finishedAt": _instant(job.finished_at),
-                     "expiresAt": _instant(job.expires_at)}}
-
-
 async def announce_job_end(job: JobRecord) -> None:
-    """The job-end hook: POST :func:`job_event` to the job's ``callback_url`` (when it
-    has one) as a Standard Webhooks message (id: the job's id and status) signed with the
-    account's webhook secret. Wired at merge to ``bodygraph_server.webhooks``; until then
-    a job's end is logged only."""
+    """The default job-end hook: log it. The job's webhook is stored by the store in the
+    transaction that ended the job (``SqlJobs(on_end=...)``); :func:`waking` also wakes
+    its sender."""
     LOG.info("job %s ended: %s", job.id, job.status.value)
+
+
+def waking(wake: Callable[[], None]) -> JobEndHook:
+    """The job-end hook that logs the end and calls ``wake`` (the webhook sender's: the
+    event is in the outbox, committed with the end)."""
+
+    async def announce(job: JobRecord) -> None:
+        await announce_job_end(job)
+        wake()
+
+    return announce
 
 
 async def job_ended(jobs: JobStore, job: JobRecord, now: Callable[[], datetime],

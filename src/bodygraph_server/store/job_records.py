@@ -15,8 +15,8 @@ from bodygraph_server.store.records import IdempotencyClaim
 
 JOB_COLUMNS = (
     "id, account_id, kind, header, status, total, done, failed, chunks, chunks_done, "
-    "callback_url, request_hash, usage_lo, usage_hi, created_us, finished_us, expires_us, "
-    "expired, notified_us"
+    "callback_url, result_url, request_hash, usage_lo, usage_hi, created_us, finished_us, "
+    "expires_us, expired, notified_us"
 )
 
 
@@ -59,6 +59,8 @@ class JobRecord:
     chunks: int
     chunks_done: int
     callback_url: str | None
+    result_url: str | None
+    """The absolute address of its result (None: not known when it was submitted)."""
     created_at: datetime
     finished_at: datetime | None
     expires_at: datetime | None
@@ -82,6 +84,9 @@ class NewJob:
     chunks: Sequence[tuple[int, bytes]]
     callback_url: str | None = None
     claim: IdempotencyClaim | None = None
+    origin: str = ""
+    """The service's base address the job was submitted to (its result's address is made
+    from it; empty: none)."""
 
     @property
     def total(self) -> int:
@@ -124,6 +129,7 @@ def job_from_row(row: Row) -> JobRecord:
         done=int(row.done), failed=int(row.failed), chunks=int(row.chunks),
         chunks_done=int(row.chunks_done),
         callback_url=None if row.callback_url is None else str(row.callback_url),
+        result_url=None if row.result_url is None else str(row.result_url),
         created_at=from_micros(int(row.created_us)),
         finished_at=_opt_time(row.finished_us), expires_at=_opt_time(row.expires_us),
         expired=bool(row.expired), notified=row.notified_us is not None,

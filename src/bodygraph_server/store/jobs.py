@@ -5,7 +5,7 @@ usage rows of status ``job``, each committed or released once."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 
 from bodygraph_server.policy.clock import to_micros
@@ -26,9 +26,10 @@ from bodygraph_server.store.job_records import (
     job_from_row,
 )
 from bodygraph_server.store.records import Account, ChargeRefusal, Replay, UsageStatus
+from bodygraph_server.store.webhook_deliveries import WebhookRepository
 
-__all__ = ["HELD", "ChunkState", "ClaimedChunk", "Created", "JobRecord", "JobRepository",
-           "JobStatus", "NewJob", "SqlJobs"]
+__all__ = ["HELD", "ChunkState", "ClaimedChunk", "Created", "EndRecorder", "JobRecord",
+           "JobRepository", "JobStatus", "NewJob", "SqlJobs"]
 
 #: The status of a usage row held by a job (no sweep releases it; committed or released
 #: with its chunk's result, or when the job ends).
@@ -37,6 +38,9 @@ HELD = "job"
 JOBS_ENDPOINT = "/v2/jobs"
 #: Usage rows settled by one transaction.
 SETTLE_BATCH = 10_000
+
+EndRecorder = Callable[[Tx, JobRecord, datetime], None]
+"""Records a job's end within the transaction that ends it (the webhook's event)."""
 
 
 class JobRepository:
@@ -192,10 +196,20 @@ class SqlJobs:
     any worker may claim it again: its worker died)."""
 
     def __init__(self, store: TransactionSource, *, retention: timedelta,
-                 lease: timedelta) -> None:
+                 lease: timedelta, on_end: EndRecorder | None = None) -> None:
         self._store = store
         self.retention = retention
         self.lease = lease
+        self.on_end = on_end
+
+    def _end(self, tx: Tx, job_id: str, status: JobStatus, now: datetime) -> JobRecord | None:
+        """End the locked job (:meth:`JobRepository.end`) and, in the same transaction,
+        record its end with ``on_end`` (the webhook's event: stored with the end, or
+        neither is)."""
+        ended = JobRepository(tx).end(job_id, status, now, self.retention)
+        if ended is not None and self.on_end is not None:
+            self.on_end(tx, ended, now)
+        return ended
 
     def create(self, new: NewJob, now: datetime) -> Created | ChargeRefusal | Replay:
         """Create the job and hold the credits of all its rows, in one transaction; all
@@ -222,10 +236,13 @@ class SqlJobs:
             job_id = "job_" + secrets.token_hex(12)
             tx.execute(
                 "INSERT INTO jobs (id, account_id, kind, header, status, total, chunks, "
-                "callback_url, key_hash, request_hash, usage_lo, usage_hi, commit_next, "
-                "release_last, created_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "callback_url, result_url, key_hash, request_hash, usage_lo, usage_hi, "
+                "commit_next, release_last, created_us) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (job_id, new.account_id, new.kind, new.header, JobStatus.QUEUED.value,
                  new.total, len(new.chunks), new.callback_url,
+                 f"{new.origin.rstrip('/')}{JOBS_ENDPOINT}/{job_id}/result"
+                 if new.origin else None,
                  None if new.claim is None else new.claim.key_hash,
                  None if new.claim is None else new.claim.request_hash, span[0], span[1],
                  span[0], span[1], at))
@@ -315,7 +332,7 @@ class SqlJobs:
             jobs.charge_chunk(chunk.job_id, chunk.rows - failed, failed, now)
             if job.chunks_done + 1 < job.chunks:
                 return None
-            ended = jobs.end(chunk.job_id, JobStatus.SUCCEEDED, now, self.retention)
+            ended = self._end(tx, chunk.job_id, JobStatus.SUCCEEDED, now)
         return self._settled(ended, now)
 
     def give_up(self, chunk: ClaimedChunk, now: datetime, *,
@@ -337,7 +354,7 @@ class SqlJobs:
                            "WHERE job_id = ? AND seq = ?",
                            (ChunkState.QUEUED.value, chunk.job_id, chunk.seq))
                 return None
-            ended = jobs.end(chunk.job_id, JobStatus.FAILED, now, self.retention)
+            ended = self._end(tx, chunk.job_id, JobStatus.FAILED, now)
         return self._settled(ended, now)
 
     def release(self, chunk: ClaimedChunk) -> None:
@@ -357,7 +374,7 @@ class SqlJobs:
             job = jobs.select(job_id, lock=True)
             if job is None or (account_id is not None and job.account_id != account_id):
                 return None
-            ended = jobs.end(job_id, JobStatus.CANCELLED, now, self.retention)
+            ended = self._end(tx, job_id, JobStatus.CANCELLED, now)
         return job if ended is None else self._settled(ended, now)
 
     def settle(self, job_id: str, now: datetime) -> None:
@@ -412,8 +429,10 @@ class SqlJobs:
 
     def sweep(self, now: datetime) -> int:
         """Delete the input and results of the jobs whose retention ran out (the job
-        itself stays, marked expired); how many jobs."""
+        itself stays, marked expired), and the webhook deliveries finished as long ago;
+        how many jobs."""
         with self._store.write_transaction() as tx:
+            WebhookRepository(tx).prune(now - self.retention)
             rows = tx.rows("SELECT id FROM jobs WHERE expires_us < ? AND expired = 0",
                            (to_micros(now),))
             ids = [str(row.id) for row in rows]

@@ -5,7 +5,6 @@ Advanced tier; an extension beyond the contract."""
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
 
 import anyio
 import anyio.to_process
@@ -15,7 +14,7 @@ from starlette.responses import Response, StreamingResponse
 
 from bodygraph_server.billing.idempotency import claim_for
 from bodygraph_server.execution.chunks import KINDS
-from bodygraph_server.execution.worker import job_ended
+from bodygraph_server.execution.worker import job_ended, waking
 from bodygraph_server.http.bodies import read_body
 from bodygraph_server.http.envelope import Envelope, json_response, timestamp, v2_success
 from bodygraph_server.http.errors import ApiError, ErrorCode
@@ -36,6 +35,7 @@ from bodygraph_server.services import Services, services_of
 from bodygraph_server.store import ChargeRefusal, Replay
 from bodygraph_server.store.base import JobStore
 from bodygraph_server.store.jobs import Created, JobRecord, NewJob
+from bodygraph_server.webhooks.policy import MAX_URL_LENGTH, CallbackURLError, check_callback_url
 
 JOBS_PATH = "/v2/jobs"
 JOB_PATH = "/v2/jobs/{jobId}"
@@ -44,8 +44,6 @@ JOB_ACCEPTED = "JobAccepted"
 JOB_STATUS = "JobStatus"
 #: Seconds an upload may take to arrive (at least; the settings' request time-out if more).
 UPLOAD_SECONDS = 600.0
-#: The longest callback URL accepted.
-MAX_URL_LENGTH = 2048
 
 
 def _jobs(services: Services) -> JobStore:
@@ -60,30 +58,17 @@ def bad_parameter(message: str) -> ApiError:
     return ApiError(ErrorCode.INVALID_REQUEST_BODY, message, status=400)
 
 
-def callback_url(value: str | None) -> str | None:
-    """The ``callbackUrl`` query parameter: an absolute http(s) URL with a host (its
-    policy, https only and no private address unless allowed, is the webhook sender's
-    at delivery); 400 otherwise."""
+async def callback_url(value: str | None, services: Services) -> str | None:
+    """The ``callbackUrl`` query parameter, if the webhook sender may call it
+    (:func:`~bodygraph_server.webhooks.check_callback_url`: https only, no private, loopback
+    or link-local address unless ``allow_private_callbacks``); 400 otherwise."""
     if value is None:
         return None
-    text = value.strip()
     try:
-        parts = urlsplit(text)
-        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
-    except ValueError:
-        parts = None
-    if (parts is None or parts.scheme not in ("http", "https") or not parts.hostname
-            or len(text) > MAX_URL_LENGTH or any(c.isspace() for c in text)):
-        raise bad_parameter("callbackUrl must be an absolute https:// URL "
-                            f"(at most {MAX_URL_LENGTH} characters)")
-    return text
-
-
-def check_callback_policy(url: str, services: Services) -> None:
-    """The hook of the webhook sender's callback policy (https only, no private, loopback
-    or link-local address unless ``BODYGRAPH_ALLOW_PRIVATE_CALLBACKS``), wired at merge to
-    ``bodygraph_server.webhooks``: it raises :func:`bad_parameter` to refuse ``url``.
-    Until then every absolute http(s) URL passes."""
+        return await check_callback_url(
+            value.strip(), allow_private=services.settings.allow_private_callbacks)
+    except CallbackURLError as exc:
+        raise bad_parameter(str(exc)) from None
 
 
 def job_kind(value: str | None) -> str:
@@ -126,9 +111,7 @@ async def serve_submit(request: Request) -> Response:
     jobs = _jobs(services)
     settings = services.settings
     kind = job_kind(request.query_params.get("kind"))
-    callback = callback_url(request.query_params.get("callbackUrl"))
-    if callback is not None:
-        check_callback_policy(callback, services)
+    callback = await callback_url(request.query_params.get("callbackUrl"), services)
     key = idempotency_key(request.headers)
     raw = await _read(request, services)
     encoding = request.headers.get("content-encoding", "")
@@ -147,7 +130,8 @@ async def serve_submit(request: Request) -> Response:
         book, principal, key, endpoint=JOBS_PATH,
         body=f"{kind}\n{callback or ''}\n{content_type}\n{encoding}\n".encode() + raw)
     new = NewJob(account_id=principal.account_id, kind=kind, header=upload.header,
-                 chunks=upload.chunks, callback_url=callback, claim=claim)
+                 chunks=upload.chunks, callback_url=callback, claim=claim,
+                 origin=settings.public_url or str(request.base_url))
     outcome = await anyio.to_thread.run_sync(jobs.create, new, book.clock.now())
     if isinstance(outcome, ChargeRefusal):
         raise ApiError(ErrorCode(outcome.value))
@@ -186,7 +170,7 @@ async def serve_cancel(request: Request) -> Response:
     if job is None:
         raise not_found(job_id)
     if not before.status.final and job.status.final:
-        await job_ended(jobs, job, services.book.clock.now)
+        await job_ended(jobs, job, services.book.clock.now, waking(services.job_ended))
     return json_response(v2_success(job_data(job), type_name=JOB_STATUS,
                                     message="Job cancelled"))
 

@@ -4,6 +4,7 @@
 -- status 'job' with ids from usage_lo to usage_hi: as each chunk is committed, as many are
 -- committed from commit_next up as its rows succeeded, as many released from
 -- release_last down as failed; when the job ends the rest are released (settled).
+-- result_url: where its result is downloaded (in the webhook announcing its end).
 CREATE TABLE jobs (
     id TEXT PRIMARY KEY,
     account_id INTEGER NOT NULL REFERENCES accounts (id),
@@ -16,6 +17,7 @@ CREATE TABLE jobs (
     chunks INTEGER NOT NULL,
     chunks_done INTEGER NOT NULL DEFAULT 0,
     callback_url TEXT,
+    result_url TEXT,
     key_hash TEXT UNIQUE,
     request_hash TEXT,
     usage_lo INTEGER NOT NULL,
