@@ -25,3 +25,12 @@ async def test_a_local_runner_outlives_a_dead_process() -> None:
         assert await runner.run(abs, -4) == 4
     finally:
         await runner.aclose()
+
+
+async def test_the_dask_scheduler_setting_chooses_the_dask_runner() -> None:
+    from bodygraph_server.execution.dask_runner import DaskChunkRunner
+
+    runner = runner_for(dask_scheduler=" tcp://10.0.0.5:8786 ", processes=3)
+    assert isinstance(runner, DaskChunkRunner) and runner.address == "tcp://10.0.0.5:8786"
+    await runner.aclose()  # never connected: nothing to close
+    assert isinstance(runner_for(dask_scheduler="  ", processes=2), LocalRunner)

@@ -7,6 +7,7 @@ the same job back, the sweep deletes expired results."""
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from datetime import timedelta
@@ -315,3 +316,29 @@ def test_a_cancel_does_not_wait_for_a_chunk_being_claimed(
     assert cancelled is not None and cancelled.status is JobStatus.CANCELLED
     assert jobs.claim(clock.now()) is None
     assert book.account(account.id).balance == account.balance
+
+
+@pytest.mark.timeout(60)
+def test_an_unreachable_dask_scheduler_leaves_the_chunk_waiting(
+        book: Bookkeeper, clock: ManualClock) -> None:
+    import anyio
+
+    from bodygraph_server.execution.dask_runner import DaskChunkRunner
+    from bodygraph_server.execution.worker import ATTEMPTS, JobWorker
+
+    pytest.importorskip("distributed")
+    with socket.socket() as probe:  # a port where nothing listens
+        probe.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{probe.getsockname()[1]}"
+    account = book.create_account("developer").account
+    jobs = _jobs(book)
+    created = jobs.create(_new(account.id, 2), clock.now())
+    assert isinstance(created, Created)
+    worker = JobWorker(jobs, DaskChunkRunner(address, connect_timeout=1), clock.now)
+    for _ in range(ATTEMPTS + 1):  # more than a failing chunk's tries
+        assert anyio.run(worker.step) is False
+    job = jobs.get(created.job.id)
+    assert job is not None and job.status is JobStatus.RUNNING and job.done == 0  # not failed
+    chunk = jobs.claim(clock.now())  # given back at once, its tries not counted
+    assert chunk is not None
+    assert jobs.give_up(chunk, clock.now(), attempts=2) is None

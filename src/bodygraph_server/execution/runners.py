@@ -1,6 +1,6 @@
 """Where a job's chunks are computed: :class:`ChunkRunner`, the service's own processes
 (:class:`LocalRunner`, a bounded share beside the requests) or a Dask cluster
-(:func:`dask_runner_hook`), chosen by :func:`runner_for`."""
+(:class:`~.dask_runner.DaskChunkRunner`), chosen by :func:`runner_for`."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Protocol, TypeVar
+
+from bodygraph_server.execution.dask_runner import DaskChunkRunner
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -85,16 +87,10 @@ class LocalRunner:
             pool.shutdown(wait=False, cancel_futures=True)
 
 
-def dask_runner_hook(scheduler: str) -> ChunkRunner:
-    """The runner on the Dask cluster at ``scheduler`` (``BODYGRAPH_DASK_SCHEDULER``).
-    Wired at merge to ``bodygraph_server.execution.dask_runner``."""
-    raise NotImplementedError(
-        f"no Dask runner is wired in this build (BODYGRAPH_DASK_SCHEDULER={scheduler!r})")
-
-
 def runner_for(*, dask_scheduler: str = "", processes: int = 1) -> ChunkRunner:
-    """The runner the settings ask for: the Dask cluster at ``dask_scheduler`` when set,
-    else :class:`LocalRunner` with ``processes`` processes."""
+    """The runner the settings ask for: the Dask cluster at ``dask_scheduler`` when set
+    (connected on its first chunk), else :class:`LocalRunner` with ``processes``
+    processes."""
     if dask_scheduler.strip():
-        return dask_runner_hook(dask_scheduler.strip())
+        return DaskChunkRunner(dask_scheduler.strip())
     return LocalRunner(processes)

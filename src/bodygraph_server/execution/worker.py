@@ -13,6 +13,7 @@ import anyio
 import anyio.to_thread
 
 from bodygraph_server.execution.chunks import ChunkResult, ChunkTask, compute_chunk
+from bodygraph_server.execution.dask_runner import DaskUnavailableError
 from bodygraph_server.execution.runners import ChunkRunner
 from bodygraph_server.store import StoreError
 from bodygraph_server.store.base import JobStore
@@ -81,7 +82,8 @@ class JobWorker:
         await job_ended(self.jobs, job, self.now, self.on_end)
 
     async def step(self) -> bool:
-        """Claim, compute and commit one chunk; whether there was one."""
+        """Claim, compute and commit one chunk; whether there was one (False too when the
+        Dask scheduler cannot be reached: the chunk is given back, its try not counted)."""
         chunk: ClaimedChunk | None = await anyio.to_thread.run_sync(self.jobs.claim,
                                                                     self.now())
         if chunk is None:
@@ -94,6 +96,10 @@ class JobWorker:
             with anyio.CancelScope(shield=True), contextlib.suppress(StoreError):
                 await anyio.to_thread.run_sync(self.jobs.release, chunk)
             raise
+        except DaskUnavailableError as exc:  # not the chunk's fault: it waits, not fails
+            LOG.warning("job worker: %s; the chunk waits", exc)
+            await anyio.to_thread.run_sync(self.jobs.release, chunk)
+            return False
         except Exception as exc:
             LOG.warning("a chunk of job %s failed (%s); it is tried again", chunk.job_id,
                         type(exc).__name__)
