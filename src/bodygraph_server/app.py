@@ -95,7 +95,7 @@ async def _services(
     journal = DeliveryJournal(book, journal_folder(config.database_url),
                               stale_after(config).total_seconds())
     await threads.run(journal.open)
-    sender = WebhookSender(SqlWebhookOutbox(store), store.webhook_secret, clock=book.clock,
+    sender = WebhookSender(SqlWebhookOutbox(store), book.webhook_secret, clock=book.clock,
                            allow_private=config.allow_private_callbacks)
     return Services(settings=config, book=book, charts=charts, book_threads=threads,
                     keys=keys, templates=hub, styles=StyleCache(hub), requests=requests,
