@@ -12,12 +12,14 @@ import pytest
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.cli import admin
 from bodygraph_server.store.jobs import Created, NewJob, SqlJobs
+from bodygraph_server.store.webhook_deliveries import SqlWebhookOutbox
 
 
-def _job(book: Bookkeeper, account: int, rows: int) -> str:
+def _job(book: Bookkeeper, account: int, rows: int, callback: str | None = None) -> str:
     jobs = SqlJobs(book.store, retention=timedelta(days=7), lease=timedelta(seconds=60))
     created = jobs.create(NewJob(account_id=account, kind="chart", header="birth_utc",
-                                 chunks=[(rows, b"x")]), book.clock.now())
+                                 chunks=[(rows, b"x")], callback_url=callback),
+                          book.clock.now())
     assert isinstance(created, Created)
     return created.job.id
 
@@ -26,7 +28,8 @@ def test_list_and_cancel(db_url: str, book: Bookkeeper,
                          capsys: pytest.CaptureFixture[str]) -> None:
     first = book.create_account("developer").account
     second = book.create_account("developer").account
-    mine, theirs = _job(book, first.id, 5), _job(book, second.id, 3)
+    mine = _job(book, first.id, 5, callback="https://hooks.example.com/jobs")
+    theirs = _job(book, second.id, 3)
     assert admin.main(["--database-url", db_url, "jobs", "list", "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)
     assert {job["job_id"] for job in listed} == {mine, theirs}
@@ -40,6 +43,8 @@ def test_list_and_cancel(db_url: str, book: Bookkeeper,
     assert book.account(first.id).balance == first.balance - 5
     assert admin.main(["--database-url", db_url, "jobs", "cancel", mine]) == 0
     assert "cancelled" in capsys.readouterr().out
+    delivery = SqlWebhookOutbox(book.store).find(mine)  # its webhook, for the service to send
+    assert delivery is not None and json.loads(delivery.body)["type"] == "job.cancelled"
     with book.store.read_transaction() as tx:  # the command runs on today's clock
         statuses = tx.rows("SELECT status, COUNT(*) AS n FROM usage_log "
                            "WHERE account_id = ? GROUP BY status", (first.id,))

@@ -1,6 +1,6 @@
 """``bodygraph-server jobs list`` and ``jobs cancel`` (docs/accounts.md, "Admin CLI"): the
 asynchronous jobs of the database; ``--json`` prints their stable form. Wired into the
-admin parser with :func:`add_job_commands`; a cancel is announced by the service's sweep."""
+admin parser with :func:`add_job_commands`; a cancel stores its webhook (sent by the service)."""
 
 from __future__ import annotations
 
@@ -19,8 +19,9 @@ if TYPE_CHECKING:
 def _store(book: Bookkeeper) -> JobStore:
     from bodygraph_server.execution.service import job_store
     from bodygraph_server.settings import Settings
+    from bodygraph_server.webhooks import record_job_end
 
-    return job_store(book.store, Settings.from_env())
+    return job_store(book.store, Settings.from_env(), on_end=record_job_end)
 
 
 def job_to_dict(job: JobRecord) -> dict[str, Any]:

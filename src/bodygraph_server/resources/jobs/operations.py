@@ -259,7 +259,8 @@ SUBMIT = Operation(
          "description": "chart (default: every column of bodygraph batch) or simple",
          "schema": {"enum": list(KINDS)}},
         {"name": "callbackUrl", "in": "query", "required": False,
-         "description": "where the job's end is POSTed (a signed webhook)",
+         "description": "where the job's end is POSTed (a Standard Webhooks event signed "
+         "with the account's secret): an https URL whose host is public (docs/jobs.md)",
          "schema": {"type": "string", "format": "uri", "maxLength": MAX_URL_LENGTH}},
     ),
     refusals={413: Answer(description="The upload exceeds max_job_bytes or "
