@@ -12,7 +12,9 @@ Depends on httpx only (the ``client`` extra). :class:`Client` blocks,
 :class:`BodygraphApiError` subclass per errorCode family. The extension endpoints
 (transits, connections, pentas, sensitivity, cycles, calendar, batches) take
 :class:`Birth` values; the astrology endpoints (hologenetic profile, zodiac positions and
-angles, the mandala wheel's link) take coordinates like :meth:`Client.chart_at`.
+angles, the mandala wheel's link) take coordinates like :meth:`Client.chart_at`;
+``submit_job``, ``job``, ``wait``, ``download`` and ``cancel_job`` run jobs of up to
+1,000,000 births (:class:`Job`).
 """
 
 from __future__ import annotations
@@ -88,6 +90,7 @@ from bodygraph_client.extension_types import (
     TransitResult,
     Window,
 )
+from bodygraph_client.jobs import Job
 from bodygraph_client.limits import RateLimit, RetryPolicy
 from bodygraph_client.types import (
     Activations,
@@ -147,6 +150,7 @@ __all__ = [
     "Houses",
     "Ingress",
     "InvalidInput",
+    "Job",
     "Labelled",
     "Level",
     "LineChange",

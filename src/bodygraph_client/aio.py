@@ -3,15 +3,16 @@ awaited."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+import time
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import datetime
 from types import TracebackType
-from typing import TypeVar
+from typing import BinaryIO, TypeVar
 
 import anyio
 import httpx
 
-from bodygraph_client import account_calls, astrology_calls, calls, core, extension_calls
+from bodygraph_client import account_calls, astrology_calls, calls, core, extension_calls, jobs
 from bodygraph_client import account_types as acct
 from bodygraph_client import astrology_types as astro
 from bodygraph_client import extension_types as ext
@@ -58,18 +59,83 @@ class AsyncClient(core.ClientBase):
 
     async def send(self, call: Call[T]) -> T:
         """Send ``call``, retrying as the retry rules allow; its result or its error."""
-        request = self._core.request(self._http, call)
+        response = await self.exchange(self._core.request(self._http, call))
+        return self._core.result(call, response)
+
+    async def exchange(self, request: httpx.Request, *, stream: bool = False
+                       ) -> httpx.Response:
+        """See :meth:`bodygraph_client.Client.exchange`."""
         retries = 0
         while True:
             try:
-                response = await self._http.send(request)
+                response = await self._http.send(request, stream=stream)
             except httpx.TransportError as exc:
                 raise core.unreachable(self._http.base_url, exc) from exc
             delay = self._core.retry_delay(response, retries)
             if delay is None:
-                return self._core.result(call, response)
+                return response
+            await response.aclose()
             await self._sleep(delay)
             retries += 1
+
+    async def submit_job(self, births: Iterable[Birth] | bytes, *,
+                         kind: jobs.JobKind = "chart", callback_url: str | None = None,
+                         content_type: str | None = None, gzipped: bool = False) -> jobs.Job:
+        """See :meth:`bodygraph_client.Client.submit_job`."""
+        if isinstance(births, bytes):
+            body, kind_of_body = births, content_type or "application/x-ndjson"
+        else:
+            body, gzipped, kind_of_body = jobs.upload(births), True, "application/x-ndjson"
+        request = jobs.submit_request(self._http, self._core.auth_headers(), body,
+                                      content_type=kind_of_body, gzipped=gzipped, kind=kind,
+                                      callback_url=callback_url)
+        return jobs.read_job(self._core.check(await self.exchange(request)))
+
+    async def job(self, job_id: str) -> jobs.Job:
+        """See :meth:`bodygraph_client.Client.job`."""
+        request = self._http.build_request("GET", jobs.job_path(job_id),
+                                           headers=self._core.auth_headers())
+        return jobs.read_job(self._core.check(await self.exchange(request)))
+
+    async def cancel_job(self, job_id: str) -> jobs.Job:
+        """See :meth:`bodygraph_client.Client.cancel_job`."""
+        request = self._http.build_request("DELETE", jobs.job_path(job_id),
+                                           headers=self._core.auth_headers())
+        return jobs.read_job(self._core.check(await self.exchange(request)))
+
+    async def wait(self, job_id: str, *, every: float = 2.0,
+                   timeout: float | None = None) -> jobs.Job:
+        """See :meth:`bodygraph_client.Client.wait`."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            job = await self.job(job_id)
+            if job.ended:
+                return job
+            if deadline is not None and time.monotonic() + every > deadline:
+                raise TimeoutError(f"job {job_id} is still {job.status}")
+            await self._sleep(every)
+
+    async def download(self, job_id: str, target: BinaryIO, *,
+                       result_format: jobs.ResultFormat = "ndjson") -> int:
+        """See :meth:`bodygraph_client.Client.download` (``target`` is written to
+        directly: a file or a buffer)."""
+        request = self._http.build_request(
+            "GET", jobs.job_path(job_id, "/result"),
+            headers={**self._core.auth_headers(), "Accept": jobs.ACCEPT[result_format]})
+        response = await self.exchange(request, stream=True)
+        written = 0
+        try:
+            if not response.is_success:
+                await response.aread()
+                self._core.check(response)
+            async for part in response.aiter_bytes():
+                target.write(part)
+                written += len(part)
+        except httpx.TransportError as exc:
+            raise core.unreachable(self._http.base_url, exc) from exc
+        finally:
+            await response.aclose()
+        return written
 
     async def chart(
         self, birthdate: DateLike, birthtime: TimeLike, location: str

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from types import TracebackType
-from typing import TypeVar
+from typing import BinaryIO, TypeVar
 
 import httpx
 
-from bodygraph_client import account_calls, astrology_calls, calls, core, extension_calls
+from bodygraph_client import account_calls, astrology_calls, calls, core, extension_calls, jobs
 from bodygraph_client import account_types as acct
 from bodygraph_client import astrology_types as astro
 from bodygraph_client import extension_types as ext
@@ -62,18 +62,87 @@ class Client(core.ClientBase):
 
     def send(self, call: Call[T]) -> T:
         """Send ``call``, retrying as the retry rules allow; its result or its error."""
-        request = self._core.request(self._http, call)
+        response = self.exchange(self._core.request(self._http, call))
+        return self._core.result(call, response)
+
+    def exchange(self, request: httpx.Request, *, stream: bool = False) -> httpx.Response:
+        """Send ``request``, retrying as the retry rules allow; the last answer (with
+        ``stream``, its body not read yet: close it)."""
         retries = 0
         while True:
             try:
-                response = self._http.send(request)
+                response = self._http.send(request, stream=stream)
             except httpx.TransportError as exc:
                 raise core.unreachable(self._http.base_url, exc) from exc
             delay = self._core.retry_delay(response, retries)
             if delay is None:
-                return self._core.result(call, response)
+                return response
+            response.close()
             self._sleep(delay)
             retries += 1
+
+    def submit_job(self, births: Iterable[Birth] | bytes, *, kind: jobs.JobKind = "chart",
+                   callback_url: str | None = None, content_type: str | None = None,
+                   gzipped: bool = False) -> jobs.Job:
+        """Submit up to 1,000,000 births (by coordinates) as a job: POST /v2/jobs (1 credit
+        per birth, given back for the rows that fail). ``births`` may be an upload as
+        bytes, NDJSON or CSV by ``content_type`` (``gzipped``: gzip-compressed). Retries
+        keep their Idempotency-Key: one job however often the request is sent."""
+        if isinstance(births, bytes):
+            body, kind_of_body = births, content_type or "application/x-ndjson"
+        else:
+            body, gzipped, kind_of_body = jobs.upload(births), True, "application/x-ndjson"
+        request = jobs.submit_request(self._http, self._core.auth_headers(), body,
+                                      content_type=kind_of_body, gzipped=gzipped, kind=kind,
+                                      callback_url=callback_url)
+        return jobs.read_job(self._core.check(self.exchange(request)))
+
+    def job(self, job_id: str) -> jobs.Job:
+        """The job's status: GET /v2/jobs/{job_id}."""
+        request = self._http.build_request("GET", jobs.job_path(job_id),
+                                           headers=self._core.auth_headers())
+        return jobs.read_job(self._core.check(self.exchange(request)))
+
+    def cancel_job(self, job_id: str) -> jobs.Job:
+        """Cancel the job (its rows not done are given back): DELETE /v2/jobs/{job_id}."""
+        request = self._http.build_request("DELETE", jobs.job_path(job_id),
+                                           headers=self._core.auth_headers())
+        return jobs.read_job(self._core.check(self.exchange(request)))
+
+    def wait(self, job_id: str, *, every: float = 2.0, timeout: float | None = None
+             ) -> jobs.Job:
+        """The job once it has ended, asked every ``every`` seconds (TimeoutError after
+        ``timeout`` seconds, if given)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            job = self.job(job_id)
+            if job.ended:
+                return job
+            if deadline is not None and time.monotonic() + every > deadline:
+                raise TimeoutError(f"job {job_id} is still {job.status}")
+            self._sleep(every)
+
+    def download(self, job_id: str, target: BinaryIO, *,
+                 result_format: jobs.ResultFormat = "ndjson") -> int:
+        """Write the job's result (NDJSON, CSV or Parquet) to ``target`` as it streams in:
+        GET /v2/jobs/{job_id}/result; the bytes written."""
+        request = self._http.build_request(
+            "GET", jobs.job_path(job_id, "/result"),
+            headers={**self._core.auth_headers(), "Accept": jobs.ACCEPT[result_format]})
+        response = self.exchange(request, stream=True)
+        written = 0
+        try:
+            if not response.is_success:
+                response.read()
+                self._core.check(response)
+            for part in response.iter_bytes():
+                target.write(part)
+                written += len(part)
+        except httpx.TransportError as exc:
+            raise core.unreachable(self._http.base_url, exc) from exc
+        finally:
+            response.close()
+        return written
 
     def chart(self, birthdate: DateLike, birthtime: TimeLike, location: str) -> api.ChartResult:
         """Full chart of a birth at a place: POST /v2/charts (needs ``geocode_key``)."""

@@ -55,6 +55,17 @@ class Core:
         return http.build_request("POST", endpoint.path, params=dict(call.params) or None,
                                   content=content, headers=headers)
 
+    def auth_headers(self) -> dict[str, str]:
+        """The v2 bearer header."""
+        return {"Authorization": f"Bearer {self.api_key}"}
+
+    def check(self, response: httpx.Response) -> httpx.Response:
+        """``response`` if it is a 2xx answer (read), else its error."""
+        if response.is_success:
+            return response
+        raise api_error(response.status_code, response.content, response.reason_phrase,
+                        retry_after(response.headers))
+
     def retry_delay(self, response: httpx.Response, retries_done: int) -> float | None:
         """Records the rate-limit headers; the wait before retrying, or ``None``."""
         self.rate_limit = self.rate_limit.updated(response.headers)

@@ -27,6 +27,8 @@ from bodygraph_server.billing.request_path import RequestBook
 from bodygraph_server.billing.sweep import stale_after, sweep_forever, sweep_stale
 from bodygraph_server.calendar_cache import CalendarCache
 from bodygraph_server.charting import ChartSource, LibraryCharts
+from bodygraph_server.execution.service import job_store, job_worker
+from bodygraph_server.execution.worker import waking
 from bodygraph_server.geocoding import caller_key_required
 from bodygraph_server.http.gate import Gate
 from bodygraph_server.http.hosts import TrustedHosts
@@ -48,6 +50,8 @@ from bodygraph_server.services import (
 from bodygraph_server.settings import Settings
 from bodygraph_server.store import StoreError
 from bodygraph_server.store.calendar_blocks import SqlCalendarBlocks
+from bodygraph_server.store.webhook_deliveries import SqlWebhookOutbox
+from bodygraph_server.webhooks import WebhookSender, record_job_end
 
 if TYPE_CHECKING:
     from bodygraph_server.store.async_request_path import AsyncRequestPath
@@ -91,9 +95,12 @@ async def _services(
     journal = DeliveryJournal(book, journal_folder(config.database_url),
                               stale_after(config).total_seconds())
     await threads.run(journal.open)
+    sender = WebhookSender(SqlWebhookOutbox(store), book.webhook_secret, clock=book.clock,
+                           allow_private=config.allow_private_callbacks)
     return Services(settings=config, book=book, charts=charts, book_threads=threads,
                     keys=keys, templates=hub, styles=StyleCache(hub), requests=requests,
-                    commits=CommitBatcher(requests), calendar=months, deliveries=journal)
+                    commits=CommitBatcher(requests), calendar=months, deliveries=journal,
+                    jobs=job_store(store, config, on_end=record_job_end), webhooks=sender)
 
 
 def _loop_statements(book: Bookkeeper) -> AsyncRequestPath | None:
@@ -171,6 +178,13 @@ def create_app(
                 for operation in every:  # what operations need running (the MCP sessions)
                     if operation.running is not None:
                         await running.enter_async_context(operation.running(services))
+                if services.webhooks is not None:  # every process sends the due webhooks
+                    running.push_async_callback(services.webhooks.aclose)
+                    background.start_soon(services.webhooks.run)
+                if config.jobs and services.jobs is not None:
+                    background.start_soon(job_worker(
+                        services.jobs, config, bookkeeper.clock.now,
+                        on_end=waking(services.job_ended)).run)
                 yield {SCOPE_KEY: services}
                 background.cancel_scope.cancel()
             if journal is not None:

@@ -24,6 +24,8 @@ from bodygraph_server.images.route import RenderContext, StyleCache
 from bodygraph_server.images.templates import TemplateHub
 from bodygraph_server.images.tokens import KeyRing
 from bodygraph_server.settings import Settings
+from bodygraph_server.store.base import JobStore
+from bodygraph_server.webhooks.delivery import WebhookSender
 
 SCOPE_KEY = "bodygraph.services"
 
@@ -110,6 +112,15 @@ class Services:
     """The ingress calendar's months, computed once for every caller."""
     deliveries: DeliveryJournal | None = None
     """This worker's charges and which answers it wrote (None: not kept)."""
+    jobs: JobStore | None = None
+    """The asynchronous jobs (None: this service keeps none)."""
+    webhooks: WebhookSender | None = None
+    """Sends the jobs' webhooks from the outbox (None: not in this process)."""
+
+    def job_ended(self) -> None:
+        """A job's end was committed (its webhook with it): send it now."""
+        if self.webhooks is not None:
+            self.webhooks.wake()
 
     def render_context(self) -> RenderContext:
         """What the image route needs."""

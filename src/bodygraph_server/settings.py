@@ -143,12 +143,27 @@ class Settings:
     access_log: bool = _setting(
         True, "log a line per request (method, path, status; never a query, a body or the "
               "client address)")
+    jobs: bool = _setting(
+        True, "compute queued job chunks in this instance's workers (off: accept and serve "
+              "jobs, leave the computing to other instances on the database)")
+    job_processes: int = _setting(
+        1, "processes of each service worker that compute job chunks, at a lower priority "
+           "than requests")
+    job_chunk_rows: int = _setting(10_000, "births per chunk of a job (the unit of work and "
+                                           "of resumption)")
+    job_lease: float = _setting(
+        120.0, "seconds a claimed chunk stays its worker's; after that any worker computes "
+               "it again (its worker died)")
+    job_retention_hours: float = _setting(
+        168.0, "hours a job's result is kept after the job ended (then the sweep deletes it)")
+    max_job_bytes: int = _setting(
+        268_435_456, "largest job upload accepted, in bytes (after gzip decoding)")
+    dask_scheduler: str = _setting(
+        "", "address of a Dask scheduler (tcp://host:8786) whose workers compute the job "
+            "chunks (empty: the service's own processes; docs/jobs.md)")
     allow_private_callbacks: bool = _setting(
         False, "accept job callback URLs that are plain http or resolve to private, "
                "loopback or link-local addresses (tests, closed networks; docs/jobs.md)")
-    dask_scheduler: str = _setting(
-        "", "address of the Dask scheduler (tcp://host:8786) whose workers run the jobs' "
-            "chunks (empty: the service's own worker processes; docs/jobs.md)")
 
     def __post_init__(self) -> None:
         if self.geocoder not in ("google", "offline"):
@@ -161,6 +176,12 @@ class Settings:
             raise SettingsError("sqlite_busy_timeout must be from 0 to 60 seconds")
         if self.workers < 1:
             raise SettingsError("workers must be at least 1")
+        if self.job_processes < 1 or self.job_chunk_rows < 1:
+            raise SettingsError("job_processes and job_chunk_rows must be at least 1")
+        if not (self.job_lease > 0 and self.job_retention_hours > 0):
+            raise SettingsError("job_lease and job_retention_hours must be positive")
+        if self.max_job_bytes < 256:
+            raise SettingsError("max_job_bytes must be at least 256")
         if not 0 <= self.port <= 65535:
             raise SettingsError("port must be from 0 to 65535")
         if not self.host.strip():

@@ -54,8 +54,10 @@ def births(count: int, seed: int) -> np.ndarray[Any, Any]:
 def scheduler() -> Iterator[str]:
     """The address of a local cluster's scheduler with two worker processes."""
     distributed = pytest.importorskip("distributed")
+    # no dashboard; the scheduler's HTTP server on a free port (8787 may be taken)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=None, scheduler_kwargs={
+                                      "dashboard_address": "127.0.0.1:0"}) as cluster:
         yield str(cluster.scheduler_address)
 
 

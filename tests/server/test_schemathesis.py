@@ -121,6 +121,8 @@ ACCOUNT_OPERATIONS = [("GET", "/v2/account"), ("GET", "/v2/account/usage"),
                       ("GET", "/v2/account/webhook-secret"),
                       ("POST", "/v2/account/webhook-secret/rotate")]
 KEY_ROTATION_PATH = "/v2/account/keys/rotate"
+#: The jobs' operations (an upload is NDJSON or CSV: tests/server/test_jobs_live.py).
+JOB_PATHS = ["/v2/jobs", "/v2/jobs/{jobId}", "/v2/jobs/{jobId}/result"]
 #: The public operations: the pages, the document itself and the health checks.
 PUBLIC_PATHS = ["/", "/docs", "/playground", "/openapi.json", "/health", "/health/live",
                 "/favicon.ico"]
@@ -193,4 +195,5 @@ MCP_PATHS = ["/mcp"]
 
 def test_document_lists_every_path(api_schema: Any) -> None:
     account_paths = sorted({path for _, path in ACCOUNT_OPERATIONS} | {KEY_ROTATION_PATH})
-    assert sorted(api_schema.keys()) == sorted(PATHS + PUBLIC_PATHS + MCP_PATHS + account_paths)
+    assert sorted(api_schema.keys()) == sorted(
+        PATHS + PUBLIC_PATHS + MCP_PATHS + JOB_PATHS + account_paths)

@@ -12,6 +12,7 @@ from typing import NoReturn
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.cli.accounts import add_account_commands
 from bodygraph_server.cli.console import PROG, CommandError
+from bodygraph_server.cli.jobs import add_job_commands
 from bodygraph_server.cli.service import add_service_commands
 from bodygraph_server.cli.templates import add_template_commands
 from bodygraph_server.cli.webhook_secrets import add_webhook_commands
@@ -53,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_service_commands(commands)
     add_template_commands(commands)
     add_webhook_commands(commands)
+    add_job_commands(commands)
     return parser
 
 

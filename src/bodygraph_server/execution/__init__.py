@@ -1,2 +1,3 @@
-"""Where the chunks of a job run: the :class:`~.runners.ChunkRunner` protocol and its
-runners (the Dask one: :mod:`.dask_runner`)."""
+"""Running the chunks of the asynchronous jobs (docs/jobs.md): where a chunk is computed
+(:mod:`.runners`, the Dask cluster: :mod:`.dask_runner`), what computing one means
+(:mod:`.chunks`) and the loop that claims them (:mod:`.worker`)."""

@@ -24,12 +24,18 @@ _RATE_HEADERS = {
     "X-Request-Id": _header("id of this request, also in the server log"),
 }
 _LANGUAGE = {"$ref": _REF + "Language"}
+JSON = "application/json"
 _LANGUAGE_HEADER = {"Content-Language": _header("the language of labels, when lang was given")}
 #: What every operation with a body and a key may also answer: an unknown path, a body
 #: too large, an outage; with an Idempotency-Key, its refusals.
 _TRANSPORT_CODES = ((404, ErrorCode.NOT_FOUND), (413, ErrorCode.INVALID_REQUEST_BODY))
 _IDEMPOTENCY_CODES = (ErrorCode.SERVICE_UNAVAILABLE, ErrorCode.IDEMPOTENCY_KEY_INVALID,
                       ErrorCode.IDEMPOTENCY_KEY_REUSED, ErrorCode.IDEMPOTENCY_KEY_IN_USE)
+
+
+def _with_lang(body: dict[str, Any]) -> dict[str, Any]:
+    """A JSON request body's schema with the optional ``lang`` member."""
+    return {"allOf": [body, {"type": "object", "properties": {LANG: _LANGUAGE}}]}
 
 
 def _response(answer: Answer, headers: Mapping[str, Any]) -> dict[str, Any]:
@@ -118,13 +124,15 @@ def operation_object(operation: Operation, geocode_key_required: bool = True) ->
     }
     if operation.request_body is not None:
         body: dict[str, Any] = {"$ref": _REF + operation.request_body}
-        if operation.speaks:  # every v2 body may carry lang
-            body = {"allOf": [body, {"type": "object", "properties": {LANG: _LANGUAGE}}]}
-        document["requestBody"] = {
-            "required": True, "content": {"application/json": {"schema": body}}}
+        document["requestBody"] = {"required": True, "content": {
+            media_type: {"schema": _with_lang(body) if operation.speaks
+                         and media_type == JSON else body}  # a JSON body may carry lang
+            for media_type in operation.body_media_types}}
     headers = _RATE_HEADERS if keyed else {}
-    responses = {"200": _response(operation.success, {**headers, **(
-        _LANGUAGE_HEADER if operation.speaks else {})})}
+    labelled = (operation.speaks and operation.success_status == 200
+                and operation.success.media_type == JSON)  # 202, streams: no labels
+    responses = {str(operation.success_status): _response(operation.success, {
+        **headers, **(_LANGUAGE_HEADER if labelled else {})})}
     if keyed:
         responses.update(_error_responses(operation))
     for status, answer in sorted(operation.refusals.items()):

@@ -58,6 +58,8 @@ class Operation:
     image route's). ``route_path`` is the Starlette path when one route serves several
     documented paths (``{image}`` for ``{template}.svg`` and ``{template}.png``);
     ``running`` what it needs running while the app serves (:data:`Running`).
+    ``success_status`` is the status of ``success`` (202 for an accepted job);
+    ``body_media_types`` the media types of the body ``request_body`` describes.
     """
 
     method: Method
@@ -79,6 +81,8 @@ class Operation:
     route_path: str = ""
     operation_id: str = ""
     running: Running | None = None
+    success_status: int = 200
+    body_media_types: tuple[str, ...] = ("application/json",)
 
     @property
     def legacy(self) -> bool:

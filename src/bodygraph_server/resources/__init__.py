@@ -16,6 +16,7 @@ def schemas() -> dict[str, Any]:
     from bodygraph_server.resources.astrology import operations as astrology
     from bodygraph_server.resources.batch import operations as batch
     from bodygraph_server.resources.charts import operations as charts
+    from bodygraph_server.resources.jobs import operations as jobs
     from bodygraph_server.resources.mcp import operations as mcp
     from bodygraph_server.resources.rectification import operations as rectification
     from bodygraph_server.resources.relations import operations as relations
@@ -27,7 +28,7 @@ def schemas() -> dict[str, Any]:
     return {**charts.schemas(), **v1.schemas(), **input_schemas(), **relations.schemas(),
             **time_searches.schemas(), **batch.schemas(), **visual.schemas(),
             **render.schemas(), **astrology.schemas(), **rectification.schemas(),
-            **mcp.schemas(), **accounts.schemas()}
+            **mcp.schemas(), **accounts.schemas(), **jobs.schemas()}
 
 
 def operations(*, render_path: str, image: Handler,
@@ -41,6 +42,7 @@ def operations(*, render_path: str, image: Handler,
     from bodygraph_server.resources.batch import operations as batch
     from bodygraph_server.resources.charts import operations as charts
     from bodygraph_server.resources.health import operations as health
+    from bodygraph_server.resources.jobs import operations as jobs
     from bodygraph_server.resources.mcp.operations import mcp_operations
     from bodygraph_server.resources.pages.operations import page_operations
     from bodygraph_server.resources.rectification import operations as rectification
@@ -53,7 +55,8 @@ def operations(*, render_path: str, image: Handler,
     return (
         *charts.OPERATIONS, *visual.OPERATIONS, *relations.OPERATIONS,
         *time_searches.OPERATIONS, *rectification.OPERATIONS, *batch.OPERATIONS,
-        *astrology.OPERATIONS, *accounts.OPERATIONS, *v1.OPERATIONS, *mcp_operations(),
+        *jobs.OPERATIONS, *astrology.OPERATIONS, *accounts.OPERATIONS, *v1.OPERATIONS,
+        *mcp_operations(),
         *render_operations(render_path, image), *health.OPERATIONS,
         *page_operations(document, render_url, geocode_key_required),
     )

@@ -4,7 +4,7 @@ docs/accounts.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Protocol
@@ -14,6 +14,7 @@ from bodygraph_server.store import records
 from bodygraph_server.store.errors import ReservationNotFoundError
 
 if TYPE_CHECKING:  # psycopg is imported only by the PostgreSQL backend
+    from bodygraph_server.store import job_records as jobs
     from bodygraph_server.store.account_usage import AccountOverview, EndpointDay
     from bodygraph_server.store.async_request_path import AsyncRequestPath
     from bodygraph_server.store.connections import Tx
@@ -180,6 +181,42 @@ class TransactionSource(Protocol):
     def read_transaction(self) -> AbstractContextManager[Tx]: ...
 
     def lock_account(self, tx: Tx, account_id: int) -> None: ...
+
+
+class JobStore(Protocol):
+    """The asynchronous jobs (:class:`~bodygraph_server.store.jobs.SqlJobs`, over a
+    :class:`TransactionSource`; docs/jobs.md)."""
+
+    def create(self, new: jobs.NewJob, now: datetime
+               ) -> jobs.Created | records.ChargeRefusal | records.Replay: ...
+
+    def get(self, job_id: str, account_id: int | None = None) -> jobs.JobRecord | None: ...
+
+    def recent(self, account_id: int | None = None, *, limit: int = 100
+             ) -> list[jobs.JobRecord]: ...
+
+    def claim(self, now: datetime) -> jobs.ClaimedChunk | None: ...
+
+    def complete(self, chunk: jobs.ClaimedChunk, output: bytes, failed: int,
+                 now: datetime) -> jobs.JobRecord | None: ...
+
+    def give_up(self, chunk: jobs.ClaimedChunk, now: datetime, *,
+                attempts: int) -> jobs.JobRecord | None: ...
+
+    def release(self, chunk: jobs.ClaimedChunk) -> None: ...
+
+    def cancel(self, job_id: str, account_id: int | None,
+               now: datetime) -> jobs.JobRecord | None: ...
+
+    def settle_ended(self, now: datetime) -> int: ...
+
+    def outputs(self, job_id: str) -> Iterator[bytes]: ...
+
+    def unnotified(self, limit: int = 100) -> list[jobs.JobRecord]: ...
+
+    def mark_notified(self, job_id: str, now: datetime) -> None: ...
+
+    def sweep(self, now: datetime) -> int: ...
 
 
 class Store(AccountStore, ChargeStore, BatchChargeStore, LedgerStore, RateWindowStore,

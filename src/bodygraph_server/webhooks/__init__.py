@@ -1,9 +1,10 @@
-"""The jobs' completion webhooks (docs/jobs.md, "Webhooks"): which callback URLs are
-called (:mod:`.policy`), the event (:mod:`.events`), its Standard Webhooks signature
-(:mod:`.signing`) and its delivery with retries, logged per attempt (:mod:`.delivery`)."""
+"""The jobs' completion webhooks (docs/jobs.md, "Webhooks"): URL policy (:mod:`.policy`),
+event (:mod:`.events`, stored with the job's end: :mod:`.job_ends`), Standard Webhooks
+signature (:mod:`.signing`), delivery with retries logged per attempt (:mod:`.delivery`)."""
 
 from bodygraph_server.webhooks.delivery import RETRY_DELAYS, Outcome, WebhookSender
 from bodygraph_server.webhooks.events import FINAL_STATUSES, FinalStatus, JobEvent
+from bodygraph_server.webhooks.job_ends import job_event, record_job_end
 from bodygraph_server.webhooks.policy import (
     CallbackRefusal,
     CallbackURLError,
@@ -23,7 +24,9 @@ __all__ = [
     "WebhookSecretError",
     "WebhookSender",
     "check_callback_url",
+    "job_event",
     "new_message_id",
     "parse_callback_url",
+    "record_job_end",
     "signed_headers",
 ]

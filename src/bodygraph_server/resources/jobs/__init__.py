@@ -1,0 +1,1 @@
+"""The jobs family: ``/v2/jobs`` (an extension beyond the contract, docs/jobs.md)."""

@@ -1,0 +1,132 @@
+"""A job's result streamed in input order, chunk after chunk as stored: NDJSON (one object
+a row, the columns of ``bodygraph batch``), CSV (those columns, one header row) or
+Parquet, chosen by the request's ``Accept``."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
+
+import anyio.to_thread
+
+from bodygraph.batch.writers import Columns, encode_parquet
+from bodygraph_server.execution.chunks import unpack
+
+NDJSON = "application/x-ndjson"
+CSV = "text/csv; charset=utf-8"
+PARQUET = "application/vnd.apache.parquet"
+#: The media types asked for in ``Accept``, by format.
+ACCEPTED = {"csv": ("text/csv",),
+            "parquet": ("application/vnd.apache.parquet", "application/x-parquet",
+                        "application/parquet")}
+
+
+def result_format(accept: str) -> tuple[str, str]:
+    """The format (``ndjson``, ``csv``, ``parquet``) and media type answered for
+    ``accept``: the first of its types that names CSV or Parquet, else NDJSON."""
+    for item in accept.split(","):
+        kind = item.split(";")[0].strip().lower()
+        if kind in ACCEPTED["csv"]:
+            return "csv", CSV
+        if kind in ACCEPTED["parquet"]:
+            return "parquet", PARQUET
+    return "ndjson", NDJSON
+
+
+def _split(part: bytes) -> tuple[list[str], str]:
+    """A stored chunk's column names and its rows (CSV text without the header)."""
+    text = unpack(part).decode("utf-8")
+    head, _, rows = text.partition("\r\n")
+    return next(csv.reader([head])), rows
+
+
+def _columns(names: list[str], rows: str) -> Columns:
+    """The rows as columns (an empty cell is None, ``row`` a number)."""
+    columns: Columns = {name: [] for name in names}
+    lists = list(columns.values())
+    for row in csv.reader(io.StringIO(rows, newline="")):
+        for values, cell in zip(lists, row, strict=False):
+            values.append(cell or None)
+    if "row" in columns:
+        columns["row"] = [int(value) for value in columns["row"]]
+    return columns
+
+
+def ndjson_part(part: bytes, first: bool) -> bytes:
+    """A stored chunk as NDJSON lines."""
+    names, rows = _split(part)
+    columns = _columns(names, rows)
+    records = zip(*columns.values(), strict=True)
+    return "".join(json.dumps(dict(zip(names, record, strict=True)),
+                              separators=(",", ":")) + "\n"
+                   for record in records).encode("utf-8")
+
+
+def csv_part(part: bytes, first: bool) -> bytes:
+    """A stored chunk as CSV (its header row only for the first)."""
+    text = unpack(part)
+    return text if first else text.partition(b"\r\n")[2]
+
+
+class _Sink(io.RawIOBase):
+    """Where the Parquet writer writes: the bytes taken out as they come."""
+
+    def __init__(self) -> None:
+        self.parts: list[bytes] = []
+        self.position = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        chunk = bytes(data)
+        self.parts.append(chunk)
+        self.position += len(chunk)
+        return len(chunk)
+
+    def tell(self) -> int:
+        return self.position
+
+    def take(self) -> bytes:
+        """The bytes written since the last take."""
+        data, self.parts = b"".join(self.parts), []
+        return data
+
+
+def parquet_parts(parts: Iterator[bytes]) -> Iterator[bytes]:
+    """The stored chunks as one Parquet file, a row group per chunk, as written."""
+    from bodygraph.batch.parquet_input import pyarrow_parquet
+
+    parquet = pyarrow_parquet()
+    sink = _Sink()
+    writer: Any = None
+    for part in parts:
+        names, rows = _split(part)
+        table = encode_parquet(_columns(names, rows))
+        if writer is None:
+            writer = parquet.ParquetWriter(sink, table.schema)
+        writer.write_table(table)
+        yield sink.take()
+    if writer is not None:
+        writer.close()
+        yield sink.take()
+
+
+async def streamed(parts: Iterator[bytes], kind: str) -> AsyncIterator[bytes]:
+    """The body of a result of format ``kind``: ``parts`` (blocking reads of the stored
+    chunks) turned into it in a worker thread, one chunk at a time."""
+    source: Iterator[bytes]
+    if kind == "parquet":
+        source = parquet_parts(parts)
+    else:
+        encode: Callable[[bytes, bool], bytes] = csv_part if kind == "csv" else ndjson_part
+        source = (encode(part, i == 0) for i, part in enumerate(parts))
+    while True:
+        data = await anyio.to_thread.run_sync(next, source, None)
+        if data is None:
+            return
+        if data:
+            yield data
