@@ -1,6 +1,6 @@
 """``lang`` on the MCP tools over stdio with the SDK's client: ``labels`` beside the
-unchanged data (the library's words), pictures drawn in the language, an unknown code a
-tool error naming the codes."""
+unchanged data (the library result's own ``labels(lang)``), pictures drawn in the
+language, an unknown code a tool error naming the codes."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ import pytest
 
 import bodygraph
 from bodygraph.catalog.translations import LANGUAGES, term
-from bodygraph.i18n.labels import labels_of
+from bodygraph.relations import transit as transit_of
+from bodygraph.relations.labels import ingress_labels
 from bodygraph.render import svg
 from bodygraph_mcp.languages import Language
 
@@ -50,7 +51,8 @@ async def test_relations_and_pictures_in_a_language(session: SharedSession) -> N
     content = transit.structured_content
     assert content is not None
     labels = content.pop("labels")
-    assert labels == labels_of(content, "de")
+    at = datetime.fromisoformat(AT)
+    assert labels == transit_of(at, natal=berlin()).labels("de")
     assert labels["natal"]["overlay"]["type"] == term(
         "type", content["natal"]["overlay"]["type"], "de")
     calendar = await session.call_tool("calendar", {"start": "2024-01-01", "end": "2024-01-01",
@@ -58,7 +60,7 @@ async def test_relations_and_pictures_in_a_language(session: SharedSession) -> N
     assert calendar.structured_content is not None
     ingresses = calendar.structured_content["ingresses"]
     assert calendar.structured_content["labels"] == {"ingresses": [
-        {"body": labels_of({"body": i["body"]}, "ja")["body"]} for i in ingresses]}
+        ingress_labels(bodygraph.Body(i["body"]), "ja") for i in ingresses]}
     picture = await session.call_tool("render_svg", {"birth": BERLIN, "lang": "fr"})
     assert picture.structured_content is not None
     assert picture.structured_content["svg"] == svg(berlin(), lang="fr")

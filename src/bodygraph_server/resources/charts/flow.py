@@ -21,6 +21,7 @@ from bodygraph_server.http.envelope import PLACE_FIELD, json_response, place_ans
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import admitted, request_id_of
 from bodygraph_server.http.idempotency import idempotency_key
+from bodygraph_server.http.language import asked_of
 from bodygraph_server.http.operation import Answer, Handler, Operation
 from bodygraph_server.http.validation import (
     CHART_INPUT,
@@ -66,6 +67,8 @@ class ChartRequest:
     services: Services
     birth: BirthInput
     request_id: str
+    #: the language asked (``lang``), known once the body is read; None: none asked
+    lang: str | None = None
 
 
 Formatter = Callable[[ChartRequest, "Chart"], dict[str, Any]]
@@ -158,7 +161,9 @@ async def serve_chart(endpoint: ChartEndpoint, request: Request) -> Response:
         key = idempotency_key(request.headers)
         raw = await read_raw_body(request, services)
         birth = parse_birth(endpoint.kind, parse_json_object(raw), services)
-        chart_request = ChartRequest(principal, services, birth, request_id_of(request.scope))
+        asked = asked_of(request.scope)
+        chart_request = ChartRequest(principal, services, birth, request_id_of(request.scope),
+                                     None if asked is None else asked.lang)
         charged = ChargedRequest(principal, endpoint.path, key, raw)
         try:
             return await charge_and_answer(

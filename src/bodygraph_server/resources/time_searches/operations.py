@@ -12,6 +12,7 @@ from bodygraph_server.http.births import shape_error
 from bodygraph_server.http.envelope import JSON_MEDIA_TYPE, Envelope
 from bodygraph_server.http.operation import Operation
 from bodygraph_server.relations_charting import (
+    Worded,
     calendar_data,
     calendar_ical,
     cycles_data,
@@ -21,7 +22,6 @@ from bodygraph_server.relations_charting import (
 from bodygraph_server.resources.computed import (
     EXTENSION_NOTE,
     Computed,
-    Data,
     Job,
     computed_operation,
     without_services,
@@ -54,7 +54,7 @@ def _searchable(what: str) -> Iterator[None]:
         raise shape_error(f"{what} cannot be computed for this input") from None
 
 
-def _searched(what: str, search: Callable[[], Data]) -> Data:
+def _searched(what: str, search: Callable[[], Worded]) -> Worded:
     with _searchable(what):
         return search()
 
@@ -64,7 +64,7 @@ def parse_sensitivity(body: dict[str, Any]) -> Job:
     SENSITIVITY_INPUT`."""
     sensitivity = SENSITIVITY_INPUT.parse(body)
 
-    def compute(charts: Sequence[Chart]) -> Data:
+    def compute(charts: Sequence[Chart]) -> Worded:
         return _searched("The window",
                          lambda: sensitivity_data(charts[0], sensitivity.minutes))
 
@@ -86,7 +86,7 @@ def parse_cycles(body: dict[str, Any]) -> Job:
             raise shape_error("year must come after the year of birth (UTC)")
         return charts[0]
 
-    def compute(charts: Sequence[Chart]) -> Data:
+    def compute(charts: Sequence[Chart]) -> Worded:
         chart = after_birth(charts)
         return _searched("A cycle", lambda: cycles_data(chart, year))
 
@@ -104,7 +104,7 @@ def parse_calendar(body: dict[str, Any], services: Services) -> Job:
     (:mod:`bodygraph_server.calendar_cache`)."""
     calendar = CALENDAR_INPUT.parse(body)
 
-    def compute(charts: Sequence[Chart]) -> Data:
+    def compute(charts: Sequence[Chart]) -> Worded:
         months = services.calendar.source(calendar.level)
         return _searched("The calendar", lambda: calendar_data(
             calendar.first, calendar.last, bodies=calendar.bodies, level=calendar.level,
