@@ -17,7 +17,12 @@ from bodygraph_server.geocoding import caller_key_required
 from bodygraph_server.http.bodies import parse_json_object, read_raw_body
 from bodygraph_server.http.body import Body
 from bodygraph_server.http.charging import ChargedRequest, charge_and_answer, timed_out
-from bodygraph_server.http.envelope import PLACE_FIELD, json_response, place_answer
+from bodygraph_server.http.envelope import (
+    LABELS_FIELD,
+    PLACE_FIELD,
+    json_response,
+    place_answer,
+)
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import admitted, request_id_of
 from bodygraph_server.http.idempotency import idempotency_key
@@ -69,6 +74,15 @@ class ChartRequest:
     request_id: str
     #: the language asked (``lang``), known once the body is read; None: none asked
     lang: str | None = None
+
+
+def chart_labels(request: ChartRequest, chart: Chart, data: dict[str, Any]) -> dict[str, Any]:
+    """With a language asked, ``{"labels": ...}``: the chart's own ``labels(lang)`` of the
+    keys ``data`` has, in its order; else nothing."""
+    if request.lang is None:
+        return {}
+    words = chart.labels(request.lang)
+    return {LABELS_FIELD: {key: words[key] for key in data if key in words}}
 
 
 Formatter = Callable[[ChartRequest, "Chart"], dict[str, Any]]
