@@ -82,13 +82,14 @@ def cycles_data(birth: Chart, year: int) -> Worded:
     return worded(cycles_of(birth.birth_utc, year))
 
 
-def cycles_ical(birth: Chart, year: int) -> bytes:
-    """``bodygraph cycles --year <year> --ics -`` of the chart's birth: the iCalendar
-    document of the same cycles."""
+def cycles_ical(birth: Chart, year: int, lang: str | None = None) -> bytes:
+    """``bodygraph cycles --year <year> --ics - [--lang <lang>]`` of the chart's birth: the
+    iCalendar document of the same cycles, its words in ``lang`` (None: English)."""
     from bodygraph.cli.cycles import cycles_of
+    from bodygraph.cli.ical_file import event_words
     from bodygraph.relations.ical import cycles_to_ical
 
-    return cycles_to_ical(cycles_of(birth.birth_utc, year))
+    return cycles_to_ical(cycles_of(birth.birth_utc, year), words=event_words(lang or "en"))
 
 
 def calendar_data(first_day: date, last_day: date, bodies: Sequence[str],
@@ -106,17 +107,19 @@ def calendar_data(first_day: date, last_day: date, bodies: Sequence[str],
     return Worded(found.to_dicts(), found.labels)
 
 
-def calendar_ical(first_day: date, last_day: date, bodies: Sequence[str],
-                  level: Level, blocks: BlockSource | None = None) -> bytes:
+def calendar_ical(first_day: date, last_day: date, bodies: Sequence[str], level: Level,
+                  blocks: BlockSource | None = None, lang: str | None = None) -> bytes:
     """The same calendar as :func:`calendar_data` as an iCalendar document (``bodygraph
-    calendar --ics -``): one event per ingress."""
+    calendar --ics - [--lang <lang>]``): one event per ingress, its words in ``lang``."""
+    from bodygraph.cli.ical_file import event_words
     from bodygraph.relations.calendar import calendar_columns
     from bodygraph.relations.ical import to_ical
 
     start = datetime.combine(first_day, time(), tzinfo=UTC)
     end = datetime.combine(last_day + timedelta(days=1), time(), tzinfo=UTC)
     return to_ical(calendar_columns(start, end, bodies, level, blocks=blocks), level,
-                   first=first_day.isoformat(), last=last_day.isoformat())
+                   first=first_day.isoformat(), last=last_day.isoformat(),
+                   words=event_words(lang or "en"))
 
 
 def _utc(birth: LocalBirth) -> datetime:

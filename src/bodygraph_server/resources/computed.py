@@ -68,8 +68,9 @@ Compute = Callable[[Sequence["Chart"]], Data | Worded]
 :class:`Worded` one brings its labels (the library result's ``labels(lang)``)."""
 Draw = Callable[[Sequence["Chart"]], "Picture"]
 """Makes the picture of an answer's ``svgRenderUrl`` from the same charts (blocking)."""
-Document = Callable[[Sequence["Chart"]], bytes]
-"""Makes the answer in another media type than JSON from the same charts (blocking)."""
+Document = Callable[[Sequence["Chart"], str | None], bytes]
+"""Makes the answer in another media type than JSON from the same charts, its words in
+the language asked (None: none asked, English) (blocking)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +175,7 @@ async def _serve(computed: Computed, request: Request) -> Response:
             made = [await chart_of(services, birth, geocode_key) for birth in job.births]
             if media_type != JSON_MEDIA_TYPE:
                 document = await anyio.to_thread.run_sync(
-                    job.documents[media_type], [chart for chart, _ in made],
+                    job.documents[media_type], [chart for chart, _ in made], lang,
                     abandon_on_cancel=True)
                 return {"document": document}
             data, siblings = await anyio.to_thread.run_sync(
@@ -187,7 +188,9 @@ async def _serve(computed: Computed, request: Request) -> Response:
             """The v2 envelope of ``data`` and its siblings, or the other document."""
             vary = {"Vary": "Accept"} if len(computed.media_types) > 1 else {}
             if "document" in made:
-                return Response(made["document"], media_type=media_type, headers=vary)
+                spoken = {} if lang is None else {"Content-Language": lang}
+                return Response(made["document"], media_type=media_type,
+                                headers={**vary, **spoken})
             data = made.pop("data")
             return json_response(v2_success(data, type_name=computed.type_name,
                                             message=computed.message, extra=made),

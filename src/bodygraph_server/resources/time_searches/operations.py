@@ -90,10 +90,10 @@ def parse_cycles(body: dict[str, Any]) -> Job:
         chart = after_birth(charts)
         return _searched("A cycle", lambda: cycles_data(chart, year))
 
-    def ical(charts: Sequence[Chart]) -> bytes:
+    def ical(charts: Sequence[Chart], lang: str | None) -> bytes:
         chart = after_birth(charts)
         with _searchable("A cycle"):
-            return cycles_ical(chart, year)
+            return cycles_ical(chart, year, lang)
 
     return Job((cycles.birth,), compute, documents={ICALENDAR: ical})
 
@@ -110,11 +110,11 @@ def parse_calendar(body: dict[str, Any], services: Services) -> Job:
             calendar.first, calendar.last, bodies=calendar.bodies, level=calendar.level,
             blocks=months))
 
-    def ical(charts: Sequence[Chart]) -> bytes:
+    def ical(charts: Sequence[Chart], lang: str | None) -> bytes:
         months = services.calendar.source(calendar.level)
         with _searchable("The calendar"):
             return calendar_ical(calendar.first, calendar.last, bodies=calendar.bodies,
-                                 level=calendar.level, blocks=months)
+                                 level=calendar.level, blocks=months, lang=lang)
 
     return Job((), compute, documents={ICALENDAR: ical})
 
