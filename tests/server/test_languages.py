@@ -255,6 +255,29 @@ async def test_refusals_speak_the_asked_language(client: httpx.AsyncClient,
     assert v1.json()["message"] == "Missing required field: birthdate"
 
 
+RECTIFY = {"date": "1980-01-03", "lat": 51.5074, "lng": -0.1278}
+
+
+@pytest.mark.parametrize(("body", "query", "start"), [
+    ({**RECTIFY, "constraints": {"type": "Generatr"}}, "?lang=de", "unbekannter Typ"),
+    ({**RECTIFY, "constraints": {"colour": "red"}}, "?lang=ja", "不明な条件"),
+    ({**RECTIFY, "constraints": {"profile": 3}}, "?lang=fr", "constraints.profile doit"),
+    ({**ONE, "boundMinutes": 5000}, "?lang=it", "boundMinutes deve essere"),
+])
+async def test_option_refusals_speak_the_asked_language(
+        client: httpx.AsyncClient, book: Bookkeeper, body: dict[str, Any], query: str,
+        start: str) -> None:
+    """INVALID_OPTION (the library's own message, or the service's) and the service's
+    other checks of an extension's members, in the language."""
+    key = new_key(book)
+    path = "/v2/stability/coordinates" if "boundMinutes" in body else "/v2/rectifications"
+    plain = (await post(client, key, path, body)).json()
+    asked = await post(client, key, path, body, query)
+    assert asked.json()["errorCode"] == plain["errorCode"]
+    assert asked.json()["message"].startswith(start), (plain, asked.json())
+    assert asked.headers["content-language"] == query.removeprefix("?lang=")
+
+
 async def test_a_batch_slots_refusal_is_labelled(client: httpx.AsyncClient,
                                                  book: Bookkeeper) -> None:
     key = new_key(book)
