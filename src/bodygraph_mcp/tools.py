@@ -52,7 +52,8 @@ def chart(birth: BirthArg, lang: Lang = None) -> Annotated[CallToolResult, Chart
     activations (the service's v2 ChartResult), with a one-line summary."""
     found = parse_birth(birth).resolve()
     data = found.chart.to_v2()
-    return labelled(tool_result(ChartOutput(summary=summary(found), birth=found.info,
+    return labelled(tool_result(ChartOutput(summary=summary(found, lang or "en"),
+                                            birth=found.info,
                                             chart=data)),
                     lambda lang: {"chart": found.chart.labels(lang)}, lang)
 
@@ -112,7 +113,7 @@ def transit(
     natal = parse_birth(birth).resolve().chart if birth is not None else None
     with library_errors():
         result = relations.transit(instant(at, "at"), natal=natal)
-    return relation(result, summaries.transit_summary(result), lang)
+    return relation(result, summaries.transit_summary(result, lang or "en"), lang)
 
 
 def connection(person1: BirthArg, person2: BirthArg,
@@ -123,7 +124,7 @@ def connection(person1: BirthArg, person2: BirthArg,
     one = parse_birth(person1, "person1").resolve().chart
     two = parse_birth(person2, "person2").resolve().chart
     result = relations.connection(one, two)
-    return relation(result, summaries.connection_summary(result), lang)
+    return relation(result, summaries.connection_summary(result, lang or "en"), lang)
 
 
 def penta(members: Annotated[list[BirthArg], Field(
@@ -135,7 +136,7 @@ def penta(members: Annotated[list[BirthArg], Field(
     charts = [parse_birth(m, f"members[{i}]").resolve().chart for i, m in enumerate(members)]
     with library_errors():
         result = relations.penta(charts)
-    return relation(result, summaries.penta_summary(result), lang)
+    return relation(result, summaries.penta_summary(result, lang or "en"), lang)
 
 
 def sensitivity(
@@ -151,7 +152,7 @@ def sensitivity(
     found = parse_birth(birth).resolve()
     with library_errors():
         result = sensitivity_of(found.chart.birth_utc, parse_window(window))
-    return relation(result, summaries.sensitivity_summary(result), lang)
+    return relation(result, summaries.sensitivity_summary(result, lang or "en"), lang)
 
 
 def cycles(
@@ -166,7 +167,7 @@ def cycles(
     found = parse_birth(birth).resolve()
     with library_errors():
         result = cycles_of(found.chart.birth_utc, year)
-    return relation(result, summaries.cycles_summary(result), lang)
+    return relation(result, summaries.cycles_summary(result, lang or "en"), lang)
 
 
 def calendar(
@@ -187,7 +188,8 @@ def calendar(
         found = ingresses(start, end, ",".join(bodies or ALL_BODIES), level,
                           names=("start", "end"))
     data = {"ingresses": [i.to_dict() for i in found]}
-    return labelled(out.relation_result(data, summaries.calendar_summary(found, start, end)),
+    text = summaries.calendar_summary(found, start, end, lang or "en")
+    return labelled(out.relation_result(data, text),
                     lambda lang: {"ingresses": [i.labels(lang) for i in found]}, lang)
 
 

@@ -41,8 +41,14 @@ async def test_chart_in_every_language(session: SharedSession, lang: str) -> Non
     assert not asked.is_error
     assert plain.structured_content is not None and asked.structured_content is not None
     labels = asked.structured_content.pop("labels")
+    said = asked.structured_content.pop("summary")
+    english = plain.structured_content.pop("summary")
     assert asked.structured_content == plain.structured_content
     assert labels == {"chart": berlin().labels(lang)}
+    # the summary in the language: the chart's words and the sentence
+    assert labels["chart"]["type"] in said and labels["chart"]["incarnationCross"] in said
+    assert (said == english) == (lang == "en")
+    assert asked.content[0].text == said  # type: ignore[union-attr]
     assert "labels" not in plain.structured_content
 
 
@@ -51,6 +57,8 @@ async def test_relations_and_pictures_in_a_language(session: SharedSession) -> N
     content = transit.structured_content
     assert content is not None
     labels = content.pop("labels")
+    summary = transit.content[0].text  # type: ignore[union-attr]
+    assert "It defines the channels" not in summary and "Er definiert die Kan" in summary
     at = datetime.fromisoformat(AT)
     assert labels == transit_of(at, natal=berlin()).labels("de")
     assert labels["natal"]["overlay"]["type"] == term(
