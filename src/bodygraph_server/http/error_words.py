@@ -57,6 +57,7 @@ MESSAGES: tuple[str, ...] = (
     pgettext("service error",
              "A request with this Idempotency-Key is still in progress; retry later"),
     pgettext("service error", "lang is not a supported language; use one of {languages}"),
+    pgettext("service error", "lang is not a supported language"),
     pgettext("service error", "give lang once; use one of {languages}"),
     pgettext("service error", "lang is given twice (query and body) with two values; use "
              "one of {languages}"),

@@ -140,7 +140,7 @@ def playground_page(title: str, geocode_key_required: bool = True, lang: str = "
         f"<link rel='stylesheet' href='{STATIC_PATH[1:]}/pages.css'>",
         f"<link rel='icon' type='image/svg+xml' href='{STATIC_PATH[1:]}/favicon.svg'>",
         "</head><body>",
-        nav_bar(title),
+        nav_bar(title, lang),
         f"<main class='playground'>{_menu(lang, pgettext)}",
         f"<h1>{heading}</h1><p>",
         html.escape(pgettext("page", "Compute a chart with your API key (each chart costs 1 "
