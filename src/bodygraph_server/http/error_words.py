@@ -1,7 +1,6 @@
-"""A refusal's human ``message`` in the asked language: the English message is matched
-against the service's messages (marked for the catalogs, context ``service error``), then
-the library's (an INVALID_OPTION names the library's own, ``bodygraph.cli.said``), and the
-translation is filled with the same values. Error codes never change."""
+"""A refusal's human ``message`` in the asked language: matched against the service's
+messages (context ``service error``), then the library's (``bodygraph.cli.said``), the
+translation filled with the same values. Error codes never change."""
 
 from __future__ import annotations
 

@@ -177,7 +177,7 @@ async def serve_chart(endpoint: ChartEndpoint, request: Request) -> Response:
         birth = parse_birth(endpoint.kind, parse_json_object(raw), services)
         asked = asked_of(request.scope)
         chart_request = ChartRequest(principal, services, birth, request_id_of(request.scope),
-                                     None if asked is None else asked.lang)
+                                     lang=None if asked is None else asked.lang)
         charged = ChargedRequest(principal, endpoint.path, key, raw)
         try:
             return await charge_and_answer(

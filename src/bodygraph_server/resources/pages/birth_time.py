@@ -1,7 +1,6 @@
-"""The playground's "Find my birth time" tab: a form (what is known of the chart, the day,
-the place) whose script, ``static/birth_time.js``, calls ``POST /v2/rectifications`` and
-draws the windows on a 24-hour timeline. Every word of the tab is in :data:`WORDS`, said in
-the playground menu's language through the catalogs (context ``page``)."""
+"""The playground's "Find my birth time" tab: a form whose script, ``static/birth_time.js``,
+calls ``POST /v2/rectifications`` and draws the windows on a 24-hour timeline. Every word
+of the tab is in :data:`WORDS`, said in the menu's language (catalogs, context ``page``)."""
 
 from __future__ import annotations
 
