@@ -264,6 +264,7 @@ RECTIFY = {"date": "1980-01-03", "lat": 51.5074, "lng": -0.1278}
     ({**RECTIFY, "constraints": {"colour": "red"}}, "?lang=ja", "不明な条件"),
     ({**RECTIFY, "constraints": {"profile": 3}}, "?lang=fr", "constraints.profile doit"),
     ({**ONE, "boundMinutes": 5000}, "?lang=it", "boundMinutes deve essere"),
+    ({"people": {"a": 1}}, "?lang=fr", "people doit être une liste de 2 naissances, et n'est"),
 ])
 async def test_option_refusals_speak_the_asked_language(
         client: httpx.AsyncClient, book: Bookkeeper, body: dict[str, Any], query: str,
@@ -271,7 +272,8 @@ async def test_option_refusals_speak_the_asked_language(
     """INVALID_OPTION (the library's own message, or the service's) and the service's
     other checks of an extension's members, in the language."""
     key = new_key(book)
-    path = "/v2/stability/coordinates" if "boundMinutes" in body else "/v2/rectifications"
+    path = ("/v2/stability/coordinates" if "boundMinutes" in body else "/v2/connections"
+            if "people" in body else "/v2/rectifications")
     plain = (await post(client, key, path, body)).json()
     asked = await post(client, key, path, body, query)
     assert asked.json()["errorCode"] == plain["errorCode"]

@@ -85,6 +85,8 @@ MESSAGES: tuple[str, ...] = (
     pgettext("service error", "Request body must be a JSON object"),
     pgettext("service error", "The body must be a JSON object"),
     pgettext("service error", "a birth must be a JSON object"),
+    pgettext("service error", "{name} must be a list of {low} to {high} births, not a list"),
+    pgettext("service error", "{name} must be a list of {count} births, not a list"),
     pgettext("service error", "{name} must be a list of {low} to {high} births, not {size}"),
     pgettext("service error", "{name} must be a list of {count} births, not {size}"),
     pgettext("service error", "at must be a UTC instant YYYY-MM-DDTHH:MM:SSZ"),
