@@ -25,6 +25,7 @@ from bodygraph.geo.timezones import zone, zone_at
 from bodygraph.relations import Rectification, Stability
 from bodygraph.relations.rectification import NO_CONSTRAINT
 from bodygraph_mcp.birth import BirthArg, library_errors, parse_birth
+from bodygraph_mcp.languages import Lang, labelled
 from bodygraph_mcp.relation_results import relation_result
 from bodygraph_mcp.summaries import when
 
@@ -78,6 +79,7 @@ def stability(
     bound: Annotated[str, Field(description=(
         "How far either side of the birth to look: 12h (default), 90m, 1h30m; at most "
         "48h."))] = "12h",
+    lang: Lang = None,
 ) -> Annotated[CallToolResult, StabilityOutput]:
     """How stable the chart is if the birth time is not exact: for each property (type,
     profile, authority, definition, incarnation cross, strategy, variables) and each of the
@@ -87,7 +89,8 @@ def stability(
     found = parse_birth(birth).resolve()
     with library_errors():
         result = relations.stability(found.chart.birth_utc, parse_window(bound, "bound"))
-    return relation_result(result.to_dict(), stability_summary(result))
+    return labelled(relation_result(result.to_dict(), stability_summary(result)),
+                    result.labels, lang)
 
 
 def rectification_summary(result: Rectification) -> str:
@@ -138,6 +141,7 @@ def rectify(
     centers: Texts = None, open_centers: Texts = None, channels: Texts = None,
     gates: Annotated[list[int] | None, Field(description="Activated gates, 1-64.")] = None,
     activations: Texts = None,
+    lang: Lang = None,
 ) -> Annotated[CallToolResult, RectificationOutput]:
     """Find the birth time: every window of birth instants in a local date (or up to 7
     days) at a place whose chart has all that is known of it, exact to a second, with UTC
@@ -160,7 +164,8 @@ def rectify(
                          last_day=None if to_date is None else parse_date(to_date),
                          from_time=None if from_time is None else parse_time(from_time),
                          to_time=None if to_time is None else parse_time(to_time))
-    return relation_result(result.to_dict(), rectification_summary(result))
+    return labelled(relation_result(result.to_dict(), rectification_summary(result)),
+                    result.labels, lang)
 
 
 RECTIFICATION_TOOLS: tuple[Callable[..., Any], ...] = (stability, rectify)

@@ -79,3 +79,33 @@ async def test_an_unknown_language_is_a_tool_error(session: SharedSession) -> No
     assert refused.is_error
     text = refused.content[0].text  # type: ignore[union-attr]
     assert "lang" in text and "zh-Hans" in text
+
+
+async def test_astrology_and_rectification_tools_take_lang(session: SharedSession) -> None:
+    """Their labels are the library results' own; the wheel is drawn in the language."""
+    from bodygraph.relations import stability
+    from bodygraph.relations.labels import hologenetic_labels, sign_name
+    from bodygraph.rules.hologenetic import hologenetic_profile
+
+    profile = await session.call_tool("hologenetic", {"birth": BERLIN, "lang": "de"})
+    assert profile.structured_content is not None
+    assert profile.structured_content["labels"] == hologenetic_labels(
+        hologenetic_profile(berlin()), "de")
+    astro = await session.call_tool("astro", {"birth": BERLIN, "lang": "ja"})
+    assert astro.structured_content is not None
+    sun = astro.structured_content["activations"]["personality"]["sun"]["sign"]
+    assert astro.structured_content["labels"]["activations"]["personality"]["sun"] == {
+        "sign": sign_name(sun, "ja")}
+    assert "houses" in astro.structured_content["labels"]
+    steady = await session.call_tool("stability", {"birth": BERLIN, "bound": "1h",
+                                                   "lang": "fr"})
+    assert steady.structured_content is not None
+    from bodygraph.cli.sensitivity import parse_window
+
+    assert steady.structured_content["labels"] == stability(
+        berlin().birth_utc, parse_window("1h")).labels("fr")
+    wheel = await session.call_tool("wheel", {"birth": BERLIN, "lang": "ja"})
+    assert wheel.structured_content is not None
+    assert sign_name("Cancer", "ja") in wheel.structured_content["svg"]
+    plain = await session.call_tool("astro", {"birth": BERLIN})
+    assert plain.structured_content is not None and "labels" not in plain.structured_content
