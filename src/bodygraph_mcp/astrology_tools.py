@@ -12,12 +12,14 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from bodygraph.calculator import calculate
+from bodygraph.catalog.translations import catalog
 from bodygraph.render import Theme
 from bodygraph_mcp import astrology_summaries as summaries
 from bodygraph_mcp.birth import BirthArg, BirthInfo, instant, library_errors, parse_birth
 from bodygraph_mcp.languages import Lang, labelled
 from bodygraph_mcp.relation_results import relation_result
 from bodygraph_mcp.results import summary, tool_result
+from bodygraph_mcp.summaries import pgettext
 
 HouseSystem = Literal["placidus", "whole-sign"]
 """``bodygraph.rules.houses.HOUSE_SYSTEMS`` (a test holds them equal)."""
@@ -116,7 +118,8 @@ def hologenetic(birth: BirthArg,
     found = parse_birth(birth).resolve()
     profile = hologenetic_profile(found.chart)
     return labelled(relation_result(profile.to_dict(), summaries.hologenetic_summary(
-        profile, found.chart.birth_utc)), lambda code: hologenetic_labels(profile, code), lang)
+        profile, found.chart.birth_utc, lang or "en")),
+        lambda code: hologenetic_labels(profile, code), lang)
 
 
 def astro(
@@ -137,8 +140,9 @@ def astro(
     with library_errors():
         table = astro_of(found.chart.birth_utc, lat, lng, houses=houses)
     data = table.to_dict()
-    return labelled(relation_result(data, summaries.astro_summary(data, found.chart.birth_utc)),
-                    table.labels, lang)
+    note = None if lang is None else table.labels(lang).get("houses", {}).get("note")
+    text = summaries.astro_summary(data, found.chart.birth_utc, lang or "en", note)
+    return labelled(relation_result(data, text), table.labels, lang)
 
 
 def wheel(
@@ -164,7 +168,9 @@ def wheel(
             moment = instant(transit_at, "transit_at")
             sky = calculate(moment)
             label = f"Transit {sky.birth_utc:%Y-%m-%d %H:%M} UTC"
-            text += f" With the sky at {summaries.when(sky.birth_utc)} as the outer ring."
+            text += " " + catalog(lang or "en").pgettext("mcp", pgettext(
+                "mcp", "With the sky at {instant} as the outer ring.")).format(
+                instant=summaries.when(sky.birth_utc))
         document = wheel_svg(WheelInput.from_chart(found.chart, sky, transit_label=label),
                              Theme.preset(theme), lang=lang or "en")
     image = EmbeddedResource(type="resource", resource=TextResourceContents(

@@ -109,3 +109,23 @@ async def test_astrology_and_rectification_tools_take_lang(session: SharedSessio
     assert sign_name("Cancer", "ja") in wheel.structured_content["svg"]
     plain = await session.call_tool("astro", {"birth": BERLIN})
     assert plain.structured_content is not None and "labels" not in plain.structured_content
+
+
+@pytest.mark.parametrize("lang", ["de", "ja"])
+async def test_every_summary_speaks_the_language(session: SharedSession, lang: str) -> None:
+    """No sentence of the English summaries is left in another language's."""
+    calls = {"hologenetic": {"birth": BERLIN}, "astro": {"birth": BERLIN},
+             "stability": {"birth": BERLIN, "bound": "1h"},
+             "rectify": {"date": "1990-07-15", "place": "Berlin, Germany",
+                         "from_time": "14:00", "to_time": "15:00", "profile": "6/2"},
+             "wheel": {"birth": BERLIN, "transit_at": AT}}
+    for tool, arguments in calls.items():
+        english = await session.call_tool(tool, arguments)
+        asked = await session.call_tool(tool, {**arguments, "lang": lang})
+        said = asked.content[0].text  # type: ignore[union-attr]
+        plain = english.content[0].text  # type: ignore[union-attr]
+        assert not asked.is_error and said != plain, (tool, said)
+        for sentence in ("Hologenetic profile:", "Zodiac positions born", "either side:",
+                         "Birth times that fit", "No birth time from", "Born ",
+                         "as the outer ring", "Ascendant "):
+            assert sentence not in said, (tool, sentence, said)
