@@ -12,11 +12,14 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from bodygraph.calculator import calculate
+from bodygraph.catalog.translations import catalog
 from bodygraph.render import Theme
 from bodygraph_mcp import astrology_summaries as summaries
 from bodygraph_mcp.birth import BirthArg, BirthInfo, instant, library_errors, parse_birth
+from bodygraph_mcp.languages import Lang, labelled
 from bodygraph_mcp.relation_results import relation_result
 from bodygraph_mcp.results import summary, tool_result
+from bodygraph_mcp.summaries import pgettext
 
 HouseSystem = Literal["placidus", "whole-sign"]
 """``bodygraph.rules.houses.HOUSE_SYSTEMS`` (a test holds them equal)."""
@@ -104,16 +107,19 @@ class WheelOutput(TypedDict):
     svg: str
 
 
-def hologenetic(birth: BirthArg) -> Annotated[CallToolResult, HologeneticOutput]:
+def hologenetic(birth: BirthArg,
+                lang: Lang = None) -> Annotated[CallToolResult, HologeneticOutput]:
     """The hologenetic profile (the Gene Keys profile) of a birth: each of the 13 spheres
     of the activation, Venus and Pearl sequences is the key (gate) and line of one named
     activation (as `bodygraph hologenetic --json`; no shadow, gift or siddhi texts)."""
+    from bodygraph.relations.labels import hologenetic_labels
     from bodygraph.rules.hologenetic import hologenetic_profile
 
     found = parse_birth(birth).resolve()
     profile = hologenetic_profile(found.chart)
-    return relation_result(profile.to_dict(), summaries.hologenetic_summary(
-        profile, found.chart.birth_utc))
+    return labelled(relation_result(profile.to_dict(), summaries.hologenetic_summary(
+        profile, found.chart.birth_utc, lang or "en")),
+        lambda code: hologenetic_labels(profile, code), lang)
 
 
 def astro(
@@ -121,6 +127,7 @@ def astro(
     houses: Annotated[HouseSystem, Field(description=(
         "House system: placidus (default) or whole-sign; beyond the polar circles "
         "Placidus is undefined and whole-sign cusps come with a note."))] = "placidus",
+    lang: Lang = None,
 ) -> Annotated[CallToolResult, AstroOutput]:
     """Zodiac positions of a birth: the tropical sign, degree, minute and second of each of
     the 26 activations and whether the body is retrograde; with a place (name or lat/lng)
@@ -133,7 +140,9 @@ def astro(
     with library_errors():
         table = astro_of(found.chart.birth_utc, lat, lng, houses=houses)
     data = table.to_dict()
-    return relation_result(data, summaries.astro_summary(data, found.chart.birth_utc))
+    note = None if lang is None else table.labels(lang).get("houses", {}).get("note")
+    text = summaries.astro_summary(data, found.chart.birth_utc, lang or "en", note)
+    return labelled(relation_result(data, text), table.labels, lang)
 
 
 def wheel(
@@ -143,6 +152,7 @@ def wheel(
         "2027-01-01T00:00:00Z) as an outer ring."))] = None,
     theme: Annotated[ThemeName, Field(description=(
         "Theme: light (default), dark, print or high-contrast."))] = "light",
+    lang: Lang = None,
 ) -> Annotated[CallToolResult, WheelOutput]:
     """Draw the mandala wheel of a birth as an SVG document (text, image/svg+xml): the 64
     gates around the zodiac, the 26 activations at their longitudes, the bodygraph in the
@@ -150,7 +160,7 @@ def wheel(
     from bodygraph.render.wheel import WheelInput, wheel_svg
 
     found = parse_birth(birth).resolve()
-    text = summary(found)
+    text = summary(found, lang or "en")
     with library_errors():
         sky = None
         label = "Transit"
@@ -158,9 +168,11 @@ def wheel(
             moment = instant(transit_at, "transit_at")
             sky = calculate(moment)
             label = f"Transit {sky.birth_utc:%Y-%m-%d %H:%M} UTC"
-            text += f" With the sky at {summaries.when(sky.birth_utc)} as the outer ring."
+            text += " " + catalog(lang or "en").pgettext("mcp", pgettext(
+                "mcp", "With the sky at {instant} as the outer ring.")).format(
+                instant=summaries.when(sky.birth_utc))
         document = wheel_svg(WheelInput.from_chart(found.chart, sky, transit_label=label),
-                             Theme.preset(theme))
+                             Theme.preset(theme), lang=lang or "en")
     image = EmbeddedResource(type="resource", resource=TextResourceContents(
         uri="bodygraph://wheel.svg", mime_type="image/svg+xml", text=document))
     return tool_result(WheelOutput(summary=text, birth=found.info,

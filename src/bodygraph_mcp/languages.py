@@ -1,9 +1,10 @@
 """The tools' optional ``lang``: with it, a tool's structured content gets ``labels``, the
-words of its data in that language under the same keys (``bodygraph.i18n.labels``), and a
-picture is drawn in it; without it, the result is as before."""
+words of its data in that language under the same keys (the library result's own
+``labels(lang)``), and a picture is drawn in it; without it, the result is as before."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from mcp.types import CallToolResult
@@ -18,11 +19,10 @@ Lang = Annotated[Language | None, Field(description=(
 LABELS = "labels"
 
 
-def labelled(result: CallToolResult, data: Any, lang: str | None) -> CallToolResult:
-    """``result`` with the ``labels`` of ``data`` in ``lang`` in its structured content."""
+def labelled(result: CallToolResult, words: Callable[[str], Any],
+             lang: str | None) -> CallToolResult:
+    """``result`` with ``words(lang)``, the labels of its data, in its structured content."""
     if lang is None or result.structured_content is None:
         return result
-    from bodygraph.i18n.labels import labels_of
-
-    result.structured_content[LABELS] = labels_of(data, lang)
+    result.structured_content[LABELS] = words(lang)
     return result

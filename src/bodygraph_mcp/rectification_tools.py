@@ -14,10 +14,10 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from bodygraph import relations
-from bodygraph.catalog.translations import SOURCE_LANGUAGE
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog
 from bodygraph.cli.rectify import window_lines
 from bodygraph.cli.sensitivity import parse_window
-from bodygraph.cli.stability import WORDS, span_text, stretch_text, value_text
+from bodygraph.cli.stability import span_text, stretch_text, value_text, words
 from bodygraph.geo.birthtime import parse_date, parse_time
 from bodygraph.geo.coordinates import check_coordinates
 from bodygraph.geo.places import default_geocoder
@@ -25,8 +25,9 @@ from bodygraph.geo.timezones import zone, zone_at
 from bodygraph.relations import Rectification, Stability
 from bodygraph.relations.rectification import NO_CONSTRAINT
 from bodygraph_mcp.birth import BirthArg, library_errors, parse_birth
+from bodygraph_mcp.languages import Lang, labelled
 from bodygraph_mcp.relation_results import relation_result
-from bodygraph_mcp.summaries import when
+from bodygraph_mcp.summaries import pgettext, when
 
 _Stretch = TypedDict("_Stretch", {"value": str, "from": str | None, "to": str | None})
 
@@ -63,14 +64,16 @@ class RectificationOutput(TypedDict):
     windows: list[Window]
 
 
-def stability_summary(result: Stability) -> str:
-    """The properties, each with how far it holds either side."""
-    said = WORDS
+def stability_summary(result: Stability, lang: str = SOURCE_LANGUAGE) -> str:
+    """The properties, each with how far it holds either side, in ``lang``."""
+    said = words(lang)
     lines = [stretch_text(said[key], s, result.birth, result.bound, said,
-                          value_text(key, s.value, SOURCE_LANGUAGE))
+                          value_text(key, s.value, lang))
              for key, s in result.properties().items()]
-    return (f"Born {when(result.birth)}, within {span_text(result.bound)} either side: "
-            + "; ".join(lines) + ".")
+    return catalog(lang).pgettext("mcp", pgettext(
+        "mcp", "Born {when}, within {span} either side: {properties}.")).format(
+        when=when(result.birth), span=span_text(result.bound, said),
+        properties="; ".join(lines))
 
 
 def stability(
@@ -78,6 +81,7 @@ def stability(
     bound: Annotated[str, Field(description=(
         "How far either side of the birth to look: 12h (default), 90m, 1h30m; at most "
         "48h."))] = "12h",
+    lang: Lang = None,
 ) -> Annotated[CallToolResult, StabilityOutput]:
     """How stable the chart is if the birth time is not exact: for each property (type,
     profile, authority, definition, incarnation cross, strategy, variables) and each of the
@@ -87,16 +91,21 @@ def stability(
     found = parse_birth(birth).resolve()
     with library_errors():
         result = relations.stability(found.chart.birth_utc, parse_window(bound, "bound"))
-    return relation_result(result.to_dict(), stability_summary(result))
+    return labelled(relation_result(result.to_dict(), stability_summary(result, lang or "en")),
+                    result.labels, lang)
 
 
-def rectification_summary(result: Rectification) -> str:
-    """The windows (local times first), or that none fits."""
+def rectification_summary(result: Rectification, lang: str = SOURCE_LANGUAGE) -> str:
+    """The windows (local times first), or that none fits, in ``lang``."""
+    say = catalog(lang).pgettext
     if not result.windows:
-        return (f"No birth time from {when(result.start)} to {when(result.end)} "
-                f"({result.zone}) fits all the constraints.")
-    found = [" ".join(" ".join(window_lines(w)).split()) for w in result.windows]
-    return f"Birth times that fit, in {result.zone}: " + "; ".join(found) + "."
+        return say("mcp", pgettext(
+            "mcp", "No birth time from {start} to {end} ({zone}) fits all the "
+            "constraints.")).format(start=when(result.start), end=when(result.end),
+                                    zone=result.zone)
+    found = [" ".join(" ".join(window_lines(w, lang)).split()) for w in result.windows]
+    return say("mcp", pgettext("mcp", "Birth times that fit, in {zone}: {windows}.")).format(
+        zone=result.zone, windows="; ".join(found))
 
 
 def _zone(place: str | None, lat: float | None, lng: float | None,
@@ -138,6 +147,7 @@ def rectify(
     centers: Texts = None, open_centers: Texts = None, channels: Texts = None,
     gates: Annotated[list[int] | None, Field(description="Activated gates, 1-64.")] = None,
     activations: Texts = None,
+    lang: Lang = None,
 ) -> Annotated[CallToolResult, RectificationOutput]:
     """Find the birth time: every window of birth instants in a local date (or up to 7
     days) at a place whose chart has all that is known of it, exact to a second, with UTC
@@ -160,7 +170,9 @@ def rectify(
                          last_day=None if to_date is None else parse_date(to_date),
                          from_time=None if from_time is None else parse_time(from_time),
                          to_time=None if to_time is None else parse_time(to_time))
-    return relation_result(result.to_dict(), rectification_summary(result))
+    return labelled(relation_result(result.to_dict(),
+                                    rectification_summary(result, lang or "en")),
+                    result.labels, lang)
 
 
 RECTIFICATION_TOOLS: tuple[Callable[..., Any], ...] = (stability, rectify)

@@ -58,17 +58,26 @@ class SvgOutput(TypedDict):
     svg: str
 
 
-def summary(birth: Birth) -> str:
-    """One quotable line: type, profile, authority, definition, cross, and the birth."""
+def summary(birth: Birth, lang: str = "en") -> str:
+    """One quotable line in ``lang``: type, profile, authority, definition, cross, and the
+    birth (sentences of the catalogs' context ``mcp``)."""
+    from bodygraph.catalog.translations import catalog, cross_text
+    from bodygraph.cli.said import said
+    from bodygraph_mcp.summaries import pgettext
+
+    say = catalog(lang).pgettext
     info = birth.info
     when = utc_seconds_text(birth.chart.birth_utc)
     if info["local"] is not None:
         where = info["place"] or f"{info['lat']}, {info['lng']}"
-        when = f"{info['local']} ({info['zone']}) at {where}, that is {when}"
+        when = say("mcp", pgettext("mcp", "{local} ({zone}) at {where}, that is {utc}")).format(
+            local=info["local"], zone=info["zone"], where=where, utc=when)
     chart = birth.chart
-    headline = ", ".join(natal_summary(RenderInput.from_chart(chart)))
-    note = f" Note: {info['placeNote']}." if info["placeNote"] else ""
-    return f"{headline}; {chart.incarnation_cross}. Born {when}.{note}"
+    headline = ", ".join(natal_summary(RenderInput.from_chart(chart), lang))
+    note = (" " + say("mcp", pgettext("mcp", "Note: {note}.")).format(
+        note=said(info["placeNote"], lang)) if info["placeNote"] else "")
+    return say("mcp", pgettext("mcp", "{headline}; {cross}. Born {when}.")).format(
+        headline=headline, cross=cross_text(chart.incarnation_cross, lang), when=when) + note
 
 
 def tool_result(structured: Mapping[str, Any], *more: ContentBlock) -> CallToolResult:

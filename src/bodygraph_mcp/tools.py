@@ -9,7 +9,7 @@ takes an optional ``lang`` (:mod:`bodygraph_mcp.languages`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Protocol
 
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, EmbeddedResource, TextResourceContents
@@ -52,8 +52,10 @@ def chart(birth: BirthArg, lang: Lang = None) -> Annotated[CallToolResult, Chart
     activations (the service's v2 ChartResult), with a one-line summary."""
     found = parse_birth(birth).resolve()
     data = found.chart.to_v2()
-    return labelled(tool_result(ChartOutput(summary=summary(found), birth=found.info,
-                                            chart=data)), {"chart": data}, lang)
+    return labelled(tool_result(ChartOutput(summary=summary(found, lang or "en"),
+                                            birth=found.info,
+                                            chart=data)),
+                    lambda lang: {"chart": found.chart.labels(lang)}, lang)
 
 
 def simple_chart(birth: BirthArg) -> Annotated[CallToolResult, ChartSimpleOutput]:
@@ -111,7 +113,7 @@ def transit(
     natal = parse_birth(birth).resolve().chart if birth is not None else None
     with library_errors():
         result = relations.transit(instant(at, "at"), natal=natal)
-    return relation(result.to_dict(), summaries.transit_summary(result), lang)
+    return relation(result, summaries.transit_summary(result, lang or "en"), lang)
 
 
 def connection(person1: BirthArg, person2: BirthArg,
@@ -122,7 +124,7 @@ def connection(person1: BirthArg, person2: BirthArg,
     one = parse_birth(person1, "person1").resolve().chart
     two = parse_birth(person2, "person2").resolve().chart
     result = relations.connection(one, two)
-    return relation(result.to_dict(), summaries.connection_summary(result), lang)
+    return relation(result, summaries.connection_summary(result, lang or "en"), lang)
 
 
 def penta(members: Annotated[list[BirthArg], Field(
@@ -134,7 +136,7 @@ def penta(members: Annotated[list[BirthArg], Field(
     charts = [parse_birth(m, f"members[{i}]").resolve().chart for i, m in enumerate(members)]
     with library_errors():
         result = relations.penta(charts)
-    return relation(result.to_dict(), summaries.penta_summary(result), lang)
+    return relation(result, summaries.penta_summary(result, lang or "en"), lang)
 
 
 def sensitivity(
@@ -150,7 +152,7 @@ def sensitivity(
     found = parse_birth(birth).resolve()
     with library_errors():
         result = sensitivity_of(found.chart.birth_utc, parse_window(window))
-    return relation(result.to_dict(), summaries.sensitivity_summary(result), lang)
+    return relation(result, summaries.sensitivity_summary(result, lang or "en"), lang)
 
 
 def cycles(
@@ -165,7 +167,7 @@ def cycles(
     found = parse_birth(birth).resolve()
     with library_errors():
         result = cycles_of(found.chart.birth_utc, year)
-    return relation(result.to_dict(), summaries.cycles_summary(result), lang)
+    return relation(result, summaries.cycles_summary(result, lang or "en"), lang)
 
 
 def calendar(
@@ -185,14 +187,22 @@ def calendar(
     with library_errors():
         found = ingresses(start, end, ",".join(bodies or ALL_BODIES), level,
                           names=("start", "end"))
-    return relation({"ingresses": [i.to_dict() for i in found]},
-                    summaries.calendar_summary(found, start, end), lang)
+    data = {"ingresses": [i.to_dict() for i in found]}
+    text = summaries.calendar_summary(found, start, end, lang or "en")
+    return labelled(out.relation_result(data, text),
+                    lambda lang: {"ingresses": [i.labels(lang) for i in found]}, lang)
 
 
-def relation(data: dict[str, Any], text: str, lang: str | None) -> CallToolResult:
+class _Result(Protocol):
+    def to_dict(self) -> dict[str, Any]: ...
+
+    def labels(self, lang: str) -> Any: ...
+
+
+def relation(result: _Result, text: str, lang: str | None) -> CallToolResult:
     """A relation tool's result (:func:`~bodygraph_mcp.relation_results.relation_result`),
-    with ``labels`` when ``lang`` is given."""
-    return labelled(out.relation_result(data, text), data, lang)
+    with the result's ``labels(lang)`` when ``lang`` is given."""
+    return labelled(out.relation_result(result.to_dict(), text), result.labels, lang)
 
 
 TOOLS: tuple[Callable[..., Any], ...] = (chart, simple_chart, render_svg, transit, connection,

@@ -4,11 +4,12 @@ line's ``--json`` of the same result (docs/api.md); blocking, raising the librar
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from functools import cache
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 if TYPE_CHECKING:
     from bodygraph.columnar import ChartTable
@@ -34,6 +35,28 @@ def served_instant(at: datetime, member: str) -> None:
     check_span(calculator_or_default(None), moment, moment, member)
 
 
+class Result(Protocol):
+    """A library result: its JSON and the words of that JSON in a language."""
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+    def labels(self, lang: str) -> Any: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Worded:
+    """A result's ``data`` and its ``labels(lang)``: the result's own, the one definition
+    of its words (the command line's ``--json --lang`` prints the same)."""
+
+    data: dict[str, Any] | list[Any]
+    labels: Callable[[str], Any]
+
+
+def worded(result: Result) -> Worded:
+    """The ``data`` and labels of a library result."""
+    return Worded(result.to_dict(), result.labels)
+
+
 def transit_of(at: datetime, natal: Chart | None) -> Transit:
     """The sky at ``at`` (the member ``at``: :func:`served_instant`), over ``natal`` if
     given: its ``to_dict()`` is ``bodygraph transit --json`` (the picture of it:
@@ -52,67 +75,72 @@ def sky_at(at: datetime, member: str) -> Chart:
     return calculate(at)
 
 
-def connection_data(first: Chart, second: Chart) -> dict[str, Any]:
+def connection_data(first: Chart, second: Chart) -> Worded:
     """``bodygraph connection --json`` of person 1 ``first`` and person 2 ``second``."""
     from bodygraph.relations import connection
 
-    return connection(first, second).to_dict()
+    return worded(connection(first, second))
 
 
-def penta_data(members: Sequence[Chart]) -> dict[str, Any]:
+def penta_data(members: Sequence[Chart]) -> Worded:
     """``bodygraph penta --json`` of 3 to 5 charts."""
     from bodygraph.relations import penta
 
-    return penta(members).to_dict()
+    return worded(penta(members))
 
 
-def sensitivity_data(birth: Chart, minutes: int) -> dict[str, Any]:
+def sensitivity_data(birth: Chart, minutes: int) -> Worded:
     """``bodygraph sensitivity --window <minutes>m --json`` of the chart's birth."""
     from bodygraph.relations import sensitivity
 
-    return sensitivity(birth.birth_utc, timedelta(minutes=minutes)).to_dict()
+    return worded(sensitivity(birth.birth_utc, timedelta(minutes=minutes)))
 
 
-def cycles_data(birth: Chart, year: int) -> dict[str, Any]:
+def cycles_data(birth: Chart, year: int) -> Worded:
     """``bodygraph cycles --year <year> --json`` of the chart's birth."""
     from bodygraph.cli.cycles import cycles_of
 
-    return cycles_of(birth.birth_utc, year).to_dict()
+    return worded(cycles_of(birth.birth_utc, year))
 
 
-def cycles_ical(birth: Chart, year: int) -> bytes:
-    """``bodygraph cycles --year <year> --ics -`` of the chart's birth: the iCalendar
-    document of the same cycles."""
+def cycles_ical(birth: Chart, year: int, lang: str | None = None) -> bytes:
+    """``bodygraph cycles --year <year> --ics - [--lang <lang>]`` of the chart's birth: the
+    iCalendar document of the same cycles, its words in ``lang`` (None: English)."""
     from bodygraph.cli.cycles import cycles_of
+    from bodygraph.cli.ical_file import event_words
     from bodygraph.relations.ical import cycles_to_ical
 
-    return cycles_to_ical(cycles_of(birth.birth_utc, year))
+    return cycles_to_ical(cycles_of(birth.birth_utc, year), words=event_words(lang or "en"))
 
 
 def calendar_data(first_day: date, last_day: date, bodies: Sequence[str],
-                  level: Level, blocks: BlockSource | None = None) -> list[dict[str, Any]]:
-    """The list ``bodygraph calendar --json`` prints, from the start of ``first_day`` to
-    the end of ``last_day`` (UTC): the library's calendar, its months taken from
-    ``blocks`` (the service's cache, :mod:`bodygraph_server.calendar_cache`) when given
-    (the same answer, :func:`bodygraph.relations.calendar.calendar_columns`)."""
+                  level: Level, blocks: BlockSource | None = None) -> Worded:
+    """The list ``bodygraph calendar --json`` prints (and each ingress's labels), from the
+    start of ``first_day`` to the end of ``last_day`` (UTC): the library's calendar, its
+    months taken from ``blocks`` (the service's cache,
+    :mod:`bodygraph_server.calendar_cache`) when given (the same answer,
+    :func:`bodygraph.relations.calendar.calendar_columns`)."""
     from bodygraph.relations.calendar import calendar_columns
 
     start = datetime.combine(first_day, time(), tzinfo=UTC)
     end = datetime.combine(last_day + timedelta(days=1), time(), tzinfo=UTC)
-    return calendar_columns(start, end, bodies, level, blocks=blocks).to_dicts()
+    found = calendar_columns(start, end, bodies, level, blocks=blocks)
+    return Worded(found.to_dicts(), found.labels)
 
 
-def calendar_ical(first_day: date, last_day: date, bodies: Sequence[str],
-                  level: Level, blocks: BlockSource | None = None) -> bytes:
+def calendar_ical(first_day: date, last_day: date, bodies: Sequence[str], level: Level,
+                  blocks: BlockSource | None = None, lang: str | None = None) -> bytes:
     """The same calendar as :func:`calendar_data` as an iCalendar document (``bodygraph
-    calendar --ics -``): one event per ingress."""
+    calendar --ics - [--lang <lang>]``): one event per ingress, its words in ``lang``."""
+    from bodygraph.cli.ical_file import event_words
     from bodygraph.relations.calendar import calendar_columns
     from bodygraph.relations.ical import to_ical
 
     start = datetime.combine(first_day, time(), tzinfo=UTC)
     end = datetime.combine(last_day + timedelta(days=1), time(), tzinfo=UTC)
     return to_ical(calendar_columns(start, end, bodies, level, blocks=blocks), level,
-                   first=first_day.isoformat(), last=last_day.isoformat())
+                   first=first_day.isoformat(), last=last_day.isoformat(),
+                   words=event_words(lang or "en"))
 
 
 def _utc(birth: LocalBirth) -> datetime:

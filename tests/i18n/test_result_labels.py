@@ -1,5 +1,5 @@
-"""``bodygraph.i18n.labels.labels_of``: the words of a result's JSON in a language under
-the same keys, equal to ``Chart.labels`` for a chart; lists keep their positions."""
+"""``bodygraph.i18n.labels.labels_of``: the words of chart JSON in a language under the
+same keys, equal to ``Chart.labels`` for a chart; lists keep their positions."""
 
 from __future__ import annotations
 
@@ -27,12 +27,12 @@ def test_a_charts_labels_are_chart_labels(lang: str) -> None:
 
 def test_nested_lists_keep_positions_and_codes_are_left_out() -> None:
     data = {"results": [{"type": "Projector", "gates": ["1"]}, {"errorCode": "X"}],
-            "changes": [{"side": "design", "body": "northNode", "from": "1.1"}],
-            "gates": ["1", "2"], "count": 3}
+            "groups": [[{"centers": ["Head"]}], []], "gates": ["1", "2"], "count": 3}
     assert labels_of(data, "de") == {
         "results": [{"type": term("type", "Projector", "de")}, {}],
-        "changes": [{"side": term("side", "Design", "de"),
-                     "body": term("body", "North Node", "de")}]}
+        "groups": [[{"centers": [term("center", "Head", "de")]}], {}]}
+    # a relation's keys are its result's labels(lang), not this
+    assert labels_of({"changes": [{"side": "design", "body": "northNode"}]}, "de") == {}
     assert labels_of([{"at": "x"}, {"at": "y"}], "fr") == [{}, {}]
     assert labels_of({"solarReturn": "2024"}, "ja") == {}
     # a text that is not one of the catalogs' words is left as it is or left out

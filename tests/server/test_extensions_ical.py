@@ -91,6 +91,27 @@ async def test_cycles_as_icalendar(client: httpx.AsyncClient, book: Bookkeeper,
     assert _events(placed.content)[0].summary.value == "Solar return 2031"
 
 
+@pytest.mark.parametrize("lang", ["de", "ja"])
+async def test_icalendar_in_a_language_is_the_command_lines(
+        client: httpx.AsyncClient, book: Bookkeeper, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str], lang: str) -> None:
+    key = new_key(book)
+    calendar = await client.post(f"/v2/calendar?lang={lang}", json=CALENDAR,
+                                 headers={**v2_headers(key), "Accept": ICAL})
+    assert calendar.status_code == 200, calendar.text
+    assert calendar.headers["content-language"] == lang
+    assert "enters gate" not in calendar.text
+    assert calendar.content == _cli_ics(tmp_path, "calendar", "--from", CALENDAR["from"],
+                                        "--to", CALENDAR["to"], "--body", "sun,moon,mars",
+                                        "--lang", lang)
+    cycles = await _ask(client, key, "/v2/cycles", {**ONE, "year": 2030, "lang": lang}, ICAL)
+    assert cycles.headers["content-language"] == lang
+    assert "Solar return" not in cycles.text
+    assert cycles.content == _cli_ics(tmp_path, "cycles", *cli_args(ONE), "--year", "2030",
+                                      "--lang", lang)
+    capsys.readouterr()
+
+
 @pytest.mark.parametrize("path", ["/v2/calendar", "/v2/cycles"])
 @pytest.mark.parametrize("accept", ["application/xml", "text/calendar;q=0, application/json;q=0",
                                     "image/*", "garbage"])

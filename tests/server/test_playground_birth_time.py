@@ -147,3 +147,29 @@ def test_every_word_of_the_tab_is_in_one_place(site: Site) -> None:  # noqa: F81
     quoted = set(re.findall(r'"([A-Za-z][a-z]+(?: [a-z]+)+)"', code)) - {"use strict"}
     assert quoted == set(), quoted  # no words in the script's code: it reads WORDS
     assert "data-words=" in panel
+
+
+def test_the_tab_in_a_language(page: Any, site: Site) -> None:  # noqa: F811
+    """In the menu's language: the tab's words, the lists' values, the answer's chart words
+    (the search asks the API with ?lang=)."""
+    from bodygraph.catalog.translations import term
+    from bodygraph_server.resources.pages.birth_time import words_in
+
+    said = words_in("ja")
+    key = site.book.create_account("developer").api_key
+    page.goto(site.url + "/playground?lang=ja")
+    page.fill("#api-key", key)
+    page.click("#tab-birth-time")
+    assert page.inner_text("#tab-birth-time") == said["tab_birth_time"]
+    assert page.inner_text("#bt-submit") == said["submit"]
+    shown = page.eval_on_selector("#bt-type", "s => [...s.options].map(o => o.text)")
+    assert term("type", "Generator", "ja") in shown and "Generator" not in shown
+    search(page, **DAY, profile="3/5", type="Generator")
+    assert page.is_hidden("#bt-error"), page.inner_text("#bt-error")
+    summary = page.inner_text("#bt-summary")
+    assert summary in (said["found_one"], said["found_none"]) or re.fullmatch(
+        re.escape(said["found_many"]).replace(r"\{count\}", r"\d+"), summary)
+    table = page.inner_text("#bt-windows")
+    assert table.splitlines()[0].split("\t") == [said["from"], said["to"], said["utc"],
+                                                 said["chart"]]
+    assert term("type", "Generator", "ja") in table and "Generator" not in table

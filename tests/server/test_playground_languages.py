@@ -115,3 +115,33 @@ def test_the_page_refuses_an_unknown_language(site: Site) -> None:
     german = httpx.get(site.url + "/playground?lang=de", verify=tls_context())
     assert german.status_code == 200 and "<html lang='de'>" in german.text
     assert "Geburtsdatum" in german.text
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_the_birth_time_tab_speaks_the_menus_language(lang: str) -> None:
+    """Every word of the "Find my birth time" tab (its script's too) is the catalog's."""
+    import html
+    import json
+
+    from bodygraph_server.resources.pages.birth_time import (
+        _GEOCODE_KEY_FIELD,
+        _PANEL,
+        TABS,
+        WORDS,
+        birth_time_panel,
+        words_in,
+    )
+    from bodygraph_server.resources.pages.playground import playground_page
+
+    said = words_in(lang)
+    page = playground_page("bodygraph", lang=lang)
+    panel = birth_time_panel(True, lang)
+    assert panel in page
+    words = re.search(r"data-words='([^']*)'", panel)
+    assert words is not None and json.loads(html.unescape(words[1])) == said
+    text = re.sub(r"data-words='[^']*'", "", panel)
+    shown = set(re.findall(r"\{(\w+)\}", _PANEL + _GEOCODE_KEY_FIELD + TABS + "{type}"))
+    for key, english in WORDS.items():
+        if said[key] != english and key in shown:  # the others: the script's, in data-words
+            assert html.escape(said[key], quote=True) in page, (key, said[key])
+            assert html.escape(english, quote=True) not in text, (key, english)

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bodygraph.catalog.translations import term
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.policy.clock import ManualClock
 from bodygraph_server.store import AccountNotFoundError
@@ -85,6 +86,11 @@ async def test_figures_equal_the_ledger_after_a_mixed_run(
     assert credits["periodStart"] == "2026-01-31T09:30:00.000Z"
     assert credits["periodEnd"] == "2026-02-28T09:30:00.000Z"
 
+    german = (await client.get("/v2/account?lang=de", headers=headers)).json()
+    assert german["data"]["tier"] == seen["tier"]
+    assert german["labels"] == {"tier": term("account", seen["tier"], "de"),
+                                "status": term("account", seen["status"], "de")}
+    assert german["labels"]["status"] != seen["status"]
     usage = _data(await client.get("/v2/account/usage?days=1", headers=headers))
     (today,) = usage["days"]
     assert today["date"] == "2026-01-31" == usage["from"] == usage["to"]

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Final
 
-from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog
+from bodygraph.catalog.translations import SOURCE_LANGUAGE
 from bodygraph.cli.chart import add_birth_options, chart_from_args
 from bodygraph.cli.options import (
     EXIT_STATUS,
@@ -19,6 +19,7 @@ from bodygraph.cli.options import (
 from bodygraph.cli.relations_options import command_parser
 from bodygraph.cli.report import body_label, pad
 from bodygraph.errors import InvalidOptionError
+from bodygraph.relations.labels import hologenetic_labels, hologenetic_words
 from bodygraph.rules.hologenetic import (
     SEQUENCES,
     HologeneticProfile,
@@ -82,46 +83,18 @@ def profile_json(profile: HologeneticProfile, labels: LabelPack | None,
     out: dict[str, object] = dict(profile.to_dict())
     if labels is None and lang is None:
         return out
-    titles = words(lang or SOURCE_LANGUAGE)
+    titles = hologenetic_labels(profile, lang or SOURCE_LANGUAGE)
     spheres: dict[str, dict[str, object]] = {}
     for sphere in profile.spheres:
         key = sphere.source.key
         given = labels.spheres.get(key) if labels is not None else None
         entry: dict[str, object] = {
-            "sphere": given if given is not None or lang is None
-            else titles["pearl sphere" if key == "pearl" else key]}
+            "sphere": given if given is not None or lang is None else titles[key]["sphere"]}
         if labels is not None:
             entry["key"] = dict(labels.key_labels(sphere.key))
         spheres[key] = entry
     out["labels"] = spheres
     return out
-
-
-def words(lang: str) -> dict[str, str]:
-    """The words of the readable profile in ``lang``: its title, the sequences' titles and
-    the spheres' titles (by their JSON keys), the sides."""
-    tr = catalog(lang)
-    return {
-        "title": tr.pgettext("cli", "Hologenetic profile"),
-        "activation": tr.pgettext("cli", "Activation sequence"),
-        "venus": tr.pgettext("cli", "Venus sequence"),
-        "pearl": tr.pgettext("cli", "Pearl sequence"),
-        "lifesWork": tr.pgettext("cli", "Life's Work"),
-        "evolution": tr.pgettext("cli", "Evolution"),
-        "radiance": tr.pgettext("cli", "Radiance"),
-        "purpose": tr.pgettext("cli", "Purpose"),
-        "attraction": tr.pgettext("cli", "Attraction"),
-        "iq": tr.pgettext("cli", "IQ"),
-        "eq": tr.pgettext("cli", "EQ"),
-        "sq": tr.pgettext("cli", "SQ"),
-        "core": tr.pgettext("cli", "Core"),
-        "vocation": tr.pgettext("cli", "Vocation"),
-        "culture": tr.pgettext("cli", "Culture"),
-        "brand": tr.pgettext("cli", "Brand"),
-        "pearl sphere": tr.pgettext("cli", "Pearl"),
-        "personality": tr.pgettext("cli", "personality"),
-        "design": tr.pgettext("cli", "design"),
-    }
 
 
 def _source_text(source: SphereSource, said: dict[str, str], lang: str) -> str:
@@ -135,7 +108,7 @@ def profile_text(profile: HologeneticProfile, labels: LabelPack | None,
                  lang: str = SOURCE_LANGUAGE) -> str:
     """The profile for a reader: each sequence, its spheres and the labels given, the
     words in ``lang``."""
-    said = words(lang)
+    said = hologenetic_words(lang)
     rows = [said["title"]]
     for sequence in SEQUENCES:
         rows += ["", f"  {said[sequence]}"]

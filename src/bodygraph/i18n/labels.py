@@ -1,6 +1,6 @@
-"""The words of a result's JSON (``to_v2()``, a relation's or search's ``to_dict()``) in a
-language, under the same keys (a list keeps its positions), by the catalogs; numbers and
-codes are left out: the service's and the MCP tools' ``labels`` (docs/languages.md)."""
+"""The words of chart JSON (``to_v2()`` and the lists holding it) in a language, under the
+same keys (a list keeps its positions), by the catalogs; numbers and codes are left out:
+the service's ``labels`` where it has no library result to ask (docs/languages.md)."""
 
 from __future__ import annotations
 
@@ -17,11 +17,9 @@ _SHORT = re.compile(r"\((?P<short>\d+-\d+)\)$")
 
 @cache
 def _translators(lang: str) -> dict[str, Translator]:
-    """The word keys of the results (the chart's, the relations', the time searches') and
-    how each value is translated."""
+    """The word keys of a chart's ``to_v2()`` and how each value is translated."""
     from bodygraph.catalog.tables import tables
-    from bodygraph.catalog.translations import WORD_FIELDS, channel_text, term, word_translator
-    from bodygraph.i18n.terms import body_name
+    from bodygraph.catalog.translations import WORD_FIELDS, channel_text, word_translator
 
     channels = {channel.short: channel for channel in tables().channels}
 
@@ -35,11 +33,9 @@ def _translators(lang: str) -> dict[str, Translator]:
     words: dict[str, Translator] = {
         key: word_translator(context, lang) for key, context in WORD_FIELDS.items()
         if context is not None}
-    words["centers"] = words["newCenters"] = word_translator("center", lang)
+    words["centers"] = word_translator("center", lang)
     words["incarnationCross"] = word_translator("cross", lang)
     words["channelsLong"] = channel
-    words["body"] = lambda key: term("body", body_name(key), lang)
-    words["side"] = lambda side: term("side", side.capitalize(), lang)
     return words
 
 
@@ -102,7 +98,8 @@ def labels_of(data: object, lang: str, *,
     """The labels of ``data`` in ``lang`` (one of :func:`bodygraph.languages`; else
     :class:`~bodygraph.UnsupportedLanguageError`): an object for an object (``{}`` without
     words), a list of the same length for a list. For a chart's ``to_v2()`` it equals
-    :meth:`Chart.labels <bodygraph.Chart.labels>`."""
+    :meth:`Chart.labels <bodygraph.Chart.labels>`; the other results' words are their own
+    ``labels(lang)``, not this."""
     from bodygraph.catalog.translations import catalog
 
     catalog(lang)  # checks the code

@@ -33,6 +33,8 @@ MESSAGE_CONTEXTS: dict[str, str] = {
     "zodiac sign": "The zodiac signs (the wheel image)",
     "service error": "The HTTP service's error messages",
     "page": "The words of the service's playground page",
+    "account": "The words of the service's account answers (labels)",
+    "mcp": "The MCP tools' one-line summaries",
 }
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 #: A fixed creation date, so that the template changes only when a term does.

@@ -30,7 +30,7 @@ from bodygraph.relations.calendar_blocks import (
     months_between,
 )
 from bodygraph.relations.common import calculator_or_default, check_span, instant_text
-from bodygraph.relations.labels import body_name
+from bodygraph.relations.labels import ingress_labels
 
 __all__ = ["LEVELS", "Ingress", "Level", "calendar", "calendar_columns", "ingress_list",
            "parse_bodies"]
@@ -57,7 +57,7 @@ class Ingress:
 
     def labels(self, lang: str) -> dict[str, str]:
         """``{"body": name}``: the body's name in ``lang``."""
-        return {"body": body_name(self.body, lang)}
+        return ingress_labels(self.body, lang)
 
     def __str__(self) -> str:
         return f"{instant_text(self.at)} {self.body.value} {gate_line(self.gate, self.line)}"

@@ -22,6 +22,7 @@ from bodygraph._typing import IntArray, Micros
 from bodygraph.calculator import Calculator, activation_longitudes
 from bodygraph.ephemeris.fast.jit import sources_digest
 from bodygraph.model.chart import BODIES, NodeKind
+from bodygraph.relations.labels import ingress_labels
 from bodygraph.relations.search import (
     OPPOSITES,
     SOURCES,
@@ -88,6 +89,11 @@ class IngressColumns:
         return [{"at": at + ".000Z", "body": body, "gate": str(gate), "line": str(line)}
                 for at, body, gate, line in zip(texts, names, self.gate.tolist(),
                                                 self.line.tolist(), strict=True)]
+
+    def labels(self, lang: str) -> list[dict[str, str]]:
+        """``Ingress.labels(lang)`` of every ingress, in the order of :meth:`to_dicts`."""
+        named = {b: ingress_labels(BODIES[b], lang) for b in set(self.body.tolist())}
+        return [dict(named[b]) for b in self.body.tolist()]
 
 
 def _empty() -> IngressColumns:

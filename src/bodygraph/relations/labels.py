@@ -15,6 +15,7 @@ from bodygraph.catalog.translations import (
     term,
 )
 from bodygraph.model.chart import Authority, Body, ChartType, Definition
+from bodygraph.rules.hologenetic import HologeneticProfile
 from bodygraph.rules.zodiac import SIGNS
 
 
@@ -23,6 +24,11 @@ def body_name(body: Body | str, lang: str) -> str:
     code = body.value if isinstance(body, Body) else body
     english = " ".join(p.capitalize() for p in re.findall(r"[a-z]+|[A-Z][a-z]*", code))
     return term("body", english, lang)
+
+
+def ingress_labels(body: Body, lang: str) -> dict[str, str]:
+    """The words of an ingress's JSON in ``lang``: ``{"body": name}``."""
+    return {"body": body_name(body, lang)}
 
 
 def side_name(side: str, lang: str) -> str:
@@ -79,3 +85,39 @@ def polar_note(latitude: str, lang: str) -> str:
         "cli", "Placidus houses are undefined at latitude {latitude} (beyond the polar "
         "circle): whole-sign houses are given").format(latitude=latitude)
 
+
+
+def hologenetic_words(lang: str) -> dict[str, str]:
+    """The words of a hologenetic profile in ``lang``: its title, the sequences' titles and
+    the spheres' titles (by their JSON keys), the sides."""
+    tr = catalog(lang)
+    return {
+        "title": tr.pgettext("cli", "Hologenetic profile"),
+        "activation": tr.pgettext("cli", "Activation sequence"),
+        "venus": tr.pgettext("cli", "Venus sequence"),
+        "pearl": tr.pgettext("cli", "Pearl sequence"),
+        "lifesWork": tr.pgettext("cli", "Life's Work"),
+        "evolution": tr.pgettext("cli", "Evolution"),
+        "radiance": tr.pgettext("cli", "Radiance"),
+        "purpose": tr.pgettext("cli", "Purpose"),
+        "attraction": tr.pgettext("cli", "Attraction"),
+        "iq": tr.pgettext("cli", "IQ"),
+        "eq": tr.pgettext("cli", "EQ"),
+        "sq": tr.pgettext("cli", "SQ"),
+        "core": tr.pgettext("cli", "Core"),
+        "vocation": tr.pgettext("cli", "Vocation"),
+        "culture": tr.pgettext("cli", "Culture"),
+        "brand": tr.pgettext("cli", "Brand"),
+        "pearl sphere": tr.pgettext("cli", "Pearl"),
+        "personality": tr.pgettext("cli", "personality"),
+        "design": tr.pgettext("cli", "design"),
+    }
+
+
+def hologenetic_labels(profile: HologeneticProfile, lang: str) -> dict[str, dict[str, str]]:
+    """The words of a hologenetic profile's JSON in ``lang``, by sphere key:
+    ``{"lifesWork": {"sphere": "Lebenswerk"}, ...}`` (the pearl sphere is *Pearl*, not the
+    sequence)."""
+    titles = hologenetic_words(lang)
+    return {s.source.key: {"sphere": titles["pearl sphere" if s.source.key == "pearl"
+                                            else s.source.key]} for s in profile.spheres}

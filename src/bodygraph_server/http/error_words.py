@@ -1,6 +1,6 @@
-"""A refusal's human ``message`` in the asked language: the English message is matched
-against the service's messages (marked for the catalogs, context ``service error``) and
-the translation is filled with the same values. Error codes never change."""
+"""A refusal's human ``message`` in the asked language: matched against the service's
+messages (context ``service error``), then the library's (``bodygraph.cli.said``), the
+translation filled with the same values. Error codes never change."""
 
 from __future__ import annotations
 
@@ -56,6 +56,7 @@ MESSAGES: tuple[str, ...] = (
     pgettext("service error",
              "A request with this Idempotency-Key is still in progress; retry later"),
     pgettext("service error", "lang is not a supported language; use one of {languages}"),
+    pgettext("service error", "lang is not a supported language"),
     pgettext("service error", "give lang once; use one of {languages}"),
     pgettext("service error", "lang is given twice (query and body) with two values; use "
              "one of {languages}"),
@@ -84,6 +85,8 @@ MESSAGES: tuple[str, ...] = (
     pgettext("service error", "Request body must be a JSON object"),
     pgettext("service error", "The body must be a JSON object"),
     pgettext("service error", "a birth must be a JSON object"),
+    pgettext("service error", "{name} must be a list of {low} to {high} births, not a list"),
+    pgettext("service error", "{name} must be a list of {count} births, not a list"),
     pgettext("service error", "{name} must be a list of {low} to {high} births, not {size}"),
     pgettext("service error", "{name} must be a list of {count} births, not {size}"),
     pgettext("service error", "at must be a UTC instant YYYY-MM-DDTHH:MM:SSZ"),
@@ -103,6 +106,27 @@ MESSAGES: tuple[str, ...] = (
     pgettext("service error", "The window cannot be computed for this input"),
     pgettext("service error", "A cycle cannot be computed for this input"),
     pgettext("service error", "The calendar cannot be computed for this input"),
+    pgettext("service error", "An option names nothing known; the message lists the valid "
+             "values"),
+    pgettext("service error", "{name} must be true or false"),
+    pgettext("service error", "{name} must be a list of whole numbers"),
+    pgettext("service error", "{name} must be a list of strings"),
+    pgettext("service error", "constraints must be a JSON object"),
+    pgettext("service error", "unknown constraint {name}; use: {names}"),
+    pgettext("service error", "give at least one constraint: {names}"),
+    pgettext("service error", "boundMinutes must be a whole number of minutes"),
+    pgettext("service error", "boundMinutes must be from {low} to {high} (48 hours either "
+             "side), not {value}; give one such as {example}"),
+    pgettext("service error", "toDate must be from date to {days} days after it (at most "
+             "{most} days in all)"),
+    pgettext("service error", "toTime must come after fromTime when the search is one day"),
+    pgettext("service error", "transitAt is outside the supported range ({first} to {last})"),
+    pgettext("service error", "Unknown query parameter {name} (this endpoint takes: "
+             "{takes})"),
+    pgettext("service error", "Query parameter {name} given more than once"),
+    pgettext("service error", "{method} {path} takes no request body"),
+    pgettext("service error", "POST {path} takes no members in its body but lang"),
+    pgettext("service error", "days must be a whole number from 1 to {most}"),
 )
 """The messages the service writes, in the order they are tried (a value is any text)."""
 
@@ -142,4 +166,6 @@ def translated(message: str, lang: str) -> str:
                 continue
             values["message"] = inner
         return catalog(lang).pgettext(CONTEXT, english).format(**values)
-    return message
+    from bodygraph.cli.said import said
+
+    return said(message, lang)

@@ -107,7 +107,9 @@ def _compact(value: object) -> bytes:
 def _labelled(body: bytes, lang: str) -> bytes | None:
     """The success envelope ``body`` with ``labels`` and the link's ``&lang=`` (None: not
     a success envelope; answered as it is). The rest of the body's bytes are kept: the
-    link is replaced in place and ``labels`` written before the closing brace."""
+    link is replaced in place and ``labels`` written before the closing brace. Labels the
+    handler wrote (a library result's own ``labels(lang)``) are kept; else they are the
+    chart's words of ``data`` (:func:`bodygraph.i18n.labels.labels_of`)."""
     from bodygraph.i18n.labels import labels_of
     from bodygraph_server.http.error_words import translated
 
@@ -118,11 +120,14 @@ def _labelled(body: bytes, lang: str) -> bytes | None:
     if not isinstance(envelope, dict) or envelope.get("success") is not True \
             or "data" not in envelope:
         return None
-    labels = labels_of(  # a batch slot's refusal: its message
+    given = LABELS_FIELD in envelope
+    labels = envelope[LABELS_FIELD] if given else labels_of(  # a batch slot's refusal
         envelope["data"], lang, more={"message": lambda text: translated(text, lang)})
     link = envelope.get(RENDER_URL_FIELD)
     member = _compact({RENDER_URL_FIELD: link})[1:-1]
-    if not body.endswith(b"}") or LABELS_FIELD in envelope or (
+    if given and not isinstance(link, str):
+        return body
+    if not body.endswith(b"}") or given or (
             isinstance(link, str) and body.count(member) != 1):  # not written as ours are
         if isinstance(link, str):
             envelope[RENDER_URL_FIELD] = f"{link}&{LANG}={lang}"

@@ -19,6 +19,7 @@ from bodygraph_server.http.body import Body
 from bodygraph_server.http.charging import ChargedRequest, charge_and_answer, timed_out
 from bodygraph_server.http.envelope import (
     JSON_MEDIA_TYPE,
+    LABELS_FIELD,
     PLACE_FIELD,
     PLACES_FIELD,
     RENDER_URL_FIELD,
@@ -29,10 +30,12 @@ from bodygraph_server.http.envelope import (
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import admitted, request_id_of
 from bodygraph_server.http.idempotency import idempotency_key
+from bodygraph_server.http.language import asked_of
 from bodygraph_server.http.negotiation import NOT_ACCEPTABLE, negotiate
 from bodygraph_server.http.operation import Answer, Handler, Operation
 from bodygraph_server.http.validation import CoordinatesInput
 from bodygraph_server.images.route import picture_url
+from bodygraph_server.relations_charting import Worded
 from bodygraph_server.services import Services, services_of
 
 if TYPE_CHECKING:
@@ -60,12 +63,14 @@ EXTENSION_NOTE = "Advanced tier. 1 credit. An extension beyond the contract."
 
 Data = dict[str, Any] | list[Any]
 """An answer's ``data``: a JSON object, or a JSON array (the calendar's ingresses)."""
-Compute = Callable[[Sequence["Chart"]], Data]
-"""Makes the ``data`` from the charts of the job's births, in order (blocking)."""
+Compute = Callable[[Sequence["Chart"]], Data | Worded]
+"""Makes the ``data`` from the charts of the job's births, in order (blocking); a
+:class:`Worded` one brings its labels (the library result's ``labels(lang)``)."""
 Draw = Callable[[Sequence["Chart"]], "Picture"]
 """Makes the picture of an answer's ``svgRenderUrl`` from the same charts (blocking)."""
-Document = Callable[[Sequence["Chart"]], bytes]
-"""Makes the answer in another media type than JSON from the same charts (blocking)."""
+Document = Callable[[Sequence["Chart"], str | None], bytes]
+"""Makes the answer in another media type than JSON from the same charts, its words in
+the language asked (None: none asked, English) (blocking)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,18 +149,24 @@ async def _serve(computed: Computed, request: Request) -> Response:
         key = idempotency_key(request.headers)
         raw = await read_raw_body(request, services)
         job = computed.parse(parse_json_object(raw), services)
+        asked = asked_of(request.scope)
+        lang = None if asked is None else asked.lang
         base = ("" if job.draw is None  # only a drawing job links a picture
                 else services.settings.render_base(str(request.base_url)))
 
-        def answer(charts: Sequence[Chart]) -> tuple[Data, dict[str, str]]:
-            """The ``data`` and, when the job draws, the ``svgRenderUrl`` (blocking)."""
-            data = job.compute(charts)
+        def answer(charts: Sequence[Chart]) -> tuple[Data, dict[str, Any]]:
+            """The ``data``, when the job draws the ``svgRenderUrl``, and with a language
+            the result's ``labels`` (blocking)."""
+            made = job.compute(charts)
+            data = made.data if isinstance(made, Worded) else made
+            words = ({LABELS_FIELD: made.labels(lang)}
+                     if isinstance(made, Worded) and lang is not None else {})
             if job.draw is None:
-                return data, {}
+                return data, words
             url = picture_url(job.draw(charts), account_id=principal.account_id,
                               keys=services.keys, hub=services.templates, render_base=base,
                               preset=job.preset)
-            return data, {RENDER_URL_FIELD: url}
+            return data, {RENDER_URL_FIELD: url, **words}
 
         geocode_key = geocode_key_for(request, job.births, services.settings.geocoder)
 
@@ -164,18 +175,22 @@ async def _serve(computed: Computed, request: Request) -> Response:
             made = [await chart_of(services, birth, geocode_key) for birth in job.births]
             if media_type != JSON_MEDIA_TYPE:
                 document = await anyio.to_thread.run_sync(
-                    job.documents[media_type], [chart for chart, _ in made],
+                    job.documents[media_type], [chart for chart, _ in made], lang,
                     abandon_on_cancel=True)
                 return {"document": document}
             data, siblings = await anyio.to_thread.run_sync(
                 answer, [chart for chart, _ in made], abandon_on_cancel=True)
-            return {**siblings, **places_taken([place for _, place in made]), "data": data}
+            labels = {k: siblings.pop(k) for k in list(siblings) if k == LABELS_FIELD}
+            return {**siblings, **places_taken([place for _, place in made]), **labels,
+                    "data": data}
 
         def respond(made: dict[str, Any]) -> Response:
             """The v2 envelope of ``data`` and its siblings, or the other document."""
             vary = {"Vary": "Accept"} if len(computed.media_types) > 1 else {}
             if "document" in made:
-                return Response(made["document"], media_type=media_type, headers=vary)
+                spoken = {} if lang is None else {"Content-Language": lang}
+                return Response(made["document"], media_type=media_type,
+                                headers={**vary, **spoken})
             data = made.pop("data")
             return json_response(v2_success(data, type_name=computed.type_name,
                                             message=computed.message, extra=made),

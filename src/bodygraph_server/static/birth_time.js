@@ -1,12 +1,16 @@
 // The playground's tabs and its "Find my birth time" tab: POST /v2/rectifications with the
 // key the person pastes, and the windows on a 24-hour timeline (an SVG, one row per local
 // day) and in a table. Every word comes from the page (data-words: one place for the
-// translations); the data is put into the page as text, never as HTML.
+// translations, in the menu's language); the search asks the API in that language too
+// (?lang=) and shows the chart words of its labels. The data is put into the page as text,
+// never as HTML.
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
   const panel = $("birth-time-panel");
   const WORDS = JSON.parse(panel.dataset.words);
+  const LANG = panel.dataset.lang;
+  let LABELS = [];  // each window's chart words in the page's language (the answer's labels)
   const SVG = "http://www.w3.org/2000/svg";
   const DAY = 86400;
   const CHOICES = ["type", "profile", "authority", "definition", "strategy"];
@@ -136,7 +140,7 @@
                                     "data-window": String(i) }, svg);
         shape("title", {}, bar).textContent =
           local(found.fromLocal, found.fromPass) + " - " +
-          local(found.toLocal, found.toPass) + ": " + chartText(found.chart);
+          local(found.toLocal, found.toPass) + ": " + chartText(found.chart, i);
       });
     });
     for (let hour = 0; hour <= 24; hour += 3) {
@@ -153,9 +157,10 @@
     return text.slice(0, 10) + " " + text.slice(11, 19) + " " + text.slice(19) + mark;
   }
 
-  function chartText(chart) {
-    return [chart.profile + " " + chart.type, chart.authority, chart.definition,
-            chart.incarnationCross].join(", ");
+  function chartText(chart, i) {
+    const words = Object.assign({}, chart, (LABELS[i] || {}).chart || {});
+    return [chart.profile + " " + words.type, words.authority, words.definition,
+            words.incarnationCross].join(", ");
   }
 
   function row(cells, header) {
@@ -175,11 +180,11 @@
     draw(data);
     const table = $("bt-windows");
     table.replaceChildren(row([WORDS.from, WORDS.to, WORDS.utc, WORDS.chart], true));
-    data.windows.forEach((found) => {
+    data.windows.forEach((found, i) => {
       table.appendChild(row([local(found.fromLocal, found.fromPass),
                              local(found.toLocal, found.toPass),
                              found.from.slice(11, 19) + " - " + found.to.slice(11, 19),
-                             chartText(found.chart)]));
+                             chartText(found.chart, i)]));
     });
     table.hidden = count === 0;
     $("bt-result").hidden = false;
@@ -204,13 +209,15 @@
     $("bt-submit").disabled = true;
     $("bt-status").textContent = WORDS.searching;
     try {
-      const response = await fetch("v2/rectifications", {
+      const query = LANG && LANG !== "en" ? "?lang=" + encodeURIComponent(LANG) : "";
+      const response = await fetch("v2/rectifications" + query, {
         method: "POST", headers: headers, body: JSON.stringify(body),
         credentials: "omit", cache: "no-store",
       });
       let answer = null;
       try { answer = await response.json(); } catch (_) { answer = null; }
       if (response.ok && answer && answer.success) {
+        LABELS = (answer.labels && answer.labels.windows) || [];
         show(answer.data);
       } else if (answer && answer.message) {
         showError(answer.message + (answer.errorCode ? " (" + answer.errorCode + ")" : ""));

@@ -12,10 +12,16 @@ from starlette.responses import Response
 from bodygraph_server.billing.accounts import Denied, Principal
 from bodygraph_server.http.bodies import parse_json_object, read_raw_body
 from bodygraph_server.http.body import whole_number_field
-from bodygraph_server.http.envelope import JSON_MEDIA_TYPE, Envelope, json_response, v2_success
+from bodygraph_server.http.envelope import (
+    JSON_MEDIA_TYPE,
+    LABELS_FIELD,
+    Envelope,
+    json_response,
+    v2_success,
+)
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import admission_of, admitted
-from bodygraph_server.http.language import LANG
+from bodygraph_server.http.language import LANG, asked_of
 from bodygraph_server.http.negotiation import NOT_ACCEPTABLE, negotiate
 from bodygraph_server.http.operation import Answer, Handler, Method, Operation
 from bodygraph_server.resources.accounts.results import (
@@ -24,6 +30,7 @@ from bodygraph_server.resources.accounts.results import (
     SECRET_RESULT,
     USAGE_RESULT,
     account_data,
+    account_labels,
     result_schemas,
     usage_data,
 )
@@ -119,7 +126,12 @@ async def account(request: Request) -> Response:
     overview = await services.run_bookkeeping(book.overview, principal.account_id)
     status = overview.account.status(book.clock.now())
     decision = admission_of(request.scope).decision
-    return _answer(account_data(overview, status, decision), ACCOUNT_RESULT, "Account")
+    data = account_data(overview, status, decision)
+    asked = asked_of(request.scope)
+    words = ({} if asked is None or asked.lang is None
+             else {LABELS_FIELD: account_labels(data, asked.lang)})
+    return json_response(v2_success(data, type_name=ACCOUNT_RESULT, message="Account",
+                                    extra=words))
 
 
 async def usage(request: Request) -> Response:

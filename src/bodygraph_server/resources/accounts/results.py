@@ -17,6 +17,31 @@ KEY_RESULT = "ApiKeyResult"
 SECRET_RESULT = "WebhookSecretResult"
 
 
+def pgettext(context: str, message: str) -> str:
+    """Marks ``message`` for the catalogs (``pybabel extract``) and gives it back."""
+    return message
+
+
+#: The words of an account's answer by member and value, marked for the catalogs (context
+#: ``account``); the plan's name is a product name and stays as it is.
+ACCOUNT_WORDS: dict[str, dict[str, str]] = {
+    "tier": {"Basic": pgettext("account", "Basic"),
+             "Advanced": pgettext("account", "Advanced")},
+    "status": {"active": pgettext("account", "active"),
+               "cancelling": pgettext("account", "cancelling"),
+               "cancelled": pgettext("account", "cancelled")},
+}
+
+
+def account_labels(data: dict[str, Any], lang: str) -> dict[str, str]:
+    """The words of ``GET /v2/account``'s ``data`` in ``lang``: its tier and status."""
+    from bodygraph.catalog.translations import catalog
+
+    say = catalog(lang).pgettext
+    return {key: say("account", words[data[key]]) for key, words in ACCOUNT_WORDS.items()
+            if data[key] in words}
+
+
 def account_data(overview: AccountOverview, status: AccountStatus,
                  decision: RateDecision) -> dict[str, Any]:
     """``GET /v2/account``: the plan, the current period's credits (``remaining ==

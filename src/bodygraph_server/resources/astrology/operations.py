@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from bodygraph_server.http.envelope import Envelope, v2_success
+from bodygraph_server.http.envelope import LABELS_FIELD, Envelope, v2_success
 from bodygraph_server.http.operation import Operation
-from bodygraph_server.relations_charting import sky_at
+from bodygraph_server.relations_charting import Worded, sky_at, worded
 from bodygraph_server.resources.astrology.bodies import (
     ASTRO_INPUT,
     WHEEL_INPUT,
@@ -43,11 +43,16 @@ PROFILE_MESSAGE = "Hologenetic profile computed"
 
 
 def _profile(request: ChartRequest, chart: Chart) -> dict[str, Any]:
-    """``bodygraph hologenetic --json`` in the v2 envelope."""
+    """``bodygraph hologenetic --json`` in the v2 envelope (with a language, its labels:
+    the spheres' titles)."""
+    from bodygraph.relations.labels import hologenetic_labels
     from bodygraph.rules.hologenetic import hologenetic_profile
 
-    return v2_success(hologenetic_profile(chart).to_dict(), type_name=HOLOGENETIC_RESULT,
-                      message=PROFILE_MESSAGE)
+    profile = hologenetic_profile(chart)
+    words = ({} if request.lang is None
+             else {LABELS_FIELD: hologenetic_labels(profile, request.lang)})
+    return v2_success(profile.to_dict(), type_name=HOLOGENETIC_RESULT,
+                      message=PROFILE_MESSAGE, extra=words)
 
 
 def _profile_endpoint(path: str, kind: InputKind, summary: str, where: str) -> ChartEndpoint:
@@ -64,10 +69,10 @@ def parse_astro(body: dict[str, Any]) -> Job:
     """Contract 2.3 plus ``houses``."""
     asked = ASTRO_INPUT.parse(body)
 
-    def compute(charts: Sequence[Chart]) -> Data:
+    def compute(charts: Sequence[Chart]) -> Worded:
         from bodygraph.relations.astro import astro
 
-        return astro(charts[0].birth_utc, asked.lat, asked.lng, houses=asked.houses).to_dict()
+        return worded(astro(charts[0].birth_utc, asked.lat, asked.lng, houses=asked.houses))
 
     return Job((asked.birth,), compute)
 

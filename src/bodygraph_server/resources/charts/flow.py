@@ -17,10 +17,16 @@ from bodygraph_server.geocoding import caller_key_required
 from bodygraph_server.http.bodies import parse_json_object, read_raw_body
 from bodygraph_server.http.body import Body
 from bodygraph_server.http.charging import ChargedRequest, charge_and_answer, timed_out
-from bodygraph_server.http.envelope import PLACE_FIELD, json_response, place_answer
+from bodygraph_server.http.envelope import (
+    LABELS_FIELD,
+    PLACE_FIELD,
+    json_response,
+    place_answer,
+)
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import admitted, request_id_of
 from bodygraph_server.http.idempotency import idempotency_key
+from bodygraph_server.http.language import asked_of
 from bodygraph_server.http.operation import Answer, Handler, Operation
 from bodygraph_server.http.validation import (
     CHART_INPUT,
@@ -66,6 +72,17 @@ class ChartRequest:
     services: Services
     birth: BirthInput
     request_id: str
+    #: the language asked (``lang``), known once the body is read; None: none asked
+    lang: str | None = None
+
+
+def chart_labels(request: ChartRequest, chart: Chart, data: dict[str, Any]) -> dict[str, Any]:
+    """With a language asked, ``{"labels": ...}``: the chart's own ``labels(lang)`` of the
+    keys ``data`` has, in its order; else nothing."""
+    if request.lang is None:
+        return {}
+    words = chart.labels(request.lang)
+    return {LABELS_FIELD: {key: words[key] for key in data if key in words}}
 
 
 Formatter = Callable[[ChartRequest, "Chart"], dict[str, Any]]
@@ -158,7 +175,9 @@ async def serve_chart(endpoint: ChartEndpoint, request: Request) -> Response:
         key = idempotency_key(request.headers)
         raw = await read_raw_body(request, services)
         birth = parse_birth(endpoint.kind, parse_json_object(raw), services)
-        chart_request = ChartRequest(principal, services, birth, request_id_of(request.scope))
+        asked = asked_of(request.scope)
+        chart_request = ChartRequest(principal, services, birth, request_id_of(request.scope),
+                                     lang=None if asked is None else asked.lang)
         charged = ChargedRequest(principal, endpoint.path, key, raw)
         try:
             return await charge_and_answer(

@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 from operator import methodcaller
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bodygraph_server.http.envelope import Envelope, v2_success
 from bodygraph_server.http.operation import Operation
-from bodygraph_server.resources.charts.flow import ChartEndpoint, InputKind, chart_operation
+from bodygraph_server.resources.charts.flow import (
+    ChartEndpoint,
+    ChartRequest,
+    InputKind,
+    chart_labels,
+    chart_operation,
+)
+
+if TYPE_CHECKING:
+    from bodygraph.model.chart import Chart
 
 CHART_RESULT = "ChartResult"
 CHART_SIMPLE_RESULT = "ChartSimpleResult"
@@ -21,10 +30,14 @@ def _enveloped(
 ) -> ChartEndpoint:
     """A v2 endpoint answering with ``chart.<method>()`` in the success envelope."""
     result = methodcaller(method)
+
+    def format_chart(request: ChartRequest, chart: Chart) -> dict[str, Any]:
+        data = result(chart)
+        return v2_success(data, type_name=success_type, message=message,
+                          extra=chart_labels(request, chart, data))
+
     return ChartEndpoint(
-        path=path, kind=kind, summary=summary, blocking_format=False,
-        format=lambda request, chart: v2_success(result(chart), type_name=success_type,
-                                                 message=message),
+        path=path, kind=kind, summary=summary, blocking_format=False, format=format_chart,
         success_type=success_type, success_message=message, description=description,
     )
 

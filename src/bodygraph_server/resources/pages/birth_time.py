@@ -1,6 +1,6 @@
-"""The playground's "Find my birth time" tab: a form (what is known of the chart, the day,
-the place) whose script, ``static/birth_time.js``, calls ``POST /v2/rectifications`` and
-draws the windows on a 24-hour timeline. Every word of the tab is in :data:`WORDS`."""
+"""The playground's "Find my birth time" tab: a form whose script, ``static/birth_time.js``,
+calls ``POST /v2/rectifications`` and draws the windows on a 24-hour timeline. Every word
+of the tab is in :data:`WORDS`, said in the menu's language (catalogs, context ``page``)."""
 
 from __future__ import annotations
 
@@ -8,60 +8,78 @@ import html
 import json
 from functools import cache
 
-#: Every word of the tab, the script's included (it reads them from ``data-words``): one
-#: place for the translations.
+
+def pgettext(context: str, message: str) -> str:
+    """Marks ``message`` for the catalogs (``pybabel extract``) and gives it back."""
+    return message
+
+
+#: Every word of the tab in English, the script's included (it reads them from
+#: ``data-words``), each marked for the catalogs (context ``page``): :func:`words_in`.
 WORDS: dict[str, str] = {
-    "tab_chart": "Chart",
-    "tab_birth_time": "Find my birth time",
-    "intro": "Don't know your birth time to the minute? Give the day, the place and what "
-             "you know of your chart: the page finds every birth time whose chart has all "
-             "of it (1 credit a search).",
-    "api_key": "API key",
-    "api_key_placeholder": "paste your key",
-    "date": "Date (local)",
-    "to_date": "Last date of a range (optional, at most 7 days)",
-    "from_time": "From (local time, optional)",
-    "to_time": "To (local time, optional)",
-    "where": "Where: a place, or coordinates",
-    "place": "Place",
-    "geocode_key": "Geocoding key",
-    "geocode_key_placeholder": "for place names",
-    "lat": "Latitude",
-    "lng": "Longitude",
-    "known": "What you know of your chart (at least one)",
-    "any": "any",
-    "type": "Type",
-    "profile": "Profile",
-    "authority": "Authority",
-    "definition": "Definition",
-    "strategy": "Strategy",
-    "cross": "Incarnation cross (name or four gates)",
-    "centers": "Defined centers (comma-separated)",
-    "open_centers": "Open centers (comma-separated)",
-    "channels": "Channels (e.g. 13-33, 34-57)",
-    "gates": "Gates (e.g. 38, 10)",
-    "activations": "Activations (e.g. personality.sun=38.3)",
-    "submit": "Find the birth times",
-    "searching": "searching...",
-    "found_one": "1 window of birth times fits.",
-    "found_many": "{count} windows of birth times fit.",
-    "found_none": "No birth time in the search fits all of it.",
-    "timeline": "The windows on a 24-hour timeline, one row per local day",
-    "from": "From (local)",
-    "to": "To (local)",
-    "utc": "UTC",
-    "chart": "Chart",
-    "first_pass": "first pass",
-    "second_pass": "second pass",
-    "left": "{count} requests left this minute",
-    "no_message": "The service answered {status} without a message.",
-    "unreachable": "The service could not be reached.",
-    "bad_gates": "Gates must be whole numbers from 1 to 64, separated by commas.",
+    "tab_chart": pgettext("page", "Chart"),
+    "tab_birth_time": pgettext("page", "Find my birth time"),
+    "intro": pgettext("page", "Don't know your birth time to the minute? Give the day, the "
+                      "place and what you know of your chart: the page finds every birth "
+                      "time whose chart has all of it (1 credit a search)."),
+    "api_key": pgettext("page", "API key"),
+    "api_key_placeholder": pgettext("page", "paste your key"),
+    "date": pgettext("page", "Date (local)"),
+    "to_date": pgettext("page", "Last date of a range (optional, at most 7 days)"),
+    "from_time": pgettext("page", "From (local time, optional)"),
+    "to_time": pgettext("page", "To (local time, optional)"),
+    "where": pgettext("page", "Where: a place, or coordinates"),
+    "place": pgettext("page", "Place"),
+    "geocode_key": pgettext("page", "Geocoding key"),
+    "geocode_key_placeholder": pgettext("page", "for place names"),
+    "lat": pgettext("page", "Latitude"),
+    "lng": pgettext("page", "Longitude"),
+    "known": pgettext("page", "What you know of your chart (at least one)"),
+    "any": pgettext("page", "any"),
+    "type": pgettext("page", "Type"),
+    "profile": pgettext("page", "Profile"),
+    "authority": pgettext("page", "Authority"),
+    "definition": pgettext("page", "Definition"),
+    "strategy": pgettext("page", "Strategy"),
+    "cross": pgettext("page", "Incarnation cross (name or four gates)"),
+    "centers": pgettext("page", "Defined centers (comma-separated)"),
+    "open_centers": pgettext("page", "Open centers (comma-separated)"),
+    "channels": pgettext("page", "Channels (e.g. 13-33, 34-57)"),
+    "gates": pgettext("page", "Gates (e.g. 38, 10)"),
+    "activations": pgettext("page", "Activations (e.g. personality.sun=38.3)"),
+    "submit": pgettext("page", "Find the birth times"),
+    "searching": pgettext("page", "searching..."),
+    "found_one": pgettext("page", "1 window of birth times fits."),
+    "found_many": pgettext("page", "{count} windows of birth times fit."),
+    "found_none": pgettext("page", "No birth time in the search fits all of it."),
+    "timeline": pgettext("page", "The windows on a 24-hour timeline, one row per local "
+                         "day"),
+    "from": pgettext("page", "From (local)"),
+    "to": pgettext("page", "To (local)"),
+    "utc": "UTC",  # the same in every language
+    "chart": pgettext("page", "Chart"),
+    "first_pass": pgettext("page", "first pass"),
+    "second_pass": pgettext("page", "second pass"),
+    "left": pgettext("page", "{count} requests left this minute"),
+    "no_message": pgettext("page", "The service answered {status} without a "
+                           "message."),
+    "unreachable": pgettext("page", "The service could not be reached."),
+    "bad_gates": pgettext("page", "Gates must be whole numbers from 1 to 64, separated by "
+                          "commas."),
 }
+
+
+def words_in(lang: str) -> dict[str, str]:
+    """:data:`WORDS` in ``lang`` (a supported code), through the catalogs."""
+    from bodygraph.catalog.translations import catalog
+
+    say = catalog(lang).pgettext
+    return {key: say("page", text) for key, text in WORDS.items()}
+
 
 _PANEL = """
 <div id='birth-time-panel' role='tabpanel' aria-labelledby='tab-birth-time' hidden
-  data-words='{words}'>
+  data-lang='{lang}' data-words='{words}'>
 <p>{intro}</p>
 <form id='birth-time-form' autocomplete='off'>
  <label>{api_key} <input id='bt-api-key' type='password' required
@@ -140,22 +158,35 @@ def _choices() -> dict[str, tuple[str, ...]]:
             "strategy": tuple(dict.fromkeys(STRATEGY.values()))}
 
 
-def _select(name: str, words: dict[str, str]) -> str:
-    options = "".join(f"<option value='{html.escape(v)}'>{html.escape(v)}</option>"
-                      for v in _choices()[name])
+#: The catalogs' context of each list's values (a profile is numbers: none).
+_TERMS = {"type": "type", "authority": "authority", "definition": "definition",
+          "strategy": "strategy"}
+
+
+def _select(name: str, words: dict[str, str], lang: str) -> str:
+    """A list of the contract's values (sent as they are), each shown in ``lang``."""
+    from bodygraph.catalog.translations import term
+
+    context = _TERMS.get(name)
+    options = "".join(
+        f"<option value='{html.escape(v)}'>"
+        f"{html.escape(v if context is None else term(context, v, lang))}</option>"
+        for v in _choices()[name])
     return (f"<label>{words[name]} <select id='bt-{name}'><option value=''>"
             f"{words['any']}</option>{options}</select></label>")
 
 
-def tab_bar(words: dict[str, str] = WORDS) -> str:
-    """The two tabs: the chart, and finding the birth time."""
-    return TABS.format(**{k: html.escape(v) for k, v in words.items()})
+def tab_bar(lang: str = "en") -> str:
+    """The two tabs in ``lang``: the chart, and finding the birth time."""
+    return TABS.format(**{k: html.escape(v) for k, v in words_in(lang).items()})
 
 
-def birth_time_panel(geocode_key_required: bool, words: dict[str, str] = WORDS) -> str:
-    """The tab's HTML; a geocoding key's field only when place names need one."""
+def birth_time_panel(geocode_key_required: bool, lang: str = "en") -> str:
+    """The tab's HTML in ``lang``; a geocoding key's field only when place names need
+    one."""
+    words = words_in(lang)
     said = {key: html.escape(text, quote=True) for key, text in words.items()}
     field = _GEOCODE_KEY_FIELD.format(**said) if geocode_key_required else ""
-    choices = "".join(_select(name, said) for name in _choices())
-    return _PANEL.format(**said, geocode_key_field=field, choices=choices,
+    choices = "".join(_select(name, said, lang) for name in _choices())
+    return _PANEL.format(**said, geocode_key_field=field, choices=choices, lang=lang,
                          words=html.escape(json.dumps(words), quote=True))

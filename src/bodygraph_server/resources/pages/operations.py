@@ -136,9 +136,12 @@ def page_operations(document: Document, render_url: str = "",
         _page("/", summary="Front page",
               description="What the service is, and links to its pages.",
               make=lambda: landing_page(document()), headers=headers),
-        _page("/docs", summary="API docs", description="Swagger UI over this document, how "
-              "to authenticate and every error code.",
-              make=lambda: docs_page(document(), geocode_key_required), headers=headers),
+        _page_in_languages(
+            "/docs", summary="API docs", description="Swagger UI over this document, how to "
+            "authenticate and every error code; the page's own words in the language of "
+            "?lang= (Swagger UI's stay English).",
+            make=lambda lang: docs_page(document(), geocode_key_required, lang),
+            headers=headers),
         _page_in_languages(
             PLAYGROUND_PATH, summary="Playground", description="Compute a chart with your "
             "API key and see its bodygraph, in the language of its menu.",

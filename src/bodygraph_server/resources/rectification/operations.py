@@ -16,12 +16,14 @@ from starlette.responses import Response
 from bodygraph_server.http.bodies import parse_json_object, read_raw_body
 from bodygraph_server.http.body import Body
 from bodygraph_server.http.charging import ChargedRequest, charge_and_answer, timed_out
-from bodygraph_server.http.envelope import Envelope, json_response, v2_success
+from bodygraph_server.http.envelope import LABELS_FIELD, Envelope, json_response, v2_success
 from bodygraph_server.http.errors import ErrorCode
 from bodygraph_server.http.gate import admitted, request_id_of
 from bodygraph_server.http.idempotency import idempotency_key
+from bodygraph_server.http.language import asked_of
 from bodygraph_server.http.operation import Operation
 from bodygraph_server.http.validation import CoordinatesInput
+from bodygraph_server.relations_charting import Worded, worded
 from bodygraph_server.resources.charts.flow import GEOCODING_CODES
 from bodygraph_server.resources.computed import (
     BODY_CODES,
@@ -64,28 +66,28 @@ def _codes(*bodies: Body[Any], geocoding: bool) -> tuple[ErrorCode, ...]:
                                 ErrorCode.TIMEZONE_LOOKUP_FAILED, ErrorCode.INVALID_OPTION)))
 
 
-def stability_data(birth: Chart, ask: StabilityAsk) -> dict[str, Any]:
+def stability_data(birth: Chart, ask: StabilityAsk) -> Worded:
     """``bodygraph stability --bound <minutes>m --json`` of the chart's birth."""
     from bodygraph.relations import stability
 
-    return stability(birth.birth_utc, ask.bound).to_dict()
+    return worded(stability(birth.birth_utc, ask.bound))
 
 
-def rectification_data(ask: RectificationAsk, lat: float, lng: float) -> dict[str, Any]:
+def rectification_data(ask: RectificationAsk, lat: float, lng: float) -> Worded:
     """``bodygraph rectify --lat --lng ... --json`` of the search (blocking)."""
     from bodygraph.geo.timezones import zone, zone_at
     from bodygraph.relations import rectify
 
-    return rectify(ask.first_day, ask.constraints, zone=zone(zone_at(lat, lng)),
-                   last_day=ask.last_day, from_time=ask.from_time,
-                   to_time=ask.to_time).to_dict()
+    return worded(rectify(ask.first_day, ask.constraints, zone=zone(zone_at(lat, lng)),
+                          last_day=ask.last_day, from_time=ask.from_time,
+                          to_time=ask.to_time))
 
 
 def _stability_parser(body: Body[StabilityAsk]) -> Computed:
     def parse(raw: dict[str, Any]) -> Job:
         ask = body.parse(raw)
 
-        def compute(charts: Sequence[Chart]) -> dict[str, Any]:
+        def compute(charts: Sequence[Chart]) -> Worded:
             return stability_data(charts[0], ask)
 
         return Job((ask.birth,), compute)
@@ -107,15 +109,18 @@ async def serve_rectification(request: Request) -> Response:
         raw = await read_raw_body(request, services)
         ask = parse_rectification(parse_json_object(raw))
         geocode_key = geocode_key_for(request, (ask.where,), services.settings.geocoder)
+        asked = asked_of(request.scope)
+        lang = None if asked is None else asked.lang
 
         async def work() -> dict[str, Any]:
             announced.close()
             _, place = await chart_of(services, ask.where, geocode_key)
             point = ask.where if isinstance(ask.where, CoordinatesInput) else place
             assert point is not None
-            data = await anyio.to_thread.run_sync(rectification_data, ask, point.lat,
+            made = await anyio.to_thread.run_sync(rectification_data, ask, point.lat,
                                                   point.lng, abandon_on_cancel=True)
-            return {**places_taken([place]), "data": data}
+            labels = {} if lang is None else {LABELS_FIELD: made.labels(lang)}
+            return {**places_taken([place]), **labels, "data": made.data}
 
         def respond(made: dict[str, Any]) -> Response:
             data = made.pop("data")

@@ -8,7 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 from bodygraph_server.http.envelope import Envelope
 from bodygraph_server.http.operation import Operation
-from bodygraph_server.relations_charting import connection_data, penta_data, transit_of
+from bodygraph_server.relations_charting import (
+    Worded,
+    connection_data,
+    penta_data,
+    transit_of,
+    worded,
+)
 from bodygraph_server.resources.computed import (
     EXTENSION_NOTE,
     Computed,
@@ -49,9 +55,9 @@ class _OneTransit:
             self._made = transit_of(self.at, charts[0] if charts else None)
         return self._made
 
-    def compute(self, charts: Sequence[Chart]) -> dict[str, Any]:
-        """``bodygraph transit --json``."""
-        return self.of(charts).to_dict()
+    def compute(self, charts: Sequence[Chart]) -> Worded:
+        """``bodygraph transit --json`` and its labels."""
+        return worded(self.of(charts))
 
     def draw(self, charts: Sequence[Chart]) -> TransitInput:
         """What ``bodygraph transit --svg`` draws: the natal chart with the transit."""
@@ -74,7 +80,7 @@ def parse_transit(body: dict[str, Any]) -> Job:
                made.draw if transit.visual else None)
 
 
-def _connection(charts: Sequence[Chart]) -> dict[str, Any]:
+def _connection(charts: Sequence[Chart]) -> Worded:
     return connection_data(charts[0], charts[1])
 
 

@@ -11,6 +11,7 @@ from bodygraph_server.http.births import shape_error
 from bodygraph_server.http.envelope import JSON_MEDIA_TYPE, Envelope
 from bodygraph_server.http.operation import Operation
 from bodygraph_server.relations_charting import (
+    Worded,
     calendar_data,
     calendar_ical,
     cycles_data,
@@ -20,7 +21,6 @@ from bodygraph_server.relations_charting import (
 from bodygraph_server.resources.computed import (
     EXTENSION_NOTE,
     Computed,
-    Data,
     Job,
     computed_operation,
     without_services,
@@ -43,7 +43,7 @@ def parse_sensitivity(body: dict[str, Any]) -> Job:
     SENSITIVITY_INPUT`."""
     sensitivity = SENSITIVITY_INPUT.parse(body)
 
-    def compute(charts: Sequence[Chart]) -> Data:
+    def compute(charts: Sequence[Chart]) -> Worded:
         return sensitivity_data(charts[0], sensitivity.minutes)
 
     return Job((sensitivity.birth,), compute)
@@ -64,11 +64,11 @@ def parse_cycles(body: dict[str, Any]) -> Job:
             raise shape_error("year must come after the year of birth (UTC)")
         return charts[0]
 
-    def compute(charts: Sequence[Chart]) -> Data:
+    def compute(charts: Sequence[Chart]) -> Worded:
         return cycles_data(after_birth(charts), year)
 
-    def ical(charts: Sequence[Chart]) -> bytes:
-        return cycles_ical(after_birth(charts), year)
+    def ical(charts: Sequence[Chart], lang: str | None) -> bytes:
+        return cycles_ical(after_birth(charts), year, lang)
 
     return Job((cycles.birth,), compute, documents={ICALENDAR: ical})
 
@@ -79,15 +79,15 @@ def parse_calendar(body: dict[str, Any], services: Services) -> Job:
     (:mod:`bodygraph_server.calendar_cache`)."""
     calendar = CALENDAR_INPUT.parse(body)
 
-    def compute(charts: Sequence[Chart]) -> Data:
+    def compute(charts: Sequence[Chart]) -> Worded:
         months = services.calendar.source(calendar.level)
         return calendar_data(calendar.first, calendar.last, bodies=calendar.bodies,
                              level=calendar.level, blocks=months)
 
-    def ical(charts: Sequence[Chart]) -> bytes:
+    def ical(charts: Sequence[Chart], lang: str | None) -> bytes:
         months = services.calendar.source(calendar.level)
         return calendar_ical(calendar.first, calendar.last, bodies=calendar.bodies,
-                             level=calendar.level, blocks=months)
+                             level=calendar.level, blocks=months, lang=lang)
 
     return Job((), compute, documents={ICALENDAR: ical})
 

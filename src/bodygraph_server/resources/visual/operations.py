@@ -21,6 +21,7 @@ from bodygraph_server.resources.charts.flow import (
     ChartRequest,
     Formatter,
     InputKind,
+    chart_labels,
     chart_operation,
     serve_chart,
 )
@@ -57,8 +58,9 @@ def visual_format(message: str, request_base_url: str = "") -> Formatter:
         base = services.settings.render_base(request_base_url)
         url = svg_render_url(chart, account_id=request.principal.account_id,
                              keys=services.keys, hub=services.templates, render_base=base)
-        return v2_success(chart.to_v2(), type_name=CHART_RESULT, message=message,
-                          extra={RENDER_URL_FIELD: url})
+        data = chart.to_v2()
+        return v2_success(data, type_name=CHART_RESULT, message=message,
+                          extra={RENDER_URL_FIELD: url, **chart_labels(request, chart, data)})
 
     return format_visual
 
