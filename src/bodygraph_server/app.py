@@ -62,12 +62,7 @@ LOG = logging.getLogger("bodygraph_server")
 async def warm_up(charts: ChartSource, settings: Settings) -> None:
     """Compute one chart so the ephemeris, the compiled engine and the time-zone data (and
     the offline gazetteer) are loaded before the first request. Failures are logged (by
-    type only) and left for requests to report.
-
-    Then everything loaded so far is moved out of the garbage collector's sight
-    (``gc.freeze``): those long-lived objects (numba's among them) would otherwise be
-    scanned by every full collection, a pause in the middle of requests
-    (docs/performance.md)."""
+    type only) and left for requests to report."""
     try:
         warm_calculator()  # the compiled engine: one chart alone would run as plain Python
         await charts.from_coordinates(date(2000, 1, 1), time(12, 0), 51.5, 0.0)
@@ -77,6 +72,14 @@ async def warm_up(charts: ChartSource, settings: Settings) -> None:
     except BodygraphError as exc:
         LOG.warning("warm-up chart failed (%s); requests will report the error",
                     type(exc).__name__)
+
+
+def freeze_long_lived() -> None:
+    """Move everything the worker made before serving out of the garbage collector's sight
+    (``gc.freeze``): those long-lived objects (numba's, the MCP server's among them) would
+    otherwise be scanned by every full collection, a pause in the middle of requests
+    (docs/performance.md). Called once the last of them (the operations' running parts)
+    exists."""
     gc.collect()
     gc.freeze()
 
@@ -185,6 +188,8 @@ def create_app(
                     background.start_soon(job_worker(
                         services.jobs, config, bookkeeper.clock.now,
                         on_end=waking(services.job_ended)).run)
+                if config.warm_up:
+                    freeze_long_lived()
                 yield {SCOPE_KEY: services}
                 background.cancel_scope.cancel()
             if journal is not None:

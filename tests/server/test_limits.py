@@ -5,6 +5,7 @@ banner; workers that outlive a killed supervisor."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import os
 import signal
@@ -23,6 +24,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
+from uvicorn.protocols.http.httptools_impl import RequestResponseCycle
 
 from bodygraph_server.http.access_log import PathOnly, log_config
 from bodygraph_server.http.limits import MAX_HEADER_BYTES, LimitedHttpToolsProtocol
@@ -88,6 +90,21 @@ def test_a_normal_request_passes(quick_server: int) -> None:
                    headers={f"x-h{i}": "v" * 100 for i in range(90)}, verify=tls_context())
     assert r.status_code == 200 and r.text == "POST 1000"
     assert "server" not in r.headers
+
+
+def test_a_finished_request_is_freed_without_the_collector(quick_server: int) -> None:
+    # The scope's WriteCheck must not hold its request cycle (which holds the scope):
+    # such a cycle leaves every request's objects to the garbage collector.
+    gc.collect()
+    gc.disable()
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{quick_server}") as client:
+            for _ in range(20):
+                assert client.post("/echo", content=b"x").text == "POST 1"
+        left = sum(isinstance(thing, RequestResponseCycle) for thing in gc.get_objects())
+    finally:
+        gc.enable()
+    assert left <= 1
 
 
 def test_an_oversized_header_is_431_and_bounded(quick_server: int) -> None:

@@ -6,6 +6,7 @@ OpenAPI description of the visual endpoints and the image route."""
 from __future__ import annotations
 
 import base64
+import gc
 import json
 import secrets
 import subprocess
@@ -182,6 +183,19 @@ async def test_a_starting_worker_sweeps(db_url: str, book: Bookkeeper,
         assert (await client.get("/health")).status_code == 200
         assert book.account(issued.account.id).balance == full
         assert book.usage(issued.account.id)[-1].pending == 0
+
+
+@pytest.mark.anyio
+async def test_what_a_worker_makes_before_serving_is_frozen(tmp_path: Path) -> None:
+    # Objects made before the first request and left in the collector's sight (the MCP
+    # server's, tens of thousands) are scanned by every full collection: a pause of the
+    # worker in the middle of requests (docs/performance.md).
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'frozen.sqlite3'}",
+                        geocoder="offline", render_keys=f"k1:{SECRET}")
+    async with in_process(create_app(settings)) as client:
+        tracked = len(gc.get_objects())
+        assert (await client.get("/health")).status_code == 200
+    assert tracked < 5_000
 
 
 # -- SQLite: threads of one process take turns --------------------------------------------

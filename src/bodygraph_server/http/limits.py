@@ -5,6 +5,7 @@ time, body read time: :class:`LimitedHttpToolsProtocol`; docs/api.md, "Limits"),
 from __future__ import annotations
 
 import asyncio
+import weakref
 from typing import Any
 
 import httptools
@@ -35,15 +36,17 @@ class WriteCheck:
 
     def __init__(self, transport: asyncio.Transport, cycle: RequestResponseCycle) -> None:
         self._transport = transport
-        self._cycle = cycle
+        # Weakly: the cycle holds the scope that holds this check, and a strong reference
+        # would leave every request's objects to the garbage collector.
+        self._cycle = weakref.ref(cycle)
 
     async def written(self, patience: float) -> bool:
         """Call after the response's last part was sent. False when uvicorn dropped it
         (the client was gone) or the write failed; once some of it still waits in the
         transport's buffer (a client reading slowly), waits for it to reach the socket for
         up to ``patience`` seconds (then True: it was handed over)."""
-        cycle, transport = self._cycle, self._transport
-        if cycle.disconnected or not cycle.response_complete:
+        cycle, transport = self._cycle(), self._transport
+        if cycle is None or cycle.disconnected or not cycle.response_complete:
             return False
         if cycle.keep_alive and transport.is_closing():
             return False  # closing on its own: the write failed
