@@ -15,11 +15,11 @@ from bodygraph.catalog.translations import (
     pgettext,
     term,
 )
-from bodygraph.cli.cycles import Cycles
 from bodygraph.cli.relations_text import composite_text, rounded_seconds_text
 from bodygraph.model.chart import gate_line
 from bodygraph.relations import ChannelLink, Connection, Penta, Transit
 from bodygraph.relations.calendar import Ingress
+from bodygraph.relations.cycles import Cycles
 from bodygraph.relations.labels import body_name
 from bodygraph.relations.segments import Sensitivity
 from bodygraph.render.model import placements

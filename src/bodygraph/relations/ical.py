@@ -13,11 +13,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
 
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog
 from bodygraph.errors import BodygraphError
 from bodygraph.model.chart import Body, NodeKind
 from bodygraph.relations.calendar import Ingress, ingress_list
 from bodygraph.relations.calendar_blocks import IngressColumns, Level
 from bodygraph.relations.common import to_second
+from bodygraph.relations.labels import body_name
 
 if TYPE_CHECKING:
     from bodygraph.relations.cycles import Cycles
@@ -74,6 +76,25 @@ ENGLISH: Final = EventWords(
 )
 
 _NODES: Final = (Body.NORTH_NODE, Body.SOUTH_NODE)
+
+
+def event_words(lang: str) -> EventWords:
+    """The words of the iCalendar events (SUMMARY, DESCRIPTION, calendar name) in ``lang``."""
+    if lang == SOURCE_LANGUAGE:
+        return ENGLISH
+    tr = catalog(lang)
+    return EventWords(
+        body_names={body: body_name(body, lang) for body in Body},
+        gate_ingress=tr.pgettext("cli", "{body} enters gate {gate}"),
+        line_ingress=tr.pgettext("cli", "{body} enters line {gate}.{line}"),
+        gate_description=tr.pgettext("cli", "{summary} (by line {line}) at {at} UTC."),
+        instant_description=tr.pgettext("cli", "{summary} at {at} UTC."),
+        calendar_name=tr.pgettext("cli", "Ingresses {first} to {last}"),
+        solar_return=tr.pgettext("cli", "Solar return {year}"),
+        saturn_return=tr.pgettext("cli", "Saturn return (pass {number} of {count})"),
+        uranus_opposition=tr.pgettext("cli", "Uranus opposition (pass {number} of {count})"),
+        cycles_name=tr.pgettext("cli", "Solar return {year}, Saturn return and Uranus opposition"),
+    )
 
 
 def icalendar_module() -> Any:
