@@ -6,7 +6,6 @@ return, in UTC, with UIDs and stamps that the data alone decides (docs/cycles-an
 from __future__ import annotations
 
 import importlib
-import re
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ from bodygraph.model.chart import Body, NodeKind
 from bodygraph.relations.calendar import Ingress, ingress_list
 from bodygraph.relations.calendar_blocks import IngressColumns, Level
 from bodygraph.relations.common import to_second
-from bodygraph.relations.labels import body_name
+from bodygraph.relations.labels import body_name, english_body_name
 
 if TYPE_CHECKING:
     from bodygraph.relations.cycles import Cycles
@@ -57,13 +56,9 @@ class EventWords:
     cycles_name: str  # {year}
 
 
-def _camel_words(key: str) -> str:
-    return " ".join(part.capitalize() for part in re.findall(r"[a-z]+|[A-Z][a-z]*", key))
-
-
 #: The English words of the events.
 ENGLISH: Final = EventWords(
-    body_names={body: _camel_words(body.value) for body in Body},
+    body_names={body: english_body_name(body.value) for body in Body},
     gate_ingress="{body} enters gate {gate}",
     line_ingress="{body} enters line {gate}.{line}",
     gate_description="{summary} (by line {line}) at {at} UTC.",
