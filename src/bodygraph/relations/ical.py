@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
 
-from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, pgettext
 from bodygraph.errors import BodygraphError
 from bodygraph.model.chart import Body, NodeKind
 from bodygraph.relations.calendar import Ingress, ingress_list
@@ -56,18 +56,18 @@ class EventWords:
     cycles_name: str  # {year}
 
 
-#: The English words of the events.
+#: The English words of the events, marked for the catalogs (context ``cli``).
 ENGLISH: Final = EventWords(
     body_names={body: english_body_name(body.value) for body in Body},
-    gate_ingress="{body} enters gate {gate}",
-    line_ingress="{body} enters line {gate}.{line}",
-    gate_description="{summary} (by line {line}) at {at} UTC.",
-    instant_description="{summary} at {at} UTC.",
-    calendar_name="Ingresses {first} to {last}",
-    solar_return="Solar return {year}",
-    saturn_return="Saturn return (pass {number} of {count})",
-    uranus_opposition="Uranus opposition (pass {number} of {count})",
-    cycles_name="Solar return {year}, Saturn return and Uranus opposition",
+    gate_ingress=pgettext("cli", "{body} enters gate {gate}"),
+    line_ingress=pgettext("cli", "{body} enters line {gate}.{line}"),
+    gate_description=pgettext("cli", "{summary} (by line {line}) at {at} UTC."),
+    instant_description=pgettext("cli", "{summary} at {at} UTC."),
+    calendar_name=pgettext("cli", "Ingresses {first} to {last}"),
+    solar_return=pgettext("cli", "Solar return {year}"),
+    saturn_return=pgettext("cli", "Saturn return (pass {number} of {count})"),
+    uranus_opposition=pgettext("cli", "Uranus opposition (pass {number} of {count})"),
+    cycles_name=pgettext("cli", "Solar return {year}, Saturn return and Uranus opposition"),
 )
 
 _NODES: Final = (Body.NORTH_NODE, Body.SOUTH_NODE)
@@ -78,17 +78,21 @@ def event_words(lang: str) -> EventWords:
     if lang == SOURCE_LANGUAGE:
         return ENGLISH
     tr = catalog(lang)
+
+    def say(english: str) -> str:
+        return tr.pgettext("cli", english)
+
     return EventWords(
         body_names={body: body_name(body, lang) for body in Body},
-        gate_ingress=tr.pgettext("cli", "{body} enters gate {gate}"),
-        line_ingress=tr.pgettext("cli", "{body} enters line {gate}.{line}"),
-        gate_description=tr.pgettext("cli", "{summary} (by line {line}) at {at} UTC."),
-        instant_description=tr.pgettext("cli", "{summary} at {at} UTC."),
-        calendar_name=tr.pgettext("cli", "Ingresses {first} to {last}"),
-        solar_return=tr.pgettext("cli", "Solar return {year}"),
-        saturn_return=tr.pgettext("cli", "Saturn return (pass {number} of {count})"),
-        uranus_opposition=tr.pgettext("cli", "Uranus opposition (pass {number} of {count})"),
-        cycles_name=tr.pgettext("cli", "Solar return {year}, Saturn return and Uranus opposition"),
+        gate_ingress=say(ENGLISH.gate_ingress),
+        line_ingress=say(ENGLISH.line_ingress),
+        gate_description=say(ENGLISH.gate_description),
+        instant_description=say(ENGLISH.instant_description),
+        calendar_name=say(ENGLISH.calendar_name),
+        solar_return=say(ENGLISH.solar_return),
+        saturn_return=say(ENGLISH.saturn_return),
+        uranus_opposition=say(ENGLISH.uranus_opposition),
+        cycles_name=say(ENGLISH.cycles_name),
     )
 
 
