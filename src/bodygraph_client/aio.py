@@ -82,12 +82,8 @@ class AsyncClient(core.ClientBase):
                          kind: jobs.JobKind = "chart", callback_url: str | None = None,
                          content_type: str | None = None, gzipped: bool = False) -> jobs.Job:
         """See :meth:`bodygraph_client.Client.submit_job`."""
-        if isinstance(births, bytes):
-            body, kind_of_body = births, content_type or "application/x-ndjson"
-        else:
-            body, gzipped, kind_of_body = jobs.upload(births), True, "application/x-ndjson"
-        request = jobs.submit_request(self._http, self._core.auth_headers(), body,
-                                      content_type=kind_of_body, gzipped=gzipped, kind=kind,
+        request = jobs.submit_request(self._http, self._core.auth_headers(), births,
+                                      content_type=content_type, gzipped=gzipped, kind=kind,
                                       callback_url=callback_url)
         return jobs.read_job(self._core.check(await self.exchange(request)))
 

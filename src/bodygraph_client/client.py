@@ -88,12 +88,8 @@ class Client(core.ClientBase):
         per birth, given back for the rows that fail). ``births`` may be an upload as
         bytes, NDJSON or CSV by ``content_type`` (``gzipped``: gzip-compressed). Retries
         keep their Idempotency-Key: one job however often the request is sent."""
-        if isinstance(births, bytes):
-            body, kind_of_body = births, content_type or "application/x-ndjson"
-        else:
-            body, gzipped, kind_of_body = jobs.upload(births), True, "application/x-ndjson"
-        request = jobs.submit_request(self._http, self._core.auth_headers(), body,
-                                      content_type=kind_of_body, gzipped=gzipped, kind=kind,
+        request = jobs.submit_request(self._http, self._core.auth_headers(), births,
+                                      content_type=content_type, gzipped=gzipped, kind=kind,
                                       callback_url=callback_url)
         return jobs.read_job(self._core.check(self.exchange(request)))
 

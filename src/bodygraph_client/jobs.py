@@ -55,9 +55,15 @@ def upload(births: Iterable[Birth]) -> bytes:
 
 
 def submit_request(http: httpx.Client | httpx.AsyncClient, headers: dict[str, str],
-                   body: bytes, *, content_type: str, gzipped: bool, kind: JobKind,
-                   callback_url: str | None) -> httpx.Request:
-    """``POST /v2/jobs`` with a fresh Idempotency-Key (a retry answers the same job)."""
+                   births: Iterable[Birth] | bytes, *, content_type: str | None, gzipped: bool,
+                   kind: JobKind, callback_url: str | None) -> httpx.Request:
+    """``POST /v2/jobs`` with a fresh Idempotency-Key (a retry answers the same job):
+    ``births`` as :func:`upload` writes them, or an upload as bytes of ``content_type``
+    (default NDJSON), ``gzipped`` or not."""
+    if isinstance(births, bytes):
+        body, content_type = births, content_type or "application/x-ndjson"
+    else:
+        body, gzipped, content_type = upload(births), True, "application/x-ndjson"
     params = {"kind": kind, **({"callbackUrl": callback_url} if callback_url else {})}
     sent = {**headers, "Content-Type": content_type, "Idempotency-Key": str(uuid.uuid4()),
             **({"Content-Encoding": "gzip"} if gzipped else {})}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, sign_names
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, pgettext, sign_names
 from bodygraph.cli.relations_text import rounded_seconds_text as when
 from bodygraph.relations.labels import (
     body_name,
@@ -16,7 +16,6 @@ from bodygraph.relations.labels import (
     side_name,
 )
 from bodygraph.rules.hologenetic import HologeneticProfile
-from bodygraph_mcp.summaries import pgettext
 
 __all__ = ["astro_summary", "hologenetic_summary", "when"]
 

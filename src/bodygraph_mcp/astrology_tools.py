@@ -12,14 +12,13 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from bodygraph.calculator import calculate
-from bodygraph.catalog.translations import catalog
+from bodygraph.catalog.translations import catalog, pgettext
 from bodygraph.render import Theme
 from bodygraph_mcp import astrology_summaries as summaries
 from bodygraph_mcp.birth import BirthArg, BirthInfo, instant, library_errors, parse_birth
 from bodygraph_mcp.languages import Lang, labelled
 from bodygraph_mcp.relation_results import relation_result
 from bodygraph_mcp.results import summary, tool_result
-from bodygraph_mcp.summaries import pgettext
 
 HouseSystem = Literal["placidus", "whole-sign"]
 """``bodygraph.rules.houses.HOUSE_SYSTEMS`` (a test holds them equal)."""

@@ -14,7 +14,7 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from bodygraph import relations
-from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, pgettext
 from bodygraph.cli.rectify import window_lines
 from bodygraph.cli.sensitivity import parse_window
 from bodygraph.cli.stability import span_text, stretch_text, value_text, words
@@ -27,7 +27,7 @@ from bodygraph.relations.rectification import NO_CONSTRAINT
 from bodygraph_mcp.birth import BirthArg, library_errors, parse_birth
 from bodygraph_mcp.languages import Lang, labelled
 from bodygraph_mcp.relation_results import relation_result
-from bodygraph_mcp.summaries import pgettext, when
+from bodygraph_mcp.summaries import when
 
 _Stretch = TypedDict("_Stretch", {"value": str, "from": str | None, "to": str | None})
 

@@ -8,12 +8,18 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from bodygraph.catalog.tables import Channel
-from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, cross_text, term
-from bodygraph.cli.cycles import Cycles
+from bodygraph.catalog.translations import (
+    SOURCE_LANGUAGE,
+    catalog,
+    cross_text,
+    pgettext,
+    term,
+)
 from bodygraph.cli.relations_text import composite_text, rounded_seconds_text
 from bodygraph.model.chart import gate_line
 from bodygraph.relations import ChannelLink, Connection, Penta, Transit
 from bodygraph.relations.calendar import Ingress
+from bodygraph.relations.cycles import Cycles
 from bodygraph.relations.labels import body_name
 from bodygraph.relations.segments import Sensitivity
 from bodygraph.render.model import placements
@@ -22,10 +28,6 @@ from bodygraph.render.scene import side_text
 #: An instant to the second, rounded, as the command line writes it: ``2024-03-20 03:06:00 UTC``.
 when = rounded_seconds_text
 
-
-def pgettext(context: str, message: str) -> str:
-    """Marks ``message`` for the catalogs (``pybabel extract``) and gives it back."""
-    return message
 
 
 def _say(lang: str, message: str, **fields: object) -> str:

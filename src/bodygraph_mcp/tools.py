@@ -17,9 +17,9 @@ from pydantic import Field
 
 from bodygraph import relations
 from bodygraph.cli.calendar import ingresses
-from bodygraph.cli.cycles import cycles_of
 from bodygraph.cli.sensitivity import parse_window
 from bodygraph.model.chart import BODIES
+from bodygraph.relations.cycles import cycles_of
 from bodygraph.relations.penta import MAX_MEMBERS, MIN_MEMBERS
 from bodygraph.relations.sensitivity import sensitivity as sensitivity_of
 from bodygraph.render import render_svg as draw

@@ -98,7 +98,7 @@ def sensitivity_data(birth: Chart, minutes: int) -> Worded:
 
 def cycles_data(birth: Chart, year: int) -> Worded:
     """``bodygraph cycles --year <year> --json`` of the chart's birth."""
-    from bodygraph.cli.cycles import cycles_of
+    from bodygraph.relations.cycles import cycles_of
 
     return worded(cycles_of(birth.birth_utc, year))
 
@@ -106,9 +106,8 @@ def cycles_data(birth: Chart, year: int) -> Worded:
 def cycles_ical(birth: Chart, year: int, lang: str | None = None) -> bytes:
     """``bodygraph cycles --year <year> --ics - [--lang <lang>]`` of the chart's birth: the
     iCalendar document of the same cycles, its words in ``lang`` (None: English)."""
-    from bodygraph.cli.cycles import cycles_of
-    from bodygraph.cli.ical_file import event_words
-    from bodygraph.relations.ical import cycles_to_ical
+    from bodygraph.relations.cycles import cycles_of
+    from bodygraph.relations.ical import cycles_to_ical, event_words
 
     return cycles_to_ical(cycles_of(birth.birth_utc, year), words=event_words(lang or "en"))
 
@@ -132,9 +131,8 @@ def calendar_ical(first_day: date, last_day: date, bodies: Sequence[str], level:
                   blocks: BlockSource | None = None, lang: str | None = None) -> bytes:
     """The same calendar as :func:`calendar_data` as an iCalendar document (``bodygraph
     calendar --ics - [--lang <lang>]``): one event per ingress, its words in ``lang``."""
-    from bodygraph.cli.ical_file import event_words
     from bodygraph.relations.calendar import calendar_columns
-    from bodygraph.relations.ical import to_ical
+    from bodygraph.relations.ical import event_words, to_ical
 
     start = datetime.combine(first_day, time(), tzinfo=UTC)
     end = datetime.combine(last_day + timedelta(days=1), time(), tzinfo=UTC)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import httpx
 import pytest
@@ -34,6 +35,11 @@ class Service:
     def key(self, plan: str = "developer") -> str:
         return self.account(plan).api_key
 
+    def assert_charged(self, account: int, calls: int) -> None:
+        """The account's balance is its month's credits less ``calls``."""
+        found = self.book.account(account)
+        assert found.balance == found.plan.credits_per_month(found.billing) - calls
+
 
 def loopback() -> httpx.HTTPTransport:
     """A network transport for a client of the service (plain HTTP on 127.0.0.1) with the
@@ -51,6 +57,15 @@ def async_loopback() -> httpx.AsyncHTTPTransport:
 def service(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory) -> Service:
     """The service these tests share with the browser tests (one per test session)."""
     return Service(*shared_served(pytestconfig, tmp_path_factory))
+
+
+@pytest.fixture(scope="module")
+def openapi(service: Service) -> dict[str, Any]:
+    """The OpenAPI document the running service publishes."""
+    answer = httpx.get(f"{service.base_url}/openapi.json", timeout=30, verify=tls_context())
+    assert answer.status_code == 200
+    document: dict[str, Any] = answer.json()
+    return document
 
 
 @pytest.fixture(scope="module")

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
-from server.support import tls_context
 
 from bodygraph_client import (
     AccountResult,
@@ -28,14 +26,6 @@ from .schema_check import conforms
 pytestmark = pytest.mark.timeout(300)
 
 COORDS = (52.52, 13.405, "1990-07-15", "14:30")
-
-
-@pytest.fixture(scope="module")
-def openapi(service: Service) -> dict[str, Any]:
-    answer = httpx.get(f"{service.base_url}/openapi.json", timeout=30, verify=tls_context())
-    assert answer.status_code == 200
-    document: dict[str, Any] = answer.json()
-    return document
 
 
 def _valid(openapi: dict[str, Any], name: str, value: Any) -> None:

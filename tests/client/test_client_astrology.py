@@ -76,14 +76,6 @@ CASES = [
 IDS = [f"{c.method}-{i}" for i, c in enumerate(CASES)]
 
 
-@pytest.fixture(scope="module")
-def openapi(service: Service) -> dict[str, Any]:
-    answer = httpx.get(f"{service.base_url}/openapi.json", timeout=30, verify=tls_context())
-    assert answer.status_code == 200
-    document: dict[str, Any] = answer.json()
-    return document
-
-
 def check(service: Service, case: Case, result: Any, openapi: dict[str, Any]) -> None:
     import jsonschema
 
@@ -102,11 +94,6 @@ def check(service: Service, case: Case, result: Any, openapi: dict[str, Any]) ->
     assert result == case.expected()
 
 
-def _charged(service: Service, account: int, calls: int) -> None:
-    found = service.book.account(account)
-    assert found.balance == found.plan.credits_per_month(found.billing) - calls
-
-
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_sync_method(service: Service, openapi: dict[str, Any], case: Case) -> None:
     issued = service.account()
@@ -114,7 +101,7 @@ def test_sync_method(service: Service, openapi: dict[str, Any], case: Case) -> N
                 transport=loopback()) as client:
         result = getattr(client, case.method)(*case.args)
     check(service, case, result, openapi)
-    _charged(service, issued.account.id, 1)
+    service.assert_charged(issued.account.id, 1)
 
 
 @pytest.mark.anyio
@@ -125,7 +112,7 @@ async def test_async_method(service: Service, openapi: dict[str, Any], case: Cas
                            geocode_key="geo-key", transport=async_loopback()) as client:
         result = await getattr(client, case.method)(*case.args)
     check(service, case, result, openapi)
-    _charged(service, issued.account.id, 1)
+    service.assert_charged(issued.account.id, 1)
 
 
 @pytest.mark.parametrize(("kind", "name"), [
@@ -148,7 +135,7 @@ def test_refusals(service: Service) -> None:
         with pytest.raises(InvalidInput) as theme:
             client.wheel_chart_at(*AT, theme="neon")  # type: ignore[arg-type]
         assert theme.value.error_code == "INVALID_OPTION"
-    _charged(service, issued.account.id, 0)
+    service.assert_charged(issued.account.id, 0)
     basic = service.key("hobbyist")
     with (Client(basic, base_url=service.base_url, transport=loopback()) as client,
           pytest.raises(AccessDenied)):

@@ -14,9 +14,7 @@ from functools import cache
 from typing import Any
 from zoneinfo import ZoneInfo
 
-import httpx
 import pytest
-from server.support import tls_context
 
 import bodygraph
 from bodygraph_client import (
@@ -126,16 +124,6 @@ CASES = [
 IDS = [f"{c.method}-{i}" for i, c in enumerate(CASES)]
 
 
-@pytest.fixture(scope="module")
-def openapi(service: Service) -> dict[str, Any]:
-    """The OpenAPI document the running service publishes."""
-    answer = httpx.get(f"{service.base_url}/openapi.json", timeout=30,
-                       verify=tls_context())
-    assert answer.status_code == 200
-    document: dict[str, Any] = answer.json()
-    return document
-
-
 
 
 @cache
@@ -159,11 +147,6 @@ def check(case: Case, result: Any, openapi: dict[str, Any]) -> None:
     assert result == expected
 
 
-def _charged(service: Service, account: int, calls: int) -> None:
-    found = service.book.account(account)
-    assert found.balance == found.plan.credits_per_month(found.billing) - calls
-
-
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_sync_method(service: Service, openapi: dict[str, Any], case: Case) -> None:
     issued = service.account()
@@ -172,7 +155,7 @@ def test_sync_method(service: Service, openapi: dict[str, Any], case: Case) -> N
         result = getattr(client, case.method)(*case.args, **case.options)
         assert client.rate_limit.remaining == 99
     check(case, result, openapi)
-    _charged(service, issued.account.id, case.charged)
+    service.assert_charged(issued.account.id, case.charged)
 
 
 @pytest.mark.anyio
@@ -183,7 +166,7 @@ async def test_async_method(service: Service, openapi: dict[str, Any], case: Cas
                            geocode_key="geo-key", transport=async_loopback()) as client:
         result = await getattr(client, case.method)(*case.args, **case.options)
     check(case, result, openapi)
-    _charged(service, issued.account.id, case.charged)
+    service.assert_charged(issued.account.id, case.charged)
 
 
 TYPES = [

@@ -4,18 +4,17 @@ the SVG of ``bodygraph wheel --svg``; bad input is a tool error naming what is a
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from test_mcp_relations import cli_json, ok, refused, text_of
 
 from bodygraph.cli.main import main
 from bodygraph.render import PRESET_NAMES
 from bodygraph.rules.houses import HOUSE_SYSTEMS
 
 if TYPE_CHECKING:  # the SDK is imported when a test runs, not in every collecting worker
-    from mcp.types import CallToolResult
     from shared_session import SharedSession
 
 pytestmark = [pytest.mark.anyio, pytest.mark.timeout(120)]
@@ -26,27 +25,6 @@ BERLIN_CLI = ["--date", "1990-07-15", "--time", "14:30", "--place", "Berlin, Ger
 SOUTH = {"date": "1979-11-23", "time": "23:05", "lat": -33.8688, "lng": 151.2093}
 SOUTH_CLI = ["--date", "1979-11-23", "--time", "23:05", "--lat", "-33.8688",
              "--lng", "151.2093"]
-
-
-def cli_json(capsys: pytest.CaptureFixture[str], *args: str) -> Any:
-    capsys.readouterr()
-    assert main([*args, "--json"]) == 0
-    return json.loads(capsys.readouterr().out)
-
-
-def text_of(result: CallToolResult) -> str:
-    from mcp.types import TextContent
-
-    first = result.content[0]
-    assert isinstance(first, TextContent)
-    return first.text
-
-
-async def ok(session: SharedSession, tool: str, arguments: dict[str, Any]) -> CallToolResult:
-    result = await session.call_tool(tool, arguments)
-    assert not result.is_error, text_of(result)
-    assert result.structured_content is not None
-    return result
 
 
 async def test_lists_the_astrology_tools(session: SharedSession) -> None:
@@ -123,8 +101,4 @@ BAD: list[tuple[str, dict[str, Any], str]] = [
                          ids=[f"{tool}-{message}" for tool, _, message in BAD])
 async def test_bad_input_is_a_tool_error(session: SharedSession, tool: str,
                                          arguments: dict[str, Any], message: str) -> None:
-    result = await session.call_tool(tool, arguments)
-    assert result.is_error
-    text = text_of(result)
-    assert text.startswith(f"Error executing tool {tool}: ")
-    assert message in text and "Traceback" not in text
+    await refused(session, tool, arguments, message)

@@ -51,6 +51,18 @@ async def ok(session: SharedSession, tool: str, arguments: dict[str, Any]) -> Ca
     return result
 
 
+async def refused(session: SharedSession, tool: str, arguments: dict[str, Any],
+                  message: str) -> None:
+    """The call is a tool error saying ``message``: one line, never a traceback."""
+    result = await session.call_tool(tool, arguments)
+    assert result.is_error
+    text = text_of(result)
+    assert text.startswith(f"Error executing tool {tool}: ")
+    assert message in text
+    assert "Traceback" not in text
+    assert text != f"Error executing tool {tool}"  # never the bare text of a crash
+
+
 async def test_lists_the_relation_tools(session: SharedSession) -> None:
     tools = {tool.name: tool for tool in (await session.list_tools()).tools}
     assert set(RELATIONS) <= set(tools)
@@ -179,13 +191,7 @@ BAD: list[tuple[str, dict[str, Any], str]] = [
                          ids=[f"{tool}-{message}" for tool, _, message in BAD])
 async def test_bad_input_is_a_tool_error(session: SharedSession, tool: str,
                                          arguments: dict[str, Any], message: str) -> None:
-    result = await session.call_tool(tool, arguments)
-    assert result.is_error
-    text = text_of(result)
-    assert text.startswith(f"Error executing tool {tool}: ")
-    assert message in text
-    assert "Traceback" not in text
-    assert text != f"Error executing tool {tool}"  # never the bare text of a crash
+    await refused(session, tool, arguments, message)
 
 
 async def test_still_answers_after_errors(session: SharedSession) -> None:

@@ -1,5 +1,6 @@
 """Helpers of the HTTP service tests: an in-process client that runs the app's lifespan,
-a stand-in Google Geocoding API on 127.0.0.1, and a real uvicorn server in a subprocess."""
+a stand-in Google Geocoding API on 127.0.0.1, a real uvicorn server in a subprocess, and
+the rows ``bodygraph batch`` computes for a job's births."""
 
 from __future__ import annotations
 
@@ -39,6 +40,28 @@ REPO = Path(__file__).resolve().parents[2]
 POLICY_RE = re.compile(r'^"100-in-1min"; q=100; w=60; pk=:[A-Za-z0-9+/]+={0,2}:$')
 STATE_RE = re.compile(r'^"100-in-1min"; r=(\d+); t=(\d+)$')
 TIMESTAMP_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
+
+
+def batch_rows(births: list[dict[str, Any]], folder: Path) -> list[dict[str, str]]:
+    """``bodygraph batch``, in this process, on the births of a job's upload
+    (``birthdate``, ``birthtime``, ``lat``, ``lng``): the rows its CSV result must equal."""
+    import csv
+    import io
+    import json
+
+    from bodygraph.batch.job import run_batch
+
+    source = folder / "births.csv"
+    with source.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["date", "time", "lat", "lng"])
+        for birth in births:
+            writer.writerow([birth["birthdate"], birth["birthtime"], json.dumps(birth["lat"]),
+                             json.dumps(birth["lng"])])
+    target = folder / "charts.csv"
+    run_batch(source, target, jobs=1, stderr=io.StringIO())
+    with target.open(newline="") as handle:
+        return list(csv.DictReader(handle))
 
 
 @asynccontextmanager

@@ -16,11 +16,10 @@ from typing import Any
 import httpx
 import pytest
 
-from bodygraph.batch.job import run_batch
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.store import open_store
 
-from .support import LiveServer
+from .support import LiveServer, batch_rows
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
 
@@ -40,21 +39,6 @@ def cluster() -> Iterator[Any]:
                                   dashboard_address=None, scheduler_kwargs={
                                       "dashboard_address": "127.0.0.1:0"}) as running:
         yield running
-
-
-def _expected(tmp_path: Path) -> list[dict[str, str]]:
-    """``bodygraph batch`` on the same births, in this process."""
-    source = tmp_path / "births.csv"
-    with source.open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["date", "time", "lat", "lng"])
-        for birth in BIRTHS:
-            writer.writerow([birth["birthdate"], birth["birthtime"], json.dumps(birth["lat"]),
-                             json.dumps(birth["lng"])])
-    target = tmp_path / "charts.csv"
-    run_batch(source, target, jobs=1, stderr=io.StringIO())
-    with target.open(newline="") as handle:
-        return list(csv.DictReader(handle))
 
 
 def test_a_jobs_chunks_run_on_the_dask_cluster(cluster: Any, tmp_path: Path) -> None:
@@ -91,4 +75,4 @@ def test_a_jobs_chunks_run_on_the_dask_cluster(cluster: Any, tmp_path: Path) -> 
     chunks = -(-len(BIRTHS) // CHUNK_ROWS)
     ran = scheduler.task_prefixes["compute_chunk"].state_counts  # transitions into each
     assert ran["memory"] == chunks and ran["erred"] == 0, dict(ran)
-    assert list(csv.DictReader(io.StringIO(answer.text))) == _expected(tmp_path)
+    assert list(csv.DictReader(io.StringIO(answer.text))) == batch_rows(BIRTHS, tmp_path)

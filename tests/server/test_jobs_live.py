@@ -19,11 +19,10 @@ from typing import Any
 import httpx
 import pytest
 
-from bodygraph.batch.job import run_batch
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.store import open_store
 
-from .support import LiveServer
+from .support import LiveServer, batch_rows
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
 
@@ -97,21 +96,6 @@ def _wait(service: Service, key: str, job_id: str, timeout: float = 120) -> dict
     raise AssertionError(f"job {job_id} did not end in {timeout} s")
 
 
-def _expected(tmp_path: Path) -> list[dict[str, str]]:
-    """``bodygraph batch`` on the same births."""
-    source = tmp_path / "births.csv"
-    with source.open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["date", "time", "lat", "lng"])
-        for birth in BIRTHS:
-            writer.writerow([birth["birthdate"], birth["birthtime"], json.dumps(birth["lat"]),
-                             json.dumps(birth["lng"])])
-    target = tmp_path / "charts.csv"
-    run_batch(source, target, jobs=1, stderr=io.StringIO())
-    with target.open(newline="") as handle:
-        return list(csv.DictReader(handle))
-
-
 def test_a_job_is_computed_and_downloaded_in_every_format(service: Service,
                                                           tmp_path: Path) -> None:
     key, account_id = service.key()
@@ -132,7 +116,7 @@ def test_a_job_is_computed_and_downloaded_in_every_format(service: Service,
     assert (usage.calls, usage.credits, usage.pending) == (len(BIRTHS) - 2, len(BIRTHS) - 2, 0)
     assert service.book.audit(account_id).balanced
 
-    expected = _expected(tmp_path)
+    expected = batch_rows(BIRTHS, tmp_path)
     url = f"/v2/jobs/{data['jobId']}/result"
     lines = service.http.get(url, headers=_auth(key)).text.splitlines()
     rows = [json.loads(line) for line in lines]

@@ -17,7 +17,7 @@ import pytest
 
 import bodygraph
 from bodygraph.catalog.translations import LANGUAGES, term
-from bodygraph.i18n.terms import body_name
+from bodygraph.relations.labels import english_body_name
 from bodygraph.render import render_svg
 from bodygraph.render.from_relations import connection_input
 from bodygraph_server.billing.accounts import Bookkeeper
@@ -176,14 +176,14 @@ async def test_time_searches_labels(client: httpx.AsyncClient, book: Bookkeeper)
     assert len(labels["changes"]) == len(data["changes"]) > 0
     for change, label in zip(data["changes"], labels["changes"], strict=True):
         assert label == {"side": term("side", change["side"].capitalize(), "es"),
-                         "body": term("body", body_name(change["body"]), "es")}
+                         "body": term("body", english_body_name(change["body"]), "es")}
     for segment, label in zip(data["segments"], labels["segments"], strict=True):
         assert label["type"] == term("type", segment["type"], "es")
         assert label["incarnationCross"] != segment["incarnationCross"]
         assert re.search(r"\(\d+/\d+ \| \d+/\d+\)$", label["incarnationCross"])
     calendar = (await post(client, key, "/v2/calendar",
                            {"from": "2024-01-01", "to": "2024-01-02", "lang": "zh-Hans"})).json()
-    assert calendar["labels"] == [{"body": term("body", body_name(i["body"]), "zh-Hans")}
+    assert calendar["labels"] == [{"body": term("body", english_body_name(i["body"]), "zh-Hans")}
                                   for i in calendar["data"]]
 
 

@@ -15,8 +15,8 @@ import pytest
 
 import bodygraph
 from bodygraph.catalog.translations import LANGUAGES, catalog, term
-from bodygraph.i18n.terms import body_name
 from bodygraph.model.chart import BODIES
+from bodygraph.relations.labels import english_body_name
 
 from .support import shared_served, tls_context
 from .test_docs_browser import BIRTH, WAIT_MS, Site, wait_for_the_picture
@@ -59,7 +59,8 @@ def translated_pairs(lang: str) -> list[tuple[str, str]]:
             pairs += zip(value, there[key], strict=True)
         else:
             pairs.append((value, there[key]))
-    pairs += [(body_name(b.value), term("body", body_name(b.value), lang)) for b in BODIES]
+    pairs += [(english_body_name(b.value), term("body", english_body_name(b.value), lang))
+              for b in BODIES]
     pairs += [(side, term("side", side, lang)) for side in ("Design", "Personality")]
     pairs += [(h, catalog(lang).pgettext("page", h)) for h in HEADINGS]
     return [(e, t) for e, t in pairs if e != t]

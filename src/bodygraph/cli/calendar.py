@@ -11,7 +11,6 @@ from bodygraph.calculator import Calculator
 from bodygraph.catalog.translations import catalog
 from bodygraph.cli.ical_file import (
     add_ics_option,
-    event_words,
     ics_to_stdout,
     write_ics,
 )
@@ -32,7 +31,7 @@ from bodygraph.cli.relations_text import rounded_seconds_text
 from bodygraph.cli.report import body_label, pad
 from bodygraph.model.chart import BODIES, NodeKind, gate_line
 from bodygraph.relations.calendar import LEVELS, Ingress, Level, calendar, parse_bodies
-from bodygraph.relations.ical import to_ical
+from bodygraph.relations.ical import event_words, to_ical
 
 EXAMPLE = "bodygraph calendar --from 2026-01-01 --to 2026-12-31 --body sun"
 

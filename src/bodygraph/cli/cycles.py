@@ -10,7 +10,6 @@ from bodygraph.catalog.translations import catalog
 from bodygraph.cli.chart import add_birth_options, chart_from_args
 from bodygraph.cli.ical_file import (
     add_ics_option,
-    event_words,
     ics_to_stdout,
     write_ics,
 )
@@ -29,14 +28,8 @@ from bodygraph.cli.relations_options import (
 )
 from bodygraph.cli.relations_text import rounded_seconds_text
 from bodygraph.cli.report import display_width, pad
-from bodygraph.relations.cycles import (
-    Cycles,
-    cycles_of,
-)
-from bodygraph.relations.ical import cycles_to_ical
-
-# Cycles and cycles_of: also imported from here by the MCP server and the service.
-__all__ = ["Cycles", "add_parser", "cycles_of", "run"]
+from bodygraph.relations.cycles import cycles_of
+from bodygraph.relations.ical import cycles_to_ical, event_words
 
 EXAMPLE = "bodygraph cycles --utc 1980-01-03T08:30:00Z --year 2026"
 

@@ -8,13 +8,7 @@ from datetime import UTC, datetime
 from bodygraph.catalog.tables import CENTER_NAMES, reading_order, tables
 from bodygraph.catalog.translations import CHANNEL_PATTERN, SOURCE_LANGUAGE, catalog, term
 from bodygraph.model.chart import BODIES, Activation, Body, Chart
-
-_LABELS = {
-    "sun": "Sun", "earth": "Earth", "northNode": "North Node", "southNode": "South Node",
-    "moon": "Moon", "mercury": "Mercury", "venus": "Venus", "mars": "Mars",
-    "jupiter": "Jupiter", "saturn": "Saturn", "uranus": "Uranus", "neptune": "Neptune",
-    "pluto": "Pluto",
-}
+from bodygraph.relations.labels import body_name
 
 
 def _cell(a: Activation) -> str:
@@ -34,7 +28,7 @@ def pad(text: str, width: int) -> str:
 
 def body_label(body: Body, lang: str = SOURCE_LANGUAGE) -> str:
     """A body's name in ``lang``: ``"North Node"``, ``"Nordknoten"``."""
-    return term("body", _LABELS[body.value], lang)
+    return body_name(body, lang)
 
 
 def utc_seconds_text(instant: datetime) -> str:

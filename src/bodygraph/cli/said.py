@@ -9,13 +9,7 @@ import re
 from functools import cache
 from string import Formatter
 
-from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog
-
-
-def pgettext(context: str, text: str) -> str:
-    """A message marked for the catalogs (``pybabel extract`` reads the call), unchanged."""
-    return text
-
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, pgettext
 
 #: The library's messages, as the library writes them.
 LIBRARY_MESSAGES: tuple[str, ...] = (

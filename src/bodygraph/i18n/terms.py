@@ -4,7 +4,6 @@ definition a catalog template is generated from (docs/translating.md)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -19,6 +18,7 @@ from bodygraph.catalog.translations import (
 from bodygraph.catalog.wording import SIGNATURE, STRATEGY
 from bodygraph.model.chart import AUTHORITIES, BODIES, DEFINITIONS, TYPES
 from bodygraph.relations.connection import ConnectionKind
+from bodygraph.relations.labels import english_body_name
 from bodygraph.rules.text import color_phrase
 
 
@@ -62,16 +62,6 @@ CONTEXTS: dict[str, str] = {
 
 _NAME_NOTE = ("Stands in '{pattern}': translate it in the form (article, preposition, "
               "case) that this phrase needs in your language.")
-
-
-def _camel_words(key: str) -> str:
-    """``"northNode"`` -> ``"North Node"``."""
-    return " ".join(part.capitalize() for part in re.findall(r"[a-z]+|[A-Z][a-z]*", key))
-
-
-def body_name(key: str) -> str:
-    """The English name of a body from its contract key: ``"northNode"`` -> ``"North Node"``."""
-    return _camel_words(key)
 
 
 def color_phrases(words: dict[int, ColorWords]) -> list[str]:
@@ -122,7 +112,7 @@ def terms() -> list[Term]:
     out += [Term("environment", p) for p in color_phrases(v.environment)]
     out += [Term("motivation", w) for w in _unique(v.motivation[i] for i in range(1, 7))]
     out += [Term("perspective", w) for w in _unique(v.perspective[i] for i in range(1, 7))]
-    out += [Term("body", body_name(b.value), "A body of the solar system (the standard "
+    out += [Term("body", english_body_name(b.value), "A body of the solar system (the standard "
                   "astronomical name) or a lunar node.") for b in BODIES]
     out += [Term("side", w) for w in SIDE_WORDS]
     out += [Term("connection", k.value, "A class of channel between two people "

@@ -6,18 +6,19 @@ return, in UTC, with UIDs and stamps that the data alone decides (docs/cycles-an
 from __future__ import annotations
 
 import importlib
-import re
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
 
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, pgettext
 from bodygraph.errors import BodygraphError
 from bodygraph.model.chart import Body, NodeKind
 from bodygraph.relations.calendar import Ingress, ingress_list
 from bodygraph.relations.calendar_blocks import IngressColumns, Level
 from bodygraph.relations.common import to_second
+from bodygraph.relations.labels import body_name, english_body_name
 
 if TYPE_CHECKING:
     from bodygraph.relations.cycles import Cycles
@@ -55,25 +56,44 @@ class EventWords:
     cycles_name: str  # {year}
 
 
-def _camel_words(key: str) -> str:
-    return " ".join(part.capitalize() for part in re.findall(r"[a-z]+|[A-Z][a-z]*", key))
-
-
-#: The English words of the events.
+#: The English words of the events, marked for the catalogs (context ``cli``).
 ENGLISH: Final = EventWords(
-    body_names={body: _camel_words(body.value) for body in Body},
-    gate_ingress="{body} enters gate {gate}",
-    line_ingress="{body} enters line {gate}.{line}",
-    gate_description="{summary} (by line {line}) at {at} UTC.",
-    instant_description="{summary} at {at} UTC.",
-    calendar_name="Ingresses {first} to {last}",
-    solar_return="Solar return {year}",
-    saturn_return="Saturn return (pass {number} of {count})",
-    uranus_opposition="Uranus opposition (pass {number} of {count})",
-    cycles_name="Solar return {year}, Saturn return and Uranus opposition",
+    body_names={body: english_body_name(body.value) for body in Body},
+    gate_ingress=pgettext("cli", "{body} enters gate {gate}"),
+    line_ingress=pgettext("cli", "{body} enters line {gate}.{line}"),
+    gate_description=pgettext("cli", "{summary} (by line {line}) at {at} UTC."),
+    instant_description=pgettext("cli", "{summary} at {at} UTC."),
+    calendar_name=pgettext("cli", "Ingresses {first} to {last}"),
+    solar_return=pgettext("cli", "Solar return {year}"),
+    saturn_return=pgettext("cli", "Saturn return (pass {number} of {count})"),
+    uranus_opposition=pgettext("cli", "Uranus opposition (pass {number} of {count})"),
+    cycles_name=pgettext("cli", "Solar return {year}, Saturn return and Uranus opposition"),
 )
 
 _NODES: Final = (Body.NORTH_NODE, Body.SOUTH_NODE)
+
+
+def event_words(lang: str) -> EventWords:
+    """The words of the iCalendar events (SUMMARY, DESCRIPTION, calendar name) in ``lang``."""
+    if lang == SOURCE_LANGUAGE:
+        return ENGLISH
+    tr = catalog(lang)
+
+    def say(english: str) -> str:
+        return tr.pgettext("cli", english)
+
+    return EventWords(
+        body_names={body: body_name(body, lang) for body in Body},
+        gate_ingress=say(ENGLISH.gate_ingress),
+        line_ingress=say(ENGLISH.line_ingress),
+        gate_description=say(ENGLISH.gate_description),
+        instant_description=say(ENGLISH.instant_description),
+        calendar_name=say(ENGLISH.calendar_name),
+        solar_return=say(ENGLISH.solar_return),
+        saturn_return=say(ENGLISH.saturn_return),
+        uranus_opposition=say(ENGLISH.uranus_opposition),
+        cycles_name=say(ENGLISH.cycles_name),
+    )
 
 
 def icalendar_module() -> Any:

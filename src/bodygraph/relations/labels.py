@@ -19,11 +19,14 @@ from bodygraph.rules.hologenetic import HologeneticProfile
 from bodygraph.rules.zodiac import SIGNS
 
 
+def english_body_name(code: str) -> str:
+    """A body's English name from its contract code: ``"northNode"`` -> ``"North Node"``."""
+    return " ".join(p.capitalize() for p in re.findall(r"[a-z]+|[A-Z][a-z]*", code))
+
+
 def body_name(body: Body | str, lang: str) -> str:
     """A body's name in ``lang`` from its code: ``"northNode"`` -> ``"Nordknoten"``."""
-    code = body.value if isinstance(body, Body) else body
-    english = " ".join(p.capitalize() for p in re.findall(r"[a-z]+|[A-Z][a-z]*", code))
-    return term("body", english, lang)
+    return term("body", english_body_name(body.value if isinstance(body, Body) else body), lang)
 
 
 def ingress_labels(body: Body, lang: str) -> dict[str, str]:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.responses import Response
 
 from bodygraph_server.http.errors import ApiError, ErrorCode
+from bodygraph_server.policy.clock import timestamp_text
 
 if TYPE_CHECKING:
     from bodygraph.geo.places.base import Place
@@ -27,12 +28,8 @@ coordinates."""
 
 
 def timestamp(now: datetime | None = None) -> str:
-    """ISO 8601 UTC with milliseconds: ``2024-05-01T12:00:00.123Z``."""
-    m = (now or datetime.now(UTC)).astimezone(UTC)
-    return (
-        f"{m.year:04d}-{m.month:02d}-{m.day:02d}T{m.hour:02d}:{m.minute:02d}:{m.second:02d}."
-        f"{m.microsecond // 1000:03d}Z"
-    )
+    """``now`` (default: the current instant) as :func:`timestamp_text` writes it."""
+    return timestamp_text(now or datetime.now(UTC))
 
 
 def v2_success(

@@ -8,12 +8,10 @@ import re
 from functools import cache
 from string import Formatter
 
+from bodygraph.catalog.translations import pgettext
+
 CONTEXT = "service error"
 
-
-def pgettext(context: str, message: str) -> str:
-    """Marks ``message`` for the catalogs (``pybabel extract``) and gives it back."""
-    return message
 
 
 #: ``{where}: {message}``: a message about one member of the body (``people[1]: ...``).

@@ -62,3 +62,13 @@ def from_micros(micros: int) -> datetime:
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def timestamp_text(instant: datetime) -> str:
+    """``instant`` as ISO 8601 UTC with milliseconds: ``2024-05-01T12:00:00.123Z`` (the
+    service's one timestamp format: envelopes, results, webhooks)."""
+    m = instant.astimezone(UTC)
+    return (
+        f"{m.year:04d}-{m.month:02d}-{m.day:02d}T{m.hour:02d}:{m.minute:02d}:{m.second:02d}."
+        f"{m.microsecond // 1000:03d}Z"
+    )

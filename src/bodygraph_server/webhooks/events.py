@@ -8,16 +8,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from bodygraph_server.policy.clock import as_utc
+from bodygraph_server.policy.clock import as_utc, timestamp_text
 
 #: How a job ends.
 FinalStatus = Literal["succeeded", "failed", "cancelled"]
 FINAL_STATUSES: tuple[FinalStatus, ...] = ("succeeded", "failed", "cancelled")
-
-
-def timestamp_text(instant: datetime) -> str:
-    """``instant`` as ISO 8601 UTC with milliseconds and ``Z``."""
-    return as_utc(instant).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,14 +42,14 @@ class JobEvent:
         """The event as JSON values."""
         return {
             "type": self.type,
-            "timestamp": timestamp_text(self.finished_at),
+            "timestamp": timestamp_text(as_utc(self.finished_at)),
             "data": {
                 "jobId": self.job_id,
                 "status": self.status,
                 "total": self.total,
                 "done": self.done,
                 "failed": self.failed,
-                "finishedAt": timestamp_text(self.finished_at),
+                "finishedAt": timestamp_text(as_utc(self.finished_at)),
                 "resultUrl": self.result_url,
             },
         }

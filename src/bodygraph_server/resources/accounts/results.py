@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph_server.http.envelope import timestamp
 from bodygraph_server.resources.chart_values import closed_object
 from bodygraph_server.store import AccountOverview, EndpointDay, RateDecision
@@ -16,10 +17,6 @@ USAGE_RESULT = "AccountUsageResult"
 KEY_RESULT = "ApiKeyResult"
 SECRET_RESULT = "WebhookSecretResult"
 
-
-def pgettext(context: str, message: str) -> str:
-    """Marks ``message`` for the catalogs (``pybabel extract``) and gives it back."""
-    return message
 
 
 #: The words of an account's answer by member and value, marked for the catalogs (context

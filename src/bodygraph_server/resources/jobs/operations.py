@@ -145,30 +145,32 @@ async def serve_submit(request: Request) -> Response:
     return json_response(body, 202, {"Location": f"{JOBS_PATH}/{job.id}"})
 
 
-async def serve_status(request: Request) -> Response:
-    """``GET /v2/jobs/{jobId}``."""
-    principal = admitted(request.scope, JOB_PATH)
+async def _asked_job(request: Request, path: str) -> tuple[int, Services, JobStore, JobRecord]:
+    """Admission to ``path``, then the job of the path's ``jobId`` if the caller's account
+    owns it (NOT_FOUND otherwise): the account, the services, the job store and the job."""
+    principal = admitted(request.scope, path)
     services = services_of(request.scope)
+    jobs = _jobs(services)
     job_id = str(request.path_params["jobId"])
-    job = await anyio.to_thread.run_sync(_jobs(services).get, job_id, principal.account_id)
+    job = await anyio.to_thread.run_sync(jobs.get, job_id, principal.account_id)
     if job is None:
         raise not_found(job_id)
+    return principal.account_id, services, jobs, job
+
+
+async def serve_status(request: Request) -> Response:
+    """``GET /v2/jobs/{jobId}``."""
+    _, _, _, job = await _asked_job(request, JOB_PATH)
     return json_response(v2_success(job_data(job), type_name=JOB_STATUS, message="Job status"))
 
 
 async def serve_cancel(request: Request) -> Response:
     """``DELETE /v2/jobs/{jobId}``: the job cancelled (or as it ended before)."""
-    principal = admitted(request.scope, JOB_PATH)
-    services = services_of(request.scope)
-    jobs = _jobs(services)
-    job_id = str(request.path_params["jobId"])
-    before = await anyio.to_thread.run_sync(jobs.get, job_id, principal.account_id)
-    if before is None:
-        raise not_found(job_id)
-    job = await anyio.to_thread.run_sync(jobs.cancel, job_id, principal.account_id,
+    account_id, services, jobs, before = await _asked_job(request, JOB_PATH)
+    job = await anyio.to_thread.run_sync(jobs.cancel, before.id, account_id,
                                          services.book.clock.now())
     if job is None:
-        raise not_found(job_id)
+        raise not_found(before.id)
     if not before.status.final and job.status.final:
         await job_ended(jobs, job, services.book.clock.now, waking(services.job_ended))
     return json_response(v2_success(job_data(job), type_name=JOB_STATUS,
@@ -177,13 +179,8 @@ async def serve_cancel(request: Request) -> Response:
 
 async def serve_result(request: Request) -> Response:
     """``GET /v2/jobs/{jobId}/result``: the rows computed, in input order."""
-    principal = admitted(request.scope, RESULT_PATH)
-    services = services_of(request.scope)
-    jobs = _jobs(services)
-    job_id = str(request.path_params["jobId"])
-    job = await anyio.to_thread.run_sync(jobs.get, job_id, principal.account_id)
-    if job is None:
-        raise not_found(job_id)
+    _, _, jobs, job = await _asked_job(request, RESULT_PATH)
+    job_id = job.id
     if not job.status.final:
         raise ApiError(ErrorCode.NOT_FOUND, f"The result of job {job_id} is not ready: "
                        f"the job is {job.status.value}")

@@ -8,11 +8,7 @@ import html
 import json
 from functools import cache
 
-
-def pgettext(context: str, message: str) -> str:
-    """Marks ``message`` for the catalogs (``pybabel extract``) and gives it back."""
-    return message
-
+from bodygraph.catalog.translations import pgettext
 
 #: Every word of the tab in English, the script's included (it reads them from
 #: ``data-words``), each marked for the catalogs (context ``page``): :func:`words_in`.

@@ -7,6 +7,7 @@ import html
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph_server.http.errors import ERROR_TABLE
 
 #: Where the pages' own scripts and styles are served, and Swagger UI's bundled assets
@@ -14,10 +15,6 @@ from bodygraph_server.http.errors import ERROR_TABLE
 STATIC_PATH = "/docs/static"
 SWAGGER_PATH = "/docs/swagger-ui"
 
-
-def pgettext(context: str, message: str) -> str:
-    """Marks ``message`` for the catalogs (``pybabel extract``) and gives it back."""
-    return message
 
 
 def _say(lang: str) -> Callable[[str], str]:

@@ -87,8 +87,8 @@ def _menu(lang: str, pgettext: Say) -> str:
 def _result(pgettext: Say, lang: str) -> str:
     """The answer's part, with the words its script writes as data attributes."""
     from bodygraph.catalog.translations import term
-    from bodygraph.i18n.terms import body_name
     from bodygraph.model.chart import BODIES
+    from bodygraph.relations.labels import body_name
 
     rows = {
         "type": pgettext("page", "Type"), "profile": pgettext("page", "Profile"),
@@ -103,7 +103,7 @@ def _result(pgettext: Say, lang: str) -> str:
     }
     heading = [pgettext("page", "Planet"), term("side", "Design", lang),
                term("side", "Personality", lang)]
-    bodies = {b.value: term("body", body_name(b.value), lang) for b in BODIES}
+    bodies = {b.value: body_name(b, lang) for b in BODIES}
     words = {
         "computing": pgettext("page", "computing..."),
         "left": pgettext("page", "{count} requests left this minute"),
