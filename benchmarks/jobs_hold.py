@@ -1,5 +1,6 @@
 """The hold of a job's credits in process: wall and CPU seconds of ``SqlJobs.create`` for a
-job of ROWS rows in chunks of 10,000 (the upload's chunks stored too), then of its cancel.
+job of ROWS rows in chunks of 10,000 (the upload's chunks stored too), then of its cancel;
+then of claiming and committing every chunk of such a job (10 bad rows a chunk).
 
     PYTHONPATH=src .venv/bin/python benchmarks/jobs_hold.py sqlite --rows 1000000
     PYTHONPATH=src .venv/bin/python benchmarks/jobs_hold.py postgres --rows 1000000
@@ -16,6 +17,8 @@ from pathlib import Path
 
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 CHUNK = 10_000
+#: Bad rows in each chunk (their credits given back as it is committed).
+FAILED = 10
 
 
 def measure(url: str, rows: int) -> dict[str, float]:
@@ -41,6 +44,15 @@ def measure(url: str, rows: int) -> dict[str, float]:
                     "cancel_cpu_s": time.process_time() - cpu}
         assert book.audit(account.id).balanced
         assert book.account(account.id).balance == rows
+        created = jobs.create(new, clock.now())
+        assert isinstance(created, Created)
+        wall, cpu = time.perf_counter(), time.process_time()
+        while (chunk := jobs.claim(clock.now())) is not None:
+            jobs.complete(chunk, b"result", FAILED, clock.now())
+        figures |= {"chunks_s": time.perf_counter() - wall,
+                    "chunks_cpu_s": time.process_time() - cpu}
+        assert book.audit(account.id).balanced
+        assert book.usage(account.id)[-1].calls == rows - FAILED * len(sizes)
     return figures
 
 
