@@ -46,7 +46,7 @@ def test_list_and_cancel(db_url: str, book: Bookkeeper,
     delivery = SqlWebhookOutbox(book.store).find(mine)  # its webhook, for the service to send
     assert delivery is not None and json.loads(delivery.body)["type"] == "job.cancelled"
     with book.store.read_transaction() as tx:  # the command runs on today's clock
-        statuses = tx.rows("SELECT status, COUNT(*) AS n FROM usage_log "
+        statuses = tx.rows("SELECT status, SUM(calls) AS n FROM usage_log "
                            "WHERE account_id = ? GROUP BY status", (first.id,))
     assert [(row.status, int(row.n)) for row in statuses] == [("released", 5)]
     assert admin.main(["--database-url", db_url, "jobs", "cancel", mine, "--json"]) == 0

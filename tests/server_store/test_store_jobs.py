@@ -199,10 +199,10 @@ def test_a_settlement_interrupted_is_finished_by_the_sweep(
     assert book.account(account.id).balance == account.balance - 11
     monkeypatch.setattr(SqlJobs, "settle", lambda self, job_id, now: None)
     jobs.cancel(created.job.id, account.id, clock.now())  # the process dies after it
-    with book.store.write_transaction() as tx:  # one step of 2 of the 8 rows not done
-        assert not JobRepository(tx).settle_step(created.job.id, clock.now(), 2)
+    with book.store.write_transaction() as tx:  # one step of 1 of the 2 chunks not done
+        assert not JobRepository(tx).settle_step(created.job.id, clock.now(), 1)
     monkeypatch.undo()
-    assert book.account(account.id).balance == account.balance - 9
+    assert book.account(account.id).balance == account.balance - 6  # its last chunk's 5
     assert jobs.settle_ended(clock.now()) == 1
     assert jobs.settle_ended(clock.now()) == 0
     assert _usage(book, account.id) == (3, 3)
@@ -342,3 +342,50 @@ def test_an_unreachable_dask_scheduler_leaves_the_chunk_waiting(
     chunk = jobs.claim(clock.now())  # given back at once, its tries not counted
     assert chunk is not None
     assert jobs.give_up(chunk, clock.now(), attempts=2) is None
+
+
+def test_a_chunk_across_the_balance_commits_its_credited_rows_first(
+        book: Bookkeeper, clock: ManualClock) -> None:
+    account = book.create_account("developer").account
+    book.adjust_credits(account.id, 3)
+    book.set_overage(account.id, True)
+    jobs = _jobs(book)
+    created = jobs.create(_new(account.id, 5, 2), clock.now())  # 3 credited, 4 overage
+    assert isinstance(created, Created)
+    assert book.account(account.id).balance == 0
+    chunk = jobs.claim(clock.now())
+    assert chunk is not None and chunk.rows == 5
+    jobs.complete(chunk, b"out", 1, clock.now())  # 4 succeeded: the 3 credited and 1 more
+    again = jobs.claim(clock.now())
+    assert again is not None
+    assert jobs.complete(chunk, b"late", 0, clock.now()) is None  # its token is spent
+    jobs.cancel(created.job.id, account.id, clock.now())  # the second chunk not done
+    usage = book.usage(account.id)[-1]
+    assert (usage.calls, usage.credits, usage.overage_calls, usage.pending) == (4, 3, 1, 0)
+    assert book.account(account.id).balance == 0
+    assert book.audit(account.id).balanced
+    figures = book.overview(account.id).figures
+    assert (figures.used, figures.overage_calls) == (3, 1)
+    day = book.usage_by_day(account.id, 1)[1]
+    assert [(entry.endpoint, entry.calls, entry.credits) for entry in day] == [
+        ("/v2/jobs", 4, 3)]
+
+
+def test_a_million_rows_are_held_in_two_usage_rows_a_chunk_at_most(
+        book: Bookkeeper, clock: ManualClock) -> None:
+    account = book.create_account("developer").account
+    book.adjust_credits(account.id, 600_000)
+    book.set_overage(account.id, True)
+    jobs = _jobs(book)
+    created = jobs.create(_new(account.id, *[10_000] * 100), clock.now())
+    assert isinstance(created, Created) and created.job.total == 1_000_000
+    with book.store.read_transaction() as tx:
+        held = tx.rows("SELECT overage, COUNT(*) AS n, SUM(calls) AS calls FROM usage_log "
+                       "WHERE account_id = ? AND status = 'job' GROUP BY overage "
+                       "ORDER BY overage", (account.id,))
+    assert [(int(row.n), int(row.calls)) for row in held] == [(60, 600_000), (40, 400_000)]
+    assert book.account(account.id).balance == 0
+    jobs.cancel(created.job.id, account.id, clock.now())
+    assert book.account(account.id).balance == 600_000
+    assert book.usage(account.id)[-1].calls == 0
+    assert book.audit(account.id).balanced

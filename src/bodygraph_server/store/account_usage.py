@@ -88,8 +88,8 @@ class AccountUsageRepository:
             elif kind == LedgerKind.ADJUSTMENT.value:
                 allocated += delta
         sums = tx.one(
-            "SELECT SUM(credits) AS used, "
-            "SUM(CASE WHEN status = ? AND overage THEN 1 ELSE 0 END) AS overage_calls "
+            "SELECT SUM(credits * calls) AS used, "
+            "SUM(CASE WHEN status = ? AND overage THEN calls ELSE 0 END) AS overage_calls "
             "FROM usage_log WHERE account_id = ? AND period_index = ?",
             (UsageStatus.COMMITTED.value, account.id, period),
         )
@@ -109,8 +109,8 @@ class AccountUsageRepository:
         first_period = period_index_at(account.created_at, start)
         rows = self.tx.rows(
             f"SELECT created_us / {DAY_US} AS day, endpoint, "
-            "SUM(CASE WHEN status = ? THEN 1 ELSE 0 END) AS calls, "
-            "SUM(credits) AS credits "
+            "SUM(CASE WHEN status = ? THEN calls ELSE 0 END) AS calls, "
+            "SUM(credits * calls) AS credits "
             "FROM usage_log WHERE account_id = ? AND period_index >= ? AND created_us >= ? "
             f"GROUP BY created_us / {DAY_US}, endpoint "
             f"ORDER BY created_us / {DAY_US}, endpoint",

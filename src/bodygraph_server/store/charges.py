@@ -171,6 +171,6 @@ class ChargeRepository:
 
     def charged(self, account_id: int) -> int:
         """The credits charged to the account, all periods."""
-        row = self.tx.one("SELECT SUM(credits) AS charged FROM usage_log WHERE account_id = ?",
-                          (account_id,))
+        row = self.tx.one("SELECT SUM(credits * calls) AS charged FROM usage_log "
+                          "WHERE account_id = ?", (account_id,))
         return 0 if row is None or row.charged is None else int(row.charged)

@@ -1,11 +1,11 @@
 """The asynchronous jobs in the SQL stores (tables ``jobs``, ``job_chunks``; docs/jobs.md):
 chunks claimed by any worker of any instance, their results, and the job's credits held as
-usage rows of status ``job``, each committed or released once."""
+usage rows of status ``job`` (two a chunk at most), each committed or released once."""
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timedelta
 
 from bodygraph_server.policy.clock import to_micros
@@ -14,7 +14,6 @@ from bodygraph_server.store.accounts import AccountRepository
 from bodygraph_server.store.base import TransactionSource
 from bodygraph_server.store.charges import ChargeRepository
 from bodygraph_server.store.connections import Tx
-from bodygraph_server.store.errors import InvalidOperationError
 from bodygraph_server.store.job_records import (
     JOB_COLUMNS,
     ChunkState,
@@ -36,8 +35,8 @@ __all__ = ["HELD", "ChunkState", "ClaimedChunk", "Created", "EndRecorder", "JobR
 HELD = "job"
 #: The endpoint a job's usage rows are recorded under.
 JOBS_ENDPOINT = "/v2/jobs"
-#: Usage rows settled by one transaction.
-SETTLE_BATCH = 10_000
+#: Held usage rows (two a chunk at most) settled by one transaction.
+SETTLE_BATCH = 1_000
 
 EndRecorder = Callable[[Tx, JobRecord, datetime], None]
 """Records a job's end within the transaction that ends it (the webhook's event)."""
@@ -57,110 +56,115 @@ class JobRepository:
                           + (self.tx.for_update if lock else ""), (job_id,))
         return None if row is None else job_from_row(row)
 
-    def hold(self, account: Account, count: int, at: int) -> tuple[int, int] | None:
-        """Hold ``count`` credits of the locked ``account`` as usage rows of status
-        :data:`HELD` (credits while the balance lasts, then overage calls); the first and
-        last id, or None when the account cannot pay for them all (nothing held)."""
+    def hold(self, account: Account, sizes: Sequence[int],
+             at: int) -> list[tuple[int | None, int | None]] | None:
+        """Hold the credits of chunks of ``sizes`` rows of the locked ``account`` (credits
+        while the balance lasts, then overage calls): per chunk, one usage row of status
+        :data:`HELD` for its credited rows and one for its overage rows (their ids, None
+        for none); None when the account cannot pay for them all (nothing held)."""
         tx = self.tx
+        count = sum(sizes)
         credited = min(count, account.balance)
-        overage = count - credited
-        if overage and not account.overage_enabled:
+        if count > credited and not account.overage_enabled:
             return None
         if credited:
             tx.execute("UPDATE accounts SET balance = balance - ?, updated_us = ? WHERE id = ?",
                        (credited, at, account.id))
-        top = tx.one("SELECT COALESCE(MAX(id), 0) AS top FROM usage_log")
-        below = 0 if top is None else int(top.top)
-        numbers = ("n(i) AS (SELECT generate_series(1, ?::bigint))" if tx.for_update  # PG
-                   else "RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)")
-        for rows, credits, is_overage in ((credited, 1, False), (overage, 0, True)):
-            if rows:
-                tx.execute(
-                    f"WITH {numbers} INSERT INTO usage_log (account_id, period_index, "
-                    "endpoint, credits, overage, status, created_us) "
-                    "SELECT ?, ?, ?, ?, ?, ?, ? FROM n",
-                    (rows, account.id, account.period_index, JOBS_ENDPOINT, credits,
-                     is_overage, HELD, at))
-        found = tx.one("SELECT MIN(id) AS lo, MAX(id) AS hi FROM usage_log "
-                       "WHERE account_id = ? AND id > ?", (account.id, below))
-        assert found is not None and found.lo is not None
-        return int(found.lo), int(found.hi)
+        held: list[tuple[int | None, int | None]] = []
+        left = credited
+        for size in sizes:
+            paid = min(size, left)
+            left -= paid
+            held.append((self._insert_held(account, paid, at, overage=False),
+                         self._insert_held(account, size - paid, at, overage=True)))
+        return held
 
-    def _nth(self, account_id: int, first: int, last: int, count: int,
-             downward: bool = False) -> int:
-        """The id of the ``count``-th usage row of the account from ``first`` up (or from
-        ``last`` down) within ``first..last``."""
+    def _insert_held(self, account: Account, calls: int, at: int, *,
+                     overage: bool) -> int | None:
+        """One held usage row standing for ``calls`` calls; its id (None: no calls)."""
+        if not calls:
+            return None
         row = self.tx.one(
-            "SELECT id FROM usage_log WHERE account_id = ? AND id BETWEEN ? AND ? "
-            f"ORDER BY id {'DESC' if downward else ''} LIMIT 1 OFFSET ?",
-            (account_id, first, last, count - 1))
-        if row is None:  # never: a job's held rows outnumber its rows not yet settled
-            raise InvalidOperationError("a job's held credits are missing")
+            "INSERT INTO usage_log (account_id, period_index, endpoint, credits, overage, "
+            "status, created_us, calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            (account.id, account.period_index, JOBS_ENDPOINT, int(not overage), overage, HELD,
+             at, calls))
+        assert row is not None
         return int(row.id)
 
-    def release_range(self, account: Account, first: int, last: int, now: datetime) -> None:
-        """Release the held usage rows of ``account`` (locked) with ids ``first..last``,
-        giving back their credits as a release does (within the current period, unless
-        the account is cancelled)."""
+    def settle_held(self, account: Account, usage_id: int | None, used: int,
+                    now: datetime) -> int:
+        """Settle the held usage row ``usage_id`` of ``account`` (locked): committed for
+        ``used`` of its calls at most, released for the others, their credits given back
+        as a release does (within the current period, unless the account is cancelled).
+        How many of its calls were committed (0: none, or settled already)."""
+        if usage_id is None:
+            return 0
         tx = self.tx
+        row = tx.one("SELECT calls, credits, overage, period_index, endpoint, created_us "
+                     "FROM usage_log WHERE id = ? AND status = ?" + tx.for_update,
+                     (usage_id, HELD))
+        if row is None:
+            return 0
         at = to_micros(now)
-        where = "WHERE account_id = ? AND status = ? AND id BETWEEN ? AND ?"
-        held = (account.id, HELD, first, last)
-        if not is_cancelled(account.cancel_at, now):
-            found = tx.one(f"SELECT COUNT(*) AS n FROM usage_log {where} AND credits = 1 "
-                           "AND period_index = ?", (*held, account.period_index))
-            refund = 0 if found is None else int(found.n)
-            if refund:
-                tx.execute("UPDATE accounts SET balance = balance + ?, updated_us = ? "
-                           "WHERE id = ?", (refund, at, account.id))
-                tx.execute(f"UPDATE usage_log SET credits = 0 {where} AND credits = 1 "
-                           "AND period_index = ?", (*held, account.period_index))
-        tx.execute(f"UPDATE usage_log SET status = ?, settled_us = ? {where}",
-                   (UsageStatus.RELEASED.value, at, *held))
+        calls, paid = int(row.calls), int(row.credits) == 1
+        used = min(used, calls)
+        unused = calls - used
+        refund = bool(paid and unused and int(row.period_index) == account.period_index
+                      and not is_cancelled(account.cancel_at, now))
+        if refund:
+            tx.execute("UPDATE accounts SET balance = balance + ?, updated_us = ? "
+                       "WHERE id = ?", (unused, at, account.id))
+        kept = int(paid and not refund)  # the released calls' credits not given back
+        if used:
+            tx.execute("UPDATE usage_log SET status = ?, settled_us = ?, calls = ? "
+                       "WHERE id = ?", (UsageStatus.COMMITTED.value, at, used, usage_id))
+            if unused:
+                tx.execute(
+                    "INSERT INTO usage_log (account_id, period_index, endpoint, credits, "
+                    "overage, status, created_us, settled_us, calls) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (account.id, int(row.period_index), str(row.endpoint), kept,
+                     bool(row.overage), UsageStatus.RELEASED.value, int(row.created_us), at,
+                     unused))
+        else:
+            tx.execute("UPDATE usage_log SET status = ?, settled_us = ?, credits = ? "
+                       "WHERE id = ?", (UsageStatus.RELEASED.value, at, kept, usage_id))
+        return used
 
-    def charge_chunk(self, job_id: str, succeeded: int, failed: int, now: datetime) -> None:
-        """A chunk's rows committed (within its transaction, the job locked): as many held
-        usage rows committed as rows succeeded, the lowest first (the credited ones), and
-        as many released as rows failed, the highest first."""
+    def charge_chunk(self, job_id: str, seq: int, succeeded: int, now: datetime) -> None:
+        """A chunk's rows committed (within its transaction, the job locked): its held
+        usage rows committed for as many calls as rows succeeded, the credited ones first,
+        and released for the others, their credits given back."""
         tx = self.tx
-        row = tx.one("SELECT account_id, commit_next, release_last FROM jobs WHERE id = ?",
-                     (job_id,))
+        row = tx.one("SELECT j.account_id, c.held_id, c.held_overage_id FROM job_chunks c "
+                     "JOIN jobs j ON j.id = c.job_id WHERE c.job_id = ? AND c.seq = ?",
+                     (job_id, seq))
         assert row is not None
-        account_id, first, last = int(row.account_id), int(row.commit_next), int(row.release_last)
-        account = AccountRepository(tx).touch(account_id, now)
-        if succeeded:
-            cut = self._nth(account_id, first, last, succeeded)
-            tx.execute("UPDATE usage_log SET status = ?, settled_us = ? WHERE account_id = ? "
-                       "AND status = ? AND id BETWEEN ? AND ?",
-                       (UsageStatus.COMMITTED.value, to_micros(now), account_id, HELD, first,
-                        cut))
-            first = cut + 1
-        if failed:
-            low = self._nth(account_id, first, last, failed, downward=True)
-            self.release_range(account, low, last, now)
-            last = low - 1
-        tx.execute("UPDATE jobs SET commit_next = ?, release_last = ? WHERE id = ?",
-                   (first, last, job_id))
+        account = AccountRepository(tx).touch(int(row.account_id), now)
+        used = self.settle_held(account, row.held_id, succeeded, now)
+        self.settle_held(account, row.held_overage_id, succeeded - used, now)
 
     def settle_step(self, job_id: str, now: datetime, batch: int) -> bool:
-        """One step of the settlement of an ended job: its usage rows still held (those
-        of its rows not done) released from the top, ``batch`` ids a step, their credits
+        """One step of the settlement of an ended job: up to ``batch`` of its usage rows
+        still held (those of its chunks not done) released, from the last, their credits
         given back. Each row changes once (only held rows are touched): a step repeated
         after a crash changes nothing twice. Whether the settlement is complete."""
         tx = self.tx
-        row = tx.one("SELECT account_id, status, commit_next, release_last, settled "
+        row = tx.one("SELECT account_id, status, usage_lo, usage_hi, settled "
                      "FROM jobs WHERE id = ?" + tx.for_update, (job_id,))
         if row is None or bool(row.settled) or not JobStatus(str(row.status)).final:
             return True
-        first, last = int(row.commit_next), int(row.release_last)
-        if last >= first:
-            account = AccountRepository(tx).touch(int(row.account_id), now)
-            first = max(first, last - batch + 1)
-            self.release_range(account, first, last, now)
-            last = first - 1
-        done = last < int(row.commit_next)
-        tx.execute("UPDATE jobs SET release_last = ?, settled = ? WHERE id = ?",
-                   (last, int(done), job_id))
+        account = AccountRepository(tx).touch(int(row.account_id), now)
+        held = [int(found.id) for found in tx.rows(
+            "SELECT id FROM usage_log WHERE account_id = ? AND status = ? "
+            "AND id BETWEEN ? AND ? ORDER BY id DESC LIMIT ?",
+            (account.id, HELD, int(row.usage_lo), int(row.usage_hi), batch + 1))]
+        for usage_id in held[:batch]:
+            self.settle_held(account, usage_id, 0, now)
+        done = len(held) <= batch
+        if done:
+            tx.execute("UPDATE jobs SET settled = 1 WHERE id = ?", (job_id,))
         return done
 
     def end(self, job_id: str, status: JobStatus, now: datetime,
@@ -230,9 +234,11 @@ class SqlJobs:
                 assert isinstance(account, ChargeRefusal)
                 return account
             jobs = JobRepository(tx)
-            span = jobs.hold(account, new.total, at)
-            if span is None:
+            held = jobs.hold(account, [rows for rows, _ in new.chunks], at)
+            if held is None:
                 return ChargeRefusal.CREDITS_EXHAUSTED
+            ids = [usage_id for pair in held for usage_id in pair if usage_id is not None]
+            span = (min(ids), max(ids))
             job_id = "job_" + secrets.token_hex(12)
             tx.execute(
                 "INSERT INTO jobs (id, account_id, kind, header, status, total, chunks, "
@@ -247,11 +253,13 @@ class SqlJobs:
                  None if new.claim is None else new.claim.request_hash, span[0], span[1],
                  span[0], span[1], at))
             first_row = 1
-            for seq, (rows, data) in enumerate(new.chunks):
+            for seq, ((rows, data), (paid, unpaid)) in enumerate(zip(new.chunks, held,
+                                                                      strict=True)):
                 tx.execute(
                     "INSERT INTO job_chunks (job_id, seq, first_row, rows, state, queued_us, "
-                    "input) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (job_id, seq, first_row, rows, ChunkState.QUEUED.value, at, data))
+                    "input, held_id, held_overage_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (job_id, seq, first_row, rows, ChunkState.QUEUED.value, at, data, paid,
+                     unpaid))
                 first_row += rows
             job = jobs.select(job_id)
             assert job is not None
@@ -329,7 +337,7 @@ class SqlJobs:
             tx.execute("UPDATE jobs SET done = done + ?, failed = failed + ?, "
                        "chunks_done = chunks_done + 1 WHERE id = ?",
                        (chunk.rows, failed, chunk.job_id))
-            jobs.charge_chunk(chunk.job_id, chunk.rows - failed, failed, now)
+            jobs.charge_chunk(chunk.job_id, chunk.seq, chunk.rows - failed, now)
             if job.chunks_done + 1 < job.chunks:
                 return None
             ended = self._end(tx, chunk.job_id, JobStatus.SUCCEEDED, now)

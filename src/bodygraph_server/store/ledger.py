@@ -64,10 +64,10 @@ class LedgerRepository:
         account = self.accounts.touch(account_id, now)
         usage_rows = tx.rows(
             "SELECT period_index, "
-            "SUM(CASE WHEN status = ? THEN 1 ELSE 0 END) AS calls, "
-            "SUM(credits) AS credits, "
-            "SUM(CASE WHEN status = ? AND overage THEN 1 ELSE 0 END) AS overage_calls, "
-            "SUM(CASE WHEN status = ? THEN 1 ELSE 0 END) AS pending "
+            "SUM(CASE WHEN status = ? THEN calls ELSE 0 END) AS calls, "
+            "SUM(credits * calls) AS credits, "
+            "SUM(CASE WHEN status = ? AND overage THEN calls ELSE 0 END) AS overage_calls, "
+            "SUM(CASE WHEN status = ? THEN calls ELSE 0 END) AS pending "
             "FROM usage_log WHERE account_id = ? GROUP BY period_index",
             (UsageStatus.COMMITTED.value, UsageStatus.COMMITTED.value,
              UsageStatus.RESERVED.value, account_id),

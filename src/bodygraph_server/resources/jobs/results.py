@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import AsyncIterator, Callable, Iterator
+from json.encoder import encode_basestring_ascii as escape
 from typing import Any
 
 import anyio.to_thread
 
-from bodygraph.batch.writers import Columns, encode_parquet
+from bodygraph.batch.writers import INSTANT_COLUMNS, Columns, encode_parquet
 from bodygraph_server.execution.chunks import unpack
 
 NDJSON = "application/x-ndjson"
@@ -56,13 +56,20 @@ def _columns(names: list[str], rows: str) -> Columns:
 
 
 def ndjson_part(part: bytes, first: bool) -> bytes:
-    """A stored chunk as NDJSON lines."""
+    """A stored chunk as NDJSON lines: per row, the object ``json.dumps`` writes (ASCII,
+    no spaces) of its columns, an empty cell ``null`` and ``row`` a number; written from
+    each cell's escaped text, without a dict a row."""
     names, rows = _split(part)
-    columns = _columns(names, rows)
-    records = zip(*columns.values(), strict=True)
-    return "".join(json.dumps(dict(zip(names, record, strict=True)),
-                              separators=(",", ":")) + "\n"
-                   for record in records).encode("utf-8")
+    keys = [escape(name) + ":" for name in names]
+    number = names.index("row") if "row" in names else -1
+    lines = []
+    for row in csv.reader(io.StringIO(rows, newline="")):
+        cells = [key + (escape(cell) if cell else "null")
+                 for key, cell in zip(keys, row, strict=True)]
+        if number >= 0:
+            cells[number] = keys[number] + str(int(row[number]))
+        lines.append("{" + ",".join(cells) + "}\n")
+    return "".join(lines).encode("ascii")
 
 
 def csv_part(part: bytes, first: bool) -> bytes:
@@ -96,6 +103,31 @@ class _Sink(io.RawIOBase):
         return data
 
 
+def parquet_table(part: bytes) -> Any:
+    """A stored chunk as the ``pyarrow.Table`` :func:`encode_parquet` makes of its columns
+    (an empty cell null, ``row`` a number, instants UTC timestamps), its text read by
+    pyarrow's CSV reader (one thread)."""
+    import pyarrow as pa
+    from pyarrow import csv as arrow_csv
+
+    names, rows = _split(part)
+    if not rows:
+        return encode_parquet(_columns(names, rows))
+    table = arrow_csv.read_csv(
+        io.BytesIO(rows.encode("utf-8")),
+        read_options=arrow_csv.ReadOptions(column_names=names, use_threads=False),
+        parse_options=arrow_csv.ParseOptions(newlines_in_values=True),
+        convert_options=arrow_csv.ConvertOptions(
+            column_types={name: pa.int64() if name == "row" else pa.string()
+                          for name in names},
+            null_values=[""], strings_can_be_null=True, quoted_strings_can_be_null=True))
+    for name in INSTANT_COLUMNS:
+        if name in names:
+            instants = encode_parquet({name: table.column(name).to_pylist()})
+            table = table.set_column(names.index(name), name, instants.column(name))
+    return table
+
+
 def parquet_parts(parts: Iterator[bytes]) -> Iterator[bytes]:
     """The stored chunks as one Parquet file, a row group per chunk, as written."""
     from bodygraph.batch.parquet_input import pyarrow_parquet
@@ -104,8 +136,7 @@ def parquet_parts(parts: Iterator[bytes]) -> Iterator[bytes]:
     sink = _Sink()
     writer: Any = None
     for part in parts:
-        names, rows = _split(part)
-        table = encode_parquet(_columns(names, rows))
+        table = parquet_table(part)
         if writer is None:
             writer = parquet.ParquetWriter(sink, table.schema)
         writer.write_table(table)
