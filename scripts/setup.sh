@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Create (or reuse) the project's virtual environment in .venv and install the project
-# into it with the extras named in $1 (default: none). Prints one line per step.
+# into it with the extras named in $1 (default: none), and always `translate`: a source
+# checkout has no compiled catalogs and compiles them in memory with Babel (--lang, labels).
+# Prints one line per step.
 #
 # When .venv already holds this checkout (an editable install of this folder, at the version
 # pyproject.toml states, its commands in .venv/bin) and every requirement pyproject.toml names
@@ -9,7 +11,7 @@
 # Set BODYGRAPH_REINSTALL=1 to install anyway.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-extras="${1:-}"
+extras="translate${1:+,$1}"
 python="${PYTHON:-python3}"
 if [ ! -x .venv/bin/python ]; then
   echo "==> creating .venv with $("$python" --version)"
