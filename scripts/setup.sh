@@ -27,8 +27,11 @@ from pathlib import Path
 
 try:
     from packaging.requirements import Requirement
-except ImportError:  # no packaging in .venv yet: install
-    sys.exit(1)
+except ImportError:  # not in a .venv without the test tools: pip's own copy
+    try:
+        from pip._vendor.packaging.requirements import Requirement
+    except ImportError:
+        sys.exit(1)
 
 project = tomllib.loads(Path("pyproject.toml").read_text())["project"]
 name = project["name"]
