@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Create (or reuse) the project's virtual environment in .venv and install the project
-# into it with the extras named in $1 (default: none). Prints one line per step.
+# into it with the extras named in $1 (default: none), and always `translate`: a source
+# checkout has no compiled catalogs and compiles them in memory with Babel (--lang, labels).
+# Prints one line per step.
 #
 # When .venv already holds this checkout (an editable install of this folder, at the version
 # pyproject.toml states, its commands in .venv/bin) and every requirement pyproject.toml names
@@ -9,7 +11,7 @@
 # Set BODYGRAPH_REINSTALL=1 to install anyway.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-extras="${1:-}"
+extras="translate${1:+,$1}"
 python="${PYTHON:-python3}"
 if [ ! -x .venv/bin/python ]; then
   echo "==> creating .venv with $("$python" --version)"
@@ -25,8 +27,11 @@ from pathlib import Path
 
 try:
     from packaging.requirements import Requirement
-except ImportError:  # no packaging in .venv yet: install
-    sys.exit(1)
+except ImportError:  # not in a .venv without the test tools: pip's own copy
+    try:
+        from pip._vendor.packaging.requirements import Requirement
+    except ImportError:
+        sys.exit(1)
 
 project = tomllib.loads(Path("pyproject.toml").read_text())["project"]
 name = project["name"]

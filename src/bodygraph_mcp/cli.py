@@ -4,6 +4,7 @@ HTTP."""
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +26,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1", help="streamable-http: address to bind")
     parser.add_argument("--port", type=int, default=8765, help="streamable-http: port")
     args = parser.parse_args(argv)
-    server = built_server()
+    try:
+        server = built_server()
+    except ModuleNotFoundError as exc:  # installed without the mcp extra
+        print(f"bodygraph-mcp: error: the MCP server needs the mcp extra, "
+              f"pip install 'bodygraph[mcp]' ({exc})", file=sys.stderr)
+        return 1
     if args.transport == "stdio":
         server.run("stdio")
     else:

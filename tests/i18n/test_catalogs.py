@@ -206,3 +206,39 @@ def test_a_compiled_catalog_as_new_as_its_po_file_is_the_one_loaded(
     monkeypatch.setattr(translations.resources, "files", lambda _: tmp_path / "bodygraph")
     assert gettext.GNUTranslations(translations._compiled("de")).pgettext(
         "type", "Projector") == "Projektor (kompiliert)"
+
+
+def test_a_source_checkout_without_babel_says_so_in_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A PO file and no compiled catalog nor Babel to compile it: the library's error names
+    Babel, and the command says it in one line (status 1), not a traceback."""
+    import sys
+
+    from bodygraph.catalog import translations
+    from bodygraph.cli.main import main
+    from bodygraph.errors import BodygraphError
+
+    package = tmp_path / "bodygraph" / "locale" / "de" / "LC_MESSAGES"
+    package.mkdir(parents=True)
+    (package / "bodygraph.po").write_bytes(
+        (ROOT / "src" / "bodygraph" / "locale" / "de" / "LC_MESSAGES" / "bodygraph.po")
+        .read_bytes())
+    monkeypatch.setattr(translations.resources, "files", lambda _: tmp_path / "bodygraph")
+    for module in ("babel", "babel.messages", "babel.messages.mofile",
+                   "babel.messages.pofile"):
+        monkeypatch.setitem(sys.modules, module, None)
+    translations.catalog.cache_clear()
+    try:
+        with pytest.raises(BodygraphError, match=r"install Babel \(pip install babel\)"):
+            translations.catalog("de")
+        for command in (["chart", "--utc", "1980-01-03T08:30:00Z", "--lang", "de"],
+                        ["chart", "--lang", "de", "--no-such-option"]):
+            assert main(command) == 1
+            said = capsys.readouterr()
+            assert said.out == ""
+            assert said.err == ("bodygraph: error: the de catalog of this install is not "
+                                "compiled: install Babel (pip install babel) or install "
+                                "bodygraph from a wheel\n")
+    finally:
+        translations.catalog.cache_clear()

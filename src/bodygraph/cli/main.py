@@ -88,6 +88,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     work failed or some rows are bad, 2 a usage mistake, 130 interrupted; see
     :data:`~bodygraph.cli.options.EXIT_STATUS`)."""
     arguments = sys.argv[1:] if argv is None else list(argv)
+    try:  # a source checkout without Babel cannot read its catalogs: said in English
+        catalog(asked_language(arguments))
+    except BodygraphError as exc:
+        print(f"bodygraph: error: {exc}", file=sys.stderr)
+        return 1
     parser = build_parser(arguments, asked_language(arguments))
     args = parser.parse_args(arguments)
     if args.command is None:
