@@ -56,6 +56,7 @@ class Load:
     keyed_answers: dict[str, int] = field(default_factory=dict)
     retry_delays: list[float] = field(default_factory=list)
     cuts: int = 0
+    unkeyed_cuts: list[int] = field(default_factory=list)
     trails: list[list[tuple[float, int | None]]] = field(default_factory=list)
     statuses: set[int] = field(default_factory=set)
     _stop: threading.Event = field(default_factory=threading.Event)
@@ -69,6 +70,8 @@ class Load:
         except httpx.TransportError:
             with self._lock:
                 self.cuts += 1
+                if key is None:
+                    self.unkeyed_cuts[account] += 1
             return None
         with self._lock:
             self.statuses.add(response.status_code)
@@ -108,6 +111,7 @@ class Load:
 
     def run(self) -> Iterator[None]:
         self.unkeyed_answers = [0] * len(self.keys)
+        self.unkeyed_cuts = [0] * len(self.keys)
         threads = [threading.Thread(target=self._client, args=(i,)) for i in range(CLIENTS)]
         for thread in threads:
             thread.start()
@@ -202,16 +206,22 @@ def _run(url: str, tmp: Path) -> None:
             assert load.retry_delays, "no keyed request was cut"
             assert max(load.retry_delays) < RETRY_LIMIT, load.trails  # (seconds, status)
             # The charges of the last dead worker are withdrawn by the survivor: wait a
-            # moment for them, then the books must match the answers exactly.
+            # moment for them, then the books must match the answers: exactly for the
+            # keyed calls (retried until answered), and for the unkeyed ones up to the
+            # calls a kill cut, each of which may have died in the window docs/accounts.md
+            # ("Delivery") leaves uncovered: after its `s` line, before the kernel had it.
             expected = [load.unkeyed_answers[i]
                         + sum(1 for a in load.keyed_answers.values() if a == i)
                         for i in range(len(accounts))]
+            allowed = [e + load.unkeyed_cuts[i] for i, e in enumerate(expected)]
             deadline = time.monotonic() + 10
             while _committed(book, accounts) != expected and time.monotonic() < deadline:
                 time.sleep(0.2)
             got = _committed(book, accounts)
-            assert got == expected, [(i, g, e) for i, (g, e)
-                                     in enumerate(zip(got, expected, strict=True)) if g != e]
+            wrong = [(i, g, e, a) for i, (g, e, a)
+                     in enumerate(zip(got, expected, allowed, strict=True))
+                     if not e <= g <= a]
+            assert not wrong, wrong  # (account, charged, answered, answered + cut)
             for account in accounts:
                 assert book.audit(account).balanced
         finally:
