@@ -7,14 +7,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, pgettext, sign_names
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, body_name, catalog, pgettext, sign_names
 from bodygraph.cli.relations_text import rounded_seconds_text as when
-from bodygraph.relations.labels import (
-    body_name,
-    hologenetic_words,
-    house_system_name,
-    side_name,
-)
+from bodygraph.relations.labels import hologenetic_words, house_system_name, side_name
 from bodygraph.rules.hologenetic import HologeneticProfile
 
 __all__ = ["astro_summary", "hologenetic_summary", "when"]

@@ -10,6 +10,7 @@ from datetime import datetime
 from bodygraph.catalog.tables import Channel
 from bodygraph.catalog.translations import (
     SOURCE_LANGUAGE,
+    body_name,
     catalog,
     cross_text,
     pgettext,
@@ -20,7 +21,6 @@ from bodygraph.model.chart import gate_line
 from bodygraph.relations import ChannelLink, Connection, Penta, Transit
 from bodygraph.relations.calendar import Ingress
 from bodygraph.relations.cycles import Cycles
-from bodygraph.relations.labels import body_name
 from bodygraph.relations.segments import Sensitivity
 from bodygraph.render.model import placements
 from bodygraph.render.scene import side_text

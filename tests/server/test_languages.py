@@ -16,8 +16,7 @@ import httpx
 import pytest
 
 import bodygraph
-from bodygraph.catalog.translations import LANGUAGES, term
-from bodygraph.relations.labels import english_body_name
+from bodygraph.catalog.translations import LANGUAGES, english_body_name, term
 from bodygraph.render import render_svg
 from bodygraph.render.from_relations import connection_input
 from bodygraph_server.billing.accounts import Bookkeeper

@@ -14,9 +14,8 @@ import httpx
 import pytest
 
 import bodygraph
-from bodygraph.catalog.translations import LANGUAGES, catalog, term
+from bodygraph.catalog.translations import LANGUAGES, catalog, english_body_name, term
 from bodygraph.model.chart import BODIES
-from bodygraph.relations.labels import english_body_name
 
 from .support import shared_served, tls_context
 from .test_docs_browser import BIRTH, WAIT_MS, Site, wait_for_the_picture

@@ -20,7 +20,7 @@ from bodygraph.catalog.tables import lower_leading_the, tables
 from bodygraph.errors import BodygraphError, UnsupportedLanguageError
 
 if TYPE_CHECKING:
-    from bodygraph.model.chart import Chart
+    from bodygraph.model.chart import Body, Chart
 
 #: The supported languages (BCP 47 codes); ``en`` is the source the catalogs translate.
 LANGUAGES: tuple[str, ...] = ("en", "de", "nl", "es", "fr", "pt", "it", "ru", "ja", "zh-Hans")
@@ -132,6 +132,16 @@ def pgettext(context: str, message: str) -> str:
 def term(context: str, english: str, lang: str) -> str:
     """One term in ``lang``: ``term("type", "Projector", "de")`` -> ``"Projektor"``."""
     return catalog(lang).pgettext(context, english)
+
+
+def english_body_name(code: str) -> str:
+    """A body's English name from its contract code: ``"northNode"`` -> ``"North Node"``."""
+    return " ".join(p.capitalize() for p in re.findall(r"[a-z]+|[A-Z][a-z]*", code))
+
+
+def body_name(body: Body | str, lang: str) -> str:
+    """A body's name in ``lang`` from its code: ``"northNode"`` -> ``"Nordknoten"``."""
+    return term("body", english_body_name(str(getattr(body, "value", body))), lang)
 
 
 @cache

@@ -6,9 +6,14 @@ import unicodedata
 from datetime import UTC, datetime
 
 from bodygraph.catalog.tables import CENTER_NAMES, reading_order, tables
-from bodygraph.catalog.translations import CHANNEL_PATTERN, SOURCE_LANGUAGE, catalog, term
+from bodygraph.catalog.translations import (
+    CHANNEL_PATTERN,
+    SOURCE_LANGUAGE,
+    body_name,
+    catalog,
+    term,
+)
 from bodygraph.model.chart import BODIES, Activation, Body, Chart
-from bodygraph.relations.labels import body_name
 
 
 def _cell(a: Activation) -> str:

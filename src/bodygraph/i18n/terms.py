@@ -14,11 +14,11 @@ from bodygraph.catalog.translations import (
     RELATION_WORDS,
     SIDE_WORDS,
     VARIABLE_WORDS,
+    english_body_name,
 )
 from bodygraph.catalog.wording import SIGNATURE, STRATEGY
 from bodygraph.model.chart import AUTHORITIES, BODIES, DEFINITIONS, TYPES
 from bodygraph.relations.connection import ConnectionKind
-from bodygraph.relations.labels import english_body_name
 from bodygraph.rules.text import color_phrase
 
 

@@ -12,13 +12,18 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final
 
-from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, pgettext
+from bodygraph.catalog.translations import (
+    SOURCE_LANGUAGE,
+    body_name,
+    catalog,
+    english_body_name,
+    pgettext,
+)
 from bodygraph.errors import BodygraphError
 from bodygraph.model.chart import Body, NodeKind
 from bodygraph.relations.calendar import Ingress, ingress_list
 from bodygraph.relations.calendar_blocks import IngressColumns, Level
 from bodygraph.relations.common import to_second
-from bodygraph.relations.labels import body_name, english_body_name
 
 if TYPE_CHECKING:
     from bodygraph.relations.cycles import Cycles

@@ -3,11 +3,11 @@ made of (docs/languages.md, "Labels of every result"); the catalogs are read on 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from bodygraph.catalog.tables import Channel
 from bodygraph.catalog.translations import (
+    body_name,
     catalog,
     channel_text,
     cross_text,
@@ -17,16 +17,6 @@ from bodygraph.catalog.translations import (
 from bodygraph.model.chart import Authority, Body, ChartType, Definition
 from bodygraph.rules.hologenetic import HologeneticProfile
 from bodygraph.rules.zodiac import SIGNS
-
-
-def english_body_name(code: str) -> str:
-    """A body's English name from its contract code: ``"northNode"`` -> ``"North Node"``."""
-    return " ".join(p.capitalize() for p in re.findall(r"[a-z]+|[A-Z][a-z]*", code))
-
-
-def body_name(body: Body | str, lang: str) -> str:
-    """A body's name in ``lang`` from its code: ``"northNode"`` -> ``"Nordknoten"``."""
-    return term("body", english_body_name(body.value if isinstance(body, Body) else body), lang)
 
 
 def ingress_labels(body: Body, lang: str) -> dict[str, str]:

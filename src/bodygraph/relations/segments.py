@@ -12,6 +12,7 @@ import numpy as np
 
 from bodygraph._time import aware_list
 from bodygraph._typing import IntArray, Micros, ObjectArray, SmallIntArray
+from bodygraph.catalog.translations import body_name
 from bodygraph.model.chart import (
     BODIES,
     Authority,
@@ -23,7 +24,7 @@ from bodygraph.model.chart import (
 )
 from bodygraph.relations.columns import Rows
 from bodygraph.relations.common import instant_text
-from bodygraph.relations.labels import body_name, chart_words, side_name
+from bodygraph.relations.labels import chart_words, side_name
 
 SideName = Literal["personality", "design"]
 SIDE_NAMES: tuple[SideName, SideName] = ("personality", "design")

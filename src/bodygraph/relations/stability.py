@@ -13,13 +13,12 @@ import numpy as np
 from bodygraph._time import as_micros, aware_list
 from bodygraph._typing import IntArray, Micros, ObjectArray
 from bodygraph.calculator import Calculator
-from bodygraph.catalog.translations import word_translator
+from bodygraph.catalog.translations import body_name, word_translator
 from bodygraph.columnar import SIDES
 from bodygraph.errors import InvalidOptionError
 from bodygraph.model.chart import BODIES, Body, NodeKind
 from bodygraph.relations.columns import Rows
 from bodygraph.relations.common import Births, calculator_or_default, check_span, instant_text
-from bodygraph.relations.labels import body_name
 from bodygraph.relations.pieces import chart_pieces
 from bodygraph.relations.search import US_PER_S
 from bodygraph.relations.segments import SIDE_NAMES, SideName

@@ -15,9 +15,10 @@ from typing import Any
 
 from bodygraph._time import utc_text
 from bodygraph.catalog.tables import Channel
+from bodygraph.catalog.translations import body_name
 from bodygraph.model.chart import Chart, NodeKind, Side
 from bodygraph.relations.composite import Composite, composite, short_names
-from bodygraph.relations.labels import body_name, center_labels, channel_labels
+from bodygraph.relations.labels import center_labels, channel_labels
 from bodygraph.rules.graph import defined_channels
 from bodygraph.rules.properties import gate_list
 

@@ -86,9 +86,8 @@ def _menu(lang: str, pgettext: Say) -> str:
 
 def _result(pgettext: Say, lang: str) -> str:
     """The answer's part, with the words its script writes as data attributes."""
-    from bodygraph.catalog.translations import term
+    from bodygraph.catalog.translations import body_name, term
     from bodygraph.model.chart import BODIES
-    from bodygraph.relations.labels import body_name
 
     rows = {
         "type": pgettext("page", "Type"), "profile": pgettext("page", "Profile"),
