@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -80,11 +81,28 @@ def test_throwaway_servers_answer_and_are_gone_after() -> None:
             os.kill(pid, 0)
 
 
+def answer_not_postgres(other: socket.socket) -> None:
+    """Each connection gets an HTTP error and is closed, as a web server would."""
+    while True:
+        try:
+            conn, _ = other.accept()
+        except OSError:  # the listening socket was shut down: the test is over
+            return
+        with conn:
+            conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+
+
 def test_a_port_held_by_another_server_is_one_line_of_error(tmp_path: Path) -> None:
-    with socket.socket() as other:  # listens, but is no PostgreSQL
+    with socket.socket() as other:  # answers, but is no PostgreSQL
         other.bind(("127.0.0.1", 0))
         other.listen()
-        done = services("start", tmp_path, other.getsockname()[1], spare_port())
+        answering = threading.Thread(target=answer_not_postgres, args=(other,), daemon=True)
+        answering.start()
+        try:
+            done = services("start", tmp_path, other.getsockname()[1], spare_port())
+        finally:
+            other.shutdown(socket.SHUT_RDWR)  # wakes the accept() of the thread
+            answering.join(timeout=30)
     assert done.returncode == 1
     assert done.stderr.startswith("error: the PostgreSQL on 127.0.0.1:")
     assert len(done.stderr.splitlines()) == 1

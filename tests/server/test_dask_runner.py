@@ -101,7 +101,7 @@ async def test_an_unreachable_scheduler_is_a_clear_error() -> None:
     with socket.socket() as sock:  # a port nobody listens on
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    runner = DaskChunkRunner(f"tcp://127.0.0.1:{port}", connect_timeout=1.0)
+    runner = DaskChunkRunner(f"tcp://127.0.0.1:{port}", connect_timeout=0.2)
     with pytest.raises(DaskUnavailableError, match=f"Dask scheduler at tcp://127.0.0.1:{port}"):
         await runner.run(chart_chunk, (births(1, 1), ""))
     await runner.aclose()

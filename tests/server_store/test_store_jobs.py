@@ -334,7 +334,8 @@ def test_an_unreachable_dask_scheduler_leaves_the_chunk_waiting(
     jobs = _jobs(book)
     created = jobs.create(_new(account.id, 2), clock.now())
     assert isinstance(created, Created)
-    worker = JobWorker(jobs, DaskChunkRunner(address, connect_timeout=1), clock.now)
+    # Refused at once; the client only retries until its time-out, which may be short.
+    worker = JobWorker(jobs, DaskChunkRunner(address, connect_timeout=0.2), clock.now)
     for _ in range(ATTEMPTS + 1):  # more than a failing chunk's tries
         assert anyio.run(worker.step) is False
     job = jobs.get(created.job.id)
