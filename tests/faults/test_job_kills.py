@@ -149,11 +149,6 @@ def _pg_database() -> Iterator[str]:
             admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
-@pytest.mark.postgres
-def test_postgres_job_outlives_killed_workers(tmp_path: Path) -> None:
-    with _pg_database() as url:
-        _kill_run(url, tmp_path)
-
 
 def test_a_restarted_service_resumes_the_job(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'book.sqlite3'}"

@@ -235,19 +235,6 @@ def test_sqlite_workers_killed(tmp_path: Path) -> None:
     _run(f"sqlite:///{tmp_path / 'book.sqlite3'}", tmp_path)
 
 
-@pytest.mark.postgres
-def test_postgres_workers_killed(tmp_path: Path) -> None:
-    import psycopg
-
-    name = "bgkill_" + secrets.token_hex(5)
-    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    try:
-        _run(f"postgresql://postgres@127.0.0.1:5432/{name}", tmp_path)
-    finally:
-        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-
 
 def test_a_client_gone_before_its_answer_is_not_charged(tmp_path: Path) -> None:
     """A client that hangs up while its (slow) call is computed gets no answer, so it pays
