@@ -31,14 +31,18 @@ class ChargedRequest:
     body: bytes
 
 
-async def charge_and_answer(services: Services, charged: ChargedRequest, timeout: float,
+async def charge_and_answer(services: Services, charged: ChargedRequest, *, request_id: str,
                             work: Callable[[], Awaitable[T]],
                             respond: Callable[[T], Response]) -> Response:
-    """Reserve a credit, do ``work`` under ``timeout``, commit; release on any failure
-    (time-out included). The answer is ``respond(result)``, whose charge is withdrawn if
-    it is not written. A replay of an answered request (same Idempotency-Key and body)
-    is answered again without a charge."""
-    answer, reservation = await charge(services, charged, timeout, work)
+    """Reserve a credit, do ``work`` under the service's request time-out, commit; release
+    on any failure (a time-out is :func:`timed_out` of ``request_id``). The answer is
+    ``respond(result)``, whose charge is withdrawn if it is not written. A replay of an
+    answered request (same Idempotency-Key and body) is answered again without a charge."""
+    try:
+        answer, reservation = await charge(services, charged,
+                                           services.settings.request_timeout, work)
+    except TimeoutError:
+        raise timed_out(request_id) from None
     return charged_response(respond(answer), reservation, services)
 
 

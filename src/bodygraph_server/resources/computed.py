@@ -16,7 +16,7 @@ from bodygraph_server.geocoding import caller_key_required
 from bodygraph_server.http.births import Birth, needs_geocode_key
 from bodygraph_server.http.bodies import parse_json_object, read_raw_body
 from bodygraph_server.http.body import Body
-from bodygraph_server.http.charging import ChargedRequest, charge_and_answer, timed_out
+from bodygraph_server.http.charging import ChargedRequest, charge_and_answer
 from bodygraph_server.http.envelope import (
     JSON_MEDIA_TYPE,
     LABELS_FIELD,
@@ -197,13 +197,10 @@ async def _serve(computed: Computed, request: Request) -> Response:
                                  headers=vary)
 
         charged = ChargedRequest(principal, computed.path, key, raw)
-        try:
-            # a replay of an answered request is computed again (deterministic), uncharged
-            return await charge_and_answer(services, charged,
-                                           timeout=services.settings.request_timeout,
-                                           work=work, respond=respond)
-        except TimeoutError:
-            raise timed_out(request_id_of(request.scope)) from None
+        # a replay of an answered request is computed again (deterministic), uncharged
+        return await charge_and_answer(services, charged,
+                                       request_id=request_id_of(request.scope),
+                                       work=work, respond=respond)
 
 
 def computed_handler(computed: Computed) -> Handler:

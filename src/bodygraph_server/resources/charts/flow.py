@@ -16,7 +16,7 @@ from bodygraph_server.billing.accounts import Principal
 from bodygraph_server.geocoding import caller_key_required
 from bodygraph_server.http.bodies import parse_json_object, read_raw_body
 from bodygraph_server.http.body import Body
-from bodygraph_server.http.charging import ChargedRequest, charge_and_answer, timed_out
+from bodygraph_server.http.charging import ChargedRequest, charge_and_answer
 from bodygraph_server.http.envelope import (
     LABELS_FIELD,
     PLACE_FIELD,
@@ -179,13 +179,10 @@ async def serve_chart(endpoint: ChartEndpoint, request: Request) -> Response:
         chart_request = ChartRequest(principal, services, birth, request_id_of(request.scope),
                                      lang=None if asked is None else asked.lang)
         charged = ChargedRequest(principal, endpoint.path, key, raw)
-        try:
-            return await charge_and_answer(
-                services, charged, timeout=services.settings.request_timeout,
-                work=lambda: _answer(endpoint, chart_request, geocode_key, announced),
-                respond=json_response)
-        except TimeoutError:
-            raise timed_out(request_id_of(request.scope)) from None
+        return await charge_and_answer(
+            services, charged, request_id=chart_request.request_id,
+            work=lambda: _answer(endpoint, chart_request, geocode_key, announced),
+            respond=json_response)
 
 
 def chart_handler(endpoint: ChartEndpoint) -> Handler:

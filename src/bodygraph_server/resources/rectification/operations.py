@@ -15,7 +15,7 @@ from starlette.responses import Response
 
 from bodygraph_server.http.bodies import parse_json_object, read_raw_body
 from bodygraph_server.http.body import Body
-from bodygraph_server.http.charging import ChargedRequest, charge_and_answer, timed_out
+from bodygraph_server.http.charging import ChargedRequest, charge_and_answer
 from bodygraph_server.http.envelope import LABELS_FIELD, Envelope, json_response, v2_success
 from bodygraph_server.http.errors import ErrorCode
 from bodygraph_server.http.gate import admitted, request_id_of
@@ -128,12 +128,9 @@ async def serve_rectification(request: Request) -> Response:
                                             message=RECTIFIED, extra=made))
 
         charged = ChargedRequest(principal, RECTIFICATIONS, key, raw)
-        try:
-            return await charge_and_answer(services, charged,
-                                           timeout=services.settings.request_timeout,
-                                           work=work, respond=respond)
-        except TimeoutError:
-            raise timed_out(request_id_of(request.scope)) from None
+        return await charge_and_answer(services, charged,
+                                       request_id=request_id_of(request.scope),
+                                       work=work, respond=respond)
 
 
 _STABILITY = ("For each property (type, profile, authority, definition, incarnationCross, "
