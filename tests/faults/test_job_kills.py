@@ -149,7 +149,6 @@ def _pg_database() -> Iterator[str]:
             admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
-
 def test_a_restarted_service_resumes_the_job(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'book.sqlite3'}"
     book = Bookkeeper.open(url)
