@@ -229,3 +229,34 @@ def test_bad_uploads_are_refused_clearly(service: Service, body: bytes, content_
     assert answer["success"] is False and words in answer["message"]
     assert answer["errorCode"] == "INVALID_REQUEST_BODY"
     assert service.book.account(account_id).balance == before
+
+
+@pytest.mark.parametrize(("body", "content_type", "params", "status", "words"), [
+    (b"", "application/x-ndjson", "", 422, "Der Anfragetext ist leer"),
+    (b"<births/>", "application/xml", "", 422, "muss NDJSON"),
+    (b"not json\n", "application/x-ndjson", "", 422, "Zeile 1 ist kein gültiges JSON"),
+    (b'{"birthdate": "1990-07-15"}\n', "application/x-ndjson",
+     "?callbackUrl=http://hooks.example.com/x", 400, "callbackUrl muss https verwenden"),
+    (b'{"birthdate": "1990-07-15"}\n', "application/x-ndjson",
+     "?callbackUrl=https://127.0.0.1/hook", 400, "vom Typ loopback auf (127.0.0.1)"),
+])
+def test_a_job_refusal_speaks_the_asked_language(service: Service, body: bytes,
+                                                 content_type: str, params: str, status: int,
+                                                 words: str) -> None:
+    key, _ = service.key()
+    english = _submit(service, key, body, content_type, params)
+    lang = ("&" if params else "?") + "lang=de"
+    german = _submit(service, key, body, content_type, params + lang)
+    assert german.status_code == english.status_code == status, german.text
+    assert german.json()["errorCode"] == english.json()["errorCode"] == "INVALID_REQUEST_BODY"
+    assert words in german.json()["message"] and words not in english.json()["message"]
+
+
+def test_an_unknown_job_is_refused_in_the_asked_language(service: Service) -> None:
+    key, _ = service.key()
+    english = service.http.get("/v2/jobs/nosuchjob", headers=_auth(key))
+    german = service.http.get("/v2/jobs/nosuchjob?lang=de", headers=_auth(key))
+    assert german.status_code == english.status_code == 404, german.text
+    assert german.json()["errorCode"] == english.json()["errorCode"] == "NOT_FOUND"
+    assert german.json()["message"] == ("Kein Auftrag nosuchjob unter den Aufträgen "
+                                        "dieses Kontos"), german.text

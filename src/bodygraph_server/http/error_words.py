@@ -125,6 +125,35 @@ MESSAGES: tuple[str, ...] = (
     pgettext("service error", "{method} {path} takes no request body"),
     pgettext("service error", "POST {path} takes no members in its body but lang"),
     pgettext("service error", "days must be a whole number from 1 to {most}"),
+    pgettext("service error", "This service runs no jobs"),
+    pgettext("service error", "No job {job_id} among this account's jobs"),
+    pgettext("service error", "The result of job {job_id} is not ready: the job is {status}"),
+    pgettext("service error", "The result of job {job_id} has expired"),
+    pgettext("service error", "Content-Encoding {encoding} is not accepted (use gzip or none)"),
+    pgettext("service error", "Request body is not valid gzip"),
+    pgettext("service error", "Request body is not valid gzip (it ends too soon)"),
+    pgettext("service error", "Request body exceeds {limit} bytes once decoded"),
+    pgettext("service error", "Request body must be NDJSON (Content-Type: "
+             "application/x-ndjson) or CSV (Content-Type: text/csv)"),
+    pgettext("service error", "Request body is not UTF-8 text"),
+    pgettext("service error", "line {number} is not valid JSON"),
+    pgettext("service error", "line {number} is not a JSON object (a birth: "
+             '{{"birthdate", "birthtime", "lat", "lng"}})'),
+    pgettext("service error", "the CSV upload has no header row"),
+    pgettext("service error", "the CSV upload is not readable: {reason}"),
+    pgettext("service error", "a job takes at most {most} births"),
+    pgettext("service error", "Request body is empty: send at least one birth"),
+    pgettext("service error", "Request body holds no birth: send at least one"),
+    pgettext("service error", "callbackUrl must be an absolute URL of at most {most} "
+             "characters without spaces"),
+    pgettext("service error", "callbackUrl has an invalid port"),
+    pgettext("service error", "callbackUrl must be an absolute URL like "
+             "https://example.com/hooks"),
+    pgettext("service error", "callbackUrl must not contain a user name or password"),
+    pgettext("service error", "callbackUrl must use https"),
+    pgettext("service error", "callbackUrl host {host} resolves to a {kind} address "
+             "({address}); callbacks go to public addresses only"),
+    pgettext("service error", "callbackUrl host {host} could not be resolved"),
 )
 """The messages the service writes, in the order they are tried (a value is any text)."""
 
