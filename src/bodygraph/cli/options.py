@@ -99,11 +99,12 @@ _PREFIX_COLUMN: Final = "\x1f"
 class HelpFormatter(argparse.HelpFormatter):
     """argparse's help in the language ``lang``, its lines fitting the terminal's width
     (``$COLUMNS``) in columns (a wide character takes two): argparse's ``usage:`` in the
-    language; the description and epilog reflowed: a paragraph of plain lines is filled;
-    in a block of indented lines (examples, the exit statuses) or of list items each line
-    is kept, except that a table entry ("  2    a usage mistake: ...") or a list item
-    ("* birth_utc: ...") and its deeper-indented continuation lines are filled under the
-    entry's text. An option's help is literal text (a ``%`` is a percent sign)."""
+    language; the headings wrapped; the description and epilog reflowed: a paragraph of
+    plain lines is filled; in a block of indented lines (examples, the exit statuses) or of
+    list items each line is kept, except that a table entry ("  2    a usage mistake: ...")
+    or a list item ("* birth_utc: ...") and its deeper-indented continuation lines are
+    filled under the entry's text. An option's help is literal text (a ``%`` is a percent
+    sign)."""
 
     def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
                  width: int | None = None, *, lang: str = SOURCE_LANGUAGE) -> None:
@@ -120,6 +121,11 @@ class HelpFormatter(argparse.HelpFormatter):
     def format_help(self) -> str:
         return super().format_help().replace(
             _PREFIX_COLUMN * display_width(self._prefix), self._prefix, 1)
+
+    def start_section(self, heading: str | None) -> None:
+        if heading:  # argparse does not wrap a heading: its lines, the colon after the last
+            heading = "\n".join(wrap(heading, self._width - self._current_indent - 1))
+        super().start_section(heading)
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         return None if action.help is None else action.help.replace("%", "%%")
