@@ -152,3 +152,18 @@ def test_a_text_of_wide_characters_wraps_by_columns() -> None:
         assert "".join(lines).replace(" ", "") == text.replace(" ", "")
         assert not any(line.strip()[0] in "、。）：" for line in lines), lines  # noqa: RUF001
     assert wrap("an English text", 12, "  ", "  ") == ["  an English", "  text"]  # textwrap
+
+
+def test_batch_help_says_what_the_library_documents() -> None:
+    """``batch --help`` has its own texts (whole texts of the catalogs); in English they
+    are the ``bodygraph.batch`` docstring's, as plain text (no reST marks)."""
+    import bodygraph.batch
+
+    documented = (bodygraph.batch.__doc__ or "").split("\n\n", 1)[1]
+    plain = re.sub(r"``(.+?)``", r"\1", re.sub(r":[a-z]+(?::[a-z]+)?:`~?([^`]+)`", r"\1",
+                                                documented))
+    paragraphs = [" ".join(p.split()) for p in plain.strip().split("\n\n")]
+    parser = build_parser(["batch"])
+    assert parser._subparsers is not None
+    batch = parser._subparsers._group_actions[0].choices["batch"]  # type: ignore[index]
+    assert [" ".join(p.split()) for p in (batch.description or "").split("\n\n")] == paragraphs
