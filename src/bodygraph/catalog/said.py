@@ -22,6 +22,15 @@ LIBRARY_MESSAGES: tuple[str, ...] = (
     pgettext("error", "{what} reaches {day} {time} UTC, outside the ephemeris ({first} to "
              "{last} UTC); pass a larger kernel (--ephemeris BSP or $BODYGRAPH_EPHEMERIS) for "
              "other dates"),
+    # the same with another remedy: the library's own words, a relation's
+    pgettext("error", "{instant} is outside the supported range: births from {first} to "
+             "{last} (UTC) with this ephemeris; {remedy} for other dates"),
+    pgettext("error", "{instant} is outside the supported range: instants from {first} to "
+             "{last} (UTC) with this ephemeris; {remedy} for other dates"),
+    pgettext("error", "{what} reaches {day} {time} UTC, outside the ephemeris ({first} to "
+             "{last} UTC); {remedy} for other dates"),
+    pgettext("error", "pass a larger kernel (ephemeris= or BODYGRAPH_EPHEMERIS)"),
+    pgettext("error", "use a calculator of a larger kernel (or BODYGRAPH_EPHEMERIS)"),
     pgettext("error", "the solar return of {year}"),
     pgettext("error", "the Saturn return (ages {first} to {last})"),
     pgettext("error", "the Uranus opposition (ages {first} to {last})"),
@@ -81,12 +90,114 @@ LIBRARY_MESSAGES: tuple[str, ...] = (
     pgettext("error", "July"), pgettext("error", "August"), pgettext("error", "September"),
     pgettext("error", "October"), pgettext("error", "November"),
     pgettext("error", "December"),
+    # the batch job (bodygraph.batch): its options, input and rows
+    pgettext("error", "{name} is not the name of a text encoding (try utf-8, cp1252 or "
+             "latin-1)"),
+    pgettext("error", "{path} line 1 (the header) is not {encoding} text (it holds the byte "
+             "0x{byte})"),
+    pgettext("error", "{path} line 1 (the header) is not {encoding} text (it holds the byte "
+             "0x{byte}): give its encoding (--encoding) or save it as UTF-8"),
+    pgettext("error", "{path} is not {encoding} text (it holds the byte 0x{byte})"),
+    pgettext("error", "{path} is not {encoding} text (it holds the byte 0x{byte}): give its "
+             "encoding (--encoding) or save it as UTF-8"),
+    pgettext("error", "line {line} is not {encoding} text (it holds the byte 0x{byte})"),
+    pgettext("error", "{path} line {line} is not CSV: {reason}"),
+    pgettext("error", "the chunk size must be at least 1"),
+    pgettext("error", "the number of jobs must be at least 1"),
+    pgettext("error", "an encoding is for CSV input: Parquet text is UTF-8"),
+    pgettext("error", "Parquet needs pyarrow: pip install 'bodygraph[parquet]'"),
+    pgettext("error", "{path} is not a readable Parquet file"),
+    pgettext("error", "{path} is not a readable Parquet file ({reason})"),
+    pgettext("error", "a worker process ended unexpectedly ({how})"),
+    pgettext("error", "killed by {signal}"),
+    pgettext("error", "exit status {status}"),
+    pgettext("error", "the input has columns {names}; it needs one of: {wanted}"),
+    pgettext("error", "{column} is empty"),
+    pgettext("error", "{column} {text} is not a number of degrees"),
+    pgettext("error", "the row cannot be read: {reason}"),
+    pgettext("error", "the output {target} is a folder: name a file to write"),
+    pgettext("error", "the output {target} is the input file: write the charts to another "
+             "file"),
+    pgettext("error", "cannot write {path}: the output must be a .csv or .parquet file"),
+    # the ephemeris kernel
+    pgettext("error", "the shipped ephemeris {name} is missing (looked in {places}); "
+             "reinstall bodygraph or set {variable} to a JPL .bsp kernel"),
+    pgettext("error", "ephemeris kernel not found: {path}"),
+    pgettext("error", "cannot open ephemeris kernel {path}: {reason}"),
+    pgettext("error", "ephemeris kernel {path} lacks required segments: {names}"),
+    pgettext("error", "ephemeris kernel {path} lacks segments: {names}"),
+    pgettext("error", "segment {center}->{target} of {path} is SPK type {kind}; the fast "
+             "engine reads type 2 (use engine='skyfield' for this kernel)"),
+    pgettext("error", "segments {center}->{target} of {path} do not join end to end; use "
+             "engine='skyfield' for this kernel"),
+    pgettext("error", "cannot represent {instant} as a datetime"),
+    # places, coordinates and time zones
+    pgettext("error", "latitude must be a finite number, not {value}"),
+    pgettext("error", "longitude must be a finite number, not {value}"),
+    pgettext("error", "the location text is {length} characters long; the most is {most}"),
+    pgettext("error", "the location text holds a character that is not text (U+{point} at "
+             "position {position})"),
+    pgettext("error", "no place name in {text}"),
+    pgettext("error", "no place of that name in {wanted}"),
+    pgettext("error", "the Google geocoder needs the caller's geocoding key"),
+    pgettext("error", "the geocoding key was refused"),
+    pgettext("error", "the geocoding key was refused: {reason}"),
+    pgettext("error", "geocoding rate limit reached: {reason}"),
+    pgettext("error", "geocoding quota reached: {reason}"),
+    pgettext("error", "the geocoding service did not answer within {seconds} s"),
+    pgettext("error", "geocoding failed: {reason}"),
+    pgettext("error", "the geocoding service sent a malformed reply"),
+    pgettext("error", "could not reach the geocoding service at {domain} ({reason})"),
+    pgettext("error", "no time zone covers {lat}, {lng}"),
+    pgettext("error", "{lat}, {lng} is at sea, outside every country's time zone (the "
+             "nautical zone would be {name})"),
+    pgettext("error", "the zone {zone} gives no offset for {time}"),
+    pgettext("error", "{time} is too close to the end of the calendar"),
+    pgettext("error", "the tz database entry {name} is unreadable"),
+    # the relations: wheel, calendar, constraints, cycles, searches
+    pgettext("error", "latitude {value} is outside -90 to 90 (the poles have no Ascendant)"),
+    pgettext("error", "unknown house system {name}: use placidus or whole-sign"),
+    pgettext("error", "give at least one body"),
+    pgettext("error", "the calendar's end must come after its start"),
+    pgettext("error", "unknown incarnation cross {text}; write its name like 'Right Angle "
+             "Cross of the Sphinx' or its four gates like 13/7/1/2"),
+    pgettext("error", "unknown incarnation cross {text} (did you mean {names}?); write its "
+             "name like 'Right Angle Cross of the Sphinx' or its four gates like 13/7/1/2"),
+    pgettext("error", "gate {value} does not exist; use a gate from 1 to 64"),
+    pgettext("error", "cross gate {value} does not exist; use a gate from 1 to 64"),
+    pgettext("error", "the gates of cross {text} are not four gates; write them like "
+             "(13/7 | 1/2)"),
+    pgettext("error", "unknown side {side} in {text}; use one of: {names}"),
+    pgettext("error", "line {line} in {text} does not exist; use a line from 1 to 6"),
+    pgettext("error", "give at least one constraint: type, profile, authority, definition, "
+             "cross, strategy, centers, open centers, channels, gates or activations"),
+    pgettext("error", "every search must end after it begins"),
+    pgettext("error", "the search would end ({end} UTC) before it begins ({start} UTC); give "
+             "a to-time after the from-time"),
+    pgettext("error", "a solar return year must come after the birth year ({year})"),
+    pgettext("error", "{channel} is not a channel (write it like '34-57')"),
+    pgettext("error", "iCalendar output needs the icalendar library: {extra}"),
+    # the images
+    pgettext("error", "cannot tell the image format of {target}: use .svg or .png"),
+    pgettext("error", "PNG output needs cairosvg and the cairo library: pip install "
+             "'bodygraph[png]' and install libcairo2 ({reason})"),
+    # hologenetic's label pack (--labels)
+    pgettext("error", "the label pack must be a JSON object with 'keys' and/or 'spheres'"),
+    pgettext("error", "the label pack has unknown members {names}: use 'keys' and 'spheres'"),
+    pgettext("error", "the label pack's 'keys' must be an object keyed by key number"),
+    pgettext("error", "the label pack's 'spheres' must be an object keyed by sphere"),
+    pgettext("error", "the label pack names key {name}: keys are 1 to 64"),
+    pgettext("error", "the label pack's key {name} must map names to texts"),
+    pgettext("error", "the label pack names sphere {name}: spheres are {names}"),
+    pgettext("error", "the label pack's sphere {name} must be a text"),
 )
 
 _FIELD = re.compile(r"\\\{(\w+)\\\}")
 #: What a field matches: an error code is upper case, a month's name a capitalised word,
-#: a number of days digits; any other field any text.
-_KINDS = {"code": "[A-Z][A-Z0-9_]*", "month": "[A-Z][a-z]+", "days": "[0-9]+"}
+#: a number of days digits, a byte two hexadecimal digits, a column a name; any other
+#: field any text.
+_KINDS = {"code": "[A-Z][A-Z0-9_]*", "month": "[A-Z][a-z]+", "days": "[0-9]+",
+          "byte": "[0-9A-F]{2}", "column": "[A-Za-z_][A-Za-z0-9_]*"}
 
 
 #: Why a file cannot be used, for the commonest reasons the operating system gives.
