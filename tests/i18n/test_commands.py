@@ -369,15 +369,15 @@ def test_the_library_s_formerly_english_messages_are_said(
         "bodygraph: error: --labels pack.json: das Label-Paket nennt den Schlüssel '99': "
         "Schlüssel gehen von 1 bis 64\n")
     assert _said([*labels, "--lang", "ja"], capsys)[2] == (
-        "bodygraph: error: --labels pack.json: ラベルパックがキー '99' を挙げています："
+        "bodygraph: error: --labels pack.json: ラベルパックがキー '99' を挙げています\uff1a"
         "キーは 1〜64 です\n")
     cross = ["rectify", "--date", "1980-01-03", "--tz", "UTC", "--cross", "Foo", "--lang", "de"]
     assert _said(cross, capsys)[2].startswith(
         "bodygraph: error: unbekanntes Inkarnationskreuz 'Foo'; schreiben Sie")
     output = ["batch", "births.csv", "-o", "charts.txt", "--lang", "ja"]
     assert _said(output, capsys) == (2, "", (
-        "bodygraph: error: charts.txt に書き込めません：出力は .csv か .parquet のファイルにして"
-        "ください\n"))
+        "bodygraph: error: charts.txt に書き込めません\uff1a出力は .csv か .parquet の"
+        "ファイルにしてください\n"))
 
 
 def test_a_message_no_pattern_knows_stays_as_the_library_wrote_it() -> None:

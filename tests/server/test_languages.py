@@ -274,7 +274,7 @@ RECTIFY = {"date": "1980-01-03", "lat": 51.5074, "lng": -0.1278}
     ({**RECTIFY, "constraints": {"cross": "Foo"}}, "?lang=de",
      "unbekanntes Inkarnationskreuz 'Foo'; schreiben Sie seinen Namen wie"),
     ({**RECTIFY, "constraints": {"gates": [99]}}, "?lang=ja",
-     "ゲート 99 は存在しません；1〜64 のゲートを使ってください"),
+     "ゲート 99 は存在しません\uff1b1〜64 のゲートを使ってください"),
     ({**ONE, "boundMinutes": 5000}, "?lang=it", "boundMinutes deve essere"),
     ({"people": {"a": 1}}, "?lang=fr", "people doit être une liste de 2 naissances, et n'est"),
 ])
