@@ -20,6 +20,7 @@ from bodygraph_server.http.envelope import Envelope, json_response, timestamp, v
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import admitted
 from bodygraph_server.http.idempotency import check_replay, idempotency_key
+from bodygraph_server.http.language import asked_of
 from bodygraph_server.http.operation import Answer, Operation
 from bodygraph_server.resources.chart_values import closed_object
 from bodygraph_server.resources.computed import BODY_CODES
@@ -189,8 +190,10 @@ async def serve_result(request: Request) -> Response:
     kind, media_type = result_format(request.headers.get("accept", ""))
     extension = {"ndjson": "ndjson", "csv": "csv", "parquet": "parquet"}[kind]
     headers = {"Content-Disposition": f'attachment; filename="{job_id}.{extension}"'}
-    return StreamingResponse(streamed(jobs.outputs(job_id), kind), media_type=media_type,
-                             headers=headers)
+    asked = asked_of(request.scope)
+    lang = asked.lang if asked is not None and asked.lang != "en" else None
+    return StreamingResponse(streamed(jobs.outputs(job_id), kind, lang),
+                             media_type=media_type, headers=headers)
 
 
 def schemas() -> dict[str, Any]:
