@@ -289,7 +289,8 @@ RESULT = Operation(
     method="GET", path=RESULT_PATH, summary="A job's result",
     description="The rows of an ended job in input order, streamed: NDJSON (default), "
     "CSV (Accept: text/csv) or Parquet (Accept: application/vnd.apache.parquet), with "
-    "the columns of bodygraph batch (a bad row: its error_code and error). 404 while the "
+    "the columns of bodygraph batch (a bad row: its error_code and error; with lang, the "
+    "error in that language, as bodygraph batch --lang writes it). 404 while the "
     "job runs, and once its result expired (docs/jobs.md, Retention). No credit. An "
     "extension beyond the contract.",
     handler=serve_result, parameters=(_JOB_ID,),
