@@ -227,11 +227,11 @@ def _patterns(more: Phrases) -> tuple[tuple[str, str, re.Pattern[str]], ...]:
                 sum(len(text) for text, *_ in parts))
 
     every = (*(("error", m) for m in LIBRARY_MESSAGES), *more)
-    return tuple((context, m, pattern(m))
+    return tuple((context, m, _pattern(m))
                  for context, m in sorted(every, key=fixed, reverse=True))
 
 
-def pattern(message: str) -> re.Pattern[str]:
+def _pattern(message: str) -> re.Pattern[str]:
     """The regular expression reading the fields of ``message`` (a pattern)."""
     return re.compile(_FIELD.sub(
         lambda m: f"(?P<{m.group(1)}>{_KINDS.get(m.group(1), '.+?')})",
