@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
             Path(args.input), Path(args.output), calculator=calculator_from(args),
             node=args.node, chunk_size=args.chunk_size, progress=progress, geocode=geocode,
             jobs=args.jobs, encoding=args.encoding, range_remedy=LARGER_KERNEL,
-            say=lambda line: said(line, args.lang),
+            say=lambda line: said(line, args.lang), lang=args.lang,
         )
     except BatchOptionError as exc:
         raise CliError(str(exc)) from None

@@ -1,5 +1,5 @@
 """A refusal's human ``message`` in the asked language: matched against the service's
-messages (context ``service error``), then the library's (``bodygraph.cli.said``), the
+messages (context ``service error``), then the library's (``bodygraph.catalog.said``), the
 translation filled with the same values. Error codes never change."""
 
 from __future__ import annotations
@@ -193,6 +193,6 @@ def translated(message: str, lang: str) -> str:
                 continue
             values["message"] = inner
         return catalog(lang).pgettext(CONTEXT, english).format(**values)
-    from bodygraph.cli.said import said
+    from bodygraph.catalog.said import said
 
     return said(message, lang)
