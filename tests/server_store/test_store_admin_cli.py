@@ -312,7 +312,7 @@ def test_serve_migrates_and_starts_the_service(url: str, tmp_path: Path) -> None
         assert proc.poll() is None, (tmp_path / "serve.log").read_text()
         assert json.loads(body) == {"status": "ok", "database": "up"}
         with Bookkeeper.open(url) as book:
-            assert book.store.schema_version() == 10
+            assert book.store.schema_version() == 11
     finally:
         proc.terminate()
         proc.wait(timeout=30)
