@@ -334,7 +334,7 @@ def test_help_texts_are_plain_text_and_say_what_the_exit_status_means() -> None:
         assert "``" not in text and not re.search(r":[a-z]+:`", text), name
         assert "exit status:" in text, name
         for status, meaning in ((0, "done"), (1, "the work failed"), (2, "a usage mistake"),
-                                (130, "interrupted")):
+                                (130, "interrupted"), (143, "terminated")):
             assert re.search(rf"^  {status} +{meaning}", text, re.MULTILINE), (name, status)
     assert "error_code" in helps["batch"]
 
@@ -342,7 +342,7 @@ def test_help_texts_are_plain_text_and_say_what_the_exit_status_means() -> None:
 def test_the_readme_documents_the_exit_statuses() -> None:
     readme = (Path(__file__).parents[2] / "README.md").read_text("utf-8")
     section = readme.split("## The command line", 1)[1].split("\n## ", 1)[0]
-    for status in ("0", "1", "2", "130"):
+    for status in ("0", "1", "2", "130", "143"):
         assert re.search(rf"`{status}`", section), status
     assert "error_code" in section
 

@@ -62,7 +62,8 @@ EXIT_STATUS: Final = """exit status:
        ephemeris, ...), a file could not be read or written, or (batch) some rows are
        bad: they are in the output with error_code and error
   2    a usage mistake: an unknown option, a missing or malformed argument
-  130  interrupted"""
+  130  interrupted (Ctrl-C)
+  143  terminated (SIGTERM); batch removes its unfinished output, as for 130"""
 
 #: How the command line says to use a larger kernel (the end of an out-of-range error).
 LARGER_KERNEL: Final = "pass a larger kernel (--ephemeris BSP or $BODYGRAPH_EPHEMERIS)"

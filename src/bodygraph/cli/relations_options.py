@@ -42,7 +42,7 @@ def exit_status(*, births: bool = True, images: bool = False, count: bool = Fals
     return ("exit status:\n  0    done\n"
             f"  1    the work failed: {', '.join(failed)}\n"
             f"  2    a usage mistake or bad input: {', '.join(mistakes)}\n"
-            "  130  interrupted")
+            "  130  interrupted (Ctrl-C)\n  143  terminated (SIGTERM)")
 
 
 def command_parser(subparsers: Subparsers, name: str, summary: str, description: str,
