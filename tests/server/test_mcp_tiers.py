@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
+import jsonschema
 import pytest
 from starlette.requests import Request
 from starlette.responses import Response
@@ -23,6 +24,7 @@ from bodygraph_server.resources.mcp.charges import (
     ledger_endpoint,
     matching_endpoint,
 )
+from bodygraph_server.resources.mcp.operations import schemas as mcp_schemas
 from bodygraph_server.settings import Settings
 
 from .conftest import new_key
@@ -112,6 +114,10 @@ async def test_a_body_too_large_is_the_contract_s_413(
         assert refused["error"]["data"] == {"code": "INVALID_REQUEST_BODY", "message": text,
                                             "status": 413}
         assert len(answer.headers["x-request-id"]) == 32
+        jsonschema.validate(refused, mcp_schemas()["McpRefusal"])
+    document = (await client.get("/openapi.json")).json()
+    documented = document["paths"]["/mcp"]["post"]["responses"]["413"]
+    assert documented["content"]["application/json"]["schema"]["$ref"].endswith("McpRefusal")
     fits = json.dumps(_message("tools/list", {"padding": padding[:-1000]})).encode()
     answer = await client.post("/mcp", content=fits, headers=_headers(key, "tools/list"))
     assert len(fits) <= settings.max_body_bytes and answer.status_code == 200, answer.text

@@ -139,6 +139,8 @@ def mcp_operations() -> tuple[Operation, ...]:
                               headers=CHALLENGE_HEADER if status == 401 else {})
                for status, codes in ((401, "API_KEY_MISSING, API_KEY_INVALID, "
                                       "UNAUTHORIZED"),
+                                     (413, "INVALID_REQUEST_BODY (a body over the size "
+                                      "limit)"),
                                      (429, "RATE_LIMIT_EXCEEDED (unknown keys)"))},
             **{status: Answer(description=f"the MCP transport's refusal: {what} (a "
                               "JSON-RPC error)",
