@@ -160,6 +160,10 @@ def test_opening_a_sqlite_file_in_a_missing_folder_stops_at_once(tmp_path: Path)
         open_waiting(f"sqlite:///{missing}", sleep=pauses.append)
     assert pauses == []
     assert not (tmp_path / "none").exists()
+    (tmp_path / "file").write_text("")
+    with pytest.raises(DatabaseMissingError, match=f"its folder {tmp_path / 'file'} is not a"):
+        open_waiting(f"sqlite:///{tmp_path / 'file' / 'x.db'}", sleep=pauses.append)
+    assert pauses == []
 
 
 @pytest.mark.postgres

@@ -275,8 +275,9 @@ def _create_private(path: Path) -> None:
     try:
         os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600))
     except (FileNotFoundError, NotADirectoryError) as exc:
+        why = "does not exist" if isinstance(exc, FileNotFoundError) else "is not a folder"
         raise DatabaseMissingError(
-            f"cannot create SQLite database {path}: its folder {path.parent} does not exist"
+            f"cannot create SQLite database {path}: its folder {path.parent} {why}"
         ) from exc
     except OSError as exc:
         raise DatabaseUnavailableError(
