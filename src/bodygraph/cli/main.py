@@ -26,6 +26,7 @@ from bodygraph.cli.options import (
     out_of_range_text,
 )
 from bodygraph.cli.said import os_reason, said
+from bodygraph.cli.stopping import TERMINATED_STATUS, Terminated, terminable
 from bodygraph.errors import BodygraphError, OutOfRangeError
 
 #: The environment variable whose value is the default of ``--lang``.
@@ -104,8 +105,8 @@ class _Version(argparse.Action):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``bodygraph`` console script: the exit status (0 done, 1 the
-    work failed or some rows are bad, 2 a usage mistake, 130 interrupted; see
-    :func:`~bodygraph.cli.options.exit_status`)."""
+    work failed or some rows are bad, 2 a usage mistake, 130 interrupted, 143 terminated;
+    see :func:`~bodygraph.cli.options.exit_status`)."""
     arguments = sys.argv[1:] if argv is None else list(argv)
     try:  # a source checkout without Babel cannot read its catalogs: said in English
         catalog(asked_language(arguments))
@@ -124,7 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     tr = catalog(args.lang)
     try:
-        status: int = args.handler(args)
+        with terminable():
+            status: int = args.handler(args)
     except CliError as exc:
         print(f"bodygraph: error: {exc.text(args.lang)}", file=sys.stderr)
         return 2
@@ -134,9 +136,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BodygraphError as exc:
         print(f"bodygraph: error: {said(str(exc), args.lang)}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (Terminated)
         print("bodygraph: " + tr.pgettext("error", "interrupted"), file=sys.stderr)
-        return 130
+        return TERMINATED_STATUS if isinstance(exc, Terminated) else 130
     except BrokenPipeError:
         return 0
     except (UnicodeEncodeError, UnicodeDecodeError) as exc:  # a lone surrogate, say

@@ -71,8 +71,10 @@ def exit_status(lang: str, failed: str | None = None, mistake: str | None = None
     mistake = mistake or tr.pgettext(
         "help", "a usage mistake: an unknown option, a missing or malformed argument")
     interrupted = tr.pgettext("help", "interrupted")
+    terminated = tr.pgettext(
+        "help", "terminated (SIGTERM); an unfinished output file is removed, as for 130")
     return (f"{heading}\n  0    {done}\n  1    {failed}\n  2    {mistake}\n"
-            f"  130  {interrupted}")
+            f"  130  {interrupted}\n  143  {terminated}")
 
 
 def examples_text(lang: str, examples: Sequence[str]) -> str:

@@ -25,6 +25,7 @@ from bodygraph.cli.relations_options import (
 )
 from bodygraph.cli.relations_text import rounded_seconds_text
 from bodygraph.cli.report import body_label
+from bodygraph.model.chart import Body
 from bodygraph.relations.segments import LineChange, Segment, Sensitivity
 from bodygraph.relations.sensitivity import sensitivity
 
@@ -107,17 +108,17 @@ def _summary(segment: Segment, lang: str) -> str:
             f"{_value(segment, 'incarnation_cross', lang)}")
 
 
-def _side(side: str, lang: str) -> str:
-    return side if lang == SOURCE_LANGUAGE else term("side", side.capitalize(), lang)
+def activation_label(side: str, body: Body, lang: str = SOURCE_LANGUAGE) -> str:
+    """An activation named as the chart's report names its side and body:
+    ``Personality Moon``, ``Persönlichkeit Mond``."""
+    return f"{term('side', side.capitalize(), lang)} {body_label(body, lang)}"
 
 
 def _difference(before: Segment, after: Segment, changes: list[LineChange], lang: str) -> str:
     """What begins ``after``: the activations that change line at its start, then the
     properties that differ from ``before`` (or that none does)."""
-    moved = ", ".join(
-        f"{_side(str(c.side), lang)} "
-        f"{c.body.value if lang == SOURCE_LANGUAGE else body_label(c.body, lang)} "
-        f"{c.before} -> {c.after}" for c in changes)
+    moved = ", ".join(f"{activation_label(str(c.side), c.body, lang)} {c.before} -> {c.after}"
+                      for c in changes)
     differ = [f"{label} {_value(before, name, lang)} -> {_value(after, name, lang)}"
               for name, label in _property_labels(lang)
               if _value(before, name) != _value(after, name)]

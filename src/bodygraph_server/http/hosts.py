@@ -5,6 +5,7 @@ refused (400, the contract's error body) before anything else, the health checks
 from __future__ import annotations
 
 import logging
+import uuid
 from collections.abc import Sequence
 
 from starlette.datastructures import Headers
@@ -13,7 +14,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bodygraph_server.http.envelope import error_response
 from bodygraph_server.http.errors import ApiError, ErrorCode
-from bodygraph_server.http.gate import NOSNIFF, api_version
+from bodygraph_server.http.gate import answer_headers, api_version
 
 ACCEPTED_KEY = "bodygraph.host_accepted"
 UNCHECKED_PATHS = ("/health", "/health/live")
@@ -56,7 +57,8 @@ class TrustedHosts:
         await self._check(scope, receive, send_unless_refused)
         if not scope.get(ACCEPTED_KEY):
             self._log_refusal(Headers(scope=scope).get("host", ""))
+            version = api_version(scope["path"])  # the gate's headers: it is not reached
             error = ApiError(ErrorCode.INVALID_REQUEST_BODY, MESSAGE, status=400,
-                             headers=NOSNIFF)
-            response = error_response(error, legacy=api_version(scope["path"]) == "v1")
+                             headers=answer_headers(uuid.uuid4().hex, version))
+            response = error_response(error, legacy=version == "v1")
             await response(scope, receive, send)
