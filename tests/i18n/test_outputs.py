@@ -289,7 +289,7 @@ def test_batch_summary_is_in_the_language(tmp_path: Path) -> None:
     done = _bodygraph("batch", str(births), "-o", str(tmp_path / "charts.csv"), "--jobs", "1",
                       "--lang", "fr")
     assert done.returncode == 0, done.stderr
-    assert f"1 lignes -> {tmp_path / 'charts.csv'} : 1 cartes, 0 lignes erronées (" in (
+    assert f"1 lignes -> {tmp_path / 'charts.csv'}\u00a0: 1 cartes, 0 lignes erronées (" in (
         done.stderr)
 
 
