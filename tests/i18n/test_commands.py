@@ -346,8 +346,8 @@ def test_errors_say_the_library_and_argparse_in_the_language(
         "bodygraph: error: kein Ort gefunden für 'Xyzzyplace' (kein Ort dieses Namens und "
         "keiner, der ähnlich geschrieben wird)\n")
     assert _said(["chart", "--node", "foo", *UTC_BIRTH, "--lang=fr"], capsys)[2] == (
-        "bodygraph chart: error: argument --node\u00a0: choix invalide\u00a0: 'foo' (choisissez parmi "
-        "'true', 'mean') (voir bodygraph chart --help)\n")
+        "bodygraph chart: error: argument --node\u00a0: choix invalide\u00a0: 'foo' "
+        "(choisissez parmi 'true', 'mean') (voir bodygraph chart --help)\n")
     assert _said(["cycles", *UTC_BIRTH, "--year", "2300", "--lang", "es"], capsys)[2] == (
         "bodygraph: error: el retorno solar de 2300 llega a 2299-12-30 20:30:41 UTC, fuera de "
         "las efemérides (1800-04-04 a 2199-12-31 UTC); para otras fechas pase un kernel mayor "
