@@ -36,6 +36,8 @@ MESSAGE_CONTEXTS: dict[str, str] = {
     "page": "The words of the service's playground page",
     "account": "The words of the service's account answers (labels)",
     "mcp": "The MCP tools' one-line summaries",
+    "number": ("How numbers are written in prose (help, progress and summary lines, "
+               "messages): CLDR's number symbols of the language"),
 }
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 #: A fixed creation date, so that the template changes only when a term does.
