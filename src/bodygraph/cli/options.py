@@ -99,11 +99,11 @@ _PREFIX_COLUMN: Final = "\x1f"
 class HelpFormatter(argparse.HelpFormatter):
     """argparse's help in the language ``lang``, its lines fitting the terminal's width
     (``$COLUMNS``) in columns (a wide character takes two): argparse's ``usage:`` in the
-    language; the headings wrapped, their colon as the language writes it; the description and epilog reflowed: a paragraph of
-    plain lines is filled; in a block of indented lines (examples, the exit statuses) or of
-    list items each line is kept, except that a table entry ("  2    a usage mistake: ...")
-    or a list item ("* birth_utc: ...") and its deeper-indented continuation lines are
-    filled under the entry's text. An option's help is literal text (a ``%`` is a percent
+    language; the headings wrapped, their colon as the language writes it; the description
+    and epilog reflowed: a paragraph of plain lines is filled; in a block of indented lines
+    (examples, the exit statuses) or of list items each line is kept, except that a table
+    entry ("  2    a usage mistake: ...") or a list item ("* birth_utc: ...") and its
+    deeper-indented continuation lines are filled under the entry's text. An option's help is literal text (a ``%`` is a percent
     sign)."""
 
     def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,

@@ -127,7 +127,8 @@ def catalog_problems(catalog: Catalog, wanted: list[Term]) -> list[str]:
             problems.append(f"{where}: missing")
             continue
         text = message.string
-        if not isinstance(text, str) or not text.strip():
+        # a number's group separator may be a space (CLDR's French and Russian symbols)
+        if not isinstance(text, str) or not (text.strip() or (text and t.context == "number")):
             problems.append(f"{where}: not translated")
             continue
         if message.fuzzy:
