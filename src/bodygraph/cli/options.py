@@ -103,8 +103,8 @@ class HelpFormatter(argparse.HelpFormatter):
     and epilog reflowed: a paragraph of plain lines is filled; in a block of indented lines
     (examples, the exit statuses) or of list items each line is kept, except that a table
     entry ("  2    a usage mistake: ...") or a list item ("* birth_utc: ...") and its
-    deeper-indented continuation lines are filled under the entry's text. An option's help is literal text (a ``%`` is a percent
-    sign)."""
+    deeper-indented continuation lines are filled under the entry's text. An option's help
+    is literal text (a ``%`` is a percent sign)."""
 
     def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
                  width: int | None = None, *, lang: str = SOURCE_LANGUAGE) -> None:
