@@ -69,7 +69,8 @@ def segments() -> Sensitivity:
 @cache
 def english_left_over(lang: str) -> list[tuple[str, re.Pattern[str]]]:
     """The English texts (without placeholders) whose ``lang`` translation differs, each
-    with the pattern that finds it as a word."""
+    with the pattern that finds it as a word (a text of no letter, such as the number
+    symbols ``,`` and ``.``, is no English word)."""
     from bodygraph.i18n.template import all_messages
 
     tr = catalog(lang)
@@ -79,7 +80,8 @@ def english_left_over(lang: str) -> list[tuple[str, re.Pattern[str]]]:
                          tr.pgettext(t.context, t.english))}
     out = []
     for t in messages:
-        if "{" in t.english or t.english in kept:  # kept: the same word in some context
+        if ("{" in t.english or t.english in kept  # kept: the same word in some context
+                or not any(c.isalpha() for c in t.english)):
             continue
         out.append((f"[{t.context}] {t.english}",
                     re.compile(rf"(?<![\w-]){re.escape(t.english)}(?![\w-])")))

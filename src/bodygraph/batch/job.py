@@ -23,6 +23,7 @@ from bodygraph.batch.target import check_target, staged
 from bodygraph.batch.work import MAX_REPORTED, ChunkWork, Done, Task
 from bodygraph.batch.writers import encoder_for, output_format, writer_for
 from bodygraph.calculator import Calculator, default_calculator
+from bodygraph.catalog.numbers import number_text
 from bodygraph.catalog.translations import SOURCE_LANGUAGE
 from bodygraph.model.chart import NodeKind
 
@@ -81,7 +82,8 @@ def run_batch(
     ephemeris (default: the library's words, ``ephemeris=``; the command line names its
     ``--ephemeris``). ``say`` words each line written on ``stderr`` (the command line says
     them in its language); ``lang`` is the language of the output's ``error`` column (its
-    ``error_code`` stays the code).
+    ``error_code`` stays the code) and of the numbers in the lines on ``stderr`` (``20.000``
+    in German).
     """
     err = stderr if stderr is not None else sys.stderr
     if chunk_size < 1:
@@ -99,7 +101,8 @@ def run_batch(
         raise BatchError(f"input file not found: {source}")
     check_target(source, target)
     calc = calculator or default_calculator(None)
-    bar = Progress(count_rows(source) if progress else None, err, enabled=progress, say=say)
+    bar = Progress(count_rows(source) if progress else None, err, enabled=progress, say=say,
+                   lang=lang)
     started = time.monotonic()
     reported = 0
     with staged(target) as temporary:  # renamed to target at the end, removed on an error
@@ -131,8 +134,8 @@ def run_batch(
             writer.close()
     bar.finish()
     if bar.errors > MAX_REPORTED:
-        err.write(say(f"... and {bar.errors - MAX_REPORTED:,} more bad rows (see the error "
-                      "column)") + "\n")
+        more = number_text(bar.errors - MAX_REPORTED, lang)
+        err.write(say(f"... and {more} more bad rows (see the error column)") + "\n")
     seconds = time.monotonic() - started
     return BatchSummary(bar.done, bar.errors, seconds)
 

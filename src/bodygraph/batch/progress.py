@@ -6,15 +6,20 @@ import time
 from collections.abc import Callable
 from typing import IO
 
+from bodygraph.catalog.numbers import number_text, percent_text
+from bodygraph.catalog.translations import SOURCE_LANGUAGE
+
 
 class Progress:
-    """A one-line progress bar on a text stream (redrawn at most 5 times a second)."""
+    """A one-line progress bar on a text stream (redrawn at most 5 times a second), its
+    numbers written as ``lang`` writes them, its words by ``say``."""
 
     WIDTH = 30
 
     def __init__(self, total: int | None, stream: IO[str], *, enabled: bool,
-                 say: Callable[[str], str] = str) -> None:
+                 say: Callable[[str], str] = str, lang: str = SOURCE_LANGUAGE) -> None:
         self.total = total
+        self.lang = lang
         self.say = say
         self.stream = stream
         self.enabled = enabled
@@ -33,15 +38,19 @@ class Progress:
             self._draw(now)
 
     def _draw(self, now: float) -> None:
+        lang = self.lang
         rate = self.done / max(now - self.started, 1e-9)
+        done = number_text(self.done, lang)
         if self.total:
             share = min(self.done / self.total, 1.0)
             filled = int(share * self.WIDTH)
             bar = "#" * filled + "-" * (self.WIDTH - filled)
-            text = f"[{bar}] {share:6.1%} {self.done:,}/{self.total:,}"
+            text = (f"[{bar}] {percent_text(share, lang):>6} {done}/"
+                    f"{number_text(self.total, lang)}")
         else:
-            text = f"{self.done:,} rows"
-        self.stream.write("\r" + self.say(f"{text}  {rate:,.0f} rows/s  {self.errors:,} bad"))
+            text = f"{done} rows"
+        self.stream.write("\r" + self.say(f"{text}  {number_text(rate, lang)} rows/s  "
+                                          f"{number_text(self.errors, lang)} bad"))
         self.stream.flush()
 
     def finish(self) -> None:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from bodygraph.batch import DEFAULT_CHUNK, BatchOptionError, default_jobs, run_batch
+from bodygraph.catalog.numbers import number_text
 from bodygraph.catalog.translations import catalog
 from bodygraph.cli.options import (
     LARGER_KERNEL,
@@ -91,7 +92,7 @@ def add_parser(subparsers: Subparsers, lang: str) -> None:
                                         "text in it is a bad row"))
     batch.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK, metavar="ROWS",
                        help=tr.pgettext("help", "rows per chunk (default {rows}); bounds the "
-                                        "memory").format(rows=f"{DEFAULT_CHUNK:,}"))
+                                        "memory").format(rows=number_text(DEFAULT_CHUNK, lang)))
     batch.add_argument("--jobs", type=int, default=None, metavar="N",
                        help=tr.pgettext("help", "worker processes that compute the charts "
                                         "(default: every core, here {count}; 1 computes in "
@@ -126,9 +127,11 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     done = catalog(args.lang).pgettext(
         "cli", "{rows} rows -> {output}: {charts} charts, {errors} bad rows ({seconds} s)")
-    print(done.format(rows=f"{summary.rows:,}", output=args.output,
-                      charts=f"{summary.rows - summary.errors:,}",
-                      errors=f"{summary.errors:,}", seconds=f"{summary.seconds:.1f}"),
+    lang = args.lang
+    print(done.format(rows=number_text(summary.rows, lang), output=args.output,
+                      charts=number_text(summary.rows - summary.errors, lang),
+                      errors=number_text(summary.errors, lang),
+                      seconds=number_text(summary.seconds, lang, 1)),
           file=sys.stderr)
     return 1 if summary.errors else 0
 

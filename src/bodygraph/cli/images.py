@@ -18,6 +18,11 @@ if TYPE_CHECKING:
     from bodygraph.render import ConnectionInput, RenderInput, Theme, TransitInput
 
 
+#: The themes beside the default ``light``, as ``--theme``'s help lists them.
+OTHER_THEMES: Final = ("dark", "print", "high-contrast")
+#: Between the items of a list of names in a text (``、`` in Japanese).
+LIST_JOINER: Final = pgettext("cli", ", ")
+
 #: The help of ``--svg`` and ``--png``, by the picture they draw.
 IMAGE_HELPS: Final = {
     "bodygraph": (pgettext("help", "also write the bodygraph as SVG"),
@@ -29,8 +34,8 @@ IMAGE_HELPS: Final = {
                             "colour) as SVG"),
                    pgettext("help", "also write the connection (each person in their own "
                             "colour) as PNG (needs the png extra)")),
-    "wheel": (pgettext("help", "also write the wheel as SVG"),
-              pgettext("help", "also write the wheel as PNG (needs the png extra)")),
+    "wheel": (pgettext("help", "write the wheel as SVG"),
+              pgettext("help", "write the wheel as PNG (needs the png extra)")),
 }
 
 
@@ -44,7 +49,8 @@ def add_image_options(options: Options, lang: str, what: str = "bodygraph") -> N
     options.add_argument("--theme", metavar="NAME", default="light",
                          help=tr.pgettext("help", "theme of --svg/--png: {default} "
                                           "(default), {others}").format(
-                                              default="light", others="dark, print, high-contrast"))
+                                              default="light", others=tr.pgettext(
+                                                  "cli", LIST_JOINER).join(OTHER_THEMES)))
 
 
 def wants_image(args: argparse.Namespace) -> bool:

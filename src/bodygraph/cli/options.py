@@ -101,17 +101,21 @@ _PREFIX_COLUMN: Final = "\x1f"
 class HelpFormatter(argparse.HelpFormatter):
     """argparse's help in the language ``lang``, its lines fitting the terminal's width
     (``$COLUMNS``) in columns (a wide character takes two): argparse's ``usage:`` in the
-    language; the headings wrapped; the description and epilog reflowed: a paragraph of
-    plain lines is filled; in a block of indented lines (examples, the exit statuses) or of
-    list items each line is kept, except that a table entry ("  2    a usage mistake: ...")
-    or a list item ("* birth_utc: ...") and its deeper-indented continuation lines are
-    filled under the entry's text. An option's help is literal text (a ``%`` is a percent
-    sign)."""
+    language; the headings wrapped, their colon as the language writes it; the description
+    and epilog reflowed: a paragraph of plain lines is filled; in a block of indented lines
+    (examples, the exit statuses) or of list items each line is kept, except that a table
+    entry ("  2    a usage mistake: ...") or a list item ("* birth_utc: ...") and its
+    deeper-indented continuation lines are filled under the entry's text. An option's help
+    is literal text (a ``%`` is a percent sign)."""
 
     def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
                  width: int | None = None, *, lang: str = SOURCE_LANGUAGE) -> None:
         super().__init__(prog, indent_increment, max_help_position, width)
-        self._prefix = catalog(lang).pgettext("help", "usage:") + " "
+        tr = catalog(lang)
+        self._prefix = tr.pgettext("help", "usage:") + " "
+        #: A heading as the language writes it before its colon (argparse adds the colon):
+        #: the catalog's ``{title}:`` without its last character (``{title} :`` in French).
+        self._heading = tr.pgettext("help", "{title}:").removesuffix(":")
 
     def add_usage(self, usage: str | None, actions: Iterable[argparse.Action],
                   groups: Iterable[argparse._MutuallyExclusiveGroup],
@@ -126,7 +130,8 @@ class HelpFormatter(argparse.HelpFormatter):
 
     def start_section(self, heading: str | None) -> None:
         if heading:  # argparse does not wrap a heading: its lines, the colon after the last
-            heading = "\n".join(wrap(heading, self._width - self._current_indent - 1))
+            heading = "\n".join(wrap(self._heading.format(title=heading),
+                                     self._width - self._current_indent - 1))
         super().start_section(heading)
 
     def _get_help_string(self, action: argparse.Action) -> str | None:

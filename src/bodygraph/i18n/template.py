@@ -36,6 +36,8 @@ MESSAGE_CONTEXTS: dict[str, str] = {
     "page": "The words of the service's playground page",
     "account": "The words of the service's account answers (labels)",
     "mcp": "The MCP tools' one-line summaries",
+    "number": ("How numbers are written in prose (help, progress and summary lines, "
+               "messages): CLDR's number symbols of the language"),
 }
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 #: A fixed creation date, so that the template changes only when a term does.
@@ -125,7 +127,8 @@ def catalog_problems(catalog: Catalog, wanted: list[Term]) -> list[str]:
             problems.append(f"{where}: missing")
             continue
         text = message.string
-        if not isinstance(text, str) or not text.strip():
+        # a number's group separator may be a space (CLDR's French and Russian symbols)
+        if not isinstance(text, str) or not (text.strip() or (text and t.context == "number")):
             problems.append(f"{where}: not translated")
             continue
         if message.fuzzy:

@@ -14,6 +14,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
+from bodygraph.catalog.numbers import number_text
 from bodygraph.catalog.tables import tables
 from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, sign_names, term
 from bodygraph.model.chart import BODIES, Body
@@ -134,13 +135,14 @@ def spread(longitudes: list[float], gap: float = GLYPH_GAP) -> list[float]:
 @dataclass(frozen=True, slots=True)
 class WheelWords:
     """The words of a wheel in one language: the title, the sides' and bodies' names,
-    the signs' names and the transit's label."""
+    the signs' names and the transit's label; ``lang`` writes the degrees' decimal mark."""
 
     title: str
     sides: dict[str, str]
     bodies: dict[Body, str]
     signs: tuple[str, ...]
     transit_label: str
+    lang: str = SOURCE_LANGUAGE
 
     @classmethod
     def of(cls, data: WheelInput, lang: str) -> WheelWords:
@@ -151,7 +153,7 @@ class WheelWords:
                     "design": term("side", "Design", lang),
                     "transit": tr.pgettext("image", "Transit")},
                    {body: term("body", name, lang) for body, name in PLANET_NAMES.items()},
-                   sign_names(lang), transit_words(data.transit_label, tr))
+                   sign_names(lang), transit_words(data.transit_label, tr), lang)
 
 
 def wheel_svg(data: WheelInput, theme: Theme | None = None, *,
@@ -220,7 +222,7 @@ def description(data: WheelInput, words: WheelWords | None = None) -> str:
 def _zodiac_text(longitude: float, words: WheelWords) -> str:
     value = longitude % 360.0
     sign = int(value // 30.0)
-    return f"{words.signs[sign]} {value - 30.0 * sign:.2f}"
+    return f"{words.signs[sign]} {number_text(value - 30.0 * sign, words.lang, 2)}"
 
 
 def _arc_sector(start: float, end: float, inner: float, outer: float, c: float) -> str:

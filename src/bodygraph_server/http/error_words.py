@@ -176,17 +176,18 @@ def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
 
 
 def translated(message: str, lang: str) -> str:
-    """``message`` in ``lang`` (a supported code); a message the catalogs do not hold
-    stays as it is."""
+    """``message`` in ``lang`` (a supported code), a grouped number in it (``1,000,000``)
+    written as ``lang`` writes it; a message the catalogs do not hold stays as it is."""
     if lang == "en":
         return message
+    from bodygraph.catalog.numbers import grouped_in
     from bodygraph.catalog.translations import catalog
 
     for pattern, english in _patterns():
         found = pattern.fullmatch(message)
         if found is None:
             continue
-        values = found.groupdict()
+        values = {name: grouped_in(value, lang) for name, value in found.groupdict().items()}
         if "message" in values:  # the message inside a located or numbered one
             inner = translated(values["message"], lang)
             if inner == values["message"]:
