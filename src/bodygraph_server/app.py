@@ -9,6 +9,7 @@ import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import date, time
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -135,10 +136,17 @@ def create_app(
     geocode_key_required = caller_key_required(config.geocoder)
     image = image_endpoint(lambda request: services_of(request.scope).render_context())
     every = (*operations(render_path=config.render_path, image=image,
-                         document=lambda: document, render_url=config.render_url,
+                         document=lambda lang: documents(lang), render_url=config.render_url,
                          geocode_key_required=geocode_key_required),
              *extra_operations)
-    document = openapi_document(every, schemas(), geocode_key_required=geocode_key_required)
+
+    @cache
+    def documents(lang: str) -> dict[str, Any]:
+        """The OpenAPI document, its prose in ``lang`` (each language's made once)."""
+        return openapi_document(every, schemas(), geocode_key_required=geocode_key_required,
+                                lang=lang)
+
+    documents("en")  # made at the start, as before: a bad operation stops the start
     routes: list[BaseRoute] = [*routes_of(every), *static_routes(), *extra_routes]
 
     @asynccontextmanager

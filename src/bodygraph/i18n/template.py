@@ -35,6 +35,7 @@ MESSAGE_CONTEXTS: dict[str, str] = {
     "page": "The words of the service's playground page",
     "account": "The words of the service's account answers (labels)",
     "mcp": "The MCP tools' one-line summaries",
+    "openapi": "The OpenAPI document's summaries and descriptions (/openapi.json?lang=)",
 }
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 #: A fixed creation date, so that the template changes only when a term does.

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph_server.http.envelope import LABELS_FIELD, Envelope, v2_success
 from bodygraph_server.http.operation import Operation
 from bodygraph_server.relations_charting import Worded, sky_at, worded
@@ -118,11 +119,12 @@ def parse_wheel(body: dict[str, Any]) -> Job:
 
 
 ENDPOINTS = (
-    _profile_endpoint("/v2/hologenetic-profiles", "location", "Hologenetic profile",
+    _profile_endpoint("/v2/hologenetic-profiles", "location",
+                      pgettext("openapi", "Hologenetic profile"),
                       "Geocodes the location with the caller's HD-Geocode-Key and resolves "
                       "the time zone of the place (as /v2/charts)."),
     _profile_endpoint("/v2/hologenetic-profiles/coordinates", "coordinates",
-                      "Hologenetic profile from coordinates",
+                      pgettext("openapi", "Hologenetic profile from coordinates"),
                       "Resolves the time zone from lat and lng (as /v2/charts/coordinates)."),
 )
 OPERATIONS: tuple[Operation, ...] = (
@@ -131,7 +133,7 @@ OPERATIONS: tuple[Operation, ...] = (
         computed=Computed(path="/v2/astro/coordinates", type_name=ASTRO_RESULT,
                           message="Zodiac positions computed",
                           parse=without_services(parse_astro)),
-        summary="Zodiac positions, angles and houses",
+        summary=pgettext("openapi", "Zodiac positions, angles and houses"),
         description="The tropical zodiac sign, degree, minute and second of each of the 26 "
         "activations and whether the body is retrograde; the Ascendant, the Midheaven and "
         "the 12 house cusps at the place (`houses`: placidus, the default, or whole-sign; "
@@ -141,7 +143,7 @@ OPERATIONS: tuple[Operation, ...] = (
     computed_operation(
         computed=Computed(path="/v2/wheel-charts/coordinates", type_name=WHEEL_RESULT,
                           message="Wheel chart drawn", parse=without_services(parse_wheel)),
-        summary="Mandala wheel image",
+        summary=pgettext("openapi", "Mandala wheel image"),
         description="svgRenderUrl, a link to the mandala wheel of the birth (`bodygraph "
         "wheel --svg`): the 64 gates around the zodiac, the 26 activations at their "
         "longitudes, the bodygraph in the centre, with `transitAt` the sky at that instant "

@@ -13,6 +13,7 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import Response
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph_server.billing.accounts import Principal, Reservation
 from bodygraph_server.billing.batch_charges import (
     claim_unpaid,
@@ -144,7 +145,7 @@ async def serve_batch(request: Request) -> Response:
 
 
 BATCH_OPERATION = extension_operation(
-    path=BATCH_PATH, summary="Batch of charts",
+    path=BATCH_PATH, summary=pgettext("openapi", "Batch of charts"),
     description="The full charts of 1 to 1000 births given by coordinates, in input order; "
     "a birth that has no chart gets its own errorCode and message in its slot. Advanced "
     "tier. 1 credit per chart returned, paid for before any work (402 CREDITS_EXHAUSTED "

@@ -13,6 +13,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph_server.http.delivery import SettlingSend
 from bodygraph_server.http.envelope import error_schemas
 from bodygraph_server.http.errors import ApiError, ErrorCode
@@ -103,7 +104,7 @@ def mcp_operations() -> tuple[Operation, ...]:
     """The endpoint's operation (one per app: it owns its session manager)."""
     remote = RemoteMcp()
     return (Operation(
-        method="POST", path=MCP_PATH, summary="MCP tools (Streamable HTTP)",
+        method="POST", path=MCP_PATH, summary=pgettext("openapi", "MCP tools (Streamable HTTP)"),
         description="The MCP server's tools (chart, simple_chart, render_svg, transit, ...) "
         "over MCP's Streamable HTTP transport, for an MCP client: one JSON-RPC message a "
         "request, answered as JSON (no session: any worker answers). Each tool call costs "
@@ -129,8 +130,9 @@ def mcp_operations() -> tuple[Operation, ...]:
                                     (406, "Accept lacks application/json and "
                                      "text/event-stream"))}},
         parameters=({"name": "Accept", "in": "header", "required": True,
-                     "description": "application/json, text/event-stream (as MCP clients "
-                     "send it)", "schema": {"type": "string"}},),
+                     "description": pgettext(
+                         "openapi", "application/json, text/event-stream (as MCP clients "
+                         "send it)"), "schema": {"type": "string"}},),
     ),)
 
 

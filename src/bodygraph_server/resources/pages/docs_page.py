@@ -27,14 +27,14 @@ def _say(lang: str) -> Callable[[str], str]:
 
 def nav_bar(title: str, lang: str = "en") -> str:
     """The links at the top of every page in ``lang`` (relative: the service may sit
-    under a path; the title leads to the front page; the pages in a language keep it)."""
+    under a path; the title leads to the front page; the links in a language keep it)."""
     say = _say(lang)
     docs, playground = say(pgettext("page", "API docs")), say(pgettext("page", "Playground"))
     query = "" if lang == "en" else f"?lang={lang}"
-    return (f"<nav class='bar'><a class='home' href='./'>{html.escape(title)}</a> "
+    return (f"<nav class='bar'><a class='home' href='./{query}'>{html.escape(title)}</a> "
             f"<a href='docs{query}'>{docs}</a> "
             f"<a href='playground{query}'>{playground}</a> "
-            "<a href='openapi.json'>openapi.json</a></nav>")
+            f"<a href='openapi.json{query}'>openapi.json</a></nav>")
 
 
 def geocode_key_rule(required: bool, lang: str = "en") -> str:

@@ -13,6 +13,7 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import Response
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph_server.http.bodies import parse_json_object, read_raw_body
 from bodygraph_server.http.body import Body
 from bodygraph_server.http.charging import ChargedRequest, charge_and_answer
@@ -142,20 +143,23 @@ _STABILITY = ("For each property (type, profile, authority, definition, incarnat
 
 OPERATIONS: tuple[Operation, ...] = (
     replace(extension_operation(
-        path="/v2/stability", summary="Stability of a chart", type_name=STABILITY_RESULT,
+        path="/v2/stability", summary=pgettext("openapi", "Stability of a chart"),
+        type_name=STABILITY_RESULT,
         description=_STABILITY + "The birth is given by place name (2.2). " + EXTENSION_NOTE,
         message="Stability computed", request_body=STABILITY_INPUT.name,
         handler=computed_handler(_stability_parser(STABILITY_INPUT)),
         error_codes=_codes(STABILITY_INPUT, geocoding=True)), geocode_key="required"),
     extension_operation(
-        path="/v2/stability/coordinates", summary="Stability of a chart from coordinates",
+        path="/v2/stability/coordinates",
+        summary=pgettext("openapi", "Stability of a chart from coordinates"),
         type_name=STABILITY_RESULT, message="Stability computed",
         description=_STABILITY + "The birth is given by coordinates (2.3). " + EXTENSION_NOTE,
         request_body=STABILITY_COORDINATES_INPUT.name,
         handler=computed_handler(_stability_parser(STABILITY_COORDINATES_INPUT)),
         error_codes=_codes(STABILITY_COORDINATES_INPUT, geocoding=False)),
     extension_operation(
-        path=RECTIFICATIONS, summary="Birth-time rectification", type_name=RECTIFICATION_RESULT,
+        path=RECTIFICATIONS, summary=pgettext("openapi", "Birth-time rectification"),
+        type_name=RECTIFICATION_RESULT,
         message=RECTIFIED, handler=serve_rectification, request_body="RectificationInput",
         description="Every window of birth instants in a local date (or a range of up to 7 "
         "days, optionally from fromTime to toTime) at a place name or a point whose chart "

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph_server.http.envelope import Envelope
 from bodygraph_server.http.operation import Operation
 from bodygraph_server.relations_charting import (
@@ -100,7 +101,7 @@ OPERATIONS: tuple[Operation, ...] = (
     computed_operation(
         computed=Computed(path="/v2/transits", type_name=TRANSIT_RESULT,
                           message="Transit computed", parse=without_services(parse_transit)),
-        summary="Transit",
+        summary=pgettext("openapi", "Transit"),
         description="The 13 bodies at the instant `at`, their gates and channels; with a "
         "natal birth also the channels the transit completes, the centers it newly defines "
         "and the overlay chart (`bodygraph transit --json`). `\"visual\": true` (with natal) "
@@ -111,7 +112,7 @@ OPERATIONS: tuple[Operation, ...] = (
         computed=Computed(path="/v2/connections", type_name=CONNECTION_RESULT,
                           message="Connection computed",
                           parse=without_services(parse_connection)),
-        summary="Connection chart",
+        summary=pgettext("openapi", "Connection chart"),
         description="Each channel between two people classified (electromagnetic, "
         "companionship, dominance, compromise) and the composite chart (`bodygraph "
         "connection --json`). `\"visual\": true` adds svgRenderUrl, a link to both "
@@ -120,7 +121,7 @@ OPERATIONS: tuple[Operation, ...] = (
     computed_operation(
         computed=Computed(path="/v2/pentas", type_name=PENTA_RESULT, message="Penta computed",
                           parse=without_services(parse_penta)),
-        summary="Penta",
+        summary=pgettext("openapi", "Penta"),
         description="The penta gates and channels of a group of 3 to 5 people (`bodygraph "
         "penta --json`). " + EXTENSION_NOTE,
         body=PENTA_INPUT),

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph_server.http.births import shape_error
 from bodygraph_server.http.envelope import JSON_MEDIA_TYPE, Envelope
 from bodygraph_server.http.operation import Operation
@@ -101,7 +102,7 @@ OPERATIONS: tuple[Operation, ...] = (
         computed=Computed(path="/v2/sensitivity", type_name=SENSITIVITY_RESULT,
                           message="Sensitivity computed",
                           parse=without_services(parse_sensitivity)),
-        summary="Birth-time sensitivity",
+        summary=pgettext("openapi", "Birth-time sensitivity"),
         description="Every instant within windowMinutes either side of the birth at which "
         "one of the 26 activations changes line, and the segments between them (`bodygraph "
         "sensitivity --json`). " + EXTENSION_NOTE,
@@ -110,7 +111,7 @@ OPERATIONS: tuple[Operation, ...] = (
         computed=Computed(path="/v2/cycles", type_name=CYCLES_RESULT, message="Cycles computed",
                           parse=without_services(parse_cycles),
                           media_types=(JSON_MEDIA_TYPE, ICALENDAR)),
-        summary="Cycles",
+        summary=pgettext("openapi", "Cycles"),
         description="The solar return of `year`, the Saturn returns and the Uranus "
         "oppositions of the birth (`bodygraph cycles --json`); with `Accept: text/calendar` "
         "the same as an RFC 5545 iCalendar document, one event each (`bodygraph cycles "
@@ -120,7 +121,7 @@ OPERATIONS: tuple[Operation, ...] = (
         computed=Computed(path="/v2/calendar", type_name=CALENDAR_RESULT,
                           message="Calendar computed", parse=parse_calendar,
                           media_types=(JSON_MEDIA_TYPE, ICALENDAR)),
-        summary="Ingress calendar",
+        summary=pgettext("openapi", "Ingress calendar"),
         description="Every instant from the start of `from` to the end of `to` (UTC, at "
         "most 366 days) at which one of `bodies` enters a new gate or line: `data` is the "
         "list `bodygraph calendar --json` prints. The calendar is the same for every "

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.requests import Request
 from starlette.responses import Response
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph.render import RenderInput
 from bodygraph_server.http.envelope import RENDER_URL_FIELD, Envelope, v2_success
 from bodygraph_server.http.errors import ErrorCode
@@ -96,12 +97,13 @@ def _visual(path: str, kind: InputKind, *, summary: str, message: str, descripti
 
 
 VISUAL_ENDPOINTS: tuple[ChartEndpoint, ChartEndpoint] = (
-    _visual(VISUAL_PATH, "location", summary="Chart with rendered image", message=GENERATED,
+    _visual(VISUAL_PATH, "location", summary=pgettext("openapi", "Chart with rendered image"),
+            message=GENERATED,
             description="Geocodes the location with the caller's HD-Geocode-Key. A missing "
             "HD-Geocode-Key is 400 GEOCODE_KEY_MISSING here.",
             geocode_key_missing_status=400),
     _visual(VISUAL_COORDINATES_PATH, "coordinates",
-            summary="Chart with rendered image from coordinates",
+            summary=pgettext("openapi", "Chart with rendered image from coordinates"),
             message=GENERATED_FROM_COORDINATES,
             description="Resolves the time zone from lat and lng (no geocoding)."),
 )
