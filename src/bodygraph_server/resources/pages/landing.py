@@ -36,8 +36,9 @@ def landing_page(document: Mapping[str, Any], lang: str = "en") -> str:
     items = "".join(
         f"<li><a href='{href}{query}'>{html.escape(say('page', name))}</a>: "
         f"{html.escape(say('page', what))}</li>" for href, name, what in LINKS)
-    hint = html.escape(say("page", "Version {version}. The chart endpoints live under {v2} "
-                           "(and the legacy {v1}) and need an API key.")).format(
+    hint = html.escape(say("page", pgettext(
+        "page", "Version {version}. The chart endpoints live under {v2} (and the legacy {v1}) "
+        "and need an API key."))).format(
         version=html.escape(info["version"]), v2="<code>/v2</code>", v1="<code>/v1</code>")
     return "".join([
         f"<!doctype html><html lang='{lang}'><head><meta charset='utf-8'>",
