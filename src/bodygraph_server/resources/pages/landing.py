@@ -23,6 +23,10 @@ LINKS = (
         "page", "the machine-readable description (OpenAPI 3.1), for generating clients")),
 )
 
+#: The line under the links (``{version}``, ``{v2}``, ``{v1}``: the version, the paths).
+HINT = pgettext("page", "Version {version}. The chart endpoints live under {v2} (and the "
+                "legacy {v1}) and need an API key.")
+
 
 def landing_page(document: Mapping[str, Any], lang: str = "en") -> str:
     """The HTML of ``/`` in ``lang`` for the service described by the OpenAPI
@@ -36,9 +40,7 @@ def landing_page(document: Mapping[str, Any], lang: str = "en") -> str:
     items = "".join(
         f"<li><a href='{href}{query}'>{html.escape(say('page', name))}</a>: "
         f"{html.escape(say('page', what))}</li>" for href, name, what in LINKS)
-    hint = html.escape(say("page", pgettext(
-        "page", "Version {version}. The chart endpoints live under {v2} (and the legacy {v1}) "
-        "and need an API key."))).format(
+    hint = html.escape(say("page", HINT)).format(
         version=html.escape(info["version"]), v2="<code>/v2</code>", v1="<code>/v1</code>")
     return "".join([
         f"<!doctype html><html lang='{lang}'><head><meta charset='utf-8'>",
