@@ -12,6 +12,9 @@ function translating(words) {
     const wrapComponents = {};
     Object.keys(words).forEach(function (name) {
       const said = words[name];
+      const subclasses = new Map();
+      // The elements a render gives, with the words of the text they hold replaced; a
+      // component among them draws its own (and is wrapped if it is named).
       const say = function (node) {
         if (typeof node === "string") {
           const word = node.trim();
@@ -21,18 +24,32 @@ function translating(words) {
         if (Array.isArray(node)) return node.map(say);
         if (!React.isValidElement(node) || typeof node.type !== "string"
             || node.props.children === undefined) {
-          return node;  // a component draws its own children (wrapped if named)
+          return node;
         }
         const children = node.props.children;
         return React.cloneElement.apply(null, [node, undefined].concat(
           Array.isArray(children) ? children.map(say) : [say(children)]));
       };
-      wrapComponents[name] = function (Original) {
-        if (!(Original.prototype && Original.prototype.isReactComponent)) return Original;
-        return class extends Original {
-          render() { return say(super.render()); }
-        };
+      // A class component whose render says the words (others are kept as they are).
+      const speaking = function (Type) {
+        if (!(Type.prototype && Type.prototype.isReactComponent)) return Type;
+        if (!subclasses.has(Type)) {
+          subclasses.set(Type, class extends Type {
+            render() { return look(super.render()); }
+          });
+        }
+        return subclasses.get(Type);
       };
+      // Swagger UI draws some components inside an error boundary (its render gives the
+      // boundary holding the component): the component inside speaks.
+      const look = function (node) {
+        if (!React.isValidElement(node) || typeof node.type === "string") return say(node);
+        const inner = node.props.children;
+        if (!React.isValidElement(inner) || typeof inner.type === "string") return node;
+        return React.cloneElement(node, undefined, React.createElement(
+          speaking(inner.type), Object.assign({}, inner.props, { key: inner.key, ref: inner.ref })));
+      };
+      wrapComponents[name] = speaking;
     });
     return { wrapComponents: wrapComponents };
   };
