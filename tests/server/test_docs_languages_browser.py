@@ -1,6 +1,7 @@
 """``/docs?lang=`` in a real browser (Debian's chromium through Playwright) against a real
 uvicorn: Swagger UI loads the document in the language, so an operation's summary is the
-catalog's translation, and its own buttons and headings say the catalog's words."""
+catalog's translation, and its own buttons and headings say the catalog's words; the front
+page's menu loads it in a language, and its links keep it."""
 
 from __future__ import annotations
 
@@ -74,3 +75,19 @@ def test_the_docs_in_english_keep_swagger_ui_s_words(page: Any, site: Site) -> N
         english["paths"]["/v2/charts/coordinates"]["post"]["summary"]
     operation.locator(".opblock-summary").click()
     assert operation.locator("button.try-out__btn").inner_text().strip() == "Try it out"
+
+
+def test_the_front_page_menu_keeps_the_language(page: Any, site: Site) -> None:
+    page.goto(site.url + "/")
+    with page.expect_navigation():
+        page.select_option("#lang", "fr")
+    assert page.url == site.url + "/?lang=fr"
+    assert page.get_attribute("html", "lang") == "fr"
+    assert page.inner_text("main a[href='playground?lang=fr']") == catalog("fr").pgettext(
+        "page", "Playground")
+    page.click("main a[href='docs?lang=fr']")
+    page.wait_for_selector("#swagger-ui .opblock")
+    assert page.url == site.url + "/docs?lang=fr"
+    assert page.inner_text("button.authorize").strip() == catalog("fr").pgettext(
+        "page", "Authorize")
+
