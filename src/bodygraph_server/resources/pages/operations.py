@@ -153,8 +153,8 @@ def page_operations(document: Document, render_url: str = "",
         _page(
             "/docs", summary=pgettext("openapi", "API docs"),
             description="Swagger UI over this document, how to authenticate and every "
-            "error code; the page's own words and the document's summaries and "
-            "descriptions in the language of ?lang= (Swagger UI's buttons stay English).",
+            "error code, in the language of ?lang=: the page's words, the document's "
+            "summaries and Swagger UI's buttons.",
             make=lambda lang: docs_page(document(lang), geocode_key_required, lang),
             headers=headers),
         _page(
