@@ -21,7 +21,8 @@ Say = Callable[[str], str]
 
 class Said(str):
     """English prose made from a marked pattern and its values (``pgettext("openapi",
-    "... {themes} ...")``): in a language, the pattern is translated, then filled."""
+    "... {themes} ...")``): in a language, the pattern is translated, then filled with the
+    values, each text among them said too (a value the catalogs do not hold stays)."""
 
     pattern: str
     values: dict[str, object]
@@ -30,6 +31,13 @@ class Said(str):
         said = super().__new__(cls, pattern.format(**values))
         said.pattern, said.values = pattern, values
         return said
+
+
+def sentences(*parts: str) -> Said:
+    """Prose of several parts joined by spaces, each said on its own (a shared sentence,
+    such as a tier and price note, is translated once)."""
+    return Said(" ".join(f"{{part{i}}}" for i in range(len(parts))),
+                **{f"part{i}": part for i, part in enumerate(parts)})
 
 
 def saying(lang: str) -> Say:
@@ -43,7 +51,9 @@ def saying(lang: str) -> Say:
 
     def said(text: str) -> str:
         if isinstance(text, Said):
-            return say(CONTEXT, text.pattern).format(**text.values)
+            return say(CONTEXT, text.pattern).format(**{
+                name: said(value) if isinstance(value, str) else value
+                for name, value in text.values.items()})
         return say(CONTEXT, text)
 
     return said

@@ -66,9 +66,10 @@ async def alive(request: Request) -> Response:
 
 OPERATIONS: tuple[Operation, ...] = (
     Operation(method="GET", path="/health", summary=pgettext("openapi", "Readiness"),
-              description="200 while the database answers a query and stores a write (and "
-              "a Redis rate-limit store answers); else 503 with Retry-After (take the "
-              "worker out of rotation).",
+              description=pgettext(
+                  "openapi", "200 while the database answers a query and stores a write (and a "
+                  "Redis rate-limit store answers); else 503 with Retry-After (take the worker "
+                  "out of rotation)."),
               handler=health, tags=("health",), operation_id="health",
               success=Answer(description="ready", schema=_STATUS),
               refusals={503: Answer(
@@ -77,7 +78,8 @@ OPERATIONS: tuple[Operation, ...] = (
                   headers={"Retry-After": {"description": "seconds to wait",
                                            "schema": {"type": "integer"}}})}),
     Operation(method="GET", path="/health/live", summary=pgettext("openapi", "Liveness"),
-              description="Always 200 while the process serves requests.",
+              description=pgettext(
+                  "openapi", "Always 200 while the process serves requests."),
               handler=alive, tags=("health",), operation_id="health_live",
               success=Answer(description="alive", schema=_STATUS)),
 )

@@ -133,7 +133,8 @@ def page_operations(document: Document, render_url: str = "",
     return (
         Operation(method="GET", path="/openapi.json",
                   summary=pgettext("openapi", "This document"),
-                  description="The OpenAPI 3.1 document of the service.",
+                  description=pgettext(
+                      "openapi", "The OpenAPI 3.1 document of the service."),
                   handler=openapi_json, tags=("pages",), operation_id="openapi",
                   success=Answer(description="the OpenAPI document",
                                  schema={"type": "object"}),
@@ -142,25 +143,29 @@ def page_operations(document: Document, render_url: str = "",
                       "without); keys, schemas, codes and examples stay the contract's")),),
                   refusals={400: _LANG_REFUSAL}),
         Operation(method="GET", path="/favicon.ico", summary=pgettext("openapi", "The icon"),
-                  description="The service's icon (SVG), which browsers ask for.",
+                  description=pgettext(
+                      "openapi", "The service's icon (SVG), which browsers ask for."),
                   handler=favicon, tags=("pages",), operation_id="favicon",
                   success=Answer(description="the icon", media_type="image/svg+xml",
                                  schema={"type": "string"})),
         _page("/", summary=pgettext("openapi", "Front page"),
-              description="What the service is, and links to its pages, in the language of "
-              "?lang=.",
+              description=pgettext(
+                  "openapi", "What the service is, and links to its pages, in the language of "
+                  "?lang=."),
               make=lambda lang: landing_page(document(lang), lang), headers=headers),
         _page(
             "/docs", summary=pgettext("openapi", "API docs"),
-            description="Swagger UI over this document, how to authenticate and every "
-            "error code, in the language of ?lang=: the page's words, the document's "
-            "summaries and Swagger UI's buttons.",
+            description=pgettext(
+                "openapi", "Swagger UI over this document, how to authenticate and every error "
+                "code, in the language of ?lang=: the page's words, the document's summaries and "
+                "Swagger UI's buttons."),
             make=lambda lang: docs_page(document(lang), geocode_key_required, lang),
             headers=headers),
         _page(
             PLAYGROUND_PATH, summary=pgettext("openapi", "Playground"),
-            description="Compute a chart with your API key and see its bodygraph, in the "
-            "language of its menu.",
+            description=pgettext(
+                "openapi", "Compute a chart with your API key and see its bodygraph, in the "
+                "language of its menu."),
             make=lambda lang: playground_page(document("en")["info"]["title"],
                                               geocode_key_required, lang),
             headers=headers),

@@ -7,7 +7,7 @@ from typing import Any
 
 from bodygraph.catalog.translations import pgettext
 from bodygraph.render import PRESET_NAMES
-from bodygraph_server.http.openapi import Said
+from bodygraph_server.http.openapi import Said, sentences
 from bodygraph_server.http.operation import Answer, Handler, Operation
 from bodygraph_server.images.route import IMAGE_ROUTE
 from bodygraph_server.images.throttle import RENDER_BURST, RENDER_RATE
@@ -46,10 +46,11 @@ def image_operation(image_format: str, render_path: str, handler: Handler) -> Op
         route_path=base + IMAGE_ROUTE,
         summary=pgettext("openapi", "Rendered chart image (PNG)") if png
         else pgettext("openapi", "Rendered chart image"),
-        description=("The PNG of a visual chart: the svgRenderUrl link with .png for .svg. "
-                     if png else "The SVG of a visual chart: the link in svgRenderUrl. ")
-        + "A bearer link (no headers); the token is verified before anything renders. "
-        "Nothing is stored. No credit is charged.",
+        description=sentences(pgettext(
+            "openapi", "The PNG of a visual chart: the svgRenderUrl link with .png for .svg.")
+            if png else pgettext("openapi", "The SVG of a visual chart: the link in svgRenderUrl."),
+            pgettext("openapi", "A bearer link (no headers); the token is verified before "
+                     "anything renders. Nothing is stored. No credit is charged.")),
         operation_id="render_image_png" if png else "render_image",
         tags=("images",), handler=handler,
         parameters=(
