@@ -61,8 +61,8 @@ class SvgOutput(TypedDict):
 def summary(birth: Birth, lang: str = "en") -> str:
     """One quotable line in ``lang``: type, profile, authority, definition, cross, and the
     birth (sentences of the catalogs' context ``mcp``)."""
+    from bodygraph.catalog.said import said
     from bodygraph.catalog.translations import catalog, cross_text, pgettext
-    from bodygraph.cli.said import said
 
     say = catalog(lang).pgettext
     info = birth.info

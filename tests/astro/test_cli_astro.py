@@ -11,8 +11,8 @@ import pytest
 
 from bodygraph.catalog.translations import LANGUAGES
 from bodygraph.cli.astro import astro_text
+from bodygraph.cli.columns import display_width
 from bodygraph.cli.main import main
-from bodygraph.cli.report import display_width
 from bodygraph.relations.astro import astro
 
 

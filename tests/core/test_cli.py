@@ -14,8 +14,10 @@ import pytest
 
 import bodygraph
 from bodygraph.calculator import Calculator
+from bodygraph.catalog.translations import LANGUAGES, term
 from bodygraph.cli import options
 from bodygraph.cli.main import build_parser, main
+from bodygraph.cli.report import body_label
 from bodygraph.geo import places
 from bodygraph.model.contract import json_schema
 
@@ -334,7 +336,7 @@ def test_help_texts_are_plain_text_and_say_what_the_exit_status_means() -> None:
         assert "``" not in text and not re.search(r":[a-z]+:`", text), name
         assert "exit status:" in text, name
         for status, meaning in ((0, "done"), (1, "the work failed"), (2, "a usage mistake"),
-                                (130, "interrupted")):
+                                (130, "interrupted"), (143, "terminated")):
             assert re.search(rf"^  {status} +{meaning}", text, re.MULTILINE), (name, status)
     assert "error_code" in helps["batch"]
 
@@ -342,7 +344,7 @@ def test_help_texts_are_plain_text_and_say_what_the_exit_status_means() -> None:
 def test_the_readme_documents_the_exit_statuses() -> None:
     readme = (Path(__file__).parents[2] / "README.md").read_text("utf-8")
     section = readme.split("## The command line", 1)[1].split("\n## ", 1)[0]
-    for status in ("0", "1", "2", "130"):
+    for status in ("0", "1", "2", "130", "143"):
         assert re.search(rf"`{status}`", section), status
     assert "error_code" in section
 
@@ -414,3 +416,25 @@ def test_an_ambiguous_place_says_which_was_taken(capsys: pytest.CaptureFixture[s
     status, _, err = run(capsys, "chart", "--date", "1990-05-14", "--time", "08:30",
                          "--place", "Springfield, Illinois")
     assert status == 0 and "note:" not in err and "Springfield, Illinois" in err
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_sensitivity_names_activations_as_the_chart_report_does(lang: str) -> None:
+    from bodygraph.cli import sensitivity as command
+    from bodygraph.cli.report import render_text
+    from bodygraph.relations.sensitivity import sensitivity
+
+    result = sensitivity(datetime(1980, 1, 3, 8, 30, tzinfo=UTC))
+    text = command.render(result, lang)
+    report = render_text(bodygraph.calculate(result.birth), lang)
+    assert result.changes
+    for change in result.changes:
+        side = command.activation_label(str(change.side), change.body, lang)
+        assert f"{side} {change.before} -> {change.after}" in text
+        side_word, body_word = (term("side", str(change.side).capitalize(), lang),
+                                body_label(change.body, lang))
+        assert side == f"{side_word} {body_word}"
+        assert side_word in report and body_word in report  # the report's own words
+    if lang == "en":
+        assert "Personality Moon 62.3 -> 62.4;" in text
+        assert "Design Sun 48.5 -> 48.6, Design Earth 21.5 -> 21.6;" in text

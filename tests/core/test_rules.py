@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import gc
 import itertools
+import tracemalloc
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from bodygraph.catalog.tables import tables
+from bodygraph.catalog.tables import Channel, tables
 from bodygraph.model.chart import Authority, Body, ChartType, Definition
+from bodygraph.rules.graph import center_graph
 from bodygraph.rules.properties import build_chart
 
 from .builders import BIRTH, DESIGN, chart, side
@@ -209,3 +214,46 @@ def test_v1_keys() -> None:
     assert set(chart([5, 15]).to_v2_simple()) == {
         "type", "profile", "gates", "channelsShort", "centers",
     }
+
+
+def _components_by_closure(channels: list[Channel]) -> tuple[frozenset[str], ...]:
+    """Connected centers by definition: start with each channel's pair and merge any two
+    groups that share a center until none do; ordered by their alphabetically first."""
+    groups = [set(channel.centers) for channel in channels]
+    merged = True
+    while merged:
+        merged = False
+        for first, second in itertools.combinations(range(len(groups)), 2):
+            if groups[first] & groups[second]:
+                groups[first] |= groups.pop(second)
+                merged = True
+                break
+    return tuple(frozenset(group) for group in sorted(groups, key=min))
+
+
+@given(st.lists(st.sampled_from(tables().channels), unique=True, max_size=36))
+def test_the_center_graph_is_the_connected_groups_of_the_channels(
+        channels: list[Channel]) -> None:
+    expected = _components_by_closure(channels)
+    assert center_graph(channels).components == expected
+    assert center_graph(reversed(channels)).components == expected
+
+
+def test_the_center_graph_keeps_nothing_per_channel_set() -> None:
+    """A long-running worker sees ever new channel sets: nothing may be kept for each
+    (it was an unbounded cache keyed by them)."""
+    channels = tables().channels
+    sets = [[c for i, c in enumerate(channels) if seed >> (i % 20) & 1 or i == seed % 36]
+            for seed in range(1, 5001)]
+    center_graph(sets[0])  # what is made once (the centers' bits)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for chosen in sets:
+            center_graph(chosen)
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert kept < 16_384, f"{kept} bytes kept after 5,000 channel sets"

@@ -264,6 +264,48 @@ def test_ctrl_c_stops_the_job_and_its_workers_and_keeps_the_earlier_output(
     assert target.read_bytes() == b"an earlier output\n"
 
 
+@pytest.mark.parametrize(("to_group", "jobs"), [(True, 2), (False, 1)],
+                         ids=["group-2-jobs", "process-1-job"])
+def test_sigterm_stops_the_job_removes_its_unfinished_output_and_exits_143(
+    tmp_path: Path, to_group: bool, jobs: int,
+) -> None:
+    """SIGTERM (a service manager stopping the job: to its whole group, or ``kill PID``)
+    unwinds as Ctrl-C does, with the status a shell gives a process SIGTERM ended."""
+    source = _births(tmp_path / "births.csv", 200_000)
+    output = tmp_path / "charts"
+    output.mkdir()
+    target = output / "out.csv"
+    child = subprocess.Popen(
+        [str(SCRIPT), "batch", str(source), "-o", str(target), "--progress", "--chunk-size",
+         "1000", "--jobs", str(jobs)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    assert child.stderr is not None
+    seen = b""
+    deadline = time.monotonic() + 30
+    while b"rows/s" not in seen and time.monotonic() < deadline:  # charts being written
+        if select.select([child.stderr], [], [], 1)[0]:
+            seen += os.read(child.stderr.fileno(), 4096)
+    assert b"rows/s" in seen, seen
+    (partial,) = output.iterdir()
+    assert partial.name.startswith(".out.csv.") and partial.name.endswith(".part")
+    if to_group:
+        os.killpg(child.pid, signal.SIGTERM)
+    else:
+        os.kill(child.pid, signal.SIGTERM)
+    try:
+        rest = child.communicate(timeout=15)[1]
+    finally:
+        child.kill()
+    assert child.returncode == 143, (seen + rest)[-500:]
+    assert (seen + rest).decode().splitlines()[-1].endswith("bodygraph: interrupted")
+    assert b"Traceback" not in seen + rest
+    gone = time.monotonic() + 0.2
+    while _group_alive(child.pid):
+        assert time.monotonic() < gone, "a worker outlived the job"
+        time.sleep(0.01)
+    assert list(output.iterdir()) == []  # neither the unfinished file nor an output
+
+
 def _group_alive(group: int) -> bool:
     try:
         os.killpg(group, 0)

@@ -64,6 +64,7 @@ def test_the_code_s_messages_are_extracted_by_context() -> None:
     assert {context for context, _ in found} == set(MESSAGE_CONTEXTS)
     assert ("cli", "not-self theme: {theme}") in found
     assert ("error", "cannot use {path}: {reason}") in found
+    assert ("help", "show this help message and exit") in found  # argparse's words too
     assert ("image", "Both persons") in found
     assert len([1 for context, _ in found if context == "zodiac sign"]) == 12
 

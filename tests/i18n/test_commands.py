@@ -153,6 +153,47 @@ def test_batch_speaks_the_language(tmp_path: Path, capsys: pytest.CaptureFixture
         assert_no_english(said.out + said.err, lang)
 
 
+def test_batch_writes_its_error_column_in_the_language(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``batch --lang``: the ``error`` cells in the language, the ``error_code`` cells and
+    every other column as without it; without a language the file is the English one."""
+    import csv
+
+    monkeypatch.delenv("BODYGRAPH_LANG", raising=False)
+    births = tmp_path / "births.csv"
+    births.write_text("date,time,location\n1990-05-14,08:30,Berlin\n"
+                      "1990-05-14,08:30,Xyzzyplace\n1990-02-30,08:30,Berlin\n"
+                      "1990-05-14,8h,Berlin\n1990-05-14,08:30,\n", encoding="utf-8")
+
+    def rows(*more: str) -> tuple[bytes, list[dict[str, str]]]:
+        out = tmp_path / f"charts{len(more)}.csv"
+        assert main(["batch", str(births), "-o", str(out), "--jobs", "1", *more]) == 1
+        capsys.readouterr()
+        with out.open(newline="", encoding="utf-8") as f:
+            return out.read_bytes(), list(csv.DictReader(f))
+
+    plain, english = rows()
+    assert rows("--lang", "en")[0] == plain
+    assert [r["error"] for r in english] == [
+        "", "no place found for 'Xyzzyplace' (no place of that name, nor one spelt like it)",
+        "there is no day 1990-02-30 in the calendar (February has 28 days in 1990)",
+        "a birth time must be written H:MM or HH:MM, optionally :SS (24-hour, like 08:30), "
+        "not '8h'", "location is empty"]
+    _, german = rows("--lang", "de")
+    assert [r["error"] for r in german] == [
+        "", "kein Ort gefunden für 'Xyzzyplace' (kein Ort dieses Namens und keiner, der "
+        "ähnlich geschrieben wird)",
+        "den Tag 1990-02-30 gibt es im Kalender nicht (Februar hat 28 Tage im Jahr 1990)",
+        german[3]["error"], "location ist leer"]
+    assert german[3]["error"] != english[3]["error"]
+    for plain_row, german_row in zip(english, german, strict=True):
+        assert {**german_row, "error": ""} == {**plain_row, "error": ""}
+    _, japanese = rows("--lang", "ja")
+    assert [r["error_code"] for r in japanese] == [r["error_code"] for r in english]
+    assert japanese[4]["error"] == "location が空です"
+
+
 BIRTH = datetime(1980, 1, 3, 8, 30, tzinfo=UTC)
 
 
@@ -251,6 +292,10 @@ MISTAKES: list[list[str]] = [
     ["astro", *UTC_BIRTH, "--lat", "90", "--lng", "0"],
     ["wheel", *UTC_BIRTH],
     ["batch", "missing-births.csv", "-o", "unused.csv"],
+    ["batch", "missing-births.csv", "-o", "unused.txt"],
+    ["hologenetic", *UTC_BIRTH, "--labels", "pack.json"],
+    ["rectify", "--date", "1980-01-03", "--tz", "UTC", "--cross", "Foo"],
+    ["rectify", "--date", "1980-01-03", "--tz", "UTC", "--gate", "99"],
     ["chart", "--nope"],
     ["chart", "--node", "foo", *UTC_BIRTH],
 ]
@@ -271,6 +316,7 @@ def test_every_error_line_is_in_the_language(lang: str, tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("BODYGRAPH_LANG", raising=False)
+    (tmp_path / "pack.json").write_text('{"keys": {"99": {}}}', encoding="utf-8")
     for args in MISTAKES:
         status, out, english = _said(args, capsys)
         assert status in (1, 2) and out == "", args
@@ -284,10 +330,11 @@ def test_every_error_line_is_in_the_language(lang: str, tmp_path: Path,
 
 def _without_values(line: str) -> str:
     """An error line without the list of values an option takes after "one of:" (they are
-    typed as the contract writes them: ``--type Generator``), nor the house systems."""
+    typed as the contract writes them: ``--type Generator``), nor the house systems, nor
+    the example of a cross's name (typed in English too)."""
     import re
 
-    for value in ("placidus", "whole-sign"):
+    for value in ("placidus", "whole-sign", "'Right Angle Cross of the Sphinx'"):
         line = line.replace(value, "")
     return re.sub(r"(?<=[:\uff1a]) ?[^;\uff1b]*?(Generator|Head)[^;\uff1b\n]*", "", line)
 
@@ -305,6 +352,32 @@ def test_errors_say_the_library_and_argparse_in_the_language(
         "bodygraph: error: el retorno solar de 2300 llega a 2299-12-30 20:30:41 UTC, fuera de "
         "la efeméride (1800-04-04 a 2199-12-31 UTC); para otras fechas pase un kernel mayor "
         "(--ephemeris BSP o $BODYGRAPH_EPHEMERIS)\n")
+
+
+def test_the_library_s_formerly_english_messages_are_said(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Messages the command line printed in English before every library message had its
+    pattern: a label pack's mistake, an unknown cross, a batch output's format."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pack.json").write_text('{"keys": {"99": {}}}', encoding="utf-8")
+    labels = ["hologenetic", *UTC_BIRTH, "--labels", "pack.json"]
+    assert _said(labels, capsys)[2] == (
+        "bodygraph: error: --labels pack.json: the label pack names key '99': keys are 1 to "
+        "64\n")
+    assert _said([*labels, "--lang", "de"], capsys)[2] == (
+        "bodygraph: error: --labels pack.json: das Label-Paket nennt den Schlüssel '99': "
+        "Schlüssel gehen von 1 bis 64\n")
+    assert _said([*labels, "--lang", "ja"], capsys)[2] == (
+        "bodygraph: error: --labels pack.json: ラベルパックがキー '99' を挙げています\uff1a"
+        "キーは 1〜64 です\n")
+    cross = ["rectify", "--date", "1980-01-03", "--tz", "UTC", "--cross", "Foo", "--lang", "de"]
+    assert _said(cross, capsys)[2].startswith(
+        "bodygraph: error: unbekanntes Inkarnationskreuz 'Foo'; schreiben Sie")
+    output = ["batch", "births.csv", "-o", "charts.txt", "--lang", "ja"]
+    assert _said(output, capsys) == (2, "", (
+        "bodygraph: error: charts.txt に書き込めません\uff1a出力は .csv か .parquet の"
+        "ファイルにしてください\n"))
 
 
 def test_a_message_no_pattern_knows_stays_as_the_library_wrote_it() -> None:

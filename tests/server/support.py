@@ -42,8 +42,9 @@ STATE_RE = re.compile(r'^"100-in-1min"; r=(\d+); t=(\d+)$')
 TIMESTAMP_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
 
 
-def batch_rows(births: list[dict[str, Any]], folder: Path) -> list[dict[str, str]]:
-    """``bodygraph batch``, in this process, on the births of a job's upload
+def batch_rows(births: list[dict[str, Any]], folder: Path,
+               lang: str = "en") -> list[dict[str, str]]:
+    """``bodygraph batch`` (``--lang``), in this process, on the births of a job's upload
     (``birthdate``, ``birthtime``, ``lat``, ``lng``): the rows its CSV result must equal."""
     import csv
     import io
@@ -59,7 +60,7 @@ def batch_rows(births: list[dict[str, Any]], folder: Path) -> list[dict[str, str
             writer.writerow([birth["birthdate"], birth["birthtime"], json.dumps(birth["lat"]),
                              json.dumps(birth["lng"])])
     target = folder / "charts.csv"
-    run_batch(source, target, jobs=1, stderr=io.StringIO())
+    run_batch(source, target, jobs=1, stderr=io.StringIO(), lang=lang)
     with target.open(newline="") as handle:
         return list(csv.DictReader(handle))
 

@@ -19,6 +19,7 @@ from bodygraph_server.resources.jobs.results import (
     csv_part,
     ndjson_part,
     parquet_table,
+    said_part,
 )
 
 NAMES = ["row", "id", "birth_utc", "design_utc", "type", "error_code", "error"]
@@ -62,3 +63,19 @@ def test_the_parquet_table_is_that_of_encode_parquet() -> None:
     assert table.equals(expected)
     assert table.column("id").to_pylist()[1] == 'say "hi", then\nleave'
     assert parquet_table(_part([])).equals(encode_parquet(_columns(NAMES, "")))
+
+
+def test_the_error_cells_in_the_asked_language() -> None:
+    """``?lang=``: the ``error`` cells said as ``bodygraph batch --lang`` writes them, the
+    ``error_code`` and every other cell as stored; a chunk with nothing to say is kept."""
+    rows = [*ROWS, ["5", "b", "", "", "", "EMPTY", "location is empty"],
+            ["6", "c", "", "", "", "INVALID_COORDINATES", "latitude 95.0 is outside -90 to 90"]]
+    part = _part(rows)
+    german = list(csv.reader(io.StringIO(csv_part(said_part(part, "de"), True).decode())))
+    assert german[0] == NAMES
+    assert [row[-1] for row in german[1:]] == [
+        "", "month 13 is not a month", "", "lat, lng: 95 is past 90", "location ist leer",
+        "Breite 95.0 liegt außerhalb von -90 bis 90"]
+    assert [row[:-1] for row in german[1:]] == [row[:-1] for row in rows]
+    assert said_part(_part(ROWS), "ja") == _part(ROWS)  # no message the catalogs hold
+    assert said_part(_part([]), "ja") == _part([])

@@ -1,7 +1,8 @@
 """``/v2/jobs`` end to end under a real uvicorn (subprocess, SQLite, small chunks): an
 upload (NDJSON gzip, CSV) is accepted with 202 and Location, computed by the service's job
 processes, its rows downloaded in input order as NDJSON, CSV and Parquet, equal to
-``bodygraph batch`` on the same births (bad rows with its error codes); one charge per
+``bodygraph batch`` on the same births (bad rows with its error codes; with ``?lang=``
+their messages as ``batch --lang`` writes them); one charge per
 successful row; another account sees nothing; credits all or nothing; the
 Idempotency-Key; cancel; the refusals of bad uploads."""
 
@@ -129,6 +130,11 @@ def test_a_job_is_computed_and_downloaded_in_every_format(service: Service,
     answer = service.http.get(url, headers=_auth(key, Accept="text/csv"))
     assert answer.headers["content-type"].startswith("text/csv")
     assert list(csv.DictReader(io.StringIO(answer.text))) == expected
+    german = service.http.get(url + "?lang=de", headers=_auth(key, Accept="text/csv"))
+    said = list(csv.DictReader(io.StringIO(german.text)))
+    assert said == batch_rows(BIRTHS, tmp_path, "de")  # as bodygraph batch --lang de
+    assert said[17]["error"] != expected[17]["error"]
+    assert said[17]["error_code"] == expected[17]["error_code"]
 
     answer = service.http.get(url, headers=_auth(key, Accept="application/vnd.apache.parquet"))
     import pyarrow.parquet as pq

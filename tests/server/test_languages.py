@@ -271,6 +271,11 @@ RECTIFY = {"date": "1980-01-03", "lat": 51.5074, "lng": -0.1278}
     ({**RECTIFY, "constraints": {"type": "Generatr"}}, "?lang=de", "unbekannter Typ"),
     ({**RECTIFY, "constraints": {"colour": "red"}}, "?lang=ja", "不明な条件"),
     ({**RECTIFY, "constraints": {"profile": 3}}, "?lang=fr", "constraints.profile doit"),
+    # the library's messages the catalogs did not hold before (English until then)
+    ({**RECTIFY, "constraints": {"cross": "Foo"}}, "?lang=de",
+     "unbekanntes Inkarnationskreuz 'Foo'; schreiben Sie seinen Namen wie"),
+    ({**RECTIFY, "constraints": {"gates": [99]}}, "?lang=ja",
+     "ゲート 99 は存在しません\uff1b1〜64 のゲートを使ってください"),
     ({**ONE, "boundMinutes": 5000}, "?lang=it", "boundMinutes deve essere"),
     ({"people": {"a": 1}}, "?lang=fr", "people doit être une liste de 2 naissances, et n'est"),
 ])

@@ -1,12 +1,21 @@
 """The remote MCP endpoint's tools take the tier and price of their matching endpoints:
 every tool of the registry maps to an operation of the service that costs 1 credit, and
-a Basic key reaches exactly the tools whose endpoint it reaches."""
+a Basic key reaches, and is listed, exactly the tools whose endpoint it reaches; a body
+too large for ``/mcp`` is refused as on every operation (in process)."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import jsonschema
+import pytest
 from starlette.requests import Request
 from starlette.responses import Response
 
+from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.http.operation import Operation
 from bodygraph_server.policy.plans import Tier, tier_allows
 from bodygraph_server.resources import operations
@@ -15,6 +24,10 @@ from bodygraph_server.resources.mcp.charges import (
     ledger_endpoint,
     matching_endpoint,
 )
+from bodygraph_server.resources.mcp.operations import schemas as mcp_schemas
+from bodygraph_server.settings import Settings
+
+from .conftest import new_key
 
 
 def _operations() -> dict[str, Operation]:
@@ -46,3 +59,66 @@ def test_a_basic_key_reaches_the_simple_chart_only() -> None:
     assert not tier_allows(Tier.BASIC, matching_endpoint("a_tool_not_mapped"))
     assert matching_endpoint("a_tool_not_mapped") == ledger_endpoint("a_tool_not_mapped")
     assert _operations()["/mcp"].tiers == (Tier.BASIC, Tier.ADVANCED)
+
+
+def _message(method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A JSON-RPC message of MCP without handshake (the protocol version in ``_meta``)."""
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+    meta = {"io.modelcontextprotocol/protocolVersion": MODERN_PROTOCOL_VERSIONS[-1],
+            "io.modelcontextprotocol/clientCapabilities": {}}
+    return {"jsonrpc": "2.0", "id": 1, "method": method,
+            "params": {**(params or {}), "_meta": meta}}
+
+
+def _headers(key: str, method: str) -> dict[str, str]:
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+    return {"Authorization": f"Bearer {key}", "Mcp-Method": method,
+            "MCP-Protocol-Version": MODERN_PROTOCOL_VERSIONS[-1],
+            "Accept": "application/json, text/event-stream",
+            "Content-Type": "application/json"}
+
+
+@pytest.mark.anyio
+async def test_a_key_is_listed_the_tools_its_tier_may_call(
+        client: httpx.AsyncClient, book: Bookkeeper) -> None:
+    from bodygraph_mcp.tools import TOOLS
+
+    for plan, shown in (("hobbyist", {"simple_chart"}),
+                        ("developer", {tool.__name__ for tool in TOOLS})):
+        answer = await client.post("/mcp", json=_message("tools/list"),
+                                   headers=_headers(new_key(book, plan), "tools/list"))
+        assert answer.status_code == 200, answer.text
+        assert {tool["name"] for tool in answer.json()["result"]["tools"]} == shown, plan
+
+
+@pytest.mark.anyio
+async def test_a_body_too_large_is_the_contract_s_413(
+        client: httpx.AsyncClient, book: Bookkeeper, settings: Settings) -> None:
+    key = new_key(book, "developer")
+    padding = "x" * settings.max_body_bytes
+    message = json.dumps(_message("tools/list", {"padding": padding})).encode()
+
+    async def streamed() -> AsyncIterator[bytes]:  # no Content-Length: counted as it comes
+        for start in range(0, len(message), 4096):
+            yield message[start:start + 4096]
+
+    for body in (message, streamed()):
+        answer = await client.post("/mcp", content=body, headers=_headers(key, "tools/list"))
+        assert answer.status_code == 413, answer.text
+        refused = answer.json()
+        text = f"Request body exceeds {settings.max_body_bytes} bytes"
+        assert refused["success"] is False
+        assert (refused["errorCode"], refused["message"]) == ("INVALID_REQUEST_BODY", text)
+        assert refused["error"]["data"] == {"code": "INVALID_REQUEST_BODY", "message": text,
+                                            "status": 413}
+        assert len(answer.headers["x-request-id"]) == 32
+        jsonschema.validate(refused, mcp_schemas()["McpRefusal"])
+    document = (await client.get("/openapi.json")).json()
+    documented = document["paths"]["/mcp"]["post"]["responses"]["413"]
+    assert documented["content"]["application/json"]["schema"]["$ref"].endswith("McpRefusal")
+    fits = json.dumps(_message("tools/list", {"padding": padding[:-1000]})).encode()
+    answer = await client.post("/mcp", content=fits, headers=_headers(key, "tools/list"))
+    assert len(fits) <= settings.max_body_bytes and answer.status_code == 200, answer.text
+    assert answer.json()["result"]["tools"]

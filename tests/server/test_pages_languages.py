@@ -87,6 +87,11 @@ async def test_the_openapi_document_in_a_language(client: httpx.AsyncClient,
             if said == text and not same:
                 left.append(f"{name}: {text}")
     assert left == []
+    for (name, one), (_, other) in zip(operations(english), operations(there), strict=True):
+        text = one["description"].split("\n\n")[0]  # without the "Access tiers" line
+        if text in entries:  # a description written whole where it is declared
+            assert other["description"].startswith(say(CONTEXT, text)), name
+            assert say(CONTEXT, text) != text, name
     assert there["info"]["description"] == say(CONTEXT, english["info"]["description"])
     assert there["info"]["description"] != english["info"]["description"]
 

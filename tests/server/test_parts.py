@@ -267,6 +267,27 @@ async def test_extra_routes_are_mounted(settings: Settings, book: Any) -> None:
 
 
 @pytest.mark.anyio
+async def test_a_refused_host_is_answered_with_the_headers_of_every_answer(
+    settings: Settings, book: Any
+) -> None:
+    from bodygraph_server import create_app
+
+    from .support import in_process
+
+    async with in_process(create_app(settings, book=book)) as client:
+        answers = [await client.post(path, json={}, headers={"Host": "evil.example"})
+                   for path in ("/v2/charts/coordinates", "/v1/bodygraphs/simple", "/docs")]
+    ids = set()
+    for response, cached in zip(answers, ("no-store", "no-store", None), strict=True):
+        assert response.status_code == 400, response.text
+        assert re.fullmatch("[0-9a-f]{32}", response.headers["x-request-id"])
+        assert response.headers["x-content-type-options"] == "nosniff"
+        assert response.headers.get("cache-control") == cached
+        ids.add(response.headers["x-request-id"])
+    assert len(ids) == 3
+
+
+@pytest.mark.anyio
 async def test_batcher_survives_cancelled_waiters() -> None:
     import anyio
 

@@ -219,7 +219,8 @@ def test_errors_are_one_line(url: str) -> None:
     assert "cannot connect to PostgreSQL" in fails(
         "postgresql://postgres@127.0.0.1:1/none", "accounts", "list"
     )
-    assert "cannot open SQLite" in fails("sqlite:////nonexistent-dir/x/y.db", "accounts", "list")
+    assert "cannot create SQLite database" in fails("sqlite:////nonexistent-dir/x/y.db",
+                                                    "accounts", "list")
 
 
 def test_default_database_in_the_working_folder(tmp_path: Path,
@@ -243,6 +244,20 @@ def test_serve_rejects_bad_options(url: str) -> None:
     fails(url, "serve", "--port", "70000", status=2)
     fails(url, "serve", "--workers", "0", status=2)
     fails(url, "serve", "--geocoder", "bing", status=2)
+
+
+def test_serve_stops_at_once_when_the_sqlite_folder_does_not_exist(tmp_path: Path) -> None:
+    # a real process (a time-out, not a hang, if it waited): one line, the status of a
+    # failed operation
+    line = fails(f"sqlite:///{tmp_path / 'none' / 'x.db'}", "serve", spawn=True)
+    assert line.endswith(f"its folder {tmp_path / 'none'} does not exist")
+
+
+@pytest.mark.postgres
+def test_serve_stops_at_once_when_postgres_has_no_such_database() -> None:
+    name = "bgtest_none_" + os.urandom(6).hex()
+    line = fails(f"postgresql://postgres@127.0.0.1:5432/{name}", "serve", spawn=True)
+    assert line.endswith(f'database "{name}" does not exist')
 
 
 @pytest.mark.postgres
@@ -297,7 +312,7 @@ def test_serve_migrates_and_starts_the_service(url: str, tmp_path: Path) -> None
         assert proc.poll() is None, (tmp_path / "serve.log").read_text()
         assert json.loads(body) == {"status": "ok", "database": "up"}
         with Bookkeeper.open(url) as book:
-            assert book.store.schema_version() == 10
+            assert book.store.schema_version() == 11
     finally:
         proc.terminate()
         proc.wait(timeout=30)

@@ -28,6 +28,7 @@ from bodygraph_server.policy.clock import ManualClock
 from bodygraph_server.settings import Settings
 from bodygraph_server.store import (
     DatabaseError,
+    DatabaseMissingError,
     DatabaseUnavailableError,
     Replay,
     Reservation,
@@ -138,16 +139,41 @@ def test_terminated_backends_are_replaced(pg_url: str, clock: ManualClock) -> No
 @pytest.mark.postgres
 def test_an_unreachable_server_is_an_outage() -> None:
     started = time.monotonic()
-    with pytest.raises(DatabaseUnavailableError, match="cannot connect to PostgreSQL"):
+    with pytest.raises(DatabaseUnavailableError, match="cannot connect to PostgreSQL") as raised:
         open_store("postgresql://postgres@127.0.0.1:1/none")
+    assert not isinstance(raised.value, DatabaseMissingError)  # waited for by serve
     assert time.monotonic() - started < 5
 
 
-def test_opening_retries_with_a_bounded_backoff() -> None:
+def test_opening_retries_with_a_bounded_backoff(tmp_path: Path) -> None:
     pauses: list[float] = []
-    with pytest.raises(DatabaseUnavailableError):
-        open_waiting("sqlite:////nonexistent-dir/x.db", sleep=pauses.append, attempts=7)
+    with pytest.raises(DatabaseUnavailableError) as raised:  # a folder: cannot be opened
+        open_waiting(f"sqlite:///{tmp_path}", sleep=pauses.append, attempts=7)
+    assert not isinstance(raised.value, DatabaseMissingError)
     assert pauses == [0.5, 1.0, 2.0, 4.0, 5.0, 5.0]
+
+
+def test_opening_a_sqlite_file_in_a_missing_folder_stops_at_once(tmp_path: Path) -> None:
+    pauses: list[float] = []
+    missing = tmp_path / "none" / "x.db"
+    with pytest.raises(DatabaseMissingError, match=f"its folder {tmp_path / 'none'} does not"):
+        open_waiting(f"sqlite:///{missing}", sleep=pauses.append)
+    assert pauses == []
+    assert not (tmp_path / "none").exists()
+    (tmp_path / "file").write_text("")
+    with pytest.raises(DatabaseMissingError, match=f"its folder {tmp_path / 'file'} is not a"):
+        open_waiting(f"sqlite:///{tmp_path / 'file' / 'x.db'}", sleep=pauses.append)
+    assert pauses == []
+
+
+@pytest.mark.postgres
+def test_opening_a_database_the_server_does_not_know_stops_at_once() -> None:
+    pauses: list[float] = []
+    name = "bgtest_none_" + secrets.token_hex(6)
+    url = PG_ADMIN_URL.rsplit("/", 1)[0] + "/" + name
+    with pytest.raises(DatabaseMissingError, match=f'database "{name}" does not exist'):
+        open_waiting(url, sleep=pauses.append)
+    assert pauses == []
 
 
 # -- housekeeping ---------------------------------------------------------------------------

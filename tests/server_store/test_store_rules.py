@@ -453,13 +453,13 @@ def test_schema_is_versioned_and_migrated_once(fresh_db_url: str, clock: ManualC
     db_url = fresh_db_url
     first = Bookkeeper.open(db_url, clock=clock)
     try:
-        assert first.store.schema_version() == 10
+        assert first.store.schema_version() == 11
         account_id = first.create_account("developer").account.id
     finally:
         first.close()
     again = Bookkeeper.open(db_url, clock=clock)  # reopening keeps the data
     try:
-        assert again.store.schema_version() == 10
+        assert again.store.schema_version() == 11
         assert again.account(account_id).balance == 10_000
     finally:
         again.close()

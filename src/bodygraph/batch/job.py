@@ -23,6 +23,7 @@ from bodygraph.batch.target import check_target, staged
 from bodygraph.batch.work import MAX_REPORTED, ChunkWork, Done, Task
 from bodygraph.batch.writers import encoder_for, output_format, writer_for
 from bodygraph.calculator import Calculator, default_calculator
+from bodygraph.catalog.translations import SOURCE_LANGUAGE
 from bodygraph.model.chart import NodeKind
 
 if TYPE_CHECKING:
@@ -59,6 +60,7 @@ def run_batch(
     encoding: str | None = None,
     range_remedy: str | None = None,
     say: Callable[[str], str] = str,
+    lang: str = SOURCE_LANGUAGE,
 ) -> BatchSummary:
     """Calculate a chart for every row of ``source`` and write them to ``target``.
 
@@ -78,7 +80,8 @@ def run_batch(
     ``range_remedy`` says how to use a larger kernel in the error of a row outside the
     ephemeris (default: the library's words, ``ephemeris=``; the command line names its
     ``--ephemeris``). ``say`` words each line written on ``stderr`` (the command line says
-    them in its language).
+    them in its language); ``lang`` is the language of the output's ``error`` column (its
+    ``error_code`` stays the code).
     """
     err = stderr if stderr is not None else sys.stderr
     if chunk_size < 1:
@@ -108,7 +111,8 @@ def run_batch(
                 raise BatchError(f"{source} has no data rows")
             mode = input_mode(header)
             work = ChunkWork(source, header, _resolver(mode, geocode), calc, node,
-                             encoder_for(kind), encoding=codec, range_remedy=range_remedy)
+                             encoder_for(kind), encoding=codec, range_remedy=range_remedy,
+                             lang=lang)
             looked_up = mode == "location"
             # A caller's geocoder (an online one: paid, rate-limited requests) stays in
             # this process with its cache; workers would each look the same places up.

@@ -28,6 +28,9 @@ R = TypeVar("R")
 
 #: Seconds between a waiting worker's checks that the job's process is still there.
 _POLL = 1.0
+#: Blocked while the workers are forked, until each has set its own handlers: Ctrl-C
+#: (ignored by the workers) and SIGTERM (their default: they stop at once).
+_BLOCKED = {signal.SIGINT, signal.SIGTERM}
 
 
 def can_fork() -> bool:
@@ -46,10 +49,11 @@ class WorkerPool(Generic[T, R]):
         self._results: list[Connection] = []
         parent = os.getpid()
         # Ctrl-C is the job's process's to handle: the workers ignore it, and are forked
-        # with it blocked so that none sees it before it is ignored. The objects of this
-        # process are kept out of the workers' garbage collections, which would otherwise
-        # write to (and so copy) every page holding one (about 35 MB a worker).
-        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        # with it (and SIGTERM) blocked so that none sees it before it is ignored. The
+        # objects of this process are kept out of the workers' garbage collections, which
+        # would otherwise write to (and so copy) every page holding one (about 35 MB a
+        # worker).
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _BLOCKED)
         gc.freeze()
         try:
             for _ in range(processes):
@@ -158,7 +162,8 @@ def _serve(work: Callable[[Any], Any], tasks: multiprocessing.Queue[Any], result
     """A worker's loop: tasks from ``tasks``, results to ``results``, until told to stop
     or the job's process ``parent`` is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the job's handler (bodygraph.cli)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _BLOCKED)
     for reader in readers:  # the job's ends: with them closed, a write to a dead job fails
         reader.close()
     while True:

@@ -18,6 +18,8 @@ from bodygraph.batch.readers import Chunk, Piece, parse_piece
 from bodygraph.batch.resolve import NOT_A_TIME, Resolver
 from bodygraph.batch.writers import INSTANT_COLUMNS, Columns
 from bodygraph.calculator import Calculator
+from bodygraph.catalog.said import said
+from bodygraph.catalog.translations import SOURCE_LANGUAGE
 from bodygraph.columnar import COLUMNS
 from bodygraph.errors import OutOfRangeError
 from bodygraph.model.chart import NodeKind
@@ -47,7 +49,8 @@ class Done:
 
 @dataclass(frozen=True, slots=True)
 class ChunkWork:
-    """What the job does to each piece (``threads``: the threads of the engine)."""
+    """What the job does to each piece (``threads``: the threads of the engine; ``lang``:
+    the language of the ``error`` column, whose ``error_code`` stays the code)."""
 
     source: Path
     header: list[str]
@@ -58,6 +61,7 @@ class ChunkWork:
     threads: int = 1
     encoding: str = DEFAULT_ENCODING
     range_remedy: str | None = None  # how a row out of range gets a larger kernel
+    lang: str = SOURCE_LANGUAGE
 
     def __call__(self, task: Task) -> Done:
         """The piece of ``task`` computed and encoded."""
@@ -96,7 +100,7 @@ class ChunkWork:
             columns[name] = values.tolist()
         columns.update(extra)
         columns["error_code"] = [None if e is None else e[0] for e in errors]
-        columns["error"] = [None if e is None else e[1] for e in errors]
+        columns["error"] = [None if e is None else said(e[1], self.lang) for e in errors]
         bad = [(first_row + i, f"{e[1]} ({e[0]})") for i, e in enumerate(errors)
                if e is not None]
         return columns, bad

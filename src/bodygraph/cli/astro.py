@@ -11,18 +11,19 @@ from typing import Any, Final
 
 from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, sign_names, term
 from bodygraph.cli.chart import add_birth_options, parse_utc
+from bodygraph.cli.columns import display_width, pad
 from bodygraph.cli.options import (
-    EXIT_STATUS,
     CliError,
     Subparsers,
     add_calculation_options,
     calculator_from,
+    exit_status,
     geocoder_from,
     json_text,
     usage_error,
 )
 from bodygraph.cli.relations_options import command_parser
-from bodygraph.cli.report import display_width, pad, utc_seconds_text
+from bodygraph.cli.report import utc_seconds_text
 from bodygraph.errors import InvalidOptionError
 from bodygraph.geo.birthtime import wall_time
 from bodygraph.geo.coordinates import InvalidCoordinatesError, check_coordinates
@@ -44,29 +45,35 @@ RETROGRADE_MARK: Final = "R"
 NO_PLACE: Final = "angles and houses: give the place (--lat/--lng or --place) to have them"
 
 
-def add_parser(subparsers: Subparsers) -> None:
-    """Add ``bodygraph astro ...`` to the ``bodygraph`` command line."""
+def add_parser(subparsers: Subparsers, lang: str) -> None:
+    """Add ``bodygraph astro ...`` to the ``bodygraph`` command line, its help in
+    ``lang``."""
+    tr = catalog(lang)
+    no_place = tr.pgettext("help", "(no place: no angles)")
     parser = command_parser(
-        subparsers, "astro", "zodiac positions, angles and houses of one birth",
-        "The tropical zodiac position of each of the 26 activations, whether the body is "
-        "retrograde, and for a known place the Ascendant, the Midheaven and the 12 house "
-        "cusps (docs/conventions.md).",
+        subparsers, "astro", lang,
+        tr.pgettext("help", "zodiac positions, angles and houses of one birth"),
+        tr.pgettext("help", "The tropical zodiac position of each of the 26 activations, "
+                    "whether the body is retrograde, and for a known place the Ascendant, the "
+                    "Midheaven and the 12 house cusps (docs/conventions.md)."),
         [EXAMPLE, "bodygraph astro --utc 1990-05-14T06:30:00Z --lat 52.52 --lng 13.405 "
          "--houses whole-sign",
          "bodygraph astro --date 1990-05-14 --time 08:30 --tz Europe/Berlin --lat 52.52 "
          "--lng 13.405",
-         "bodygraph astro --utc 1980-01-03T08:30:00Z   (no place: no angles)"],
-        EXIT_STATUS,
+         f"bodygraph astro --utc 1980-01-03T08:30:00Z   {no_place}"],
+        exit_status(lang),
     )
-    add_birth_options(parser)
-    houses = parser.add_argument_group("houses")
+    add_birth_options(parser, lang)
+    houses = parser.add_argument_group(tr.pgettext("help", "houses"))
     houses.add_argument("--houses", metavar="SYSTEM",
-                        help="house system: placidus (the default) or whole-sign; needs the "
-                        "place")
-    out = parser.add_argument_group("output")
+                        help=tr.pgettext("help", "house system: {default} (the default) or "
+                                         "{other}; needs the place").format(
+                                             default=HOUSE_SYSTEMS[0], other=HOUSE_SYSTEMS[1]))
+    out = parser.add_argument_group(tr.pgettext("help", "output"))
     out.add_argument("--json", action="store_true",
-                     help='print {"activations": ..., "angles": ..., "houses": ...}')
-    add_calculation_options(parser.add_argument_group("calculation"))
+                     help=tr.pgettext("help", "print {shape}").format(
+                         shape='{"activations": ..., "angles": ..., "houses": ...}'))
+    add_calculation_options(parser.add_argument_group(tr.pgettext("help", "calculation")), lang)
     parser.set_defaults(handler=run)
 
 

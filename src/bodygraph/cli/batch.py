@@ -6,63 +6,103 @@ import argparse
 import sys
 from pathlib import Path
 
-import bodygraph.batch
 from bodygraph.batch import DEFAULT_CHUNK, BatchOptionError, default_jobs, run_batch
 from bodygraph.catalog.translations import catalog
 from bodygraph.cli.options import (
-    EXIT_STATUS,
     LARGER_KERNEL,
     CliError,
-    HelpFormatter,
     Subparsers,
     add_calculation_options,
     add_geocoder_options,
     calculator_from,
+    examples_text,
+    exit_status,
     geocoder_from,
     note_if_plain,
-    plain_text,
 )
 from bodygraph.cli.said import said
 from bodygraph.geo.providers import DEFAULT_GEOCODER
 
-#: What else is a usage mistake (exit status 2) for ``bodygraph batch``.
-USAGE_MISTAKES = """\
-The output must be a .csv or .parquet file, not a folder nor the input (by any path or
-link). Another output, an --encoding that names no text encoding (or comes with a
-Parquet input) or a --chunk-size or --jobs below 1 is a usage mistake (2), refused
-before anything is read or written."""
 
-
-def add_parser(subparsers: Subparsers) -> None:
-    """Add ``bodygraph batch INPUT -o OUTPUT`` to the ``bodygraph`` command line."""
+def add_parser(subparsers: Subparsers, lang: str) -> None:
+    """Add ``bodygraph batch INPUT -o OUTPUT`` to the ``bodygraph`` command line, its help
+    in ``lang`` (what :mod:`bodygraph.batch` documents, for a reader of the command)."""
+    tr = catalog(lang)
+    column_sets = [
+        tr.pgettext("help", "birth_utc: an ISO 8601 instant (Z or an offset; without one it "
+                    "is read as UTC);"),
+        tr.pgettext("help", "date, time and tz: a local wall time and an IANA zone;"),
+        tr.pgettext("help", "date, time, lat and lng: a local wall time at a point (zone from "
+                    "the point);"),
+        tr.pgettext("help", "date, time and location: a local wall time at a place name "
+                    "(geocoded once per distinct name, offline by default)."),
+    ]
+    description = "\n\n".join([
+        tr.pgettext("help", "The input is CSV (UTF-8, or the text encoding given with "
+                    "--encoding), or Parquet when pyarrow is installed, with one of these "
+                    "column sets (chosen from the header, first match wins):"),
+        "\n".join(f"* {text}" for text in column_sets),
+        tr.pgettext("help", "A date is YYYY-MM-DD, a time H:MM or HH:MM (24-hour; :SS may "
+                    "follow). An id column, if present, is copied to the output. The output "
+                    "(CSV or Parquet, by the file extension .csv or .parquet; never the input "
+                    "file) has a row column (1-based data row of the input), id, the chart "
+                    "columns (bodygraph.columnar.COLUMNS), zone and wall_time for local "
+                    "times, error_code and error. It is written to a temporary file in the "
+                    "same folder and renamed into place when the job ends well: a job that "
+                    "fails or is interrupted leaves an earlier output file as it was. A row "
+                    "that cannot be read or calculated keeps its place with an empty chart, a "
+                    "stable code in error_code (EMPTY, INVALID_ENCODING (bytes that are not "
+                    "text in the input's encoding; only id is kept, each such byte as "
+                    "U+FFFD), INVALID_INSTANT, INVALID_DATE, INVALID_TIME, OUT_OF_RANGE, "
+                    "INVALID_COORDINATES, UNKNOWN_ZONE, INVALID_LOCATION, PLACE_NOT_FOUND, "
+                    "GEOCODE_FAILED or INVALID_ROW) and the reason in words in error; it is "
+                    "also reported on stderr with its row number. Memory stays bounded: rows "
+                    "are read, calculated and written --chunk-size at a time. With --jobs N > "
+                    "1 (default: every core) N worker processes parse, resolve, calculate and "
+                    "format the chunks while this process cuts the input into chunks and "
+                    "writes the results in input order, a few chunks in flight; the output is "
+                    "the same byte for byte whatever the number of jobs."),
+    ])
+    usage_mistakes = tr.pgettext(
+        "help", "The output must be a .csv or .parquet file, not a folder nor the input (by "
+        "any path or link). Another output, an --encoding that names no text encoding (or "
+        "comes with a Parquet input) or a --chunk-size or --jobs below 1 is a usage mistake "
+        "(2), refused before anything is read or written.")
     batch = subparsers.add_parser(
-        "batch",
-        help="calculate charts for every row of a CSV or Parquet file",
-        description=plain_text((bodygraph.batch.__doc__ or "").split("\n\n", 1)[1]),
-        epilog="examples:\n  bodygraph batch births.csv -o charts.csv\n"
-        "  bodygraph batch births.parquet -o charts.parquet --node mean\n"
-        "  bodygraph batch geburten.csv -o charts.csv --encoding cp1252\n\n"
-        f"{EXIT_STATUS}\n\n{USAGE_MISTAKES}",
-        formatter_class=HelpFormatter,
+        "batch", lang=lang,
+        help=tr.pgettext("help", "calculate charts for every row of a CSV or Parquet file"),
+        description=description,
+        epilog=examples_text(lang, ["bodygraph batch births.csv -o charts.csv",
+                                    "bodygraph batch births.parquet -o charts.parquet --node "
+                                    "mean",
+                                    "bodygraph batch geburten.csv -o charts.csv --encoding "
+                                    "cp1252"])
+        + f"\n\n{exit_status(lang)}\n\n{usage_mistakes}",
     )
-    batch.add_argument("input", metavar="INPUT", help="CSV or .parquet file of births")
+    batch.add_argument("input", metavar="INPUT",
+                       help=tr.pgettext("help", "CSV or .parquet file of births"))
     batch.add_argument("-o", "--output", required=True, metavar="OUTPUT",
-                       help="where to write the charts: a .csv or .parquet file, not the "
-                       "input; it is replaced only when the job ends well")
+                       help=tr.pgettext("help", "where to write the charts: a .csv or "
+                                        ".parquet file, not the input; it is replaced only "
+                                        "when the job ends well"))
     batch.add_argument("--encoding", metavar="NAME",
-                       help="the text encoding of a CSV input, such as cp1252 or latin-1 "
-                       "(default utf-8); a row that is not text in it is a bad row")
+                       help=tr.pgettext("help", "the text encoding of a CSV input, such as "
+                                        "cp1252 or latin-1 (default utf-8); a row that is not "
+                                        "text in it is a bad row"))
     batch.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK, metavar="ROWS",
-                       help=f"rows per chunk (default {DEFAULT_CHUNK:,}); bounds the memory")
+                       help=tr.pgettext("help", "rows per chunk (default {rows}); bounds the "
+                                        "memory").format(rows=f"{DEFAULT_CHUNK:,}"))
     batch.add_argument("--jobs", type=int, default=None, metavar="N",
-                       help="worker processes that compute the charts (default: every "
-                       f"core, here {default_jobs()}; 1 computes in this process); the "
-                       "output is the same whatever the number")
-    add_calculation_options(batch)
-    add_geocoder_options(batch, looked_up="a location column")
+                       help=tr.pgettext("help", "worker processes that compute the charts "
+                                        "(default: every core, here {count}; 1 computes in "
+                                        "this process); the output is the same whatever the "
+                                        "number").format(count=default_jobs()))
+    add_calculation_options(batch, lang)
+    add_geocoder_options(batch, lang, looked_up="a location column")
     shown = batch.add_mutually_exclusive_group()
     shown.add_argument("--progress", dest="progress", action="store_true", default=None,
-                       help="show a progress bar on stderr (default: when stderr is a terminal)")
+                       help=tr.pgettext("help", "show a progress bar on stderr (default: when "
+                                        "stderr is a terminal)"))
     shown.add_argument("--no-progress", dest="progress", action="store_false")
     batch.set_defaults(handler=run)
 
@@ -80,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
             Path(args.input), Path(args.output), calculator=calculator_from(args),
             node=args.node, chunk_size=args.chunk_size, progress=progress, geocode=geocode,
             jobs=args.jobs, encoding=args.encoding, range_remedy=LARGER_KERNEL,
-            say=lambda line: said(line, args.lang),
+            say=lambda line: said(line, args.lang), lang=args.lang,
         )
     except BatchOptionError as exc:
         raise CliError(str(exc)) from None

@@ -17,21 +17,27 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
+from bodygraph.catalog.translations import catalog, pgettext
 from bodygraph.cli.chart import chart_from_args
 from bodygraph.cli.options import add_geocoder_options
 from bodygraph.model.chart import Chart
 
-#: The options of one birth (as ``bodygraph chart``), with their argparse settings.
+#: The options of one birth (as ``bodygraph chart``), with their argparse settings (the
+#: help in English, said in the asked language when the parser is built).
 BIRTH_OPTIONS: dict[str, dict[str, Any]] = {
-    "utc": {"metavar": "ISO", "help": "a birth instant with offset, e.g. 1980-01-03T08:30:00Z"},
-    "date": {"metavar": "YYYY-MM-DD", "help": "a local birth date"},
-    "time": {"metavar": "HH:MM", "help": "a local birth time (24-hour)"},
-    "tz": {"metavar": "ZONE", "help": "the IANA time zone of the latest --date/--time"},
-    "place": {"metavar": "TEXT", "help": "the place of the latest --date/--time"},
-    "lat": {"type": float, "metavar": "LAT", "help": "its latitude in degrees, north positive"},
-    "lng": {"type": float, "metavar": "LNG", "help": "its longitude in degrees, east positive"},
+    "utc": {"metavar": "ISO",
+            "help": pgettext("help", "a birth instant with offset, e.g. 1980-01-03T08:30:00Z")},
+    "date": {"metavar": "YYYY-MM-DD", "help": pgettext("help", "a local birth date")},
+    "time": {"metavar": "HH:MM", "help": pgettext("help", "a local birth time (24-hour)")},
+    "tz": {"metavar": "ZONE",
+           "help": pgettext("help", "the IANA time zone of the latest --date/--time")},
+    "place": {"metavar": "TEXT",
+              "help": pgettext("help", "the place of the latest --date/--time")},
+    "lat": {"type": float, "metavar": "LAT",
+            "help": pgettext("help", "its latitude in degrees, north positive")},
+    "lng": {"type": float, "metavar": "LNG",
+            "help": pgettext("help", "its longitude in degrees, east positive")},
 }
-
 
 class _Birth(argparse.Action):
     """Collects the options into a list of people (``args.births``), in order."""
@@ -52,14 +58,17 @@ class _Birth(argparse.Action):
         return self.option_strings[0].lstrip("-")
 
 
-def add_births_arguments(parser: argparse.ArgumentParser, how_many: str) -> None:
-    """The birth options, repeatable: one person per ``--utc`` or ``--date/--time``."""
+def add_births_arguments(parser: argparse.ArgumentParser, lang: str, title: str) -> None:
+    """The birth options, repeatable: one person per ``--utc`` or ``--date/--time``, in
+    the group ``title`` (in ``lang``, as their help)."""
+    tr = catalog(lang)
     group = parser.add_argument_group(
-        f"births ({how_many})",
-        "each --utc ISO, or --date --time with --tz, --place or --lat/--lng")
+        title, tr.pgettext("help", "each --utc ISO, or --date --time with --tz, --place or "
+                           "--lat/--lng"))
     for name, settings in BIRTH_OPTIONS.items():
-        group.add_argument(f"--{name}", action=_Birth, dest="births", default=[], **settings)
-    add_geocoder_options(group, looked_up="--place")
+        group.add_argument(f"--{name}", action=_Birth, dest="births", default=[],
+                           **{**settings, "help": tr.pgettext("help", settings["help"])})
+    add_geocoder_options(group, lang, looked_up="--place")
 
 
 def charts_of_births(args: argparse.Namespace) -> list[Chart]:

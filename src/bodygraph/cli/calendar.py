@@ -9,6 +9,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from bodygraph.calculator import Calculator
 from bodygraph.catalog.translations import catalog
+from bodygraph.cli.columns import pad
 from bodygraph.cli.ical_file import (
     add_ics_option,
     ics_to_stdout,
@@ -17,18 +18,18 @@ from bodygraph.cli.ical_file import (
 from bodygraph.cli.options import (
     Subparsers,
     calculator_from,
+    exit_status,
     note_if_plain,
     usage_error,
     with_labels,
 )
 from bodygraph.cli.relations_options import (
     command_parser,
-    exit_status,
     finish_command,
     input_errors_exit_2,
 )
 from bodygraph.cli.relations_text import rounded_seconds_text
-from bodygraph.cli.report import body_label, pad
+from bodygraph.cli.report import body_label
 from bodygraph.model.chart import BODIES, NodeKind, gate_line
 from bodygraph.relations.calendar import LEVELS, Ingress, Level, calendar, parse_bodies
 from bodygraph.relations.ical import event_words, to_ical
@@ -36,30 +37,38 @@ from bodygraph.relations.ical import event_words, to_ical
 EXAMPLE = "bodygraph calendar --from 2026-01-01 --to 2026-12-31 --body sun"
 
 
-def add_parser(subparsers: Subparsers) -> None:
-    """Register ``bodygraph calendar``."""
+def add_parser(subparsers: Subparsers, lang: str) -> None:
+    """Register ``bodygraph calendar``, its help in ``lang``."""
+    tr = catalog(lang)
     parser = command_parser(
-        subparsers, "calendar", "gate (or line) ingresses of the bodies over a range of dates",
-        "Every instant (UTC) from the start of --from to the end of --to at which a body "
-        "enters a new gate (or line), retrograde re-entries included, in time order, exact "
-        "to a second. The Sun entering gate 41 is the Rave New Year.",
+        subparsers, "calendar", lang,
+        tr.pgettext("help", "gate (or line) ingresses of the bodies over a range of dates"),
+        tr.pgettext("help", "Every instant (UTC) from the start of --from to the end of --to "
+                    "at which a body enters a new gate (or line), retrograde re-entries "
+                    "included, in time order, exact to a second. The Sun entering gate 41 is "
+                    "the Rave New Year."),
         [EXAMPLE, "bodygraph calendar --from 2026-03-01 --to 2026-03-31 --body moon "
          "--level line --json",
          "bodygraph calendar --from 2026-01-01 --to 2026-12-31 --body sun,moon --ics 2026.ics"],
-        exit_status(births=False, ics=True,
-                    malformed="a day that does not exist, an unknown --body"),
+        exit_status(lang, tr.pgettext(
+            "help", "the work failed: a kernel that cannot be read, an --ics file that cannot "
+            "be written (or --ics without the ics extra)"), tr.pgettext(
+            "help", "a usage mistake or bad input: an unknown option, a malformed argument (a "
+            "day that does not exist, an unknown --body), an instant outside the ephemeris "
+            "(1800-04-04..2199-12-31)")),
     )
     parser.add_argument("--from", dest="start", required=True, metavar="YYYY-MM-DD",
-                        help="first day (UTC)")
+                        help=tr.pgettext("help", "first day (UTC)"))
     parser.add_argument("--to", dest="end", required=True, metavar="YYYY-MM-DD",
-                        help="last day (UTC), included")
-    parser.add_argument("--body", default=",".join(b.value for b in BODIES),
-                        metavar="NAMES", help="comma-separated bodies (default: all 13): "
-                        + ", ".join(b.value for b in BODIES))
+                        help=tr.pgettext("help", "last day (UTC), included"))
+    parser.add_argument("--body", default=",".join(b.value for b in BODIES), metavar="NAMES",
+                        help=tr.pgettext("help", "comma-separated bodies (default: all 13): "
+                                         "{names}").format(
+                                             names=", ".join(b.value for b in BODIES)))
     parser.add_argument("--level", choices=tuple(LEVELS), default="gate",
-                        help="gate ingresses (default) or every line")
-    add_ics_option(parser, "ingresses")
-    finish_command(parser, "ingresses", run)
+                        help=tr.pgettext("help", "gate ingresses (default) or every line"))
+    add_ics_option(parser, lang, "ingresses")
+    finish_command(parser, lang, tr.pgettext("help", "print the ingresses as JSON"), run)
 
 
 def _day(text: str, option: str) -> datetime:

@@ -13,13 +13,13 @@ from bodygraph.calculator import Calculator
 from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog
 from bodygraph.cli.images import add_image_options, write_images
 from bodygraph.cli.options import (
-    EXIT_STATUS,
-    HelpFormatter,
     Options,
     Subparsers,
     add_calculation_options,
     add_geocoder_options,
     calculator_from,
+    examples_text,
+    exit_status,
     geocoder_from,
     usage_error,
 )
@@ -40,48 +40,62 @@ V1_KEYS = {"incarnationCross": "incarnation_cross", "notSelfTheme": "not_self_th
            "channelsLong": "channels_long"}
 
 
-
-def add_parser(subparsers: Subparsers) -> None:
-    """Add ``bodygraph chart ...`` to the ``bodygraph`` command line."""
+def add_parser(subparsers: Subparsers, lang: str) -> None:
+    """Add ``bodygraph chart ...`` to the ``bodygraph`` command line, its help in ``lang``."""
+    tr = catalog(lang)
     chart = subparsers.add_parser(
-        "chart",
-        help="calculate and print one chart",
-        description="Calculate one bodygraph from a birth instant and print it.",
-        epilog=f"examples:\n  {EXAMPLE}\n"
-        "  bodygraph chart --date 1990-05-14 --time 08:30 --tz Europe/Berlin --json\n"
-        '  bodygraph chart --date 1990-05-14 --time 08:30 --place "Berlin, Germany"'
-        f"\n\n{EXIT_STATUS}",
-        formatter_class=HelpFormatter,
+        "chart", lang=lang,
+        help=tr.pgettext("help", "calculate and print one chart"),
+        description=tr.pgettext("help", "Calculate one bodygraph from a birth instant and "
+                                "print it."),
+        epilog=examples_text(lang, [
+            EXAMPLE, "bodygraph chart --date 1990-05-14 --time 08:30 --tz Europe/Berlin --json",
+            'bodygraph chart --date 1990-05-14 --time 08:30 --place "Berlin, Germany"'])
+        + f"\n\n{exit_status(lang)}",
     )
-    add_birth_options(chart)
-    out = chart.add_argument_group("output")
-    out.add_argument("--json", action="store_true", help="print the v2 ChartResult JSON")
-    out.add_argument("--v1", action="store_true", help="with --json: the legacy v1 object")
-    add_image_options(out)
-    add_calculation_options(chart.add_argument_group("calculation"))
+    add_birth_options(chart, lang)
+    out = chart.add_argument_group(tr.pgettext("help", "output"))
+    out.add_argument("--json", action="store_true",
+                     help=tr.pgettext("help", "print the v2 ChartResult JSON"))
+    out.add_argument("--v1", action="store_true",
+                     help=tr.pgettext("help", "with --json: the legacy v1 object"))
+    add_image_options(out, lang)
+    add_calculation_options(chart.add_argument_group(tr.pgettext("help", "calculation")), lang)
     chart.set_defaults(handler=run)
 
 
-def add_birth_options(parser: argparse.ArgumentParser) -> None:
-    """The birth instant (``--utc``, or ``--date``/``--time``) and the birth place options;
-    :func:`chart_from_args` reads them (``bodygraph transit`` takes them too)."""
-    when = parser.add_argument_group("birth instant")
+def add_birth_options(parser: argparse.ArgumentParser, lang: str) -> None:
+    """The birth instant (``--utc``, or ``--date``/``--time``) and the birth place options,
+    their help in ``lang``; :func:`chart_from_args` reads them (``bodygraph transit`` takes
+    them too)."""
+    tr = catalog(lang)
+    when = parser.add_argument_group(tr.pgettext("help", "birth instant"))
     when.add_argument("--utc", metavar="ISO",
-                      help="birth instant with offset, e.g. 1980-01-03T08:30:00Z")
-    when.add_argument("--date", metavar="YYYY-MM-DD", help="local birth date")
-    when.add_argument("--time", metavar="HH:MM", help="local birth time (24-hour)")
-    add_place_options(parser.add_argument_group("birth place (with --date/--time)"))
+                      help=tr.pgettext("help", "birth instant with offset, e.g. "
+                                       "1980-01-03T08:30:00Z"))
+    when.add_argument("--date", metavar="YYYY-MM-DD",
+                      help=tr.pgettext("help", "local birth date"))
+    when.add_argument("--time", metavar="HH:MM",
+                      help=tr.pgettext("help", "local birth time (24-hour)"))
+    add_place_options(parser.add_argument_group(
+        tr.pgettext("help", "birth place (with --date/--time)")), lang)
 
 
-def add_place_options(where: Options, zone: str = "Europe/Berlin",
+def add_place_options(where: Options, lang: str, zone: str = "Europe/Berlin",
                       place: str = "Berlin, Germany") -> None:
-    """``--tz``, ``--place``, ``--lat``/``--lng`` and the geocoder options in ``where``, with
-    ``zone`` and ``place`` as the examples in their help."""
-    where.add_argument("--tz", metavar="ZONE", help=f"IANA time zone, e.g. {zone}")
-    where.add_argument("--place", metavar="TEXT", help=f'place name, e.g. "{place}"')
-    where.add_argument("--lat", type=float, help="latitude in degrees, north positive")
-    where.add_argument("--lng", type=float, help="longitude in degrees, east positive")
-    add_geocoder_options(where, looked_up="--place")
+    """``--tz``, ``--place``, ``--lat``/``--lng`` and the geocoder options in ``where``,
+    their help in ``lang``, with ``zone`` and ``place`` as the examples in it."""
+    tr = catalog(lang)
+    where.add_argument("--tz", metavar="ZONE",
+                       help=tr.pgettext("help", "IANA time zone, e.g. {zone}").format(zone=zone))
+    where.add_argument("--place", metavar="TEXT",
+                       help=tr.pgettext("help", 'place name, e.g. "{place}"').format(
+                           place=place))
+    where.add_argument("--lat", type=float,
+                       help=tr.pgettext("help", "latitude in degrees, north positive"))
+    where.add_argument("--lng", type=float,
+                       help=tr.pgettext("help", "longitude in degrees, east positive"))
+    add_geocoder_options(where, lang, looked_up="--place")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -8,10 +8,9 @@ from bodygraph.catalog.tables import reading_order
 from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog
 from bodygraph.cli.births import add_births_arguments, charts_of_births
 from bodygraph.cli.images import add_image_options, wants_image, write_images
-from bodygraph.cli.options import Subparsers, json_text, usage_error
+from bodygraph.cli.options import Subparsers, exit_status, json_text, usage_error
 from bodygraph.cli.relations_options import (
     command_parser,
-    exit_status,
     finish_command,
     input_errors_exit_2,
 )
@@ -22,19 +21,28 @@ from bodygraph.relations import ChannelLink, Connection, connection
 EXAMPLE = "bodygraph connection --utc 1980-01-03T08:30:00Z --utc 1985-07-09T14:00:00Z"
 
 
-def add_parser(subparsers: Subparsers) -> None:
-    """Register ``bodygraph connection``."""
+def add_parser(subparsers: Subparsers, lang: str) -> None:
+    """Register ``bodygraph connection``, its help in ``lang``."""
+    tr = catalog(lang)
     parser = command_parser(
-        subparsers, "connection", "the connection chart of two births",
-        "Classify each of the 36 channels between two people (electromagnetic, "
-        "companionship, dominance, compromise) and give the composite chart.",
+        subparsers, "connection", lang,
+        tr.pgettext("help", "the connection chart of two births"),
+        tr.pgettext("help", "Classify each of the 36 channels between two people "
+                    "(electromagnetic, companionship, dominance, compromise) and give the "
+                    "composite chart."),
         [EXAMPLE, f"{EXAMPLE} --json", f"{EXAMPLE} --svg connection.svg --png connection.png"],
-        exit_status(images=True, count=True),
+        exit_status(lang, tr.pgettext(
+            "help", "the work failed: an unknown place, a kernel that cannot be read, an "
+            "image that cannot be drawn or written (--png without cairo)"), tr.pgettext(
+            "help", "a usage mistake or bad input: an unknown option, a malformed argument (a "
+            "date or time that does not exist, an unknown --tz or --theme), an instant outside "
+            "the ephemeris (1800-04-04..2199-12-31), a wrong number of births")),
     )
-    add_births_arguments(parser, "person 1, then person 2")
-    add_image_options(parser.add_argument_group("image"),
-                      "connection (each person in their own colour)")
-    finish_command(parser, "connection", run)
+    add_births_arguments(parser, lang,
+                         tr.pgettext("help", "births (person 1, then person 2)"))
+    add_image_options(parser.add_argument_group(tr.pgettext("help", "image")), lang,
+                      "connection")
+    finish_command(parser, lang, tr.pgettext("help", "print the connection as JSON"), run)
 
 
 @input_errors_exit_2

@@ -8,6 +8,7 @@ from datetime import MAXYEAR, MINYEAR, datetime
 
 from bodygraph.catalog.translations import catalog
 from bodygraph.cli.chart import add_birth_options, chart_from_args
+from bodygraph.cli.columns import display_width, pad
 from bodygraph.cli.ical_file import (
     add_ics_option,
     ics_to_stdout,
@@ -16,41 +17,47 @@ from bodygraph.cli.ical_file import (
 from bodygraph.cli.options import (
     Subparsers,
     calculator_from,
+    exit_status,
     json_text,
     note_if_plain,
     usage_error,
 )
 from bodygraph.cli.relations_options import (
     command_parser,
-    exit_status,
     finish_command,
     input_errors_exit_2,
 )
 from bodygraph.cli.relations_text import rounded_seconds_text
-from bodygraph.cli.report import display_width, pad
 from bodygraph.relations.cycles import cycles_of
 from bodygraph.relations.ical import cycles_to_ical, event_words
 
 EXAMPLE = "bodygraph cycles --utc 1980-01-03T08:30:00Z --year 2026"
 
 
-def add_parser(subparsers: Subparsers) -> None:
-    """Register ``bodygraph cycles``."""
+def add_parser(subparsers: Subparsers, lang: str) -> None:
+    """Register ``bodygraph cycles``, its help in ``lang``."""
+    tr = catalog(lang)
     parser = command_parser(
-        subparsers, "cycles", "solar return, Saturn return and Uranus opposition of a birth",
-        "The solar return of a year (the Sun back at its natal longitude), every pass of "
-        "Saturn over natal Saturn between ages 26 and 33 and of Uranus over the point "
-        "opposite natal Uranus between ages 35 and 48, exact to a second. Chiron is not in "
-        "the DE440 ephemeris and is not computed.",
+        subparsers, "cycles", lang,
+        tr.pgettext("help", "solar return, Saturn return and Uranus opposition of a birth"),
+        tr.pgettext("help", "The solar return of a year (the Sun back at its natal longitude), "
+                    "every pass of Saturn over natal Saturn between ages 26 and 33 and of "
+                    "Uranus over the point opposite natal Uranus between ages 35 and 48, exact "
+                    "to a second. Chiron is not in the DE440 ephemeris and is not computed."),
         [EXAMPLE, "bodygraph cycles --utc 1980-01-03T08:30:00Z --year 2026 --ics cycles.ics"],
-        exit_status(ics=True, malformed="a --year not after the birth"),
+        exit_status(lang, tr.pgettext(
+            "help", "the work failed: an unknown place, a kernel that cannot be read, an --ics "
+            "file that cannot be written (or --ics without the ics extra)"), tr.pgettext(
+            "help", "a usage mistake or bad input: an unknown option, a malformed argument (a "
+            "date or time that does not exist, an unknown --tz, a --year not after the "
+            "birth), an instant outside the ephemeris (1800-04-04..2199-12-31)")),
     )
-    add_birth_options(parser)
+    add_birth_options(parser, lang)
     parser.add_argument("--year", type=int, metavar="YYYY",
-                        help="year of the solar return (default: this year, or the year "
-                        "after the birth)")
-    add_ics_option(parser, "returns")
-    finish_command(parser, "instants", run)
+                        help=tr.pgettext("help", "year of the solar return (default: this "
+                                         "year, or the year after the birth)"))
+    add_ics_option(parser, lang, "returns")
+    finish_command(parser, lang, tr.pgettext("help", "print the instants as JSON"), run)
 
 
 @input_errors_exit_2

@@ -8,16 +8,17 @@ import json
 from pathlib import Path
 from typing import Final
 
-from bodygraph.catalog.translations import SOURCE_LANGUAGE
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog
 from bodygraph.cli.chart import add_birth_options, chart_from_args
+from bodygraph.cli.columns import pad
 from bodygraph.cli.options import (
-    EXIT_STATUS,
     Subparsers,
     add_calculation_options,
+    exit_status,
     usage_error,
 )
 from bodygraph.cli.relations_options import command_parser
-from bodygraph.cli.report import body_label, pad
+from bodygraph.cli.report import body_label
 from bodygraph.errors import InvalidOptionError
 from bodygraph.relations.labels import hologenetic_labels, hologenetic_words
 from bodygraph.rules.hologenetic import (
@@ -32,23 +33,28 @@ from bodygraph.rules.hologenetic import (
 EXAMPLE: Final = "bodygraph hologenetic --utc 1980-01-03T08:30:00Z"
 
 
-def add_parser(subparsers: Subparsers) -> None:
-    """Add ``bodygraph hologenetic ...`` to the ``bodygraph`` command line."""
+def add_parser(subparsers: Subparsers, lang: str) -> None:
+    """Add ``bodygraph hologenetic ...`` to the ``bodygraph`` command line, its help in
+    ``lang``."""
+    tr = catalog(lang)
     parser = command_parser(
-        subparsers, "hologenetic", "the hologenetic profile (Gene Keys spheres) of one birth",
-        "The hologenetic profile of one birth: each sphere is the key (gate) and line of one "
-        "activation of the chart (docs/conventions.md).",
+        subparsers, "hologenetic", lang,
+        tr.pgettext("help", "the hologenetic profile (Gene Keys spheres) of one birth"),
+        tr.pgettext("help", "The hologenetic profile of one birth: each sphere is the key "
+                    "(gate) and line of one activation of the chart (docs/conventions.md)."),
         [f"{EXAMPLE} --json", "bodygraph hologenetic --date 1990-05-14 --time 08:30 "
          "--tz Europe/Berlin --labels my-labels.json"],
-        EXIT_STATUS,
+        exit_status(lang),
     )
-    add_birth_options(parser)
-    out = parser.add_argument_group("output")
+    add_birth_options(parser, lang)
+    out = parser.add_argument_group(tr.pgettext("help", "output"))
     out.add_argument("--json", action="store_true",
-                     help='print {"activation": {...}, "venus": {...}, "pearl": {...}}')
+                     help=tr.pgettext("help", "print {shape}").format(
+                         shape='{"activation": {...}, "venus": {...}, "pearl": {...}}'))
     out.add_argument("--labels", metavar="FILE",
-                     help="your label pack (JSON: texts by key number and sphere) to show")
-    add_calculation_options(parser.add_argument_group("calculation"))
+                     help=tr.pgettext("help", "your label pack (JSON: texts by key number and "
+                                      "sphere) to show"))
+    add_calculation_options(parser.add_argument_group(tr.pgettext("help", "calculation")), lang)
     parser.set_defaults(handler=run)
 
 

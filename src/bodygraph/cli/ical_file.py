@@ -6,17 +6,28 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Final
 
+from bodygraph.catalog.translations import catalog, pgettext
 from bodygraph.cli.options import usage_error
 from bodygraph.relations.ical import icalendar_module
 
+#: The help of ``--ics``, by the events it writes.
+ICS_HELPS: Final = {
+    "returns": pgettext("help", "also write the returns as an iCalendar (RFC 5545) file, one "
+                        "event each, for a calendar app (- : to standard output instead of "
+                        "the text; needs the ics extra)"),
+    "ingresses": pgettext("help", "also write the ingresses as an iCalendar (RFC 5545) file, "
+                          "one event each, for a calendar app (- : to standard output instead "
+                          "of the text; needs the ics extra)"),
+}
 
-def add_ics_option(parser: argparse.ArgumentParser, what: str) -> None:
-    """``--ics FILE``; ``what`` names the events."""
+
+def add_ics_option(parser: argparse.ArgumentParser, lang: str, what: str) -> None:
+    """``--ics FILE``, its help in ``lang``; ``what`` names the events (a key of
+    :data:`ICS_HELPS`)."""
     parser.add_argument("--ics", metavar="FILE",
-                        help=f"also write the {what} as an iCalendar (RFC 5545) file, one event "
-                        "each, for a calendar app (- : to standard output instead of the text; "
-                        "needs the ics extra)")
+                        help=catalog(lang).pgettext("help", ICS_HELPS[what]))
 
 
 def ics_to_stdout(args: argparse.Namespace) -> bool:

@@ -8,21 +8,43 @@ The renderer is imported only when an image is asked for (it is not needed other
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
+from bodygraph.catalog.translations import catalog, pgettext
 from bodygraph.cli.options import Options, usage_error
 
 if TYPE_CHECKING:
     from bodygraph.model.chart import Chart
     from bodygraph.render import ConnectionInput, RenderInput, Theme, TransitInput
 
-def add_image_options(options: Options, what: str = "bodygraph") -> None:
-    """``--svg PATH``, ``--png PATH`` and ``--theme NAME``; ``what`` names the picture."""
-    options.add_argument("--svg", metavar="PATH", help=f"also write the {what} as SVG")
-    options.add_argument("--png", metavar="PATH",
-                         help=f"also write the {what} as PNG (needs the png extra)")
+
+#: The help of ``--svg`` and ``--png``, by the picture they draw.
+IMAGE_HELPS: Final = {
+    "bodygraph": (pgettext("help", "also write the bodygraph as SVG"),
+                  pgettext("help", "also write the bodygraph as PNG (needs the png extra)")),
+    "transit": (pgettext("help", "also write the natal chart with the transit over it as SVG"),
+                pgettext("help", "also write the natal chart with the transit over it as PNG "
+                         "(needs the png extra)")),
+    "connection": (pgettext("help", "also write the connection (each person in their own "
+                            "colour) as SVG"),
+                   pgettext("help", "also write the connection (each person in their own "
+                            "colour) as PNG (needs the png extra)")),
+    "wheel": (pgettext("help", "also write the wheel as SVG"),
+              pgettext("help", "also write the wheel as PNG (needs the png extra)")),
+}
+
+
+def add_image_options(options: Options, lang: str, what: str = "bodygraph") -> None:
+    """``--svg PATH``, ``--png PATH`` and ``--theme NAME``, their help in ``lang``;
+    ``what`` names the picture (a key of :data:`IMAGE_HELPS`)."""
+    tr = catalog(lang)
+    svg, png = IMAGE_HELPS[what]
+    options.add_argument("--svg", metavar="PATH", help=tr.pgettext("help", svg))
+    options.add_argument("--png", metavar="PATH", help=tr.pgettext("help", png))
     options.add_argument("--theme", metavar="NAME", default="light",
-                         help="theme of --svg/--png: light (default), dark, print, high-contrast")
+                         help=tr.pgettext("help", "theme of --svg/--png: {default} "
+                                          "(default), {others}").format(
+                                              default="light", others="dark, print, high-contrast"))
 
 
 def wants_image(args: argparse.Namespace) -> bool:

@@ -1,7 +1,8 @@
 """The ``bodygraph`` command line: the parser of every subcommand, and errors as one line.
 
-A subcommand is a module of this package with ``add_parser(subparsers)``, which adds its
-parser and sets ``handler`` (``args -> exit status``); list it in :data:`SUBCOMMANDS`.
+A subcommand is a module of this package with ``add_parser(subparsers, lang)``, which adds
+its parser (its help in ``lang``) and sets ``handler`` (``args -> exit status``); list it in
+:data:`SUBCOMMANDS`.
 Only the module of the command being run is imported (the others cost tens of ms of
 start-up); ``bodygraph --help``, and a command line naming no known command, import all.
 """
@@ -13,12 +14,19 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import bodygraph
 from bodygraph.catalog.translations import LANGUAGES, SOURCE_LANGUAGE, catalog
-from bodygraph.cli.options import EXIT_STATUS, CliError, HelpFormatter, out_of_range_text
+from bodygraph.cli.options import (
+    CliError,
+    examples_text,
+    exit_status,
+    help_formatter,
+    out_of_range_text,
+)
 from bodygraph.cli.said import os_reason, said
+from bodygraph.cli.stopping import TERMINATED_STATUS, Terminated, terminable
 from bodygraph.errors import BodygraphError, OutOfRangeError
 
 #: The environment variable whose value is the default of ``--lang``.
@@ -33,40 +41,52 @@ def build_parser(argv: Sequence[str] | None = None,
                  lang: str = SOURCE_LANGUAGE) -> argparse.ArgumentParser:
     """The argument parser of ``bodygraph``: with every subcommand, or only the one
     ``argv`` runs when its first word names one (the same parse, a faster start); its
-    usage mistakes are said in ``lang``."""
+    help and usage mistakes are said in ``lang``."""
     wanted = [argv[0]] if argv and argv[0] in SUBCOMMANDS else list(SUBCOMMANDS)
     modules = [importlib.import_module(f"bodygraph.cli.{name}") for name in wanted]
     example = modules[0].EXAMPLE if wanted[0] == "chart" else ""
+    tr = catalog(lang)
     parser = _Parser(
-        prog="bodygraph",
-        description="Exact Human Design charts (bodygraphs) from JPL ephemerides.",
-        epilog=f"example:\n  {example}\n\n{EXIT_STATUS}",
-        formatter_class=HelpFormatter,
+        prog="bodygraph", lang=lang,
+        description=tr.pgettext("help", "Exact Human Design charts (bodygraphs) from JPL "
+                                "ephemerides."),
+        epilog=f"{examples_text(lang, [example])}\n\n{exit_status(lang)}",
     )
     parser.add_argument("--version", action=_Version, nargs=0,
-                        help="show the version and exit")
+                        help=tr.pgettext("help", "show the version and exit"))
     parser.add_argument("--lang", metavar="CODE", dest="lang_first",
-                        help="language of the words (as each command's --lang)")
+                        help=tr.pgettext("help", "language of the words (as each command's "
+                                         "--lang)"))
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in modules:
-        module.add_parser(subparsers)
-    parser.lang = lang
+        module.add_parser(subparsers, lang)
+    lang_help = tr.pgettext(
+        "help", "language of the words: {codes} (default: $BODYGRAPH_LANG, else en); with "
+        "--json the words come in a top-level \"labels\" object").format(
+            codes=", ".join(LANGUAGES))
     for command in subparsers.choices.values():
-        command.lang = lang
-        command.add_argument(
-            "--lang", metavar="CODE",
-            help=f"language of the words: {', '.join(LANGUAGES)} (default: ${LANG_VARIABLE}, "
-            "else en); with --json the words come in a top-level \"labels\" object")
+        command.add_argument("--lang", metavar="CODE", help=lang_help)
     return parser
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse's parser whose usage mistakes are one line (argparse prints the usage
-    first), in the language the command line asks for (:func:`asked_language`); its
-    subcommands' parsers are of this class too."""
+    """argparse's parser whose help is in ``lang`` (its own words too: ``usage:``, its
+    headings and ``-h``'s help) and whose usage mistakes are one line (argparse prints the
+    usage first) in ``lang``, the language the command line asks for
+    (:func:`asked_language`); its subcommands' parsers are of this class too."""
 
-    #: The language of the usage mistakes (set by :func:`build_parser`).
-    lang = SOURCE_LANGUAGE
+    def __init__(self, *args: Any, lang: str = SOURCE_LANGUAGE, **kwargs: Any) -> None:
+        kwargs.update(formatter_class=help_formatter(lang), add_help=False)
+        super().__init__(*args, **kwargs)
+        self.lang = lang
+        tr = catalog(lang)
+        # argparse's two default groups: their titles are attributes argparse documents
+        # as not public, set here so that they are in the language (and the same words
+        # whatever the Python version)
+        self._positionals.title = tr.pgettext("help", "positional arguments")
+        self._optionals.title = tr.pgettext("help", "options")
+        self.add_argument("-h", "--help", action="help",
+                          help=tr.pgettext("help", "show this help message and exit"))
 
     def error(self, message: str) -> NoReturn:
         line = catalog(self.lang).pgettext("error", "{message} (see {prog} --help)").format(
@@ -85,8 +105,8 @@ class _Version(argparse.Action):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``bodygraph`` console script: the exit status (0 done, 1 the
-    work failed or some rows are bad, 2 a usage mistake, 130 interrupted; see
-    :data:`~bodygraph.cli.options.EXIT_STATUS`)."""
+    work failed or some rows are bad, 2 a usage mistake, 130 interrupted, 143 terminated;
+    see :func:`~bodygraph.cli.options.exit_status`)."""
     arguments = sys.argv[1:] if argv is None else list(argv)
     try:  # a source checkout without Babel cannot read its catalogs: said in English
         catalog(asked_language(arguments))
@@ -105,7 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     tr = catalog(args.lang)
     try:
-        status: int = args.handler(args)
+        with terminable():
+            status: int = args.handler(args)
     except CliError as exc:
         print(f"bodygraph: error: {exc.text(args.lang)}", file=sys.stderr)
         return 2
@@ -115,9 +136,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BodygraphError as exc:
         print(f"bodygraph: error: {said(str(exc), args.lang)}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (Terminated)
         print("bodygraph: " + tr.pgettext("error", "interrupted"), file=sys.stderr)
-        return 130
+        return TERMINATED_STATUS if isinstance(exc, Terminated) else 130
     except BrokenPipeError:
         return 0
     except (UnicodeEncodeError, UnicodeDecodeError) as exc:  # a lone surrogate, say

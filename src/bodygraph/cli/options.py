@@ -1,5 +1,6 @@
-"""What the subcommands share: the user-mistake error, the exit statuses, help texts in
-plain text, and the calculation and geocoding options with what they build."""
+"""What the subcommands share: the user-mistake error, the help's formatter in the asked
+language with the exit statuses, and the calculation and geocoding options with what they
+build."""
 
 from __future__ import annotations
 
@@ -7,12 +8,13 @@ import argparse
 import json
 import re
 import sys
-import textwrap
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from bodygraph.calculator import Calculator, default_calculator
-from bodygraph.catalog.translations import catalog
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, pgettext
+from bodygraph.cli.columns import display_width, wrap
 from bodygraph.errors import OutOfRangeError
 from bodygraph.geo.providers import DEFAULT_GEOCODER, GEOCODERS
 
@@ -55,14 +57,33 @@ def usage_error(context: str, template: str, **fields: object) -> CliError:
     return CliError(template.format(**fields), template, fields)
 
 
-#: What every exit status of ``bodygraph`` means (the end of each ``--help``).
-EXIT_STATUS: Final = """exit status:
-  0    done
-  1    the work failed: a value could not be used (an unknown place, a date outside the
-       ephemeris, ...), a file could not be read or written, or (batch) some rows are
-       bad: they are in the output with error_code and error
-  2    a usage mistake: an unknown option, a missing or malformed argument
-  130  interrupted"""
+def exit_status(lang: str, failed: str | None = None, mistake: str | None = None) -> str:
+    """What each exit status of a command means (the end of its ``--help``), in ``lang``:
+    ``failed`` (status 1) and ``mistake`` (status 2) are the command's own whole texts,
+    already in ``lang``; without them, those of every command."""
+    tr = catalog(lang)
+    heading = tr.pgettext("help", "exit status:")
+    done = tr.pgettext("help", "done")
+    failed = failed or tr.pgettext(
+        "help", "the work failed: a value could not be used (an unknown place, a date outside "
+        "the ephemeris, ...), a file could not be read or written, or (batch) some rows are "
+        "bad: they are in the output with error_code and error")
+    mistake = mistake or tr.pgettext(
+        "help", "a usage mistake: an unknown option, a missing or malformed argument")
+    interrupted = tr.pgettext("help", "interrupted")
+    terminated = tr.pgettext(
+        "help", "terminated (SIGTERM); an unfinished output file is removed, as for 130")
+    return (f"{heading}\n  0    {done}\n  1    {failed}\n  2    {mistake}\n"
+            f"  130  {interrupted}\n  143  {terminated}")
+
+
+def examples_text(lang: str, examples: Sequence[str]) -> str:
+    """The examples of a ``--help`` under their heading (``example:`` for one)."""
+    tr = catalog(lang)
+    heading = (tr.pgettext("help", "example:") if len(examples) == 1
+               else tr.pgettext("help", "examples:"))
+    return heading + "".join(f"\n  {example}" for example in examples)
+
 
 #: How the command line says to use a larger kernel (the end of an out-of-range error).
 LARGER_KERNEL: Final = "pass a larger kernel (--ephemeris BSP or $BODYGRAPH_EPHEMERIS)"
@@ -70,25 +91,65 @@ LARGER_KERNEL: Final = "pass a larger kernel (--ephemeris BSP or $BODYGRAPH_EPHE
 #: An entry of a table in a help text: "  2    a usage mistake ..." (a term, two spaces),
 #: or of a list: "* birth_utc: ...".
 _ENTRY: Final = re.compile(r"( +\S+ {2,}|\* )(\S.*)")
+#: White space as argparse folds it in an option's help (ASCII: a no-break space stays).
+_SPACES: Final = re.compile(r"[ \t\n\r\f\v]+")
+#: Stands for each column of the usage prefix while argparse lays the usage out by
+#: characters (a prefix of wide characters takes more columns than characters).
+_PREFIX_COLUMN: Final = "\x1f"
 
 
 class HelpFormatter(argparse.HelpFormatter):
-    """argparse's help with the description and epilog reflowed to the terminal's width
-    (``$COLUMNS``): a paragraph of plain lines is filled; in a block of indented lines
-    (examples, the exit statuses) or of list items each line is kept, except that a table
-    entry ("  2    a usage mistake: ...") or a list item ("* birth_utc: ...") and its
-    deeper-indented continuation lines are filled under the entry's text."""
+    """argparse's help in the language ``lang``, its lines fitting the terminal's width
+    (``$COLUMNS``) in columns (a wide character takes two): argparse's ``usage:`` in the
+    language; the headings wrapped; the description and epilog reflowed: a paragraph of
+    plain lines is filled; in a block of indented lines (examples, the exit statuses) or of
+    list items each line is kept, except that a table entry ("  2    a usage mistake: ...")
+    or a list item ("* birth_utc: ...") and its deeper-indented continuation lines are
+    filled under the entry's text. An option's help is literal text (a ``%`` is a percent
+    sign)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None, *, lang: str = SOURCE_LANGUAGE) -> None:
+        super().__init__(prog, indent_increment, max_help_position, width)
+        self._prefix = catalog(lang).pgettext("help", "usage:") + " "
+
+    def add_usage(self, usage: str | None, actions: Iterable[argparse.Action],
+                  groups: Iterable[argparse._MutuallyExclusiveGroup],
+                  prefix: str | None = None) -> None:
+        if prefix is None:
+            prefix = _PREFIX_COLUMN * display_width(self._prefix)
+        super().add_usage(usage, actions, groups, prefix)
+
+    def format_help(self) -> str:
+        return super().format_help().replace(
+            _PREFIX_COLUMN * display_width(self._prefix), self._prefix, 1)
+
+    def start_section(self, heading: str | None) -> None:
+        if heading:  # argparse does not wrap a heading: its lines, the colon after the last
+            heading = "\n".join(wrap(heading, self._width - self._current_indent - 1))
+        super().start_section(heading)
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        return None if action.help is None else action.help.replace("%", "%%")
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return wrap(_SPACES.sub(" ", text).strip(" "), width)
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         return "\n\n".join(_fill_block(block, width, indent)
                             for block in text.strip("\n").split("\n\n"))
 
 
+def help_formatter(lang: str) -> Callable[..., HelpFormatter]:
+    """The ``formatter_class`` of a parser whose help is in ``lang``."""
+    return partial(HelpFormatter, lang=lang)
+
+
 def _fill_block(block: str, width: int, indent: str) -> str:
     lines = block.splitlines()
     if not any(line.startswith((" ", "* ")) for line in lines):
-        return textwrap.fill(" ".join(line.strip() for line in lines), width,
-                             initial_indent=indent, subsequent_indent=indent)
+        return "\n".join(wrap(" ".join(line.strip() for line in lines), width,
+                              initial_indent=indent, subsequent_indent=indent))
     out: list[str] = []
     head, words = "", ""
     for line in lines:
@@ -97,31 +158,17 @@ def _fill_block(block: str, width: int, indent: str) -> str:
             words += " " + line.strip()
             continue
         if head:
-            out.append(textwrap.fill(words, width, initial_indent=indent + head,
-                                     subsequent_indent=indent + " " * len(head)))
+            out.extend(wrap(words, width, initial_indent=indent + head,
+                            subsequent_indent=indent + " " * len(head)))
             head, words = "", ""
         if entry:
             head, words = entry.group(1), entry.group(2)
         else:
             out.append(indent + line)
     if head:
-        out.append(textwrap.fill(words, width, initial_indent=indent + head,
-                                 subsequent_indent=indent + " " * len(head)))
+        out.extend(wrap(words, width, initial_indent=indent + head,
+                        subsequent_indent=indent + " " * len(head)))
     return "\n".join(out)
-
-
-_ROLE: Final = re.compile(r":[a-z]+(?::[a-z]+)?:`~?([^`]+)`")
-_LITERAL: Final = re.compile(r"``(.+?)``")
-
-
-def plain_text(text: str) -> str:
-    """reStructuredText from a docstring as the plain text of a ``--help``: roles
-    (``:func:`name```) and literals (````text````) lose their marks.
-
-    >>> plain_text("a ``row`` of :data:`~bodygraph.columnar.COLUMNS`")
-    'a row of bodygraph.columnar.COLUMNS'
-    """
-    return _LITERAL.sub(r"\1", _ROLE.sub(r"\1", text))
 
 
 def with_labels(args: argparse.Namespace, data: dict[str, Any],
@@ -139,20 +186,33 @@ def json_text(args: argparse.Namespace, data: dict[str, Any],
     return json.dumps(with_labels(args, data, labels), indent=2, ensure_ascii=False)
 
 
-def add_calculation_options(options: Options) -> None:
-    """``--node`` and ``--ephemeris``."""
+def add_calculation_options(options: Options, lang: str) -> None:
+    """``--node`` and ``--ephemeris``, their help in ``lang``."""
+    tr = catalog(lang)
     options.add_argument("--node", choices=("true", "mean"), default="true",
-                         help="lunar node: true (osculating, default) or mean")
+                         help=tr.pgettext("help", "lunar node: {true} (osculating, default) "
+                                          "or {mean}").format(true="true", mean="mean"))
     options.add_argument("--ephemeris", metavar="BSP",
-                         help="JPL kernel to use (default: $BODYGRAPH_EPHEMERIS or the shipped "
-                         "DE440)")
+                         help=tr.pgettext("help", "JPL kernel to use (default: "
+                                          "$BODYGRAPH_EPHEMERIS or the shipped DE440)"))
 
 
-def add_geocoder_options(options: Options, *, looked_up: str) -> None:
-    """``--geocoder`` and ``--geocode-key``; ``looked_up`` names what the geocoder reads."""
+#: The help of ``--geocoder``, by what the geocoder reads.
+GEOCODER_HELPS: Final = {
+    "--place": pgettext("help", "how --place is looked up (default: the offline gazetteer)"),
+    "a location column": pgettext("help", "how a location column is looked up (default: the "
+                                  "offline gazetteer)"),
+}
+
+
+def add_geocoder_options(options: Options, lang: str, *, looked_up: str) -> None:
+    """``--geocoder`` and ``--geocode-key``, their help in ``lang``; ``looked_up`` names
+    what the geocoder reads (a key of :data:`GEOCODER_HELPS`)."""
+    tr = catalog(lang)
     options.add_argument("--geocoder", choices=GEOCODERS, default=DEFAULT_GEOCODER,
-                         help=f"how {looked_up} is looked up (default: the offline gazetteer)")
-    options.add_argument("--geocode-key", metavar="KEY", help="your Google geocoding key")
+                         help=tr.pgettext("help", GEOCODER_HELPS[looked_up]))
+    options.add_argument("--geocode-key", metavar="KEY",
+                         help=tr.pgettext("help", "your Google geocoding key"))
 
 
 def out_of_range_text(error: OutOfRangeError, served: str = "births") -> str:

@@ -6,10 +6,9 @@ import argparse
 
 from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog
 from bodygraph.cli.births import add_births_arguments, charts_of_births
-from bodygraph.cli.options import Subparsers, json_text
+from bodygraph.cli.options import Subparsers, exit_status, json_text
 from bodygraph.cli.relations_options import (
     command_parser,
-    exit_status,
     finish_command,
     input_errors_exit_2,
 )
@@ -22,17 +21,26 @@ EXAMPLE = ("bodygraph penta --utc 1980-01-03T08:30:00Z --utc 1983-01-03T08:30:00
            "--utc 1990-01-03T08:30:00Z")
 
 
-def add_parser(subparsers: Subparsers) -> None:
-    """Register ``bodygraph penta``."""
+def add_parser(subparsers: Subparsers, lang: str) -> None:
+    """Register ``bodygraph penta``, its help in ``lang``."""
+    tr = catalog(lang)
     parser = command_parser(
-        subparsers, "penta", "the penta (group chart) of 3 to 5 births",
-        "Which of the 12 penta gates a group of 3 to 5 people has, and which of the 6 penta "
-        "channels it defines.",
+        subparsers, "penta", lang,
+        tr.pgettext("help", "the penta (group chart) of 3 to 5 births"),
+        tr.pgettext("help", "Which of the 12 penta gates a group of 3 to 5 people has, and "
+                    "which of the 6 penta channels it defines."),
         [EXAMPLE, f"{EXAMPLE} --json"],
-        exit_status(count=True),
+        exit_status(lang, tr.pgettext(
+            "help", "the work failed: an unknown place, a kernel that cannot be read"),
+            tr.pgettext(
+            "help", "a usage mistake or bad input: an unknown option, a malformed argument (a "
+            "date or time that does not exist, an unknown --tz), an instant outside the "
+            "ephemeris (1800-04-04..2199-12-31), a wrong number of births")),
     )
-    add_births_arguments(parser, f"{MIN_MEMBERS} to {MAX_MEMBERS} members")
-    finish_command(parser, "penta", run)
+    add_births_arguments(parser, lang, tr.pgettext("help", "births ({first} to {last} "
+                                                   "members)").format(first=MIN_MEMBERS,
+                                                                      last=MAX_MEMBERS))
+    finish_command(parser, lang, tr.pgettext("help", "print the penta as JSON"), run)
 
 
 @input_errors_exit_2

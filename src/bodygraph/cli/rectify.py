@@ -6,12 +6,13 @@ from __future__ import annotations
 import argparse
 from datetime import datetime, tzinfo
 
-from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, cross_text, term
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, cross_text, pgettext, term
 from bodygraph.cli.chart import add_place_options
 from bodygraph.cli.options import (
     CliError,
     Subparsers,
     calculator_from,
+    exit_status,
     geocoder_from,
     json_text,
     note_if_plain,
@@ -19,7 +20,6 @@ from bodygraph.cli.options import (
 )
 from bodygraph.cli.relations_options import (
     command_parser,
-    exit_status,
     finish_command,
     input_errors_exit_2,
 )
@@ -52,52 +52,79 @@ def words(lang: str = SOURCE_LANGUAGE) -> dict[str, str]:
 #: Every word of the readable output, in English.
 WORDS = words()
 
-#: The constraint options: (option, argument name, metavar, help, repeatable).
-CONSTRAINT_OPTIONS = (
-    ("--type", "type", "TYPE", "chart type, e.g. Generator", False),
-    ("--profile", "profile", "P/D", "profile, e.g. 3/5", False),
-    ("--authority", "authority", "NAME", "inner authority, e.g. Emotional", False),
-    ("--definition", "definition", "NAME", "definition, e.g. Split (Definition)", False),
-    ("--cross", "cross", "NAME", "incarnation cross: its name (\"Right Angle Cross of the "
-     "Sphinx\") or its four gates (13/7/1/2)", False),
-    ("--strategy", "strategy", "NAME", 'strategy, e.g. "To Respond"', False),
-    ("--center", "centers", "NAME", "a defined center, e.g. Sacral (repeatable)", True),
-    ("--open-center", "open_centers", "NAME", "an open (undefined) center (repeatable)", True),
-    ("--channel", "channels", "G-G", "a defined channel, e.g. 13-33 (repeatable)", True),
-    ("--gate", "gates", "GATE", "an activated gate, 1-64 (repeatable)", True),
-    ("--activation", "activations", "SIDE.BODY=G[.L]", "an activation, e.g. "
-     "personality.sun=38.3 or design.moon=2 (repeatable)", True),
+#: The constraint options: (option, argument name, metavar, help, the example values in
+#: the help (the values the option takes, never translated), repeatable).
+CONSTRAINT_OPTIONS: tuple[tuple[str, str, str, str, dict[str, str], bool], ...] = (
+    ("--type", "type", "TYPE", pgettext("help", "chart type, e.g. {example}"),
+     {"example": "Generator"}, False),
+    ("--profile", "profile", "P/D", pgettext("help", "profile, e.g. {example}"),
+     {"example": "3/5"}, False),
+    ("--authority", "authority", "NAME", pgettext("help", "inner authority, e.g. {example}"),
+     {"example": "Emotional"}, False),
+    ("--definition", "definition", "NAME", pgettext("help", "definition, e.g. {example}"),
+     {"example": "Split (Definition)"}, False),
+    ("--cross", "cross", "NAME",
+     pgettext("help", "incarnation cross: its name ({name}) or its four gates ({gates})"),
+     {"name": '"Right Angle Cross of the Sphinx"', "gates": "13/7/1/2"}, False),
+    ("--strategy", "strategy", "NAME", pgettext("help", "strategy, e.g. {example}"),
+     {"example": '"To Respond"'}, False),
+    ("--center", "centers", "NAME", pgettext("help", "a defined center, e.g. {example} "
+                                             "(repeatable)"), {"example": "Sacral"}, True),
+    ("--open-center", "open_centers", "NAME",
+     pgettext("help", "an open (undefined) center (repeatable)"), {}, True),
+    ("--channel", "channels", "G-G", pgettext("help", "a defined channel, e.g. {example} "
+                                              "(repeatable)"), {"example": "13-33"}, True),
+    ("--gate", "gates", "GATE", pgettext("help", "an activated gate, {first}-{last} "
+                                         "(repeatable)"), {"first": "1", "last": "64"}, True),
+    ("--activation", "activations", "SIDE.BODY=G[.L]",
+     pgettext("help", "an activation, e.g. {example} or {other} (repeatable)"),
+     {"example": "personality.sun=38.3", "other": "design.moon=2"}, True),
 )
 
 
-def add_parser(subparsers: Subparsers) -> None:
-    """Register ``bodygraph rectify``."""
+def add_parser(subparsers: Subparsers, lang: str) -> None:
+    """Register ``bodygraph rectify``, its help in ``lang``."""
+    tr = catalog(lang)
     parser = command_parser(
-        subparsers, "rectify", "find the birth times that give a chart you know",
-        "Every window of birth instants in a local day (or a range of up to 7 days) at a "
-        "place whose chart satisfies all the constraints given, exact to a second, with UTC "
-        "and local times; a wall time that occurs twice (clocks turned back) is marked with "
-        "its pass. No window is an answer, not an error.",
+        subparsers, "rectify", lang,
+        tr.pgettext("help", "find the birth times that give a chart you know"),
+        tr.pgettext("help", "Every window of birth instants in a local day (or a range of up "
+                    "to 7 days) at a place whose chart satisfies all the constraints given, "
+                    "exact to a second, with UTC and local times; a wall time that occurs "
+                    "twice (clocks turned back) is marked with its pass. No window is an "
+                    "answer, not an error."),
         [EXAMPLE, "bodygraph rectify --date 1980-01-03 --tz Europe/London --from-time 06:00 "
          "--to-time 12:00 --activation personality.sun=38.3 --center Sacral --json"],
-        exit_status(malformed="no constraint, a constraint that names no valid value, a "
-                    "range over 7 days"),
+        exit_status(lang, tr.pgettext(
+            "help", "the work failed: an unknown place, a kernel that cannot be read"),
+            tr.pgettext(
+            "help", "a usage mistake or bad input: an unknown option, a malformed argument (a "
+            "date or time that does not exist, an unknown --tz, no constraint, a constraint "
+            "that names no valid value, a range over 7 days), an instant outside the "
+            "ephemeris (1800-04-04..2199-12-31)")),
     )
-    when = parser.add_argument_group("local search range")
-    when.add_argument("--date", metavar="YYYY-MM-DD", required=True, help="local date")
+    when = parser.add_argument_group(tr.pgettext("help", "local search range"))
+    when.add_argument("--date", metavar="YYYY-MM-DD", required=True,
+                      help=tr.pgettext("help", "local date"))
     when.add_argument("--to-date", metavar="YYYY-MM-DD",
-                      help="last local date of a range (at most 7 days in all)")
-    when.add_argument("--from-time", metavar="HH:MM", help="local time to start at (default 00:00)")
+                      help=tr.pgettext("help", "last local date of a range (at most 7 days in "
+                                       "all)"))
+    when.add_argument("--from-time", metavar="HH:MM",
+                      help=tr.pgettext("help", "local time to start at (default 00:00)"))
     when.add_argument("--to-time", metavar="HH:MM",
-                      help="local time to end at on the last date (default: its end)")
-    add_place_options(parser.add_argument_group("place"), "Europe/London",
-                      "London, United Kingdom")
-    given = parser.add_argument_group("what is known of the chart (all must hold)")
-    for option, dest, metavar, text, repeatable in CONSTRAINT_OPTIONS:
-        given.add_argument(option, dest=dest, metavar=metavar, help=text,
+                      help=tr.pgettext("help", "local time to end at on the last date "
+                                       "(default: its end)"))
+    add_place_options(parser.add_argument_group(tr.pgettext("help", "place")), lang,
+                      "Europe/London", "London, United Kingdom")
+    given = parser.add_argument_group(tr.pgettext("help", "what is known of the chart (all "
+                                                  "must hold)"))
+    for option, dest, metavar, text, values, repeatable in CONSTRAINT_OPTIONS:
+        given.add_argument(option, dest=dest, metavar=metavar,
+                           help=tr.pgettext("help", text).format(**values),
                            action="append" if repeatable else "store",
                            default=[] if repeatable else None)
-    finish_command(parser, "search range and windows", run)
+    finish_command(parser, lang, tr.pgettext("help", "print the search range and windows as "
+                                             "JSON"), run)
 
 
 def _zone(args: argparse.Namespace) -> tzinfo:

@@ -1,5 +1,5 @@
-"""What ``bodygraph transit``, ``connection`` and ``penta`` share: their parser's frame,
-and the library's bad-input errors reported as user mistakes."""
+"""What the commands of one or more births share: their parser's frame (help in the asked
+language), and the library's bad-input errors reported as user mistakes."""
 
 from __future__ import annotations
 
@@ -7,60 +7,38 @@ import argparse
 from collections.abc import Callable, Sequence
 from functools import wraps
 
+from bodygraph.catalog.translations import catalog
 from bodygraph.cli.options import (
     CliError,
-    HelpFormatter,
     Subparsers,
     add_calculation_options,
+    examples_text,
     out_of_range_text,
 )
 from bodygraph.errors import InvalidInstantError, InvalidOptionError, OutOfRangeError
 
 Handler = Callable[[argparse.Namespace], int]
 
-def exit_status(*, births: bool = True, images: bool = False, count: bool = False,
-                ics: bool = False, malformed: str = "") -> str:
-    """What the exit status of a relations command means (issue 12: an instant outside
-    the kernel is bad input here, status 2), naming only what the command takes: a birth
-    (``births``), ``--svg``/``--png``/``--theme`` (``images``), a number of births
-    (``count``), ``--ics`` (``ics``); ``malformed`` names its own malformed arguments."""
-    failed = ["a kernel that cannot be read"]
-    if births:
-        failed.insert(0, "an unknown place")
-    if images:
-        failed.append("an image that cannot be drawn or written (--png without cairo)")
-    if ics:
-        failed.append("an --ics file that cannot be written (or --ics without the ics extra)")
-    if births:
-        malformed = ", ".join(filter(None, [
-            "a date or time that does not exist", f"an unknown --tz{' or --theme' * images}",
-            malformed]))
-    mistakes = ["an unknown option", f"a malformed argument ({malformed})",
-                "an instant outside the ephemeris (1800-04-04..2199-12-31)"]
-    if count:
-        mistakes.append("a wrong number of births")
-    return ("exit status:\n  0    done\n"
-            f"  1    the work failed: {', '.join(failed)}\n"
-            f"  2    a usage mistake or bad input: {', '.join(mistakes)}\n"
-            "  130  interrupted")
 
-
-def command_parser(subparsers: Subparsers, name: str, summary: str, description: str,
-                   examples: Sequence[str], status: str) -> argparse.ArgumentParser:
-    """A subcommand's parser with its examples and ``status`` (:func:`exit_status`)
-    under the options."""
+def command_parser(subparsers: Subparsers, name: str, lang: str, summary: str,
+                   description: str, examples: Sequence[str],
+                   status: str) -> argparse.ArgumentParser:
+    """A subcommand's parser, its help in ``lang`` (``summary`` and ``description``
+    already in it), with its examples and ``status`` (:func:`exit_status`) under the
+    options."""
     return subparsers.add_parser(
-        name, help=summary, description=description,
-        epilog="examples:\n" + "\n".join(f"  {example}" for example in examples)
-        + f"\n\n{status}",
-        formatter_class=HelpFormatter,
+        name, lang=lang, help=summary, description=description,
+        epilog=f"{examples_text(lang, examples)}\n\n{status}",
     )
 
 
-def finish_command(parser: argparse.ArgumentParser, what: str, handler: Handler) -> None:
-    """Add ``--json`` (print ``what`` as JSON), the calculation options and the handler."""
-    parser.add_argument("--json", action="store_true", help=f"print the {what} as JSON")
-    add_calculation_options(parser.add_argument_group("calculation"))
+def finish_command(parser: argparse.ArgumentParser, lang: str, json_help: str,
+                   handler: Handler) -> None:
+    """Add ``--json`` (``json_help`` says what it prints), the calculation options and the
+    handler."""
+    parser.add_argument("--json", action="store_true", help=json_help)
+    add_calculation_options(
+        parser.add_argument_group(catalog(lang).pgettext("help", "calculation")), lang)
     parser.set_defaults(handler=handler)
 
 

@@ -8,7 +8,8 @@ from datetime import datetime
 
 from bodygraph.catalog.tables import Channel, reading_order
 from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, term
-from bodygraph.cli.report import _cell, body_label, channel_name, pad, utc_seconds_text
+from bodygraph.cli.columns import pad
+from bodygraph.cli.report import _cell, body_label, channel_name, utc_seconds_text
 from bodygraph.model.chart import Side
 from bodygraph.relations import Composite
 from bodygraph.relations.common import to_second

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from datetime import UTC, datetime
 
 from bodygraph.catalog.tables import CENTER_NAMES, reading_order, tables
@@ -13,22 +12,12 @@ from bodygraph.catalog.translations import (
     catalog,
     term,
 )
+from bodygraph.cli.columns import display_width, pad
 from bodygraph.model.chart import BODIES, Activation, Body, Chart
 
 
 def _cell(a: Activation) -> str:
     return f"{a.gate:>2}.{a.line}  c{a.color} t{a.tone} b{a.base}  {a.longitude:9.5f}°"
-
-
-def display_width(text: str) -> int:
-    """The columns a text takes in a terminal: wide (CJK) characters take two."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
-def pad(text: str, width: int) -> str:
-    """``text`` left-aligned in ``width`` terminal columns (``f"{text:<width}"`` for
-    texts of wide characters too)."""
-    return text + " " * max(0, width - display_width(text))
 
 
 def body_label(body: Body, lang: str = SOURCE_LANGUAGE) -> str:

@@ -13,18 +13,19 @@ from bodygraph.cli.chart import add_birth_options, chart_from_args
 from bodygraph.cli.options import (
     Subparsers,
     calculator_from,
+    exit_status,
     json_text,
     note_if_plain,
     usage_error,
 )
 from bodygraph.cli.relations_options import (
     command_parser,
-    exit_status,
     finish_command,
     input_errors_exit_2,
 )
 from bodygraph.cli.relations_text import rounded_seconds_text
 from bodygraph.cli.report import body_label
+from bodygraph.model.chart import Body
 from bodygraph.relations.segments import LineChange, Segment, Sensitivity
 from bodygraph.relations.sensitivity import sensitivity
 
@@ -42,23 +43,31 @@ def parse_window(text: str, option: str = "--window") -> timedelta:
     return timedelta(hours=hours, minutes=minutes, seconds=seconds)
 
 
-def add_parser(subparsers: Subparsers) -> None:
-    """Register ``bodygraph sensitivity``."""
+def add_parser(subparsers: Subparsers, lang: str) -> None:
+    """Register ``bodygraph sensitivity``, its help in ``lang``."""
+    tr = catalog(lang)
     parser = command_parser(
-        subparsers, "sensitivity", "how the chart changes as the birth time moves",
-        "Every instant within a window around a birth at which one of the 26 activations "
-        "changes line (the design side moving with the birth), exact to a second, and the "
-        "segments between them with their type, profile, authority, definition and "
-        "incarnation cross.",
+        subparsers, "sensitivity", lang,
+        tr.pgettext("help", "how the chart changes as the birth time moves"),
+        tr.pgettext("help", "Every instant within a window around a birth at which one of the "
+                    "26 activations changes line (the design side moving with the birth), "
+                    "exact to a second, and the segments between them with their type, "
+                    "profile, authority, definition and incarnation cross."),
         [EXAMPLE, "bodygraph sensitivity --date 1990-05-14 --time 08:30 --tz Europe/Berlin "
          "--window 90m --json"],
-        exit_status(malformed="a --window that is not a span of up to 48h"),
+        exit_status(lang, tr.pgettext(
+            "help", "the work failed: an unknown place, a kernel that cannot be read"),
+            tr.pgettext(
+            "help", "a usage mistake or bad input: an unknown option, a malformed argument (a "
+            "date or time that does not exist, an unknown --tz, a --window that is not a span "
+            "of up to 48h), an instant outside the ephemeris (1800-04-04..2199-12-31)")),
     )
-    add_birth_options(parser)
+    add_birth_options(parser, lang)
     parser.add_argument("--window", default="2h", metavar="SPAN",
-                        help="how far either side of the birth: 2h (default), 90m, ... "
-                        "(at most 48h)")
-    finish_command(parser, "changes and segments", run)
+                        help=tr.pgettext("help", "how far either side of the birth: 2h "
+                                         "(default), 90m, ... (at most 48h)"))
+    finish_command(parser, lang, tr.pgettext("help", "print the changes and segments as JSON"),
+                   run)
 
 
 @input_errors_exit_2
@@ -99,17 +108,17 @@ def _summary(segment: Segment, lang: str) -> str:
             f"{_value(segment, 'incarnation_cross', lang)}")
 
 
-def _side(side: str, lang: str) -> str:
-    return side if lang == SOURCE_LANGUAGE else term("side", side.capitalize(), lang)
+def activation_label(side: str, body: Body, lang: str = SOURCE_LANGUAGE) -> str:
+    """An activation named as the chart's report names its side and body:
+    ``Personality Moon``, ``Persönlichkeit Mond``."""
+    return f"{term('side', side.capitalize(), lang)} {body_label(body, lang)}"
 
 
 def _difference(before: Segment, after: Segment, changes: list[LineChange], lang: str) -> str:
     """What begins ``after``: the activations that change line at its start, then the
     properties that differ from ``before`` (or that none does)."""
-    moved = ", ".join(
-        f"{_side(str(c.side), lang)} "
-        f"{c.body.value if lang == SOURCE_LANGUAGE else body_label(c.body, lang)} "
-        f"{c.before} -> {c.after}" for c in changes)
+    moved = ", ".join(f"{activation_label(str(c.side), c.body, lang)} {c.before} -> {c.after}"
+                      for c in changes)
     differ = [f"{label} {_value(before, name, lang)} -> {_value(after, name, lang)}"
               for name, label in _property_labels(lang)
               if _value(before, name) != _value(after, name)]

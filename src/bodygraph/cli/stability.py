@@ -8,10 +8,9 @@ from datetime import datetime, timedelta
 
 from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, cross_text, term
 from bodygraph.cli.chart import add_birth_options, chart_from_args
-from bodygraph.cli.options import Subparsers, calculator_from, json_text, note_if_plain
+from bodygraph.cli.options import Subparsers, calculator_from, exit_status, json_text, note_if_plain
 from bodygraph.cli.relations_options import (
     command_parser,
-    exit_status,
     finish_command,
     input_errors_exit_2,
 )
@@ -66,23 +65,32 @@ def value_text(key: str, value: str, lang: str) -> str:
     return term(_VALUE_CONTEXTS[key], value, lang) if key in _VALUE_CONTEXTS else value
 
 
-def add_parser(subparsers: Subparsers) -> None:
-    """Register ``bodygraph stability``."""
+def add_parser(subparsers: Subparsers, lang: str) -> None:
+    """Register ``bodygraph stability``, its help in ``lang``."""
+    tr = catalog(lang)
     parser = command_parser(
-        subparsers, "stability", "how long each part of the chart holds as the birth time moves",
-        "For each property (type, profile, authority, definition, incarnation cross, "
-        "strategy, variables) and each of the 26 activations (line level), the earliest and "
-        "latest birth instant around the given one over which it stays the same (the design "
-        "side moving with the birth), exact to a second, within a bound either side.",
+        subparsers, "stability", lang,
+        tr.pgettext("help", "how long each part of the chart holds as the birth time moves"),
+        tr.pgettext("help", "For each property (type, profile, authority, definition, "
+                    "incarnation cross, strategy, variables) and each of the 26 activations "
+                    "(line level), the earliest and latest birth instant around the given one "
+                    "over which it stays the same (the design side moving with the birth), "
+                    "exact to a second, within a bound either side."),
         [EXAMPLE, "bodygraph stability --date 1990-05-14 --time 08:30 --tz Europe/Berlin "
          "--bound 6h --json"],
-        exit_status(malformed="a --bound that is not a span of up to 48h"),
+        exit_status(lang, tr.pgettext(
+            "help", "the work failed: an unknown place, a kernel that cannot be read"),
+            tr.pgettext(
+            "help", "a usage mistake or bad input: an unknown option, a malformed argument (a "
+            "date or time that does not exist, an unknown --tz, a --bound that is not a span "
+            "of up to 48h), an instant outside the ephemeris (1800-04-04..2199-12-31)")),
     )
-    add_birth_options(parser)
+    add_birth_options(parser, lang)
     parser.add_argument("--bound", default="12h", metavar="SPAN",
-                        help="how far either side of the birth: 12h (default), 90m, ... "
-                        "(at most 48h)")
-    finish_command(parser, "properties and activations", run)
+                        help=tr.pgettext("help", "how far either side of the birth: 12h "
+                                         "(default), 90m, ... (at most 48h)"))
+    finish_command(parser, lang, tr.pgettext("help", "print the properties and activations as "
+                                             "JSON"), run)
 
 
 @input_errors_exit_2

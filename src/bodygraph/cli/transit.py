@@ -10,13 +10,13 @@ from bodygraph.cli.images import add_image_options, wants_image, write_images
 from bodygraph.cli.options import (
     Subparsers,
     calculator_from,
+    exit_status,
     json_text,
     out_of_range_text,
     usage_error,
 )
 from bodygraph.cli.relations_options import (
     command_parser,
-    exit_status,
     finish_command,
     input_errors_exit_2,
 )
@@ -30,25 +30,34 @@ EXAMPLE = "bodygraph transit --at 2024-03-20T03:06:00Z --utc 1980-01-03T08:30:00
 #: has no design side (no profile, cross or authority of its own to draw).
 
 
-def add_parser(subparsers: Subparsers) -> None:
-    """Register ``bodygraph transit``."""
+def add_parser(subparsers: Subparsers, lang: str) -> None:
+    """Register ``bodygraph transit``, its help in ``lang``."""
+    tr = catalog(lang)
     parser = command_parser(
-        subparsers, "transit", "the 13 bodies at an instant, alone or over a natal chart",
-        "The transit at an instant: the 13 activations, their gates and the channels they "
-        "define; with a natal birth (--utc, or --date/--time with a place) also the channels "
-        "the transit completes, the centers it newly defines and the overlay chart.",
+        subparsers, "transit", lang,
+        tr.pgettext("help", "the 13 bodies at an instant, alone or over a natal chart"),
+        tr.pgettext("help", "The transit at an instant: the 13 activations, their gates and "
+                    "the channels they define; with a natal birth (--utc, or --date/--time "
+                    "with a place) also the channels the transit completes, the centers it "
+                    "newly defines and the overlay chart."),
         [EXAMPLE, "bodygraph transit --at 2024-03-20T03:06:00Z --json",
          "bodygraph transit --at 2024-03-20T03:06:00Z --date 1990-05-14 --time 08:30 "
          "--tz Europe/Berlin",
          f"{EXAMPLE} --svg transit.svg --theme dark"],
-        exit_status(images=True),
+        exit_status(lang, tr.pgettext(
+            "help", "the work failed: an unknown place, a kernel that cannot be read, an "
+            "image that cannot be drawn or written (--png without cairo)"), tr.pgettext(
+            "help", "a usage mistake or bad input: an unknown option, a malformed argument (a "
+            "date or time that does not exist, an unknown --tz or --theme), an instant outside "
+            "the ephemeris (1800-04-04..2199-12-31)")),
     )
     parser.add_argument("--at", metavar="ISO", required=True,
-                        help="transit instant with offset, e.g. 2024-03-20T03:06:00Z")
-    add_birth_options(parser)
-    add_image_options(parser.add_argument_group("image (with a natal birth)"),
-                      "natal chart with the transit over it")
-    finish_command(parser, "transit", run)
+                        help=tr.pgettext("help", "transit instant with offset, e.g. "
+                                         "2024-03-20T03:06:00Z"))
+    add_birth_options(parser, lang)
+    add_image_options(parser.add_argument_group(tr.pgettext("help", "image (with a natal "
+                                                            "birth)")), lang, "transit")
+    finish_command(parser, lang, tr.pgettext("help", "print the transit as JSON"), run)
 
 
 @input_errors_exit_2

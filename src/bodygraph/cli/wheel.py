@@ -7,13 +7,14 @@ import argparse
 from pathlib import Path
 from typing import Final
 
+from bodygraph.catalog.translations import catalog
 from bodygraph.cli.chart import add_birth_options, chart_from_args, parse_utc
 from bodygraph.cli.images import add_image_options, theme_of
 from bodygraph.cli.options import (
-    EXIT_STATUS,
     Subparsers,
     add_calculation_options,
     calculator_from,
+    exit_status,
     usage_error,
 )
 from bodygraph.cli.relations_options import command_parser
@@ -21,24 +22,30 @@ from bodygraph.cli.relations_options import command_parser
 EXAMPLE: Final = "bodygraph wheel --utc 1980-01-03T08:30:00Z --svg wheel.svg"
 
 
-def add_parser(subparsers: Subparsers) -> None:
-    """Add ``bodygraph wheel ...`` to the ``bodygraph`` command line."""
+def add_parser(subparsers: Subparsers, lang: str) -> None:
+    """Add ``bodygraph wheel ...`` to the ``bodygraph`` command line, its help in
+    ``lang``."""
+    tr = catalog(lang)
     parser = command_parser(
-        subparsers, "wheel", "draw the mandala wheel of one birth (SVG, PNG)",
-        "Draw the mandala wheel: the 64 gates around the zodiac, the 26 activations at their "
-        "longitudes, the bodygraph in the centre (docs/render.md).",
+        subparsers, "wheel", lang,
+        tr.pgettext("help", "draw the mandala wheel of one birth (SVG, PNG)"),
+        tr.pgettext("help", "Draw the mandala wheel: the 64 gates around the zodiac, the 26 "
+                    "activations at their longitudes, the bodygraph in the centre "
+                    "(docs/render.md)."),
         [EXAMPLE, "bodygraph wheel --utc 1980-01-03T08:30:00Z --png wheel.png --theme dark "
          "--transit-at 2027-01-01T00:00:00Z"],
-        EXIT_STATUS,
+        exit_status(lang),
     )
-    add_birth_options(parser)
-    out = parser.add_argument_group("output (at least one of --svg and --png)")
-    add_image_options(out, what="wheel")
+    add_birth_options(parser, lang)
+    out = parser.add_argument_group(tr.pgettext("help", "output (at least one of --svg and "
+                                                "--png)"))
+    add_image_options(out, lang, what="wheel")
     out.add_argument("--transit-at", metavar="ISO",
-                     help="also draw the sky at this instant as an outer ring")
+                     help=tr.pgettext("help", "also draw the sky at this instant as an outer "
+                                      "ring"))
     out.add_argument("--no-bodygraph", action="store_true",
-                     help="leave the centre empty (no bodygraph)")
-    add_calculation_options(parser.add_argument_group("calculation"))
+                     help=tr.pgettext("help", "leave the centre empty (no bodygraph)"))
+    add_calculation_options(parser.add_argument_group(tr.pgettext("help", "calculation")), lang)
     parser.set_defaults(handler=run)
 
 

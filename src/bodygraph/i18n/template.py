@@ -29,6 +29,7 @@ KEYWORDS = {**DEFAULT_KEYWORDS, "usage_error": ((1, "c"), 2)}
 MESSAGE_CONTEXTS: dict[str, str] = {
     "cli": "The command line's readable output",
     "error": "The command line's error messages",
+    "help": "The command line's --help (options, metavars and file names stay as written)",
     "image": "The words of the bodygraph and wheel images",
     "zodiac sign": "The zodiac signs (the wheel image)",
     "service error": "The HTTP service's error messages",

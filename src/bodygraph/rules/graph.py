@@ -1,7 +1,7 @@
 """Defined channels and centers, and connectivity between centers.
 
-Connectivity is a graph search over the defined channels (centers are the
-nodes), never a list of channel combinations.
+Connectivity is a search over the defined channels (centers are the nodes, merged into
+groups), never a list of channel combinations.
 """
 
 from __future__ import annotations
@@ -37,29 +37,32 @@ class CenterGraph:
 
 
 def center_graph(channels: Iterable[Channel]) -> CenterGraph:
-    """Build the center graph of a set of defined channels (breadth-first search)."""
-    return _center_graph(frozenset(channels))
+    """Build the center graph of a set of defined channels: each channel joins the groups
+    its two centers are in (the centers as bits), the groups in the order of their
+    alphabetically first center. No cache: as fast as a cache's lookup on a batch, and
+    nothing to grow in a long-running process (docs/performance.md)."""
+    bits, groups = _center_bits()
+    found: list[int] = []
+    for channel in channels:
+        a, b = channel.centers
+        merged = bits[a] | bits[b]
+        apart = []
+        for group in found:
+            if group & merged:
+                merged |= group
+            else:
+                apart.append(group)
+        apart.append(merged)
+        found = apart
+    found.sort(key=lambda group: group & -group)  # its lowest bit: its first center
+    return CenterGraph(tuple(groups[group] for group in found))
 
 
 @cache
-def _center_graph(channels: frozenset[Channel]) -> CenterGraph:
-    neighbours: dict[str, set[str]] = {}
-    for channel in channels:
-        a, b = channel.centers
-        neighbours.setdefault(a, set()).add(b)
-        neighbours.setdefault(b, set()).add(a)
-    seen: set[str] = set()
-    components: list[frozenset[str]] = []
-    for start in sorted(neighbours):
-        if start in seen:
-            continue
-        group = {start}
-        frontier = [start]
-        while frontier:
-            for nxt in neighbours[frontier.pop()]:
-                if nxt not in group:
-                    group.add(nxt)
-                    frontier.append(nxt)
-        seen |= group
-        components.append(frozenset(group))
-    return CenterGraph(tuple(components))
+def _center_bits() -> tuple[dict[str, int], tuple[frozenset[str], ...]]:
+    """A bit per center, in alphabetical order, and the centers of every set of bits."""
+    names = sorted({name for channel in tables().channels for name in channel.centers})
+    bits = {name: 1 << index for index, name in enumerate(names)}
+    groups = tuple(frozenset(name for name in names if mask & bits[name])
+                   for mask in range(1 << len(names)))
+    return bits, groups

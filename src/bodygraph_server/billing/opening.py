@@ -1,5 +1,6 @@
 """Opening the bookkeeping when the database may be down: ``serve`` and every worker
-wait for it (retrying with a bounded, logged back-off) instead of exiting."""
+wait for it (retrying with a bounded, logged back-off) instead of exiting, unless the
+database named does not exist."""
 
 from __future__ import annotations
 
@@ -8,7 +9,11 @@ import time
 from collections.abc import Callable
 
 from bodygraph_server.billing.accounts import Bookkeeper
-from bodygraph_server.store import DEFAULT_BUSY_TIMEOUT, DatabaseUnavailableError
+from bodygraph_server.store import (
+    DEFAULT_BUSY_TIMEOUT,
+    DatabaseMissingError,
+    DatabaseUnavailableError,
+)
 
 LOG = logging.getLogger("bodygraph_server")
 
@@ -27,8 +32,8 @@ def open_waiting(
 ) -> Bookkeeper:
     """:meth:`Bookkeeper.open`, tried again while the database is unavailable: after
     0.5 s, 1 s, 2 s, 4 s, then every 5 s, each failure logged; ``attempts`` bounds the
-    tries (None: until the database answers). Other errors (a malformed URL, a broken
-    schema) are raised at once."""
+    tries (None: until the database answers). Other errors (a malformed URL, a database
+    that does not exist, a broken schema) are raised at once."""
     delay = FIRST_DELAY
     tried = 0
     while True:
@@ -38,6 +43,8 @@ def open_waiting(
                 database_url, rate_limit_url=rate_limit_url, busy_timeout=busy_timeout
             )
         except DatabaseUnavailableError as exc:
+            if isinstance(exc, DatabaseMissingError):
+                raise
             if attempts is not None and tried >= attempts:
                 raise
             LOG.warning("database unavailable (%s); trying again in %.1f s", exc, delay)

@@ -1,6 +1,6 @@
 """A refusal's human ``message`` in the asked language: a message marked where it is
 written, else matched against the service's messages (context ``service error``), then the
-library's (``bodygraph.cli.said``), the translation filled with the same values. Error
+library's (``bodygraph.catalog.said``), the translation filled with the same values. Error
 codes never change."""
 
 from __future__ import annotations
@@ -203,7 +203,7 @@ def translated(message: str, lang: str) -> str:
                 continue
             values["message"] = inner
         return catalog(lang).pgettext(CONTEXT, english).format(**values)
-    from bodygraph.cli.said import said
+    from bodygraph.catalog.said import said
 
     return said(message, lang)
 

@@ -50,6 +50,15 @@ KEYED_PATHS = {"/mcp": "v2"}
 carries it (the remote MCP endpoint: ``Authorization: Bearer``)."""
 
 
+def answer_headers(request_id: str, version: str | None) -> dict[str, str]:
+    """The headers every answer carries (docs/api.md, "Response headers"): its request
+    id, ``nosniff`` and, under an API ``version``, ``no-store``."""
+    headers = {REQUEST_ID_HEADER: request_id, **NOSNIFF}
+    if version is not None:
+        headers.update(NO_STORE)
+    return headers
+
+
 def api_version(path: str) -> str | None:
     """``"v1"`` or ``"v2"`` for paths under those prefixes (and :data:`KEYED_PATHS`),
     else None."""
@@ -227,10 +236,7 @@ class Gate:
             if message["type"] == "http.response.start":
                 started = True
                 headers = MutableHeaders(scope=message)
-                headers[REQUEST_ID_HEADER] = request_id
-                headers.update(NOSNIFF)
-                if version is not None:
-                    headers.update(NO_STORE)
+                headers.update(answer_headers(request_id, version))
                 for name, value in extra.items():
                     if name.lower() == "retry-after" and message["status"] != 429:
                         continue

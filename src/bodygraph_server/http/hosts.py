@@ -5,6 +5,7 @@ else, the health checks aside (Starlette's ``TrustedHostMiddleware`` decides; do
 from __future__ import annotations
 
 import logging
+import uuid
 from collections.abc import Sequence
 
 from starlette.datastructures import Headers
@@ -15,7 +16,7 @@ from bodygraph.catalog.translations import pgettext
 from bodygraph_server.http.envelope import error_response
 from bodygraph_server.http.error_words import named_language, spoken
 from bodygraph_server.http.errors import ApiError, ErrorCode
-from bodygraph_server.http.gate import NOSNIFF, api_version
+from bodygraph_server.http.gate import answer_headers, api_version
 
 ACCEPTED_KEY = "bodygraph.host_accepted"
 UNCHECKED_PATHS = ("/health", "/health/live")
@@ -58,7 +59,9 @@ class TrustedHosts:
         await self._check(scope, receive, send_unless_refused)
         if not scope.get(ACCEPTED_KEY):
             self._log_refusal(Headers(scope=scope).get("host", ""))
+            version = api_version(scope["path"])  # the gate's headers: it is not reached
             error = spoken(ApiError(ErrorCode.INVALID_REQUEST_BODY, MESSAGE, status=400,
-                                    headers=NOSNIFF), named_language(scope))
-            response = error_response(error, legacy=api_version(scope["path"]) == "v1")
+                                    headers=answer_headers(uuid.uuid4().hex, version)),
+                           named_language(scope))
+            response = error_response(error, legacy=version == "v1")
             await response(scope, receive, send)

@@ -18,6 +18,12 @@ class DatabaseUnavailableError(StoreError):
     recovers by itself)."""
 
 
+class DatabaseMissingError(DatabaseUnavailableError):
+    """The database named does not exist (PostgreSQL knows no such database or role; a
+    SQLite file's folder is missing): a mistake in the URL rather than an outage, so
+    ``serve`` stops at once instead of waiting for it (``billing/opening.py``)."""
+
+
 class CommitUncertainError(DatabaseUnavailableError):
     """The connection failed while a write transaction was committing (its body had run):
     the COMMIT may or may not have reached the database, so whether the transaction

@@ -243,15 +243,14 @@ class SqlJobs:
             tx.execute(
                 "INSERT INTO jobs (id, account_id, kind, header, status, total, chunks, "
                 "callback_url, result_url, key_hash, request_hash, usage_lo, usage_hi, "
-                "commit_next, release_last, created_us) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "created_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (job_id, new.account_id, new.kind, new.header, JobStatus.QUEUED.value,
                  new.total, len(new.chunks), new.callback_url,
                  f"{new.origin.rstrip('/')}{JOBS_ENDPOINT}/{job_id}/result"
                  if new.origin else None,
                  None if new.claim is None else new.claim.key_hash,
                  None if new.claim is None else new.claim.request_hash, span[0], span[1],
-                 span[0], span[1], at))
+                 at))
             first_row = 1
             for seq, ((rows, data), (paid, unpaid)) in enumerate(zip(new.chunks, held,
                                                                       strict=True)):

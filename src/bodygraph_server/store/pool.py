@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import select
 import threading
 from collections.abc import Iterator
@@ -16,7 +17,11 @@ import psycopg
 import psycopg_pool
 
 from bodygraph_server.store.connections import first_line
-from bodygraph_server.store.errors import DatabaseUnavailableError, StoreError
+from bodygraph_server.store.errors import (
+    DatabaseMissingError,
+    DatabaseUnavailableError,
+    StoreError,
+)
 
 # The pool logs every failed connection attempt; without a handler of the application's
 # these would go to stderr through logging's last resort (into the admin CLI's output).
@@ -27,6 +32,16 @@ _INHERITED: list[Any] = []
 
 #: The last failure to connect, by connection string (for the message of a time-out).
 _LAST_FAILURE: dict[str, str] = {}
+
+#: The server's refusal of a connection to a database or as a role it does not know
+#: (SQLSTATE 3D000 and 28000; libpq gives a refused connection's message only).
+_MISSING = re.compile(r'\b(?:database|role) "[^"]*" does not exist')
+
+
+def names_missing(message: str) -> bool:
+    """Whether a failed connection's ``message`` says the database or the role named in
+    the URL does not exist (a mistake in the URL, not an outage)."""
+    return _MISSING.search(message) is not None
 
 
 @contextmanager
@@ -163,7 +178,9 @@ class PooledConnections:
         """The store's error for a pool error (None: not the pool's)."""
         if isinstance(exc, psycopg_pool.PoolTimeout):
             why = self.failure() or f"no free connection within {self.timeout:g} s"
-            return DatabaseUnavailableError(f"cannot connect to PostgreSQL: {why}")
+            missing = names_missing(why)
+            error = DatabaseMissingError if missing else DatabaseUnavailableError
+            return error(f"cannot connect to PostgreSQL: {why}")
         if isinstance(exc, psycopg_pool.PoolClosed | psycopg_pool.TooManyRequests):
             return DatabaseUnavailableError(f"PostgreSQL is unavailable: {first_line(exc)}")
         return None

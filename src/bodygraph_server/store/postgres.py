@@ -12,8 +12,13 @@ import psycopg
 from psycopg.rows import namedtuple_row
 
 from bodygraph_server.store.connections import Database, Dialect, Tx, first_line
-from bodygraph_server.store.errors import DatabaseError, DatabaseUnavailableError, StoreError
-from bodygraph_server.store.pool import PooledConnections
+from bodygraph_server.store.errors import (
+    DatabaseError,
+    DatabaseMissingError,
+    DatabaseUnavailableError,
+    StoreError,
+)
+from bodygraph_server.store.pool import PooledConnections, names_missing
 from bodygraph_server.store.request_path import RequestPath, placeholders
 from bodygraph_server.store.sql import SqlStore
 
@@ -49,6 +54,8 @@ def cursor_statements(cursor: Any, dialect: Dialect) -> Tx:
 
 def translate(exc: Exception) -> StoreError | None:
     """The store's error for a driver error (None: not psycopg's)."""
+    if isinstance(exc, psycopg.OperationalError) and names_missing(str(exc)):
+        return DatabaseMissingError(f"cannot connect to PostgreSQL: {first_line(exc)}")
     if isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError):
         return DatabaseUnavailableError(f"PostgreSQL is unavailable: {first_line(exc)}")
     if isinstance(exc, psycopg.Error) and refuses_writes(exc.sqlstate):

@@ -23,7 +23,12 @@ from bodygraph_server.store.connections import (
     Tx,
     first_line,
 )
-from bodygraph_server.store.errors import DatabaseError, DatabaseUnavailableError, StoreError
+from bodygraph_server.store.errors import (
+    DatabaseError,
+    DatabaseMissingError,
+    DatabaseUnavailableError,
+    StoreError,
+)
 from bodygraph_server.store.sql import SqlStore
 
 #: Primary result codes of conditions of the file, not of the request: locked by another
@@ -269,6 +274,11 @@ def _create_private(path: Path) -> None:
         return
     try:
         os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600))
+    except (FileNotFoundError, NotADirectoryError) as exc:
+        why = "does not exist" if isinstance(exc, FileNotFoundError) else "is not a folder"
+        raise DatabaseMissingError(
+            f"cannot create SQLite database {path}: its folder {path.parent} {why}"
+        ) from exc
     except OSError as exc:
         raise DatabaseUnavailableError(
             f"cannot open SQLite database {path}: {exc.strerror}"

@@ -21,6 +21,7 @@ from bodygraph_server.http.envelope import Envelope, json_response, timestamp, v
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import admitted
 from bodygraph_server.http.idempotency import check_replay, idempotency_key
+from bodygraph_server.http.language import asked_of
 from bodygraph_server.http.operation import Answer, Operation
 from bodygraph_server.resources.chart_values import closed_object
 from bodygraph_server.resources.computed import BODY_CODES
@@ -190,8 +191,10 @@ async def serve_result(request: Request) -> Response:
     kind, media_type = result_format(request.headers.get("accept", ""))
     extension = {"ndjson": "ndjson", "csv": "csv", "parquet": "parquet"}[kind]
     headers = {"Content-Disposition": f'attachment; filename="{job_id}.{extension}"'}
-    return StreamingResponse(streamed(jobs.outputs(job_id), kind), media_type=media_type,
-                             headers=headers)
+    asked = asked_of(request.scope)
+    lang = asked.lang if asked is not None and asked.lang != "en" else None
+    return StreamingResponse(streamed(jobs.outputs(job_id), kind, lang),
+                             media_type=media_type, headers=headers)
 
 
 def schemas() -> dict[str, Any]:
@@ -293,9 +296,10 @@ RESULT = Operation(
     description=pgettext(
         "openapi", "The rows of an ended job in input order, streamed: NDJSON (default), CSV "
         "(Accept: text/csv) or Parquet (Accept: application/vnd.apache.parquet), with the "
-        "columns of bodygraph batch (a bad row: its error_code and error). 404 while the job "
-        "runs, and once its result expired (docs/jobs.md, Retention). No credit. An extension "
-        "beyond the contract."),
+        "columns of bodygraph batch (a bad row: its error_code and error; with lang, the error "
+        "in that language, as bodygraph batch --lang writes it). 404 while the job runs, and "
+        "once its result expired (docs/jobs.md, Retention). No credit. An extension beyond the "
+        "contract."),
     handler=serve_result, parameters=(_JOB_ID,),
     success=Answer(description="The rows", media_type=NDJSON,
                    schema={"type": "string", "description": f"also text/csv, {PARQUET}"}),

@@ -1,6 +1,6 @@
 """A job's result streamed in input order, chunk after chunk as stored: NDJSON (one object
 a row, the columns of ``bodygraph batch``), CSV (those columns, one header row) or
-Parquet, chosen by the request's ``Accept``."""
+Parquet, chosen by the request's ``Accept``; with ``?lang=`` the ``error`` cells in it."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from typing import Any
 import anyio.to_thread
 
 from bodygraph.batch.writers import INSTANT_COLUMNS, Columns, encode_parquet
-from bodygraph_server.execution.chunks import unpack
+from bodygraph.catalog.said import said
+from bodygraph_server.execution.chunks import pack, unpack
 
 NDJSON = "application/x-ndjson"
 CSV = "text/csv; charset=utf-8"
@@ -53,6 +54,29 @@ def _columns(names: list[str], rows: str) -> Columns:
     if "row" in columns:
         columns["row"] = [int(value) for value in columns["row"]]
     return columns
+
+
+def said_part(part: bytes, lang: str) -> bytes:
+    """A stored chunk with its ``error`` cells in ``lang`` (as ``bodygraph batch --lang``
+    writes them; ``error_code`` and the other cells unchanged), stored as before."""
+    names, rows = _split(part)
+    if "error" not in names or not rows:
+        return part
+    at = names.index("error")
+    table = list(csv.reader(io.StringIO(rows, newline="")))
+    changed = False
+    for row in table:
+        if at < len(row) and row[at]:
+            words = said(row[at], lang)
+            changed = changed or words != row[at]
+            row[at] = words
+    if not changed:
+        return part
+    text = io.StringIO(newline="")
+    writer = csv.writer(text)
+    writer.writerow(names)
+    writer.writerows(table)
+    return pack(text.getvalue().encode("utf-8"))
 
 
 def ndjson_part(part: bytes, first: bool) -> bytes:
@@ -146,10 +170,14 @@ def parquet_parts(parts: Iterator[bytes]) -> Iterator[bytes]:
         yield sink.take()
 
 
-async def streamed(parts: Iterator[bytes], kind: str) -> AsyncIterator[bytes]:
+async def streamed(parts: Iterator[bytes], kind: str,
+                   lang: str | None = None) -> AsyncIterator[bytes]:
     """The body of a result of format ``kind``: ``parts`` (blocking reads of the stored
-    chunks) turned into it in a worker thread, one chunk at a time."""
+    chunks) turned into it in a worker thread, one chunk at a time; with ``lang``, their
+    ``error`` cells in that language."""
     source: Iterator[bytes]
+    if lang is not None:
+        parts = (said_part(part, lang) for part in parts)
     if kind == "parquet":
         source = parquet_parts(parts)
     else:

@@ -1,5 +1,6 @@
-"""Each MCP request admitted and each tool call tiered and charged like the tool's matching
-endpoint: an SDK server middleware over the HTTP request's admission (the gate's)."""
+"""Each MCP request admitted, each tool call tiered and charged like the tool's matching
+endpoint, and the tools listed those the key's tier may call: an SDK server middleware
+over the HTTP request's admission (the gate's)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from typing import Any
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.shared.exceptions import MCPError
-from mcp.types import CallToolResult, TextContent
+from mcp.types import CallToolResult, ListToolsResult, TextContent
 from starlette.requests import Request
+from starlette.types import Scope
 
 from bodygraph_server.http.charging import ChargedRequest, charge, timed_out
 from bodygraph_server.http.delivery import SettlingSend
@@ -97,8 +99,26 @@ class ToolCharges:
                     "Retry-After": str(admission.decision.reset_seconds)})
             if error is not None:
                 raise MCPError(**jsonrpc_error(error))
-            return await call_next(ctx)
+            result = await call_next(ctx)
+            return self._callable(result, scope) if ctx.method == "tools/list" else result
         return await self._charged(ctx, call_next, name, request)
+
+    def _callable(self, listed: HandlerResult, scope: Scope) -> HandlerResult:
+        """The tools of a ``tools/list`` result the caller's tier may call."""
+        principal = admission_of(scope).principal
+        book = services_of(scope).book
+
+        def shown(tool: str) -> bool:
+            return tool not in self.tools or (principal is not None and book.authorize(
+                principal, matching_endpoint(tool)) is None)
+
+        if isinstance(listed, ListToolsResult):
+            return listed.model_copy(
+                update={"tools": [tool for tool in listed.tools if shown(tool.name)]})
+        if isinstance(listed, dict) and isinstance(listed.get("tools"), list):
+            return {**listed, "tools": [tool for tool in listed["tools"]
+                                        if shown(str(tool.get("name")))]}
+        return listed  # pragma: no cover - the SDK lists tools in one of the two forms
 
     async def _charged(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext,
                        name: str, request: Request) -> HandlerResult:

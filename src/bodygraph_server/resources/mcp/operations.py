@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from bodygraph.catalog.translations import pgettext
+from bodygraph_server.http.bodies import read_raw_body
 from bodygraph_server.http.delivery import SettlingSend
 from bodygraph_server.http.envelope import error_schemas
 from bodygraph_server.http.errors import ApiError, ErrorCode
@@ -38,19 +39,31 @@ HTTP_CODES = (ErrorCode.API_KEY_MISSING, ErrorCode.API_KEY_INVALID, ErrorCode.UN
 
 
 class Transported(Response):
-    """The answer the MCP transport writes itself; the tool calls' charges are settled by
-    whether it was written (:class:`~bodygraph_server.http.delivery.SettlingSend`)."""
+    """The answer the MCP transport writes itself to the message ``body`` (already read);
+    the tool calls' charges are settled by whether it was written
+    (:class:`~bodygraph_server.http.delivery.SettlingSend`)."""
 
-    def __init__(self, manager: StreamableHTTPSessionManager, services: Services) -> None:
+    def __init__(self, manager: StreamableHTTPSessionManager, services: Services,
+                 body: bytes) -> None:
         # Not Response.__init__: the transport makes the status, headers and body.
         self.manager = manager
         self.services = services
+        self.body = body
         self.background = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         settling = SettlingSend(send, scope, self.services)
         scope[SETTLING_KEY] = settling
-        await self.manager.handle_request(scope, receive, settling)
+        given = False
+
+        async def replay() -> Message:
+            nonlocal given
+            if given:
+                return await receive()
+            given = True
+            return {"type": "http.request", "body": self.body, "more_body": False}
+
+        await self.manager.handle_request(scope, replay, settling)
 
 
 class RemoteMcp:
@@ -91,13 +104,19 @@ class RemoteMcp:
 
     async def serve(self, request: Request) -> Response:
         """Refuse a caller the key does not identify (401, or 429 after many unknown
-        keys); hand the others' messages to the transport."""
+        keys), then a body too large (413) or too slow (422) as every operation does;
+        hand the others' messages to the transport."""
         error = admission_of(request.scope).auth_error()
         if error is not None and error.code is not ErrorCode.ACCOUNT_INACTIVE:
             return http_refusal(error)
         if self.manager is None:  # pragma: no cover - the lifespan runs before requests
             raise ApiError(ErrorCode.SERVICE_UNAVAILABLE)
-        return Transported(self.manager, services_of(request.scope))
+        services = services_of(request.scope)
+        try:
+            body = await read_raw_body(request, services)
+        except ApiError as refused:
+            return http_refusal(refused)
+        return Transported(self.manager, services, body)
 
 
 def mcp_operations() -> tuple[Operation, ...]:
@@ -121,6 +140,8 @@ def mcp_operations() -> tuple[Operation, ...]:
                               headers=CHALLENGE_HEADER if status == 401 else {})
                for status, codes in ((401, "API_KEY_MISSING, API_KEY_INVALID, "
                                       "UNAUTHORIZED"),
+                                     (413, "INVALID_REQUEST_BODY (a body over the size "
+                                      "limit)"),
                                      (429, "RATE_LIMIT_EXCEEDED (unknown keys)"))},
             **{status: Answer(description=f"the MCP transport's refusal: {what} (a "
                               "JSON-RPC error)",
