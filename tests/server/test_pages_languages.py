@@ -91,7 +91,7 @@ async def test_the_openapi_document_in_a_language(client: httpx.AsyncClient,
         text = one["description"].split("\n\n")[0]  # without the "Access tiers" line
         if text in entries:  # a description written whole where it is declared
             assert other["description"].startswith(say(CONTEXT, text)), name
-            assert say(CONTEXT, text) != text, name
+        assert other["description"] != one["description"], name  # every one is marked
     assert there["info"]["description"] == say(CONTEXT, english["info"]["description"])
     assert there["info"]["description"] != english["info"]["description"]
 

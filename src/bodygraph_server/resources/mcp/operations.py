@@ -124,12 +124,13 @@ def mcp_operations() -> tuple[Operation, ...]:
     remote = RemoteMcp()
     return (Operation(
         method="POST", path=MCP_PATH, summary=pgettext("openapi", "MCP tools (Streamable HTTP)"),
-        description="The MCP server's tools (chart, simple_chart, render_svg, transit, ...) "
-        "over MCP's Streamable HTTP transport, for an MCP client: one JSON-RPC message a "
-        "request, answered as JSON (no session: any worker answers). Each tool call costs "
-        "1 credit and has the tier of its matching endpoint (a Basic key: simple_chart "
-        "only); a refused call is a tool error with the contract's code and message, "
-        "other refused messages a JSON-RPC error (docs/mcp.md, \"The remote endpoint\").",
+        description=pgettext(
+            "openapi", "The MCP server's tools (chart, simple_chart, render_svg, transit, ...) "
+            "over MCP's Streamable HTTP transport, for an MCP client: one JSON-RPC message a "
+            "request, answered as JSON (no session: any worker answers). Each tool call costs 1 "
+            "credit and has the tier of its matching endpoint (a Basic key: simple_chart only); "
+            "a refused call is a tool error with the contract's code and message, other refused "
+            'messages a JSON-RPC error (docs/mcp.md, "The remote endpoint").'),
         handler=remote.serve, tags=("mcp",), key="bearer", cost=1, request_body=MESSAGE,
         success=Answer(description="the JSON-RPC answer (a tool's result or error inside)",
                        schema={"$ref": "#/components/schemas/" + ANSWER}),
