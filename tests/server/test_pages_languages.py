@@ -49,18 +49,22 @@ def prose_differences(english: Any, there: Any, where: str = "") -> list[str]:
 
 
 def entry_of(text: str, entries: dict[str, Message]) -> tuple[Message, dict[str, str]]:
-    """The catalog entry whose English is ``text``, or a pattern that makes it (with the
-    values of its ``{fields}``)."""
+    """The catalog entry whose English is ``text``, or the pattern that makes it with the
+    most words of its own (with the values of its ``{fields}``)."""
     if text in entries:
         return entries[text], {}
+    found: list[tuple[int, Message, dict[str, str]]] = []
     for english, message in entries.items():
-        if "{" in english:
-            pattern = "".join(re.escape(literal) + (f"(?P<{name}>.+)" if name else "")
-                              for literal, name, _, _ in Formatter().parse(english))
-            matched = re.fullmatch(pattern, text)
-            if matched:
-                return message, matched.groupdict()
-    raise AssertionError(f"{text!r} is not in the catalogs")
+        parts = list(Formatter().parse(english))
+        pattern = "".join(re.escape(literal) + (f"(?P<{name}>.+)" if name else "")
+                          for literal, name, _, _ in parts)
+        matched = re.fullmatch(pattern, text) if "{" in english else None
+        if matched:
+            words = sum(len(literal.strip()) for literal, _, _, _ in parts)
+            found.append((words, message, matched.groupdict()))
+    assert found, f"{text!r} is not in the catalogs"
+    _, message, values = max(found, key=lambda one: one[0])
+    return message, values
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)

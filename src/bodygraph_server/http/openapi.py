@@ -33,11 +33,16 @@ class Said(str):
         return said
 
 
-def sentences(*parts: str) -> Said:
-    """Prose of several parts joined by spaces, each said on its own (a shared sentence,
-    such as a tier and price note, is translated once)."""
-    return Said(" ".join(f"{{part{i}}}" for i in range(len(parts))),
-                **{f"part{i}": part for i, part in enumerate(parts)})
+#: How a sentence and the next are joined (Japanese and Chinese write no space).
+NEXT_SENTENCE = pgettext("openapi", "{sentence} {more}")
+
+
+def sentences(first: str, *more: str) -> str:
+    """Prose of several parts, each said on its own (a shared sentence, such as a tier and
+    price note, is translated once), joined as the language joins sentences."""
+    if not more:
+        return first
+    return Said(NEXT_SENTENCE, sentence=first, more=sentences(*more))
 
 
 def saying(lang: str) -> Say:
