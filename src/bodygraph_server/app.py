@@ -9,6 +9,7 @@ import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import date, time
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -30,6 +31,7 @@ from bodygraph_server.charting import ChartSource, LibraryCharts
 from bodygraph_server.execution.service import job_store, job_worker
 from bodygraph_server.execution.worker import waking
 from bodygraph_server.geocoding import caller_key_required
+from bodygraph_server.http.error_words import translated
 from bodygraph_server.http.gate import Gate
 from bodygraph_server.http.hosts import TrustedHosts
 from bodygraph_server.http.openapi import openapi_document
@@ -133,12 +135,20 @@ def create_app(
     """
     config = settings if settings is not None else Settings.from_env()
     geocode_key_required = caller_key_required(config.geocoder)
-    image = image_endpoint(lambda request: services_of(request.scope).render_context())
+    image = image_endpoint(lambda request: services_of(request.scope).render_context(),
+                           say=translated)  # refusals in a ?lang=: http/error_words.py
     every = (*operations(render_path=config.render_path, image=image,
-                         document=lambda: document, render_url=config.render_url,
+                         document=lambda lang: documents(lang), render_url=config.render_url,
                          geocode_key_required=geocode_key_required),
              *extra_operations)
-    document = openapi_document(every, schemas(), geocode_key_required=geocode_key_required)
+
+    @cache
+    def documents(lang: str) -> dict[str, Any]:
+        """The OpenAPI document, its prose in ``lang`` (each language's made once)."""
+        return openapi_document(every, schemas(), geocode_key_required=geocode_key_required,
+                                lang=lang)
+
+    documents("en")  # made at the start, as before: a bad operation stops the start
     routes: list[BaseRoute] = [*routes_of(every), *static_routes(), *extra_routes]
 
     @asynccontextmanager

@@ -34,7 +34,7 @@ def _operations() -> dict[str, Operation]:
     async def unused(request: Request) -> Response:  # pragma: no cover - never served
         raise AssertionError
 
-    every = operations(render_path="/render", image=unused, document=dict)
+    every = operations(render_path="/render", image=unused, document=lambda lang: {})
     return {op.path: op for op in every if op.method == "POST"}
 
 

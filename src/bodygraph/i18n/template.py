@@ -38,6 +38,7 @@ MESSAGE_CONTEXTS: dict[str, str] = {
     "mcp": "The MCP tools' one-line summaries",
     "number": ("How numbers are written in prose (help, progress and summary lines, "
                "messages): CLDR's number symbols of the language"),
+    "openapi": "The OpenAPI document's summaries and descriptions (/openapi.json?lang=)",
 }
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 #: A fixed creation date, so that the template changes only when a term does.

@@ -1,6 +1,7 @@
-"""A refusal's human ``message`` in the asked language: matched against the service's
-messages (context ``service error``), then the library's (``bodygraph.catalog.said``), the
-translation filled with the same values. Error codes never change."""
+"""A refusal's human ``message`` in the asked language: a message marked where it is
+written, else matched against the service's messages (context ``service error``), then the
+library's (``bodygraph.catalog.said``), the translation filled with the same values. Error
+codes never change."""
 
 from __future__ import annotations
 
@@ -8,7 +9,12 @@ import re
 from functools import cache
 from string import Formatter
 
+from starlette.datastructures import QueryParams
+from starlette.types import Scope
+
 from bodygraph.catalog.translations import pgettext
+from bodygraph_server.http.errors import ApiError
+from bodygraph_server.images.route import MESSAGES as IMAGE_MESSAGES
 
 CONTEXT = "service error"
 
@@ -154,6 +160,7 @@ MESSAGES: tuple[str, ...] = (
     pgettext("service error", "callbackUrl host {host} resolves to a {kind} address "
              "({address}); callbacks go to public addresses only"),
     pgettext("service error", "callbackUrl host {host} could not be resolved"),
+    *IMAGE_MESSAGES,
 )
 """The messages the service writes, in the order they are tried (a value is any text)."""
 
@@ -183,6 +190,9 @@ def translated(message: str, lang: str) -> str:
     from bodygraph.catalog.numbers import grouped_in
     from bodygraph.catalog.translations import catalog
 
+    marked = catalog(lang).pgettext(CONTEXT, message)  # a message without values
+    if marked != message:
+        return marked
     for pattern, english in _patterns():
         found = pattern.fullmatch(message)
         if found is None:
@@ -197,3 +207,23 @@ def translated(message: str, lang: str) -> str:
     from bodygraph.catalog.said import said
 
     return said(message, lang)
+
+
+def named_language(scope: Scope) -> str | None:
+    """The language a request names with ``?lang=`` (one supported code), for a refusal
+    answered outside an operation (the ``Host`` check, the gate's last resort); None
+    without one, with another, and on v1 (which has none)."""
+    from bodygraph.catalog.translations import LANGUAGES
+
+    if scope["path"].startswith("/v1/") or b"lang" not in scope.get("query_string", b""):
+        return None
+    given = QueryParams(scope["query_string"]).getlist("lang")
+    return given[0] if len(given) == 1 and given[0] in LANGUAGES else None
+
+
+def spoken(error: ApiError, lang: str | None) -> ApiError:
+    """``error`` with its message in ``lang`` and ``Content-Language`` (None: as it is)."""
+    if lang is None:
+        return error
+    return ApiError(error.code, translated(error.message, lang), status=error.status,
+                    headers={**error.headers, "Content-Language": lang})

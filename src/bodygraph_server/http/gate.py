@@ -20,6 +20,7 @@ from bodygraph_server.billing.principals import denied as denial
 from bodygraph_server.billing.ratelimit import LIMIT, WINDOW_SECONDS, rate_limit_headers
 from bodygraph_server.billing.request_path import RequestBook
 from bodygraph_server.http.envelope import error_response
+from bodygraph_server.http.error_words import named_language, spoken
 from bodygraph_server.http.errors import ApiError, ErrorCode, outage_error
 from bodygraph_server.services import services_of
 
@@ -257,5 +258,6 @@ class Gate:
             if error is None:
                 log_unexpected(request_id, exc)
                 error = internal_error(request_id)
+            error = spoken(error, named_language(scope))  # a ?lang= (not v1)
             response = error_response(error, legacy=version == "v1")
             await response(scope, receive, send_with_headers)

@@ -1,6 +1,6 @@
 """The outermost middleware: a request whose ``Host`` is not one of the service's own is
-refused (400, the contract's error body) before anything else, the health checks aside
-(Starlette's ``TrustedHostMiddleware`` decides; docs/api.md)."""
+refused (400, the contract's error body, in the language of a ``?lang=``) before anything
+else, the health checks aside (Starlette's ``TrustedHostMiddleware`` decides; docs/api.md)."""
 
 from __future__ import annotations
 
@@ -12,14 +12,16 @@ from starlette.datastructures import Headers
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph_server.http.envelope import error_response
+from bodygraph_server.http.error_words import named_language, spoken
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import answer_headers, api_version
 
 ACCEPTED_KEY = "bodygraph.host_accepted"
 UNCHECKED_PATHS = ("/health", "/health/live")
-MESSAGE = ("The Host header does not name this service; the operator can allow it with "
-           "--allowed-hosts / BODYGRAPH_ALLOWED_HOSTS")
+MESSAGE = pgettext("service error", "The Host header does not name this service; the "
+                   "operator can allow it with --allowed-hosts / BODYGRAPH_ALLOWED_HOSTS")
 LOGGED_HOSTS = 100
 """How many distinct refused hosts are logged (once each), so a flood cannot fill the log."""
 LOG = logging.getLogger("bodygraph_server")
@@ -58,7 +60,8 @@ class TrustedHosts:
         if not scope.get(ACCEPTED_KEY):
             self._log_refusal(Headers(scope=scope).get("host", ""))
             version = api_version(scope["path"])  # the gate's headers: it is not reached
-            error = ApiError(ErrorCode.INVALID_REQUEST_BODY, MESSAGE, status=400,
-                             headers=answer_headers(uuid.uuid4().hex, version))
+            error = spoken(ApiError(ErrorCode.INVALID_REQUEST_BODY, MESSAGE, status=400,
+                                    headers=answer_headers(uuid.uuid4().hex, version)),
+                           named_language(scope))
             response = error_response(error, legacy=version == "v1")
             await response(scope, receive, send)

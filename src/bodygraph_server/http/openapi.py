@@ -1,17 +1,67 @@
 """The OpenAPI 3.1 document, made by walking the service's operations
-(:class:`~bodygraph_server.http.operation.Operation`) and the schemas their families give."""
+(:class:`~bodygraph_server.http.operation.Operation`) and the schemas their families give;
+in a language, its prose through the catalogs (context ``openapi``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph_server.http.envelope import error_schemas, place_schema
 from bodygraph_server.http.errors import ErrorCode
 from bodygraph_server.http.language import LANG, lang_schema
 from bodygraph_server.http.operation import Answer, Operation
 
 _REF = "#/components/schemas/"
+#: The catalogs' context of the document's prose (summaries, descriptions).
+CONTEXT = "openapi"
+Say = Callable[[str], str]
+
+
+class Said(str):
+    """English prose made from a marked pattern and its values (``pgettext("openapi",
+    "... {themes} ...")``): in a language, the pattern is translated, then filled with the
+    values, each text among them said too (a value the catalogs do not hold stays)."""
+
+    pattern: str
+    values: dict[str, object]
+
+    def __new__(cls, pattern: str, **values: object) -> Said:
+        said = super().__new__(cls, pattern.format(**values))
+        said.pattern, said.values = pattern, values
+        return said
+
+
+#: How a sentence and the next are joined (Japanese and Chinese write no space).
+NEXT_SENTENCE = pgettext("openapi", "{sentence} {more}")
+
+
+def sentences(first: str, *more: str) -> str:
+    """Prose of several parts, each said on its own (a shared sentence, such as a tier and
+    price note, is translated once), joined as the language joins sentences."""
+    if not more:
+        return first
+    return Said(NEXT_SENTENCE, sentence=first, more=sentences(*more))
+
+
+def saying(lang: str) -> Say:
+    """The document's prose in ``lang`` (``en``: as written): a marked text's translation,
+    an unmarked one as it is."""
+    if lang == "en":
+        return lambda text: text
+    from bodygraph.catalog.translations import catalog
+
+    say = catalog(lang).pgettext
+
+    def said(text: str) -> str:
+        if isinstance(text, Said):
+            return say(CONTEXT, text.pattern).format(**{
+                name: said(value) if isinstance(value, str) else value
+                for name, value in text.values.items()})
+        return say(CONTEXT, text)
+
+    return said
 
 
 def _header(description: str, type_: str = "string") -> dict[str, Any]:
@@ -71,56 +121,74 @@ def _error_responses(operation: Operation) -> dict[str, Any]:
     return responses
 
 
-def _header_parameters(operation: Operation, geocode_key_required: bool) -> list[Any]:
+def _header_parameters(operation: Operation, geocode_key_required: bool,
+                       say: Say) -> list[Any]:
     """``HD-Geocode-Key`` (as this service needs it) and ``Idempotency-Key``."""
     parameters: list[Any] = []
     optional = operation.geocode_key == "optional"
     if operation.geocode_key != "none" and not geocode_key_required:
         parameters.append({
             "name": "HD-Geocode-Key", "in": "header", "required": False,
-            "description": "Not needed on this service: it looks places up in its own "
-            "gazetteer (the header is ignored).",
+            "description": say(pgettext(
+                "openapi", "Not needed on this service: it looks places up in its own "
+                "gazetteer (the header is ignored).")),
             "schema": {"type": "string"},
         })
     elif operation.geocode_key != "none":
         parameters.append({
             "name": "HD-Geocode-Key", "in": "header", "required": not optional,
-            "description": "The caller's key of the geocoding service."
-            + (" Needed when a birth is given by location." if optional else ""),
+            "description": say(pgettext(
+                "openapi", "The caller's key of the geocoding service. Needed when a birth "
+                "is given by location.") if optional else pgettext(
+                "openapi", "The caller's key of the geocoding service.")),
             "schema": {"type": "string", "minLength": 0 if optional else 1},
         })
     if operation.idempotent:
         parameters.append({
             "name": "Idempotency-Key", "in": "header", "required": False,
-            "description": "A retry with the same key and body within 24 hours is answered "
-            "again and charged once (docs/api.md, Idempotent retries; an extension of the "
-            "contract).",
+            "description": say(pgettext(
+                "openapi", "A retry with the same key and body within 24 hours is answered "
+                "again and charged once (docs/api.md, Idempotent retries; an extension of "
+                "the contract).")),
             "schema": {"type": "string", "minLength": 1, "maxLength": 255},
         })
     if operation.speaks:
         parameters.append({"name": LANG, "in": "query", "required": False,
-                           "description": "The language of labels (or the body's lang).",
+                           "description": say(pgettext(
+                               "openapi", "The language of labels (or the body's lang).")),
                            "schema": _LANGUAGE})
     return parameters
 
 
-def operation_object(operation: Operation, geocode_key_required: bool = True) -> dict[str, Any]:
-    """The OpenAPI operation object of ``operation``; ``geocode_key_required`` False (a
-    service with the offline gazetteer) makes ``HD-Geocode-Key`` optional."""
+def _parameter(parameter: Mapping[str, Any], say: Say) -> dict[str, Any]:
+    """A declared parameter object with its description said."""
+    said = dict(parameter)
+    if isinstance(said.get("description"), str):
+        said["description"] = say(said["description"])
+    return said
+
+
+def operation_object(operation: Operation, geocode_key_required: bool = True,
+                     lang: str = "en") -> dict[str, Any]:
+    """The OpenAPI operation object of ``operation``, its prose in ``lang``;
+    ``geocode_key_required`` False (a service with the offline gazetteer) makes
+    ``HD-Geocode-Key`` optional."""
+    say = saying(lang)
     keyed = operation.key != "none"
-    description = operation.description
+    description = say(operation.description)
     if keyed:
         tiers = ", ".join(tier.value.capitalize() for tier in operation.tiers)
-        description = f"{description}\n\nAccess tiers: {tiers}."
+        description = f"{description}\n\n" + say(Said(pgettext(
+            "openapi", "Access tiers: {tiers}."), tiers=tiers))
     document: dict[str, Any] = {
-        "summary": operation.summary,
+        "summary": say(operation.summary),
         "description": description,
         "operationId": operation.identifier,
         "tags": list(operation.tags),
         "security": ([{"v1ApiKey": []}] if operation.legacy else [{"bearerAuth": []}])
         if keyed else [],
-        "parameters": [*map(dict, operation.parameters),
-                       *_header_parameters(operation, geocode_key_required)],
+        "parameters": [*(_parameter(parameter, say) for parameter in operation.parameters),
+                       *_header_parameters(operation, geocode_key_required, say)],
     }
     if operation.request_body is not None:
         body: dict[str, Any] = {"$ref": _REF + operation.request_body}
@@ -142,23 +210,26 @@ def operation_object(operation: Operation, geocode_key_required: bool = True) ->
 
 
 def openapi_document(operations: Iterable[Operation], schemas: Mapping[str, Any], *,
-                     geocode_key_required: bool = True) -> dict[str, Any]:
+                     geocode_key_required: bool = True, lang: str = "en") -> dict[str, Any]:
     """The OpenAPI 3.1 document of ``operations``, with ``schemas`` (the families') and the
-    envelope's own among its components."""
+    envelope's own among its components; its prose (summaries, descriptions) in ``lang``,
+    its keys, schemas, codes and examples the contract's."""
     from bodygraph import __version__
 
+    say = saying(lang)
     paths: dict[str, Any] = {}
     for operation in operations:
         paths.setdefault(operation.path, {})[operation.method.lower()] = operation_object(
-            operation, geocode_key_required)
+            operation, geocode_key_required, lang)
     return {
         "openapi": "3.1.0",
         "info": {
             "title": "bodygraph service",
             "version": __version__,
-            "description": "Human Design charts (bodygraphs) from birth data. v2 answers in "
-            "an envelope; v1 is the legacy flat form. Every successful call costs 1 credit. "
-            "See /docs for the rules.",
+            "description": say(pgettext(
+                "openapi", "Human Design charts (bodygraphs) from birth data. v2 answers in "
+                "an envelope; v1 is the legacy flat form. Every successful call costs 1 "
+                "credit. See /docs for the rules.")),
         },
         "paths": paths,
         "components": {
@@ -168,7 +239,8 @@ def openapi_document(operations: Iterable[Operation], schemas: Mapping[str, Any]
                 "bearerAuth": {"type": "http", "scheme": "bearer",
                                "description": "Authorization: Bearer <API_KEY> (v2)"},
                 "v1ApiKey": {"type": "apiKey", "in": "header", "name": "HD-Api-Key",
-                             "description": "the same API key, v1 header"},
+                             "description": say(pgettext(
+                                 "openapi", "the same API key, v1 header"))},
             },
         },
     }

@@ -12,7 +12,7 @@ from starlette.responses import Response
 
 from bodygraph.errors import BodygraphError
 from bodygraph_server.http.envelope import error_response
-from bodygraph_server.http.error_words import translated
+from bodygraph_server.http.error_words import spoken
 from bodygraph_server.http.errors import ApiError, ErrorCode, from_library_error
 from bodygraph_server.http.gate import api_version, internal_error, log_unexpected, request_id_of
 from bodygraph_server.http.language import answer_language
@@ -21,10 +21,7 @@ _HTTP_CODES = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}
 
 
 def _answer(request: Request, error: ApiError) -> Response:
-    lang = answer_language(request)
-    if lang is not None:  # v2 with lang: the message in it (http/error_words.py)
-        error = ApiError(error.code, translated(error.message, lang), status=error.status,
-                         headers={**error.headers, "Content-Language": lang})
+    error = spoken(error, answer_language(request))  # v2 with lang: http/error_words.py
     return error_response(error, legacy=api_version(request.url.path) == "v1")
 
 

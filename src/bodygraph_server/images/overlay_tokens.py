@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph.model.chart import BODIES
 from bodygraph.render import ConnectionInput, RenderInput, RenderInputError, TransitInput
 from bodygraph.render.from_relations import PERSON_LABELS, transit_day, transit_label
@@ -16,6 +17,7 @@ from bodygraph_server.images.tokens import (
     FORMAT_VERSION,
     PAYLOAD_BYTES,
     TRANSIT_VERSION,
+    UNSUPPORTED_VERSION,
     WHEEL_TRANSIT_VERSION,
     WHEEL_VERSION,
     KeyRing,
@@ -27,6 +29,9 @@ from bodygraph_server.images.tokens import (
     open_token,
 )
 from bodygraph_server.images.wheel_tokens import decode_wheel, encode_wheel
+
+#: The refusal of a transit token whose payload is not one (``{reason}``: why).
+NOT_A_TRANSIT = pgettext("service error", "payload is not a transit: {reason}")
 
 DATE_BYTES = 3
 Picture = RenderInput | TransitInput | ConnectionInput | WheelInput
@@ -56,7 +61,7 @@ def decode_transit(payload: bytes) -> TransitInput:
         return TransitInput.from_gate_lines(natal, zip(gates, lines, strict=True),
                                             transit_label(day))
     except (ValueError, OverflowError, RenderInputError) as exc:
-        raise MalformedTokenError(f"payload is not a transit: {exc}") from exc
+        raise MalformedTokenError(NOT_A_TRANSIT.format(reason=exc)) from exc
 
 
 def encode_connection(data: ConnectionInput) -> bytes:
@@ -99,4 +104,4 @@ def verify_picture(token: str, keys: KeyRing, template: str = DEFAULT_TEMPLATE) 
         return decode_payload(payload)
     if kind in (WHEEL_VERSION, WHEEL_TRANSIT_VERSION):
         return decode_wheel(payload)
-    raise MalformedTokenError(f"render token version {kind} is not supported")
+    raise MalformedTokenError(UNSUPPORTED_VERSION.format(version=kind))

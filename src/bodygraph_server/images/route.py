@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from bodygraph.catalog.translations import LANGUAGES, SOURCE_LANGUAGE
+from bodygraph.catalog.translations import LANGUAGES, SOURCE_LANGUAGE, pgettext
 from bodygraph.render import PRESET_NAMES, PngUnavailableError, Theme, render_svg
 from bodygraph.render.wheel import WheelInput, wheel_svg
 from bodygraph_server.images.formats import (
@@ -27,7 +27,12 @@ from bodygraph_server.images.formats import (
     split_image_name,
     svg_body,
 )
-from bodygraph_server.images.overlay_tokens import Picture, issue_picture, verify_picture
+from bodygraph_server.images.overlay_tokens import (
+    NOT_A_TRANSIT,
+    Picture,
+    issue_picture,
+    verify_picture,
+)
 from bodygraph_server.images.styles import (
     STYLE_CACHE_ENTRIES,
     STYLE_TTL_SECONDS,
@@ -36,10 +41,12 @@ from bodygraph_server.images.styles import (
     TemplateSource,
     cached,
 )
-from bodygraph_server.images.templates import TemplateHub, TemplateLookupError
+from bodygraph_server.images.templates import LOOKUP_FAILED, TemplateHub, TemplateLookupError
 from bodygraph_server.images.throttle import Throttle
 from bodygraph_server.images.tokens import (
     DEFAULT_TEMPLATE,
+    NOT_A_BODYGRAPH,
+    UNSUPPORTED_VERSION,
     InvalidSignatureError,
     KeyRing,
     MalformedTokenError,
@@ -109,17 +116,42 @@ def image_language(given: list[str]) -> str | None:
     return given[0] if len(given) == 1 and given[0] in LANGUAGES else None
 
 
-def _refusal(status: int, code: str, message: str,
-             headers: dict[str, str] | None = None) -> Response:
-    body = json.dumps({"success": False, "errorCode": code, "message": message},
-                      separators=(",", ":"))
-    return Response(body, status_code=status, media_type="application/json",
-                    headers={"Cache-Control": NO_STORE, **SECURITY_HEADERS, **(headers or {})})
+#: The refusals' messages that hold a value (the others are marked where they are written),
+#: for :mod:`bodygraph_server.http.error_words`, which says them in a language.
+INVALID_LANGUAGE = pgettext("service error", "lang is not a supported language or given "
+                            "twice; use one of {codes}")
+MESSAGES = (UNSUPPORTED_VERSION, NOT_A_BODYGRAPH, NOT_A_TRANSIT, LOOKUP_FAILED,
+            INVALID_LANGUAGE)
+Say = Callable[[str, str], str]
+"""A refusal's message in a language (``say(message, lang)``)."""
 
 
-def _too_many(wait: int) -> Response:
-    return _refusal(429, "RATE_LIMIT_EXCEEDED", "too many images; retry later",
-                    {"Retry-After": str(wait)})
+def _as_written(message: str, lang: str) -> str:
+    return message
+
+
+@dataclass(frozen=True, slots=True)
+class _Refusals:
+    """The image route's refusals, in the language a request names (``lang`` given once,
+    supported: with ``Content-Language``), else as written."""
+
+    say: Say
+    lang: str | None
+
+    def __call__(self, status: int, code: str, message: str,
+                 headers: dict[str, str] | None = None) -> Response:
+        spoken = {} if self.lang is None else {"Content-Language": self.lang}
+        if self.lang is not None:
+            message = self.say(message, self.lang)
+        body = json.dumps({"success": False, "errorCode": code, "message": message},
+                          separators=(",", ":"), ensure_ascii=self.lang is None)
+        return Response(body, status_code=status, media_type="application/json",
+                        headers={"Cache-Control": NO_STORE, **SECURITY_HEADERS,
+                                 **(headers or {}), **spoken})
+
+    def too_many(self, wait: int) -> Response:
+        return self(429, "RATE_LIMIT_EXCEEDED", pgettext(
+            "service error", "too many images; retry later"), {"Retry-After": str(wait)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,60 +170,65 @@ IMAGE_ROUTE = "/{image}"
 
 
 def image_endpoint(
-    resolve: Resolver, throttle: Throttle | None = None
+    resolve: Resolver, throttle: Throttle | None = None, say: Say = _as_written
 ) -> Callable[[Request], Awaitable[Response]]:
     """The Starlette endpoint of ``GET /<template>.<svg|png>?t=<token>``; ``throttle``
-    (default: a fresh :class:`Throttle`) limits the images per client address."""
+    (default: a fresh :class:`Throttle`) limits the images per client address; ``say``
+    writes a refusal's message in the language of ``lang`` (default: as written)."""
     limiter = throttle if throttle is not None else Throttle()
     rasteriser = Rasteriser()
 
     async def image(request: Request) -> Response:
+        given_lang = request.query_params.getlist("lang")
+        lang = image_language(given_lang)
+        refuse = _Refusals(say, lang if given_lang else None)
         try:
             name, suffix = split_image_name(request.path_params["image"])
             template_id = None if name in PRESET_NAMES else parse_template(name)
         except ValueError:
-            return _refusal(404, "NOT_FOUND", "no such image; use <template-uuid>.svg, "
-                                              "default.svg, <theme>.svg or the same with "
-                                              ".png")
+            return refuse(404, "NOT_FOUND", pgettext(
+                "service error", "no such image; use <template-uuid>.svg, default.svg, "
+                "<theme>.svg or the same with .png"))
         client = request.client.host if request.client else ""
         wait = limiter.take(client)
         if wait:
-            return _too_many(wait)
+            return refuse.too_many(wait)
         given = request.query_params.getlist("t")
         if not given or not given[0]:
-            return _refusal(400, "RENDER_TOKEN_MALFORMED", "the t parameter is missing")
+            return refuse(400, "RENDER_TOKEN_MALFORMED", pgettext(
+                "service error", "the t parameter is missing"))
         if len(given) > 1:
-            return _refusal(400, "RENDER_TOKEN_MALFORMED", "give the t parameter once")
-        lang = image_language(request.query_params.getlist("lang"))
+            return refuse(400, "RENDER_TOKEN_MALFORMED", pgettext(
+                "service error", "give the t parameter once"))
         if lang is None:
-            return _refusal(400, "INVALID_LANGUAGE", "lang is not a supported language "
-                            f"or given twice; use one of {', '.join(LANGUAGES)}")
+            return refuse(400, "INVALID_LANGUAGE", INVALID_LANGUAGE.format(
+                codes=", ".join(LANGUAGES)))
         context = resolve(request)
         try:
             payload = verify_picture(given[0], context.keys, name)
         except MalformedTokenError as exc:
-            return _refusal(400, "RENDER_TOKEN_MALFORMED", str(exc))
+            return refuse(400, "RENDER_TOKEN_MALFORMED", str(exc))
         except InvalidSignatureError as exc:
-            return _refusal(403, "RENDER_TOKEN_INVALID", str(exc))
+            return refuse(403, "RENDER_TOKEN_INVALID", str(exc))
         theme: Theme | None = Theme.preset(name) if name in PRESET_NAMES else None
         if template_id is not None:
             try:
                 theme = await run_in_threadpool(context.styles.style_for, template_id)
             except TemplateLookupError as exc:
-                return _refusal(503, "TEMPLATE_STORE_UNAVAILABLE", str(exc))
+                return refuse(503, "TEMPLATE_STORE_UNAVAILABLE", str(exc))
         document = (wheel_svg(payload, theme, lang=lang) if isinstance(payload, WheelInput)
                     else render_svg(payload, theme, lang=lang))
         headers = {"Cache-Control": IMMUTABLE, **SECURITY_HEADERS}
         if suffix == "png":
             wait = limiter.take(client, PNG_COST - 1)  # the rest of a PNG's weight
             if wait:
-                return _too_many(wait)
+                return refuse.too_many(wait)
             try:
                 picture = await rasteriser.png(document)
             except PngUnavailableError:
-                return _refusal(503, "PNG_UNAVAILABLE", "PNG images are not available on "
-                                "this server (cairosvg or the cairo library is missing); "
-                                "the .svg link works")
+                return refuse(503, "PNG_UNAVAILABLE", pgettext(
+                    "service error", "PNG images are not available on this server (cairosvg "
+                    "or the cairo library is missing); the .svg link works"))
             return Response(picture, media_type=PNG_MEDIA_TYPE, headers=headers)
         body, encoding = svg_body(document, request.headers.get("accept-encoding", ""))
         return Response(body, media_type=SVG_MEDIA_TYPE, headers={**headers, **encoding})

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Protocol
 from uuid import UUID
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph.render import Theme
 from bodygraph_server.policy.clock import from_micros, to_micros
 from bodygraph_server.store import StoreError
@@ -19,6 +20,9 @@ from bodygraph_server.store.base import TransactionSource
 from bodygraph_server.store.connections import Row, Tx
 
 NAME_MAX = 80
+
+#: The refusal of a failed lookup (``{reason}``: the store's error).
+LOOKUP_FAILED = pgettext("service error", "template lookup failed: {reason}")
 
 
 class TemplateLookupError(Exception):
@@ -212,7 +216,7 @@ class TemplateHub:
         with self._lock:
             store = self._store
         if store is None:
-            raise TemplateLookupError("the template store is not ready")
+            raise TemplateLookupError(pgettext("service error", "the template store is not ready"))
         return store
 
     def style_for(self, template_id: UUID) -> Theme | None:
@@ -221,7 +225,7 @@ class TemplateHub:
         try:
             template = store.get(template_id)
         except StoreError as exc:
-            raise TemplateLookupError(f"template lookup failed: {exc}") from exc
+            raise TemplateLookupError(LOOKUP_FAILED.format(reason=exc)) from exc
         return None if template is None else template.theme
 
     def active_id(self, account_id: int) -> UUID | None:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from bodygraph.catalog.tables import CENTER_NAMES
+from bodygraph.catalog.translations import pgettext
 from bodygraph.model.chart import BODIES
 from bodygraph.render import RenderInput, RenderInputError
 from bodygraph_server.images.sealing import (
@@ -96,6 +97,12 @@ RenderPayload = RenderInput
 
 class TokenError(Exception):
     """A render token is refused."""
+
+
+#: The refusals' messages that hold a value (the others are marked where they are raised).
+UNSUPPORTED_VERSION = pgettext("service error",
+                               "render token version {version} is not supported")
+NOT_A_BODYGRAPH = pgettext("service error", "payload is not a bodygraph: {reason}")
 
 
 class MalformedTokenError(TokenError):
@@ -207,13 +214,13 @@ def encode_payload(data: RenderPayload) -> bytes:
 def decode_payload(payload: bytes) -> RenderPayload:
     """Read 38 payload bytes; :class:`MalformedTokenError` for any value out of range."""
     if len(payload) != PAYLOAD_BYTES:
-        raise MalformedTokenError("payload has the wrong length")
+        raise MalformedTokenError(pgettext("service error", "payload has the wrong length"))
     gates = payload[:GATE_BYTES]
     packed = int.from_bytes(payload[GATE_BYTES:GATE_BYTES + LINE_BYTES], "big")
     mask = int.from_bytes(payload[GATE_BYTES + LINE_BYTES:], "big")
     arrows = mask >> _ARROWS_BIT
     if packed & 0b11 or arrows >> 5 or (arrows and not arrows & 1):
-        raise MalformedTokenError("payload padding bits are set")
+        raise MalformedTokenError(pgettext("service error", "payload padding bits are set"))
     packed >>= 2
     lines = [((packed >> (3 * (len(gates) - 1 - i))) & 0b111) + 1 for i in range(len(gates))]
     pairs = tuple(zip(gates, lines, strict=True))
@@ -223,7 +230,7 @@ def decode_payload(payload: bytes) -> RenderPayload:
             pairs[: len(BODIES)], pairs[len(BODIES):], centers, _variables(mask)
         )
     except RenderInputError as exc:
-        raise MalformedTokenError(f"payload is not a bodygraph: {exc}") from exc
+        raise MalformedTokenError(NOT_A_BODYGRAPH.format(reason=exc)) from exc
 
 
 def _plain_tag(key: SigningKey, signed: bytes) -> bytes:
@@ -253,15 +260,17 @@ def issue(data: RenderPayload, keys: KeyRing, template: str = DEFAULT_TEMPLATE) 
 
 def _body(token: str) -> tuple[str, bytes]:
     if not isinstance(token, str) or len(token) > 17 + max(_LENGTHS) or not token.isascii():
-        raise MalformedTokenError("not a render token")
+        raise MalformedTokenError(pgettext("service error", "not a render token"))
     kid, sep, body = token.partition(".")
     if not sep or not KEY_ID.fullmatch(kid):
-        raise MalformedTokenError("render token has no valid key id")
+        raise MalformedTokenError(pgettext("service error", "render token has no valid key id"))
     if len(body) not in _LENGTHS or not _B64.fullmatch(body):
-        raise MalformedTokenError("render token body has the wrong length or alphabet")
+        raise MalformedTokenError(pgettext(
+            "service error", "render token body has the wrong length or alphabet"))
     raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
     if _b64encode(raw) != body:  # unused low bits of the last character must be zero
-        raise MalformedTokenError("render token body is not canonical base64url")
+        raise MalformedTokenError(pgettext(
+            "service error", "render token body is not canonical base64url"))
     return kid, raw
 
 
@@ -273,7 +282,7 @@ def verify(token: str, keys: KeyRing, template: str = DEFAULT_TEMPLATE) -> Rende
     """
     kind, payload = open_token(token, keys, template)
     if kind != FORMAT_VERSION:
-        raise MalformedTokenError("render token is not a chart token")
+        raise MalformedTokenError(pgettext("service error", "render token is not a chart token"))
     return decode_payload(payload)
 
 
@@ -289,26 +298,31 @@ def open_token(token: str, keys: KeyRing,
     kid, raw = _body(token)
     key = keys.get(kid)
     if key is None:
-        raise InvalidSignatureError("render token signed with an unknown key")
+        raise InvalidSignatureError(pgettext(
+            "service error", "render token signed with an unknown key"))
     if len(raw) == PLAIN_BODY_BYTES:
         signed, tag = raw[:-TAG_BYTES], raw[-TAG_BYTES:]
         if not hmac.compare_digest(_plain_tag(key, signed), tag):
-            raise InvalidSignatureError("render token signature does not verify")
+            raise InvalidSignatureError(pgettext(
+                "service error", "render token signature does not verify"))
         if signed[0] != PLAIN_VERSION:
-            raise MalformedTokenError(f"render token version {signed[0]} is not supported")
+            raise MalformedTokenError(UNSUPPORTED_VERSION.format(version=signed[0]))
         return FORMAT_VERSION, signed[1:]
     if not template.isascii():
-        raise InvalidSignatureError("render token signature does not verify")
+        raise InvalidSignatureError(pgettext(
+            "service error", "render token signature does not verify"))
     bound = _bound(key, template)
     if len(raw) in _LEGACY_KINDS:
         if not legacy_tag_matches(key.secret, bound, raw):
-            raise InvalidSignatureError("render token signature does not verify")
+            raise InvalidSignatureError(pgettext(
+                "service error", "render token signature does not verify"))
         if raw[0] != _LEGACY_KINDS[len(raw)]:
-            raise MalformedTokenError(f"render token version {raw[0]} is not supported")
+            raise MalformedTokenError(UNSUPPORTED_VERSION.format(version=raw[0]))
         return LEGACY_VERSIONS[raw[0]], legacy_unseal(key.secret, 1, raw)
     payload = open_sealed(key.secret, bound, 1, raw)
     if payload is None:
-        raise InvalidSignatureError("render token signature does not verify")
+        raise InvalidSignatureError(pgettext(
+            "service error", "render token signature does not verify"))
     if raw[0] != _SEALED_KINDS[len(raw)]:
-        raise MalformedTokenError(f"render token version {raw[0]} is not supported")
+        raise MalformedTokenError(UNSUPPORTED_VERSION.format(version=raw[0]))
     return raw[0], payload

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import struct
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph.model.chart import BODIES
 from bodygraph.render.wheel import WheelInput
 from bodygraph_server.images.tokens import (
@@ -33,6 +34,7 @@ def decode_wheel(payload: bytes) -> WheelInput:
     :class:`MalformedTokenError` for a value that is not a longitude."""
     values = struct.unpack(f">{len(payload) // 8}d", payload)
     if not all(math.isfinite(v) and 0.0 <= v < 360.0 for v in values):
-        raise MalformedTokenError("payload is not a wheel: a longitude is out of range")
+        raise MalformedTokenError(pgettext(
+            "service error", "payload is not a wheel: a longitude is out of range"))
     rows = [tuple(values[k:k + _COUNT]) for k in range(0, len(values), _COUNT)]
     return WheelInput(rows[0], rows[1], rows[2] if len(rows) > 2 else None)

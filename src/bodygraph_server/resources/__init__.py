@@ -32,11 +32,11 @@ def schemas() -> dict[str, Any]:
 
 
 def operations(*, render_path: str, image: Handler,
-               document: Callable[[], Mapping[str, Any]], render_url: str = "",
+               document: Callable[[str], Mapping[str, Any]], render_url: str = "",
                geocode_key_required: bool = True) -> tuple[Operation, ...]:
     """Every operation of the service: the v2 and v1 families, the image route at
     ``render_path`` (served by ``image``), the health checks and the pages (which show
-    ``document``, asked on their first request)."""
+    ``document`` in a language, asked on their first request in it)."""
     from bodygraph_server.resources.accounts import operations as accounts
     from bodygraph_server.resources.astrology import operations as astrology
     from bodygraph_server.resources.batch import operations as batch
@@ -70,6 +70,6 @@ def service_document(*, render_path: str = "/render",
     async def unused(request: Any) -> Any:  # pragma: no cover - never served
         raise AssertionError("a documented operation only")
 
-    every = operations(render_path=render_path, image=unused, document=dict,
+    every = operations(render_path=render_path, image=unused, document=lambda lang: {},
                        geocode_key_required=geocode_key_required)
     return openapi_document(every, schemas(), geocode_key_required=geocode_key_required)

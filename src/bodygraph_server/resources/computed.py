@@ -12,6 +12,7 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import Response
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph_server.geocoding import caller_key_required
 from bodygraph_server.http.births import Birth, needs_geocode_key
 from bodygraph_server.http.bodies import parse_json_object, read_raw_body
@@ -59,7 +60,7 @@ PLACE_CODES: tuple[ErrorCode, ...] = (
 )
 #: ... and one that takes births, the time zone's.
 BIRTH_TIME_CODES: tuple[ErrorCode, ...] = (ErrorCode.TIMEZONE_LOOKUP_FAILED,)
-EXTENSION_NOTE = "Advanced tier. 1 credit. An extension beyond the contract."
+EXTENSION_NOTE = pgettext("openapi", "Advanced tier. 1 credit. An extension beyond the contract.")
 
 Data = dict[str, Any] | list[Any]
 """An answer's ``data``: a JSON object, or a JSON array (the calendar's ingresses)."""

@@ -145,5 +145,4 @@
   }
 
   $("chart-form").addEventListener("submit", submit);
-  $("lang").addEventListener("change", () => $("lang-form").submit());
 })();

@@ -9,6 +9,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph_server.billing.accounts import Denied, Principal
 from bodygraph_server.http.bodies import parse_json_object, read_raw_body
 from bodygraph_server.http.body import whole_number_field
@@ -23,6 +24,7 @@ from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import admission_of, admitted
 from bodygraph_server.http.language import LANG, asked_of
 from bodygraph_server.http.negotiation import NOT_ACCEPTABLE, negotiate
+from bodygraph_server.http.openapi import Said, sentences
 from bodygraph_server.http.operation import Answer, Handler, Method, Operation
 from bodygraph_server.resources.accounts.results import (
     ACCOUNT_RESULT,
@@ -173,15 +175,15 @@ _NOT_ACCEPTABLE = Answer(
     description="INVALID_REQUEST_BODY: the Accept header names no media type the "
     "endpoint answers (it answers application/json)",
     schema={"$ref": REF + "ErrorEnvelope"})
-FREE_NOTE = ("Every tier. Free: no credit, but the request counts toward the rate limit. "
-             "An extension beyond the contract.")
+FREE_NOTE = pgettext("openapi", "Every tier. Free: no credit, but the request counts toward "
+                     "the rate limit. An extension beyond the contract.")
 
 
 def _operation(method: Method, path: str, *, summary: str, description: str,
                handler: Handler, type_name: str, message: str,
                parameters: tuple[dict[str, Any], ...] = ()) -> Operation:
     return Operation(
-        method=method, path=path, summary=summary, description=f"{description} {FREE_NOTE}",
+        method=method, path=path, summary=summary, description=sentences(description, FREE_NOTE),
         handler=handler, tags=("v2",), key="bearer", cost=0, error_codes=ACCOUNT_CODES,
         success=Answer(description=message,
                        schema={"$ref": f"{REF}{type_name}Envelope"}),
@@ -189,31 +191,39 @@ def _operation(method: Method, path: str, *, summary: str, description: str,
 
 
 _DAYS = {"name": "days", "in": "query", "required": False,
-         "description": f"how many UTC days, today included (default {DEFAULT_DAYS})",
+         "description": Said(pgettext(
+             "openapi", "how many UTC days, today included (default {days})"),
+             days=DEFAULT_DAYS),
          "schema": DAYS.schema}
 
 OPERATIONS: tuple[Operation, ...] = (
-    _operation("GET", ACCOUNT_PATH, summary="Your account",
-               description="The plan, tier and status of the account the key belongs to, "
-               "its current credit period (remaining = rolledOver + allocated - used), "
-               "overage and this key's rate-limit window.",
+    _operation("GET", ACCOUNT_PATH, summary=pgettext("openapi", "Your account"),
+               description=pgettext(
+                   "openapi", "The plan, tier and status of the account the key belongs to, its "
+                   "current credit period (remaining = rolledOver + allocated - used), overage "
+                   "and this key's rate-limit window."),
                handler=account, type_name=ACCOUNT_RESULT, message="Account"),
-    _operation("GET", USAGE_PATH, summary="Your usage by day",
-               description="For each of the last `days` UTC days (today included), the "
-               "successful calls and the credits charged, by endpoint.",
+    _operation("GET", USAGE_PATH, summary=pgettext("openapi", "Your usage by day"),
+               description=pgettext(
+                   "openapi", "For each of the last `days` UTC days (today included), the "
+                   "successful calls and the credits charged, by endpoint."),
                handler=usage, type_name=USAGE_RESULT, message="Usage", parameters=(_DAYS,)),
-    _operation("POST", KEY_ROTATE_PATH, summary="Rotate your API key",
-               description="A new API key, shown this once. From this answer on, the key "
-               "the request was made with (and any other key of the account) is refused "
-               "with 401 API_KEY_INVALID on every worker and instance.",
+    _operation("POST", KEY_ROTATE_PATH, summary=pgettext("openapi", "Rotate your API key"),
+               description=pgettext(
+                   "openapi", "A new API key, shown this once. From this answer on, the key the "
+                   "request was made with (and any other key of the account) is refused with 401 "
+                   "API_KEY_INVALID on every worker and instance."),
                handler=rotate_key, type_name=KEY_RESULT, message="API key rotated"),
-    _operation("GET", SECRET_PATH, summary="Your webhook secret",
-               description="The secret that signs the account's webhooks (Standard "
-               "Webhooks: `whsec_` + base64), made on the first ask.",
+    _operation("GET", SECRET_PATH, summary=pgettext("openapi", "Your webhook secret"),
+               description=pgettext(
+                   "openapi", "The secret that signs the account's webhooks (Standard Webhooks: "
+                   "`whsec_` + base64), made on the first ask."),
                handler=webhook_secret, type_name=SECRET_RESULT, message="Webhook secret"),
-    _operation("POST", SECRET_ROTATE_PATH, summary="Rotate your webhook secret",
-               description="A new webhook secret; webhooks sent from now on are signed "
-               "with it only.",
+    _operation("POST", SECRET_ROTATE_PATH,
+               summary=pgettext("openapi", "Rotate your webhook secret"),
+               description=pgettext(
+                   "openapi", "A new webhook secret; webhooks sent from now on are signed with "
+                   "it only."),
                handler=rotate_webhook_secret, type_name=SECRET_RESULT,
                message="Webhook secret rotated"),
 )

@@ -8,7 +8,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph_server.http.envelope import LABELS_FIELD, Envelope, v2_success
+from bodygraph_server.http.openapi import sentences
 from bodygraph_server.http.operation import Operation
 from bodygraph_server.relations_charting import Worded, sky_at, worded
 from bodygraph_server.resources.astrology.bodies import (
@@ -59,10 +61,11 @@ def _profile_endpoint(path: str, kind: InputKind, summary: str, where: str) -> C
     return ChartEndpoint(
         path=path, kind=kind, format=_profile, summary=summary,
         success_type=HOLOGENETIC_RESULT, success_message=PROFILE_MESSAGE,
-        description=f"{where} The hologenetic profile (the Gene Keys profile) of the birth: "
-        "each of the 13 spheres is the key (the gate) and line of one named activation "
-        "(`bodygraph hologenetic --json`; the mapping: docs/conventions.md). No shadow, "
-        "gift or siddhi texts. " + EXTENSION_NOTE)
+        description=sentences(where, pgettext(
+            "openapi", "The hologenetic profile (the Gene Keys profile) of the birth: each of "
+            "the 13 spheres is the key (the gate) and line of one named activation (`bodygraph "
+            "hologenetic --json`; the mapping: docs/conventions.md). No shadow, gift or siddhi "
+            "texts."), EXTENSION_NOTE))
 
 
 def parse_astro(body: dict[str, Any]) -> Job:
@@ -118,12 +121,14 @@ def parse_wheel(body: dict[str, Any]) -> Job:
 
 
 ENDPOINTS = (
-    _profile_endpoint("/v2/hologenetic-profiles", "location", "Hologenetic profile",
-                      "Geocodes the location with the caller's HD-Geocode-Key and resolves "
-                      "the time zone of the place (as /v2/charts)."),
+    _profile_endpoint("/v2/hologenetic-profiles", "location",
+                      pgettext("openapi", "Hologenetic profile"), pgettext(
+                          "openapi", "Geocodes the location with the caller's HD-Geocode-Key "
+                          "and resolves the time zone of the place (as /v2/charts).")),
     _profile_endpoint("/v2/hologenetic-profiles/coordinates", "coordinates",
-                      "Hologenetic profile from coordinates",
-                      "Resolves the time zone from lat and lng (as /v2/charts/coordinates)."),
+                      pgettext("openapi", "Hologenetic profile from coordinates"),
+                      pgettext("openapi", "Resolves the time zone from lat and lng (as "
+                               "/v2/charts/coordinates).")),
 )
 OPERATIONS: tuple[Operation, ...] = (
     *(chart_operation(endpoint) for endpoint in ENDPOINTS),
@@ -131,22 +136,28 @@ OPERATIONS: tuple[Operation, ...] = (
         computed=Computed(path="/v2/astro/coordinates", type_name=ASTRO_RESULT,
                           message="Zodiac positions computed",
                           parse=without_services(parse_astro)),
-        summary="Zodiac positions, angles and houses",
-        description="The tropical zodiac sign, degree, minute and second of each of the 26 "
-        "activations and whether the body is retrograde; the Ascendant, the Midheaven and "
-        "the 12 house cusps at the place (`houses`: placidus, the default, or whole-sign; "
-        "beyond the polar circles whole-sign with a note) (`bodygraph astro --json`). "
-        + EXTENSION_NOTE,
+        summary=pgettext("openapi", "Zodiac positions, angles and houses"),
+        description=sentences(
+            pgettext(
+                "openapi", "The tropical zodiac sign, degree, minute and second of each of the "
+                "26 activations and whether the body is retrograde; the Ascendant, the Midheaven "
+                "and the 12 house cusps at the place (`houses`: placidus, the default, or "
+                "whole-sign; beyond the polar circles whole-sign with a note) (`bodygraph astro "
+                "--json`)."),
+            EXTENSION_NOTE),
         body=ASTRO_INPUT),
     computed_operation(
         computed=Computed(path="/v2/wheel-charts/coordinates", type_name=WHEEL_RESULT,
                           message="Wheel chart drawn", parse=without_services(parse_wheel)),
-        summary="Mandala wheel image",
-        description="svgRenderUrl, a link to the mandala wheel of the birth (`bodygraph "
-        "wheel --svg`): the 64 gates around the zodiac, the 26 activations at their "
-        "longitudes, the bodygraph in the centre, with `transitAt` the sky at that instant "
-        "as an outer ring; the same link with .png serves a PNG. The link's token holds the "
-        "longitudes only. `data` is the longitudes drawn. " + EXTENSION_NOTE,
+        summary=pgettext("openapi", "Mandala wheel image"),
+        description=sentences(
+            pgettext(
+                "openapi", "svgRenderUrl, a link to the mandala wheel of the birth (`bodygraph "
+                "wheel --svg`): the 64 gates around the zodiac, the 26 activations at their "
+                "longitudes, the bodygraph in the centre, with `transitAt` the sky at that "
+                "instant as an outer ring; the same link with .png serves a PNG. The link's "
+                "token holds the longitudes only. `data` is the longitudes drawn."),
+            EXTENSION_NOTE),
         body=WHEEL_INPUT),
 )
 """The astrology operations."""

@@ -13,6 +13,7 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import Response
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph_server.billing.accounts import Principal, Reservation
 from bodygraph_server.billing.batch_charges import (
     claim_unpaid,
@@ -144,13 +145,14 @@ async def serve_batch(request: Request) -> Response:
 
 
 BATCH_OPERATION = extension_operation(
-    path=BATCH_PATH, summary="Batch of charts",
-    description="The full charts of 1 to 1000 births given by coordinates, in input order; "
-    "a birth that has no chart gets its own errorCode and message in its slot. Advanced "
-    "tier. 1 credit per chart returned, paid for before any work (402 CREDITS_EXHAUSTED "
-    "and nothing charged when the account cannot pay for every valid birth). One request "
-    "against the rate limit. With an Idempotency-Key, a retry of the same batch is "
-    "answered again and charged nothing more. An extension beyond the contract.",
+    path=BATCH_PATH, summary=pgettext("openapi", "Batch of charts"),
+    description=pgettext(
+        "openapi", "The full charts of 1 to 1000 births given by coordinates, in input order; a "
+        "birth that has no chart gets its own errorCode and message in its slot. Advanced tier. "
+        "1 credit per chart returned, paid for before any work (402 CREDITS_EXHAUSTED and "
+        "nothing charged when the account cannot pay for every valid birth). One request against "
+        "the rate limit. With an Idempotency-Key, a retry of the same batch is answered again "
+        "and charged nothing more. An extension beyond the contract."),
     type_name=CHART_BATCH_RESULT, message=BATCHED, handler=serve_batch,
     request_body=BATCH_INPUT.name, error_codes=body_codes(BATCH_INPUT),
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from operator import methodcaller
 from typing import TYPE_CHECKING, Any
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph_server.http.envelope import Envelope, v2_success
 from bodygraph_server.http.operation import Operation
 from bodygraph_server.resources.charts.flow import (
@@ -43,20 +44,26 @@ def _enveloped(
 
 
 ENDPOINTS: tuple[ChartEndpoint, ...] = (
-    _enveloped("/v2/charts", "location", method="to_v2", summary="Full chart",
+    _enveloped("/v2/charts", "location", method="to_v2",
+               summary=pgettext("openapi", "Full chart"),
                success_type=CHART_RESULT, message=GENERATED,
-               description="Geocodes the location with the caller's HD-Geocode-Key, resolves "
-               "the time zone of the place and returns the full chart. Advanced tier. 1 "
-               "credit."),
-    _enveloped("/v2/charts/simple", "location", method="to_v2_simple", summary="Simple chart",
+               description=pgettext(
+                   "openapi", "Geocodes the location with the caller's HD-Geocode-Key, resolves "
+                   "the time zone of the place and returns the full chart. Advanced tier. 1 "
+                   "credit.")),
+    _enveloped("/v2/charts/simple", "location", method="to_v2_simple",
+               summary=pgettext("openapi", "Simple chart"),
                success_type=CHART_SIMPLE_RESULT, message=GENERATED,
-               description="Type, profile, gates, channelsShort and centers of the chart. "
-               "Basic and Advanced tiers. 1 credit."),
+               description=pgettext(
+                   "openapi", "Type, profile, gates, channelsShort and centers of the chart. "
+                   "Basic and Advanced tiers. 1 credit.")),
     _enveloped("/v2/charts/coordinates", "coordinates", method="to_v2",
-               summary="Full chart from coordinates", success_type=CHART_RESULT,
+               summary=pgettext("openapi", "Full chart from coordinates"),
+               success_type=CHART_RESULT,
                message=GENERATED_FROM_COORDINATES,
-               description="Resolves the time zone from lat and lng (no geocoding) and "
-               "returns the full chart. Advanced tier. 1 credit."),
+               description=pgettext(
+                   "openapi", "Resolves the time zone from lat and lng (no geocoding) and "
+                   "returns the full chart. Advanced tier. 1 credit.")),
 )
 """The v2 chart endpoints."""
 OPERATIONS: tuple[Operation, ...] = tuple(chart_operation(e) for e in ENDPOINTS)

@@ -9,6 +9,7 @@ import logging
 from starlette.requests import Request
 from starlette.responses import Response
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph_server.billing.ratelimit import RateLimitStoreUnavailableError, RedisRateLimiter
 from bodygraph_server.http.envelope import json_response
 from bodygraph_server.http.errors import RETRY_AFTER_OUTAGE
@@ -64,10 +65,11 @@ async def alive(request: Request) -> Response:
 
 
 OPERATIONS: tuple[Operation, ...] = (
-    Operation(method="GET", path="/health", summary="Readiness",
-              description="200 while the database answers a query and stores a write (and "
-              "a Redis rate-limit store answers); else 503 with Retry-After (take the "
-              "worker out of rotation).",
+    Operation(method="GET", path="/health", summary=pgettext("openapi", "Readiness"),
+              description=pgettext(
+                  "openapi", "200 while the database answers a query and stores a write (and a "
+                  "Redis rate-limit store answers); else 503 with Retry-After (take the worker "
+                  "out of rotation)."),
               handler=health, tags=("health",), operation_id="health",
               success=Answer(description="ready", schema=_STATUS),
               refusals={503: Answer(
@@ -75,8 +77,9 @@ OPERATIONS: tuple[Operation, ...] = (
                   "store is down", schema=_STATUS,
                   headers={"Retry-After": {"description": "seconds to wait",
                                            "schema": {"type": "integer"}}})}),
-    Operation(method="GET", path="/health/live", summary="Liveness",
-              description="Always 200 while the process serves requests.",
+    Operation(method="GET", path="/health/live", summary=pgettext("openapi", "Liveness"),
+              description=pgettext(
+                  "openapi", "Always 200 while the process serves requests."),
               handler=alive, tags=("health",), operation_id="health_live",
               success=Answer(description="alive", schema=_STATUS)),
 )

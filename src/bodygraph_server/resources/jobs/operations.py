@@ -12,6 +12,7 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph_server.billing.idempotency import claim_for
 from bodygraph_server.execution.chunks import KINDS
 from bodygraph_server.execution.worker import job_ended, waking
@@ -225,7 +226,7 @@ def schemas() -> dict[str, Any]:
 
 
 _JOB_ID = {"name": "jobId", "in": "path", "required": True,
-           "description": "the job's id (POST /v2/jobs answered it)",
+           "description": pgettext("openapi", "the job's id (POST /v2/jobs answered it)"),
            "schema": {"type": "string"}}
 _READ_CODES = (ErrorCode.API_KEY_MISSING, ErrorCode.API_KEY_INVALID, ErrorCode.UNAUTHORIZED,
                ErrorCode.ACCESS_DENIED, ErrorCode.ACCOUNT_INACTIVE,
@@ -237,16 +238,17 @@ def _envelope(type_name: str) -> dict[str, str]:
 
 
 SUBMIT = Operation(
-    method="POST", path=JOBS_PATH, summary="Submit a job",
-    description="Up to 1,000,000 births computed asynchronously (docs/jobs.md): answered "
-    "202 with the job's id and its Location at once. 1 credit per birth, every one held "
-    "at once (402 CREDITS_EXHAUSTED and nothing held when the account cannot pay for "
-    "all); the credits of rows that fail are given back when the job ends. Query "
-    "parameters: kind (chart: every column of bodygraph batch, or simple) and "
-    "callbackUrl (a webhook POSTed when the job ends). With an Idempotency-Key, a retry "
-    "answers the same job. 413 for a body over the limit or over 1,000,000 births, 422 "
-    "for a body that is empty or neither NDJSON nor CSV, 400 for a bad parameter. "
-    "Advanced tier. An extension beyond the contract.",
+    method="POST", path=JOBS_PATH, summary=pgettext("openapi", "Submit a job"),
+    description=pgettext(
+        "openapi", "Up to 1,000,000 births computed asynchronously (docs/jobs.md): answered 202 "
+        "with the job's id and its Location at once. 1 credit per birth, every one held at once "
+        "(402 CREDITS_EXHAUSTED and nothing held when the account cannot pay for all); the "
+        "credits of rows that fail are given back when the job ends. Query parameters: kind "
+        "(chart: every column of bodygraph batch, or simple) and callbackUrl (a webhook POSTed "
+        "when the job ends). With an Idempotency-Key, a retry answers the same job. 413 for a "
+        "body over the limit or over 1,000,000 births, 422 for a body that is empty or neither "
+        "NDJSON nor CSV, 400 for a bad parameter. Advanced tier. An extension beyond the "
+        "contract."),
     handler=serve_submit, success_status=202,
     success=Answer(description="Job accepted", schema=_envelope(JOB_ACCEPTED),
                    headers={"Location": {"description": "the job's status URL",
@@ -256,11 +258,13 @@ SUBMIT = Operation(
     error_codes=BODY_CODES,
     parameters=(
         {"name": "kind", "in": "query", "required": False,
-         "description": "chart (default: every column of bodygraph batch) or simple",
+         "description": pgettext(
+             "openapi", "chart (default: every column of bodygraph batch) or simple"),
          "schema": {"enum": list(KINDS)}},
         {"name": "callbackUrl", "in": "query", "required": False,
-         "description": "where the job's end is POSTed (a Standard Webhooks event signed "
-         "with the account's secret): an https URL whose host is public (docs/jobs.md)",
+         "description": pgettext(
+             "openapi", "where the job's end is POSTed (a Standard Webhooks event signed "
+             "with the account's secret): an https URL whose host is public (docs/jobs.md)"),
          "schema": {"type": "string", "format": "uri", "maxLength": MAX_URL_LENGTH}},
     ),
     refusals={413: Answer(description="The upload exceeds max_job_bytes or "
@@ -268,31 +272,34 @@ SUBMIT = Operation(
                           schema={"$ref": "#/components/schemas/ErrorEnvelope"})},
 )
 STATUS = Operation(
-    method="GET", path=JOB_PATH, summary="A job's status",
-    description="Where the job is: queued, running, succeeded, failed or cancelled, "
-    "with its rows done and failed. Only the account that submitted it sees it (404 "
-    "otherwise). No credit. An extension beyond the contract.",
+    method="GET", path=JOB_PATH, summary=pgettext("openapi", "A job's status"),
+    description=pgettext(
+        "openapi", "Where the job is: queued, running, succeeded, failed or cancelled, with its "
+        "rows done and failed. Only the account that submitted it sees it (404 otherwise). No "
+        "credit. An extension beyond the contract."),
     handler=serve_status, parameters=(_JOB_ID,),
     success=Answer(description="Job status", schema=_envelope(JOB_STATUS)),
     tags=("jobs",), key="bearer", error_codes=_READ_CODES,
 )
 CANCEL = Operation(
-    method="DELETE", path=JOB_PATH, summary="Cancel a job",
-    description="Stops the job: its rows not done are not computed and their credits are "
-    "given back; the rows done stay downloadable. A job that has ended is answered as "
-    "it is. No credit. An extension beyond the contract.",
+    method="DELETE", path=JOB_PATH, summary=pgettext("openapi", "Cancel a job"),
+    description=pgettext(
+        "openapi", "Stops the job: its rows not done are not computed and their credits are "
+        "given back; the rows done stay downloadable. A job that has ended is answered as it is. "
+        "No credit. An extension beyond the contract."),
     handler=serve_cancel, parameters=(_JOB_ID,), operation_id="v2_jobs_cancel",
     success=Answer(description="Job cancelled", schema=_envelope(JOB_STATUS)),
     tags=("jobs",), key="bearer", error_codes=_READ_CODES,
 )
 RESULT = Operation(
-    method="GET", path=RESULT_PATH, summary="A job's result",
-    description="The rows of an ended job in input order, streamed: NDJSON (default), "
-    "CSV (Accept: text/csv) or Parquet (Accept: application/vnd.apache.parquet), with "
-    "the columns of bodygraph batch (a bad row: its error_code and error; with lang, the "
-    "error in that language, as bodygraph batch --lang writes it). 404 while the "
-    "job runs, and once its result expired (docs/jobs.md, Retention). No credit. An "
-    "extension beyond the contract.",
+    method="GET", path=RESULT_PATH, summary=pgettext("openapi", "A job's result"),
+    description=pgettext(
+        "openapi", "The rows of an ended job in input order, streamed: NDJSON (default), CSV "
+        "(Accept: text/csv) or Parquet (Accept: application/vnd.apache.parquet), with the "
+        "columns of bodygraph batch (a bad row: its error_code and error; with lang, the error "
+        "in that language, as bodygraph batch --lang writes it). 404 while the job runs, and "
+        "once its result expired (docs/jobs.md, Retention). No credit. An extension beyond the "
+        "contract."),
     handler=serve_result, parameters=(_JOB_ID,),
     success=Answer(description="The rows", media_type=NDJSON,
                    schema={"type": "string", "description": f"also text/csv, {PARQUET}"}),

@@ -13,6 +13,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph_server.http.bodies import read_raw_body
 from bodygraph_server.http.delivery import SettlingSend
 from bodygraph_server.http.envelope import error_schemas
@@ -122,13 +123,14 @@ def mcp_operations() -> tuple[Operation, ...]:
     """The endpoint's operation (one per app: it owns its session manager)."""
     remote = RemoteMcp()
     return (Operation(
-        method="POST", path=MCP_PATH, summary="MCP tools (Streamable HTTP)",
-        description="The MCP server's tools (chart, simple_chart, render_svg, transit, ...) "
-        "over MCP's Streamable HTTP transport, for an MCP client: one JSON-RPC message a "
-        "request, answered as JSON (no session: any worker answers). Each tool call costs "
-        "1 credit and has the tier of its matching endpoint (a Basic key: simple_chart "
-        "only); a refused call is a tool error with the contract's code and message, "
-        "other refused messages a JSON-RPC error (docs/mcp.md, \"The remote endpoint\").",
+        method="POST", path=MCP_PATH, summary=pgettext("openapi", "MCP tools (Streamable HTTP)"),
+        description=pgettext(
+            "openapi", "The MCP server's tools (chart, simple_chart, render_svg, transit, ...) "
+            "over MCP's Streamable HTTP transport, for an MCP client: one JSON-RPC message a "
+            "request, answered as JSON (no session: any worker answers). Each tool call costs 1 "
+            "credit and has the tier of its matching endpoint (a Basic key: simple_chart only); "
+            "a refused call is a tool error with the contract's code and message, other refused "
+            'messages a JSON-RPC error (docs/mcp.md, "The remote endpoint").'),
         handler=remote.serve, tags=("mcp",), key="bearer", cost=1, request_body=MESSAGE,
         success=Answer(description="the JSON-RPC answer (a tool's result or error inside)",
                        schema={"$ref": "#/components/schemas/" + ANSWER}),
@@ -150,8 +152,9 @@ def mcp_operations() -> tuple[Operation, ...]:
                                     (406, "Accept lacks application/json and "
                                      "text/event-stream"))}},
         parameters=({"name": "Accept", "in": "header", "required": True,
-                     "description": "application/json, text/event-stream (as MCP clients "
-                     "send it)", "schema": {"type": "string"}},),
+                     "description": pgettext(
+                         "openapi", "application/json, text/event-stream (as MCP clients "
+                         "send it)"), "schema": {"type": "string"}},),
     ),)
 
 

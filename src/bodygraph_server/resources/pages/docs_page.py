@@ -4,6 +4,7 @@ service) and, below it, the rules Swagger UI does not show: authentication, ever
 from __future__ import annotations
 
 import html
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -15,6 +16,42 @@ from bodygraph_server.http.errors import ERROR_TABLE
 STATIC_PATH = "/docs/static"
 SWAGGER_PATH = "/docs/swagger-ui"
 
+#: Swagger UI's own words (buttons, headings) by the component that draws them, as its
+#: plugin API names the components: ``static/docs.js`` wraps each one with a plugin that
+#: says its words in the page's language (docs/languages.md, Swagger UI's words).
+SWAGGER_WORDS: dict[str, tuple[str, ...]] = {
+    "TryItOutButton": (pgettext("page", "Try it out"), pgettext("page", "Cancel"),
+                       pgettext("page", "Reset")),
+    "execute": (pgettext("page", "Execute"),),
+    "clear": (pgettext("page", "Clear"),),
+    "authorizeBtn": (pgettext("page", "Authorize"),),
+    "authorizationPopup": (pgettext("page", "Available authorizations"),),
+    "auths": (pgettext("page", "Authorize"), pgettext("page", "Logout"),
+              pgettext("page", "Close")),
+    "parameters": (pgettext("page", "Parameters"), pgettext("page", "No parameters"),
+                   pgettext("page", "Name"), pgettext("page", "Description"),
+                   pgettext("page", "Request body")),
+    "responses": (pgettext("page", "Responses"), pgettext("page", "Code"),
+                  pgettext("page", "Description"), pgettext("page", "Links")),
+    "response": (pgettext("page", "Media type"),),
+    "liveResponse": (pgettext("page", "Server response"), pgettext("page", "Code"),
+                     pgettext("page", "Details"), pgettext("page", "Request URL"),
+                     pgettext("page", "Responses")),
+    "responseBody": (pgettext("page", "Response body"), pgettext("page", "Download")),
+    "Models": (pgettext("page", "Schemas"),),
+}
+
+
+def swagger_words(lang: str) -> dict[str, dict[str, str]]:
+    """:data:`SWAGGER_WORDS` in ``lang``: each component's English words and their
+    translation (none in English: Swagger UI draws its own)."""
+    from bodygraph.catalog.translations import catalog
+
+    if lang == "en":
+        return {}
+    say = catalog(lang).pgettext
+    return {name: {word: say("page", word) for word in words}
+            for name, words in SWAGGER_WORDS.items()}
 
 
 def _say(lang: str) -> Callable[[str], str]:
@@ -27,14 +64,14 @@ def _say(lang: str) -> Callable[[str], str]:
 
 def nav_bar(title: str, lang: str = "en") -> str:
     """The links at the top of every page in ``lang`` (relative: the service may sit
-    under a path; the title leads to the front page; the pages in a language keep it)."""
+    under a path; the title leads to the front page; the links in a language keep it)."""
     say = _say(lang)
     docs, playground = say(pgettext("page", "API docs")), say(pgettext("page", "Playground"))
     query = "" if lang == "en" else f"?lang={lang}"
-    return (f"<nav class='bar'><a class='home' href='./'>{html.escape(title)}</a> "
+    return (f"<nav class='bar'><a class='home' href='./{query}'>{html.escape(title)}</a> "
             f"<a href='docs{query}'>{docs}</a> "
             f"<a href='playground{query}'>{playground}</a> "
-            "<a href='openapi.json'>openapi.json</a></nav>")
+            f"<a href='openapi.json{query}'>openapi.json</a></nav>")
 
 
 def geocode_key_rule(required: bool, lang: str = "en") -> str:
@@ -65,10 +102,11 @@ def _endpoints(document: Mapping[str, Any], say: Callable[[str], str]) -> str:
 
 def docs_page(document: Mapping[str, Any], geocode_key_required: bool = True,
               lang: str = "en") -> str:
-    """The HTML of ``/docs`` in ``lang``: Swagger UI over ``/openapi.json`` (drawn by the
-    browser, in English), then authentication (and whether place names need the caller's
-    geocoding key), the endpoints (their summaries as the OpenAPI document writes them)
-    and every error code with its default message in ``lang``, as plain HTML."""
+    """The HTML of ``/docs`` in ``lang``: Swagger UI over ``/openapi.json?lang=`` (drawn by
+    the browser; its own words from :func:`swagger_words`), then authentication (and
+    whether place names need the caller's geocoding key), the endpoints (their summaries
+    as ``document``, the document in ``lang``, writes them) and every error code with its
+    default message in ``lang``, as plain HTML."""
     from bodygraph_server.http.error_words import translated
 
     say = _say(lang)
@@ -106,7 +144,9 @@ def docs_page(document: Mapping[str, Any], geocode_key_required: bool = True,
         f"<link rel='icon' type='image/svg+xml' href='{STATIC_PATH[1:]}/favicon.svg'>",
         "</head><body>",
         nav_bar(document["info"]["title"], lang),
-        f"<div id='swagger-ui'><noscript>{noscript}</noscript></div>",
+        "<div id='swagger-ui' data-words='",
+        html.escape(json.dumps(swagger_words(lang), ensure_ascii=False), quote=True),
+        f"'><noscript>{noscript}</noscript></div>",
         "<main class='rules'>",
         f"<h2>{words['authentication']}</h2><p>{authentication} ",
         geocode_key_rule(geocode_key_required, lang), f" {limits}</p>",

@@ -5,7 +5,6 @@ Content-Security-Policy that allows only this origin."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from functools import cache
 from importlib import resources
 from importlib.util import find_spec
@@ -18,6 +17,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph_server.http.envelope import json_response
 from bodygraph_server.http.operation import Answer, Operation
 from bodygraph_server.resources.pages.docs_page import STATIC_PATH, SWAGGER_PATH, docs_page
@@ -60,61 +60,69 @@ def page_headers(render_url: str = "") -> dict[str, str]:
     }
 
 
-Document = Callable[[], Mapping[str, Any]]
-"""The service's OpenAPI document (made from every operation, these included)."""
+Document = Callable[[str], Mapping[str, Any]]
+"""The service's OpenAPI document (made from every operation, these included) with its
+prose in a language (``en``: as written)."""
+_LANG_REFUSAL = Answer(description=pgettext("openapi", "lang is not a supported code"),
+                       media_type="text/plain", schema={"type": "string"})
 
 
-def _page(path: str, *, summary: str, description: str, make: Callable[[], str],
+def _asked(request: Request, headers: Mapping[str, str]) -> str | Response:
+    """The language of ``?lang=`` (``en`` without), or the 400 of an unknown code or of
+    two: a line of text listing the codes."""
+    from bodygraph.catalog.translations import LANGUAGES
+
+    given = request.query_params.getlist("lang") or ["en"]
+    if len(given) != 1 or given[0] not in LANGUAGES:
+        return PlainTextResponse(f"lang must be one of {', '.join(LANGUAGES)}",
+                                 status_code=400, headers=dict(headers))
+    return given[0]
+
+
+def _language_parameter(description: str) -> dict[str, Any]:
+    return {"name": "lang", "in": "query", "required": False, "description": description,
+            "schema": {"$ref": "#/components/schemas/Language"}}
+
+
+def _page(path: str, *, summary: str, description: str, make: Callable[[str], str],
           headers: Mapping[str, str]) -> Operation:
-    """A public HTML page (made once, on its first request)."""
+    """A public HTML page in the language of ``?lang=`` (English without; each language's
+    page made once, on its first request; ``Content-Language`` when ``lang`` is given);
+    an unknown code is 400, a line of text listing the codes."""
     made = cache(make)
 
     async def page(request: Request) -> Response:
-        return HTMLResponse(made(), headers=dict(headers))
+        lang = _asked(request, headers)
+        if isinstance(lang, Response):
+            return lang
+        said = {"Content-Language": lang} if "lang" in request.query_params else {}
+        return HTMLResponse(made(lang), headers={**headers, **said})
 
     page.__name__ = "page_" + (path.strip("/") or "landing")
     return Operation(
         method="GET", path=path, summary=summary, description=description, handler=page,
         success=Answer(description="the page", media_type="text/html",
                        schema={"type": "string"}),
-        tags=("pages",), operation_id="page_" + (path.strip("/") or "landing"))
-
-
-def _page_in_languages(path: str, *, summary: str, description: str,
-                       make: Callable[[str], str], headers: Mapping[str, str]) -> Operation:
-    """A public HTML page in the language of ``?lang=`` (English without; each language's
-    page made once); an unknown code is 400, a line of text listing the codes."""
-    from bodygraph.catalog.translations import LANGUAGES
-
-    made = cache(make)
-
-    async def page(request: Request) -> Response:
-        given = request.query_params.getlist("lang") or ["en"]
-        if len(given) != 1 or given[0] not in LANGUAGES:
-            return PlainTextResponse(f"lang must be one of {', '.join(LANGUAGES)}",
-                                     status_code=400, headers=dict(headers))
-        return HTMLResponse(made(given[0]), headers=dict(headers))
-
-    operation = _page(path, summary=summary, description=description, make=lambda: "",
-                      headers=headers)
-    return replace(operation, handler=page, parameters=({
-        "name": "lang", "in": "query", "required": False,
-        "description": "the language of the page's words (English without)",
-        "schema": {"$ref": "#/components/schemas/Language"}},), refusals={
-        400: Answer(description="lang is not a supported code", media_type="text/plain",
-                    schema={"type": "string"})})
+        tags=("pages",), operation_id="page_" + (path.strip("/") or "landing"),
+        parameters=(_language_parameter(pgettext(
+            "openapi", "the language of the page's words (English without)")),),
+        refusals={400: _LANG_REFUSAL})
 
 
 def page_operations(document: Document, render_url: str = "",
                     geocode_key_required: bool = True) -> tuple[Operation, ...]:
-    """``/openapi.json``, ``/``, ``/docs`` and ``/playground``; ``document`` is asked on
-    the first request (``geocode_key_required``: whether place names need the caller's
-    geocoding key)."""
+    """``/openapi.json``, ``/``, ``/docs`` and ``/playground``, each in the language of
+    ``?lang=``; ``document`` is asked on the first request in a language
+    (``geocode_key_required``: whether place names need the caller's geocoding key)."""
     headers = page_headers(render_url)
-    serialised = cache(lambda: json_response(document()).body)
+    serialised = cache(lambda lang: json_response(document(lang)).body)
 
     async def openapi_json(request: Request) -> Response:
-        return Response(serialised(), media_type="application/json")
+        lang = _asked(request, {})
+        if isinstance(lang, Response):
+            return lang
+        said = {"Content-Language": lang} if "lang" in request.query_params else {}
+        return Response(serialised(lang), media_type="application/json", headers=said)
 
     icon = cache(lambda: (STATIC_DIR / "favicon.svg").read_bytes())
 
@@ -123,29 +131,42 @@ def page_operations(document: Document, render_url: str = "",
                         headers={"Cache-Control": "max-age=86400"})
 
     return (
-        Operation(method="GET", path="/openapi.json", summary="This document",
-                  description="The OpenAPI 3.1 document of the service.",
+        Operation(method="GET", path="/openapi.json",
+                  summary=pgettext("openapi", "This document"),
+                  description=pgettext(
+                      "openapi", "The OpenAPI 3.1 document of the service."),
                   handler=openapi_json, tags=("pages",), operation_id="openapi",
                   success=Answer(description="the OpenAPI document",
-                                 schema={"type": "object"})),
-        Operation(method="GET", path="/favicon.ico", summary="The icon",
-                  description="The service's icon (SVG), which browsers ask for.",
+                                 schema={"type": "object"}),
+                  parameters=(_language_parameter(pgettext(
+                      "openapi", "the language of the summaries and descriptions (English "
+                      "without); keys, schemas, codes and examples stay the contract's")),),
+                  refusals={400: _LANG_REFUSAL}),
+        Operation(method="GET", path="/favicon.ico", summary=pgettext("openapi", "The icon"),
+                  description=pgettext(
+                      "openapi", "The service's icon (SVG), which browsers ask for."),
                   handler=favicon, tags=("pages",), operation_id="favicon",
                   success=Answer(description="the icon", media_type="image/svg+xml",
                                  schema={"type": "string"})),
-        _page("/", summary="Front page",
-              description="What the service is, and links to its pages.",
-              make=lambda: landing_page(document()), headers=headers),
-        _page_in_languages(
-            "/docs", summary="API docs", description="Swagger UI over this document, how to "
-            "authenticate and every error code; the page's own words in the language of "
-            "?lang= (Swagger UI's stay English).",
-            make=lambda lang: docs_page(document(), geocode_key_required, lang),
+        _page("/", summary=pgettext("openapi", "Front page"),
+              description=pgettext(
+                  "openapi", "What the service is, and links to its pages, in the language of "
+                  "?lang=."),
+              make=lambda lang: landing_page(document(lang), lang), headers=headers),
+        _page(
+            "/docs", summary=pgettext("openapi", "API docs"),
+            description=pgettext(
+                "openapi", "Swagger UI over this document, how to authenticate and every error "
+                "code, in the language of ?lang=: the page's words, the document's summaries and "
+                "Swagger UI's buttons."),
+            make=lambda lang: docs_page(document(lang), geocode_key_required, lang),
             headers=headers),
-        _page_in_languages(
-            PLAYGROUND_PATH, summary="Playground", description="Compute a chart with your "
-            "API key and see its bodygraph, in the language of its menu.",
-            make=lambda lang: playground_page(document()["info"]["title"],
+        _page(
+            PLAYGROUND_PATH, summary=pgettext("openapi", "Playground"),
+            description=pgettext(
+                "openapi", "Compute a chart with your API key and see its bodygraph, in the "
+                "language of its menu."),
+            make=lambda lang: playground_page(document("en")["info"]["title"],
                                               geocode_key_required, lang),
             headers=headers),
     )

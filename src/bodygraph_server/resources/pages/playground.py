@@ -72,8 +72,9 @@ def _form(pgettext: Say, geocode_key_required: bool) -> str:
 """
 
 
-def _menu(lang: str, pgettext: Say) -> str:
-    """The language menu: a GET form of ``lang`` (the script submits it on a change)."""
+def language_menu(lang: str, pgettext: Say) -> str:
+    """The language menu of a page: a GET form of ``lang`` (``static/languages.js``
+    submits it on a change)."""
     options = "".join(
         f"<option value='{code}' lang='{code}'{' selected' if code == lang else ''}>"
         f"{html.escape(name)}</option>" for code, name in LANGUAGE_NAMES.items())
@@ -140,7 +141,7 @@ def playground_page(title: str, geocode_key_required: bool = True, lang: str = "
         f"<link rel='icon' type='image/svg+xml' href='{STATIC_PATH[1:]}/favicon.svg'>",
         "</head><body>",
         nav_bar(title, lang),
-        f"<main class='playground'>{_menu(lang, pgettext)}",
+        f"<main class='playground'>{language_menu(lang, pgettext)}",
         f"<h1>{heading}</h1><p>",
         html.escape(pgettext("page", "Compute a chart with your API key (each chart costs 1 "
                              "credit). The page calls the public API of this service only.")),
@@ -152,6 +153,7 @@ def playground_page(title: str, geocode_key_required: bool = True, lang: str = "
         "</div>",
         birth_time_panel(geocode_key_required, lang),
         "</main>",
+        f"<script src='{STATIC_PATH[1:]}/languages.js'></script>",
         f"<script src='{STATIC_PATH[1:]}/playground.js'></script>",
         f"<script src='{STATIC_PATH[1:]}/birth_time.js'></script>",
         "</body></html>",

@@ -13,6 +13,7 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import Response
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph_server.http.bodies import parse_json_object, read_raw_body
 from bodygraph_server.http.body import Body
 from bodygraph_server.http.charging import ChargedRequest, charge_and_answer
@@ -21,6 +22,7 @@ from bodygraph_server.http.errors import ErrorCode
 from bodygraph_server.http.gate import admitted, request_id_of
 from bodygraph_server.http.idempotency import idempotency_key
 from bodygraph_server.http.language import asked_of
+from bodygraph_server.http.openapi import sentences
 from bodygraph_server.http.operation import Operation
 from bodygraph_server.http.validation import CoordinatesInput
 from bodygraph_server.relations_charting import Worded, worded
@@ -133,35 +135,47 @@ async def serve_rectification(request: Request) -> Response:
                                        work=work, respond=respond)
 
 
-_STABILITY = ("For each property (type, profile, authority, definition, incarnationCross, "
-              "strategy, variables) and each of the 26 activations (line level), its value "
-              "and the earliest and latest birth instants around the birth over which it "
-              "stays the same (the design instant moving with the birth), exact to a "
-              "second, within boundMinutes either side (null: it holds to the bound). "
-              "`data` is `bodygraph stability --json`. ")
+_STABILITY = pgettext(
+    "openapi", "For each property (type, profile, authority, definition, incarnationCross, "
+    "strategy, variables) and each of the 26 activations (line level), its value and the "
+    "earliest and latest birth instants around the birth over which it stays the same (the "
+    "design instant moving with the birth), exact to a second, within boundMinutes either "
+    "side (null: it holds to the bound). `data` is `bodygraph stability --json`.")
 
 OPERATIONS: tuple[Operation, ...] = (
     replace(extension_operation(
-        path="/v2/stability", summary="Stability of a chart", type_name=STABILITY_RESULT,
-        description=_STABILITY + "The birth is given by place name (2.2). " + EXTENSION_NOTE,
+        path="/v2/stability", summary=pgettext("openapi", "Stability of a chart"),
+        type_name=STABILITY_RESULT,
+        description=sentences(
+            _STABILITY,
+            pgettext("openapi", "The birth is given by place name (2.2)."),
+            EXTENSION_NOTE),
         message="Stability computed", request_body=STABILITY_INPUT.name,
         handler=computed_handler(_stability_parser(STABILITY_INPUT)),
         error_codes=_codes(STABILITY_INPUT, geocoding=True)), geocode_key="required"),
     extension_operation(
-        path="/v2/stability/coordinates", summary="Stability of a chart from coordinates",
+        path="/v2/stability/coordinates",
+        summary=pgettext("openapi", "Stability of a chart from coordinates"),
         type_name=STABILITY_RESULT, message="Stability computed",
-        description=_STABILITY + "The birth is given by coordinates (2.3). " + EXTENSION_NOTE,
+        description=sentences(
+            _STABILITY,
+            pgettext("openapi", "The birth is given by coordinates (2.3)."),
+            EXTENSION_NOTE),
         request_body=STABILITY_COORDINATES_INPUT.name,
         handler=computed_handler(_stability_parser(STABILITY_COORDINATES_INPUT)),
         error_codes=_codes(STABILITY_COORDINATES_INPUT, geocoding=False)),
     extension_operation(
-        path=RECTIFICATIONS, summary="Birth-time rectification", type_name=RECTIFICATION_RESULT,
+        path=RECTIFICATIONS, summary=pgettext("openapi", "Birth-time rectification"),
+        type_name=RECTIFICATION_RESULT,
         message=RECTIFIED, handler=serve_rectification, request_body="RectificationInput",
-        description="Every window of birth instants in a local date (or a range of up to 7 "
-        "days, optionally from fromTime to toTime) at a place name or a point whose chart "
-        "satisfies all the constraints, exact to a second, with UTC and local times (a wall "
-        "time that occurs twice is marked with its pass), in time order. No window is an "
-        "answer, not an error. `data` is `bodygraph rectify --json`. " + EXTENSION_NOTE,
+        description=sentences(
+            pgettext(
+                "openapi", "Every window of birth instants in a local date (or a range of up to "
+                "7 days, optionally from fromTime to toTime) at a place name or a point whose "
+                "chart satisfies all the constraints, exact to a second, with UTC and local "
+                "times (a wall time that occurs twice is marked with its pass), in time order. "
+                "No window is an answer, not an error. `data` is `bodygraph rectify --json`."),
+            EXTENSION_NOTE),
         error_codes=_codes(RECTIFICATION_PLACE, RECTIFICATION_POINT, geocoding=True)),
 )
 """The stability and rectification operations."""

@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph_server.http.envelope import Envelope
+from bodygraph_server.http.openapi import sentences
 from bodygraph_server.http.operation import Operation
 from bodygraph_server.relations_charting import (
     Worded,
@@ -100,29 +102,38 @@ OPERATIONS: tuple[Operation, ...] = (
     computed_operation(
         computed=Computed(path="/v2/transits", type_name=TRANSIT_RESULT,
                           message="Transit computed", parse=without_services(parse_transit)),
-        summary="Transit",
-        description="The 13 bodies at the instant `at`, their gates and channels; with a "
-        "natal birth also the channels the transit completes, the centers it newly defines "
-        "and the overlay chart (`bodygraph transit --json`). `\"visual\": true` (with natal) "
-        "adds svgRenderUrl, a link to the natal chart with the transit over it. "
-        + EXTENSION_NOTE,
+        summary=pgettext("openapi", "Transit"),
+        description=sentences(
+            pgettext(
+                "openapi", "The 13 bodies at the instant `at`, their gates and channels; with a "
+                "natal birth also the channels the transit completes, the centers it newly "
+                'defines and the overlay chart (`bodygraph transit --json`). `"visual": true` '
+                "(with natal) adds svgRenderUrl, a link to the natal chart with the transit over "
+                "it."),
+            EXTENSION_NOTE),
         body=TRANSIT_INPUT),
     computed_operation(
         computed=Computed(path="/v2/connections", type_name=CONNECTION_RESULT,
                           message="Connection computed",
                           parse=without_services(parse_connection)),
-        summary="Connection chart",
-        description="Each channel between two people classified (electromagnetic, "
-        "companionship, dominance, compromise) and the composite chart (`bodygraph "
-        "connection --json`). `\"visual\": true` adds svgRenderUrl, a link to both "
-        "persons' activations in one bodygraph. " + EXTENSION_NOTE,
+        summary=pgettext("openapi", "Connection chart"),
+        description=sentences(
+            pgettext(
+                "openapi", "Each channel between two people classified (electromagnetic, "
+                "companionship, dominance, compromise) and the composite chart (`bodygraph "
+                'connection --json`). `"visual": true` adds svgRenderUrl, a link to both '
+                "persons' activations in one bodygraph."),
+            EXTENSION_NOTE),
         body=CONNECTION_INPUT),
     computed_operation(
         computed=Computed(path="/v2/pentas", type_name=PENTA_RESULT, message="Penta computed",
                           parse=without_services(parse_penta)),
-        summary="Penta",
-        description="The penta gates and channels of a group of 3 to 5 people (`bodygraph "
-        "penta --json`). " + EXTENSION_NOTE,
+        summary=pgettext("openapi", "Penta"),
+        description=sentences(
+            pgettext(
+                "openapi", "The penta gates and channels of a group of 3 to 5 people (`bodygraph "
+                "penta --json`)."),
+            EXTENSION_NOTE),
         body=PENTA_INPUT),
 )
 """The relation operations."""

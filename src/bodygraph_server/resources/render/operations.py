@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph.render import PRESET_NAMES
+from bodygraph_server.http.openapi import Said, sentences
 from bodygraph_server.http.operation import Answer, Handler, Operation
 from bodygraph_server.images.route import IMAGE_ROUTE
 from bodygraph_server.images.throttle import RENDER_BURST, RENDER_RATE
@@ -42,28 +44,33 @@ def image_operation(image_format: str, render_path: str, handler: Handler) -> Op
     return Operation(
         method="GET", path=f"{base}/{{template}}.{image_format}",
         route_path=base + IMAGE_ROUTE,
-        summary="Rendered chart image" + (" (PNG)" if png else ""),
-        description=("The PNG of a visual chart: the svgRenderUrl link with .png for .svg. "
-                     if png else "The SVG of a visual chart: the link in svgRenderUrl. ")
-        + "A bearer link (no headers); the token is verified before anything renders. "
-        "Nothing is stored. No credit is charged.",
+        summary=pgettext("openapi", "Rendered chart image (PNG)") if png
+        else pgettext("openapi", "Rendered chart image"),
+        description=sentences(pgettext(
+            "openapi", "The PNG of a visual chart: the svgRenderUrl link with .png for .svg.")
+            if png else pgettext("openapi", "The SVG of a visual chart: the link in svgRenderUrl."),
+            pgettext("openapi", "A bearer link (no headers); the token is verified before "
+                     "anything renders. Nothing is stored. No credit is charged.")),
         operation_id="render_image_png" if png else "render_image",
         tags=("images",), handler=handler,
         parameters=(
             {"name": "template", "in": "path", "required": True,
-             "description": "the template's UUID (canonical: lower case, hyphenated), "
-             "default, or a shipped theme (" + ", ".join(PRESET_NAMES) + ": a wheel "
-             "link's theme)",
+             "description": Said(pgettext(
+                 "openapi", "the template's UUID (canonical: lower case, hyphenated), "
+                 "default, or a shipped theme ({themes}: a wheel link's theme)"),
+                 themes=", ".join(PRESET_NAMES)),
              "schema": {"type": "string", "pattern": TEMPLATE_PATTERN}},
             {"name": "t", "in": "query", "required": True,
-             "description": "the sealed, signed render token (key id, a dot, a body of "
-             "base64url characters of one of the token versions' lengths), given once; "
-             "bound to the template of the path",
+             "description": pgettext(
+                 "openapi", "the sealed, signed render token (key id, a dot, a body of "
+                 "base64url characters of one of the token versions' lengths), given once; "
+                 "bound to the template of the path"),
              "schema": {"type": "string", "pattern": TOKEN_PATTERN}},
             {"name": "lang", "in": "query", "required": False,
-             "description": "the language of the image's words (en by default); outside "
-             "the token, it changes nothing else. The svgRenderUrl of an answer asked with "
-             "lang carries it.",
+             "description": pgettext(
+                 "openapi", "the language of the image's words (en by default); outside "
+                 "the token, it changes nothing else. The svgRenderUrl of an answer asked "
+                 "with lang carries it."),
              "schema": {"$ref": "#/components/schemas/Language"}},
         ),
         success=Answer(description="the image",

@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph_server.http.births import shape_error
 from bodygraph_server.http.envelope import JSON_MEDIA_TYPE, Envelope
+from bodygraph_server.http.openapi import sentences
 from bodygraph_server.http.operation import Operation
 from bodygraph_server.relations_charting import (
     Worded,
@@ -101,34 +103,43 @@ OPERATIONS: tuple[Operation, ...] = (
         computed=Computed(path="/v2/sensitivity", type_name=SENSITIVITY_RESULT,
                           message="Sensitivity computed",
                           parse=without_services(parse_sensitivity)),
-        summary="Birth-time sensitivity",
-        description="Every instant within windowMinutes either side of the birth at which "
-        "one of the 26 activations changes line, and the segments between them (`bodygraph "
-        "sensitivity --json`). " + EXTENSION_NOTE,
+        summary=pgettext("openapi", "Birth-time sensitivity"),
+        description=sentences(
+            pgettext(
+                "openapi", "Every instant within windowMinutes either side of the birth at which "
+                "one of the 26 activations changes line, and the segments between them "
+                "(`bodygraph sensitivity --json`)."),
+            EXTENSION_NOTE),
         body=SENSITIVITY_INPUT),
     computed_operation(
         computed=Computed(path="/v2/cycles", type_name=CYCLES_RESULT, message="Cycles computed",
                           parse=without_services(parse_cycles),
                           media_types=(JSON_MEDIA_TYPE, ICALENDAR)),
-        summary="Cycles",
-        description="The solar return of `year`, the Saturn returns and the Uranus "
-        "oppositions of the birth (`bodygraph cycles --json`); with `Accept: text/calendar` "
-        "the same as an RFC 5545 iCalendar document, one event each (`bodygraph cycles "
-        "--ics`). " + EXTENSION_NOTE,
+        summary=pgettext("openapi", "Cycles"),
+        description=sentences(
+            pgettext(
+                "openapi", "The solar return of `year`, the Saturn returns and the Uranus "
+                "oppositions of the birth (`bodygraph cycles --json`); with `Accept: "
+                "text/calendar` the same as an RFC 5545 iCalendar document, one event each "
+                "(`bodygraph cycles --ics`)."),
+            EXTENSION_NOTE),
         body=CYCLES_INPUT),
     computed_operation(
         computed=Computed(path="/v2/calendar", type_name=CALENDAR_RESULT,
                           message="Calendar computed", parse=parse_calendar,
                           media_types=(JSON_MEDIA_TYPE, ICALENDAR)),
-        summary="Ingress calendar",
-        description="Every instant from the start of `from` to the end of `to` (UTC, at "
-        "most 366 days) at which one of `bodies` enters a new gate or line: `data` is the "
-        "list `bodygraph calendar --json` prints. The calendar is the same for every "
-        "caller: each UTC month of each level is computed once and shared by every caller, "
-        "worker and instance of the service (docs/api.md, \"The calendar's months\"); the "
-        "answer is the same as computed alone. With `Accept: text/calendar` the same "
-        "ingresses as an RFC 5545 iCalendar document, one event each (`bodygraph calendar "
-        "--ics`). " + EXTENSION_NOTE,
+        summary=pgettext("openapi", "Ingress calendar"),
+        description=sentences(
+            pgettext(
+                "openapi", "Every instant from the start of `from` to the end of `to` (UTC, at "
+                "most 366 days) at which one of `bodies` enters a new gate or line: `data` is "
+                "the list `bodygraph calendar --json` prints. The calendar is the same for every "
+                "caller: each UTC month of each level is computed once and shared by every "
+                "caller, worker and instance of the service (docs/api.md, \"The calendar's "
+                'months"); the answer is the same as computed alone. With `Accept: '
+                "text/calendar` the same ingresses as an RFC 5545 iCalendar document, one event "
+                "each (`bodygraph calendar --ics`)."),
+            EXTENSION_NOTE),
         body=CALENDAR_INPUT),
 )
 """The time-search operations."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from operator import methodcaller
 from typing import Any
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph_server.http.operation import Operation
 from bodygraph_server.resources.charts.flow import ChartEndpoint, chart_operation
 
@@ -22,14 +23,17 @@ def _flat(path: str, method: str, *, summary: str, success_type: str,
 
 
 ENDPOINTS: tuple[ChartEndpoint, ...] = (
-    _flat("/v1/bodygraphs", "to_v1", summary="Full bodygraph (legacy)",
+    _flat("/v1/bodygraphs", "to_v1", summary=pgettext("openapi", "Full bodygraph (legacy)"),
           success_type=V1_BODYGRAPH,
-          description="Legacy form of POST /v2/charts: flat snake_case body, date "
-          "DD-MMM-YY. Advanced tier. 1 credit (shared pool with v2)."),
-    _flat("/v1/bodygraphs/simple", "to_v1_simple", summary="Simple bodygraph (legacy)",
+          description=pgettext(
+              "openapi", "Legacy form of POST /v2/charts: flat snake_case body, date DD-MMM-YY. "
+              "Advanced tier. 1 credit (shared pool with v2).")),
+    _flat("/v1/bodygraphs/simple", "to_v1_simple",
+          summary=pgettext("openapi", "Simple bodygraph (legacy)"),
           success_type=V1_BODYGRAPH_SIMPLE,
-          description="Legacy form of POST /v2/charts/simple. Basic and Advanced tiers. 1 "
-          "credit."),
+          description=pgettext(
+              "openapi", "Legacy form of POST /v2/charts/simple. Basic and Advanced tiers. 1 "
+              "credit.")),
 )
 """The v1 endpoints."""
 OPERATIONS: tuple[Operation, ...] = tuple(chart_operation(e) for e in ENDPOINTS)

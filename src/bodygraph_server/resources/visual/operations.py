@@ -9,9 +9,11 @@ from typing import TYPE_CHECKING, Any
 from starlette.requests import Request
 from starlette.responses import Response
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph.render import RenderInput
 from bodygraph_server.http.envelope import RENDER_URL_FIELD, Envelope, v2_success
 from bodygraph_server.http.errors import ErrorCode
+from bodygraph_server.http.openapi import sentences
 from bodygraph_server.http.operation import Handler, Operation
 from bodygraph_server.images.route import picture_url
 from bodygraph_server.images.templates import TemplateHub
@@ -80,9 +82,9 @@ def visual_handler(endpoint: ChartEndpoint) -> Handler:
     return serve
 
 
-_NOTE = ("Public beta. The full chart plus svgRenderUrl, a non-expiring bearer link to the "
-         "rendered SVG (styled by the caller's active template, default theme otherwise). "
-         "Advanced tier. 1 credit.")
+_NOTE = pgettext("openapi", "Public beta. The full chart plus svgRenderUrl, a non-expiring "
+                 "bearer link to the rendered SVG (styled by the caller's active template, "
+                 "default theme otherwise). Advanced tier. 1 credit.")
 
 
 def _visual(path: str, kind: InputKind, *, summary: str, message: str, description: str,
@@ -92,18 +94,21 @@ def _visual(path: str, kind: InputKind, *, summary: str, message: str, descripti
     return ChartEndpoint(path=path, kind=kind, format=visual_format(message), summary=summary,
                          success_type=CHART_RESULT, success_message=message,
                          success_schema=VISUAL_ENVELOPE.name, status_overrides=overrides,
-                         description=description + " " + _NOTE)
+                         description=sentences(description, _NOTE))
 
 
 VISUAL_ENDPOINTS: tuple[ChartEndpoint, ChartEndpoint] = (
-    _visual(VISUAL_PATH, "location", summary="Chart with rendered image", message=GENERATED,
-            description="Geocodes the location with the caller's HD-Geocode-Key. A missing "
-            "HD-Geocode-Key is 400 GEOCODE_KEY_MISSING here.",
+    _visual(VISUAL_PATH, "location", summary=pgettext("openapi", "Chart with rendered image"),
+            message=GENERATED,
+            description=pgettext(
+                "openapi", "Geocodes the location with the caller's HD-Geocode-Key. A missing "
+                "HD-Geocode-Key is 400 GEOCODE_KEY_MISSING here."),
             geocode_key_missing_status=400),
     _visual(VISUAL_COORDINATES_PATH, "coordinates",
-            summary="Chart with rendered image from coordinates",
+            summary=pgettext("openapi", "Chart with rendered image from coordinates"),
             message=GENERATED_FROM_COORDINATES,
-            description="Resolves the time zone from lat and lng (no geocoding)."),
+            description=pgettext(
+                "openapi", "Resolves the time zone from lat and lng (no geocoding).")),
 )
 """The two visual-chart endpoint specs."""
 OPERATIONS: tuple[Operation, ...] = tuple(chart_operation(e, visual_handler(e))
