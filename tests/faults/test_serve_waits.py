@@ -1,13 +1,17 @@
-"""``bodygraph-server serve`` started while the database is unavailable waits for it
-(logging each attempt) instead of exiting, and serves once it is there."""
+"""``bodygraph-server serve`` started while the database server is unavailable (nothing
+listens on its port) waits for it, logging each attempt, and serves once it is there."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import socket
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -19,13 +23,47 @@ pytestmark = pytest.mark.faults
 PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/test"
 
 
+def _pipe(source: socket.socket, target: socket.socket) -> None:
+    with contextlib.suppress(OSError):
+        while data := source.recv(65536):
+            target.sendall(data)
+    with contextlib.suppress(OSError):
+        target.shutdown(socket.SHUT_WR)
+
+
+@contextlib.contextmanager
+def _forwarding(port: int) -> Iterator[None]:
+    """PostgreSQL (127.0.0.1:5432) comes up on ``port``: a TCP forwarder listens there."""
+    listener = socket.create_server(("127.0.0.1", port))
+    opened: list[socket.socket] = [listener]
+
+    def accept() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                client, _ = listener.accept()
+                server = socket.create_connection(("127.0.0.1", 5432))
+                opened.extend((client, server))
+                for a, b in ((client, server), (server, client)):
+                    threading.Thread(target=_pipe, args=(a, b), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    try:
+        yield
+    finally:
+        for sock in opened:
+            sock.close()
+
+
 @pytest.mark.postgres
 def test_serve_waits_for_the_database(tmp_path: Path) -> None:
     import psycopg
 
-    name = "bgserve_" + secrets.token_hex(5)  # does not exist yet: connections fail
-    port = free_port()
-    env = {**os.environ, "BODYGRAPH_DATABASE_URL": f"postgresql://postgres@127.0.0.1:5432/{name}",
+    name = "bgserve_" + secrets.token_hex(5)
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    port, database_port = free_port(), free_port()  # nothing listens there yet
+    env = {**os.environ,
+           "BODYGRAPH_DATABASE_URL": f"postgresql://postgres@127.0.0.1:{database_port}/{name}",
            "BODYGRAPH_WARM_UP": "0", "PYTHONUNBUFFERED": "1"}
     log_path = tmp_path / "serve.log"
     with log_path.open("wb") as log:
@@ -38,13 +76,11 @@ def test_serve_waits_for_the_database(tmp_path: Path) -> None:
             assert process.poll() is None, log_path.read_text()
             time.sleep(0.05)
         assert "database unavailable" in log_path.read_text()
-        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
-            admin.execute(f"CREATE DATABASE {name}")
         created = time.monotonic()
         status = 0
         # One client for every poll (``httpx.get`` makes a client and a TLS context, about
         # 20 ms of CPU, per call).
-        with httpx.Client(timeout=2, verify=tls_context()) as http:
+        with _forwarding(database_port), httpx.Client(timeout=2, verify=tls_context()) as http:
             while time.monotonic() < created + 20 and status != 200:
                 assert process.poll() is None, log_path.read_text()
                 try:

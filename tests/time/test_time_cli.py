@@ -36,7 +36,7 @@ def test_sensitivity_from_a_local_birth_reads_as_text(capsys: pytest.CaptureFixt
     captured = capsys.readouterr()
     assert "-> 1980-01-03 08:30:00 UTC" in captured.err
     assert "Segments" in captured.out and "profile 3/5 -> 3/6" in captured.out
-    assert "design moon 24.6 -> 2.1; type, profile, authority, definition and cross " \
+    assert "Design Moon 24.6 -> 2.1; type, profile, authority, definition and cross " \
         "unchanged" in captured.out
 
 
@@ -48,7 +48,7 @@ def test_each_sensitivity_segment_says_what_changes(capsys: pytest.CaptureFixtur
     what = [line.split(" UTC  ", 1)[1] for line in segments]
     assert len(set(what)) == len(what)  # no two lines read the same
     assert what[0].startswith("3/5 Generator, Emotional, Triple Split Definition")
-    assert what[5] == ("design sun 48.5 -> 48.6, design earth 21.5 -> 21.6; profile 3/5 -> "
+    assert what[5] == ("Design Sun 48.5 -> 48.6, Design Earth 21.5 -> 21.6; profile 3/5 -> "
                        "3/6")
     assert what[3].endswith("unchanged  (the birth)")
     assert "Changes:" not in out

@@ -1,7 +1,6 @@
-"""A refusal's human ``message`` in the asked language: a message marked where it is
-written, else matched against the service's messages (context ``service error``), then the
-library's (``bodygraph.catalog.said``), the translation filled with the same values. Error
-codes never change."""
+"""A refusal's human ``message`` in the asked language: marked where it is written, else
+matched against the service's messages (``service error``), then the library's
+(``bodygraph.catalog.said``). Error codes never change."""
 
 from __future__ import annotations
 
