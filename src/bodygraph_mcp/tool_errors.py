@@ -12,6 +12,7 @@ from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
+from bodygraph.catalog.numbers import number_text
 from bodygraph.catalog.said import said
 from bodygraph.catalog.translations import LANGUAGES, SOURCE_LANGUAGE, catalog, pgettext
 from bodygraph.cli.options import CliError
@@ -169,8 +170,19 @@ def problem(error: ErrorDetails, lang: str, within: Sequence[str] = ()) -> str:
         expected = str(context.get("expected", ""))
         fields["choices"] = ", ".join(re.findall(r"'([^']*)'", expected)) or expected
     elif kind in _LIMITS:
-        fields["count" if kind.startswith("too_") else "limit"] = context.get(_LIMITS[kind])
+        fields["count" if kind.startswith("too_") else "limit"] = _number(
+            context.get(_LIMITS[kind]), lang)
     return _said(_KINDS.get(kind, INVALID), lang).format(**fields)
+
+
+def _number(value: object, lang: str) -> str:
+    """A bound as ``lang`` writes it: a whole number as it is (a year stays ``1800``), a
+    fraction with the language's decimal mark."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, float) and "e" not in repr(value):
+        return number_text(value, lang, len(repr(value).partition(".")[2]))
+    return str(value)
 
 
 def problems(errors: ValidationError, lang: str, within: Sequence[str] = ()) -> str:
