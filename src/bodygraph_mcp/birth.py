@@ -2,8 +2,9 @@
 gazetteer) or coordinates, or a UTC instant. One definition of that input (and so of its
 JSON Schema) and of turning it into a chart, shared by every tool.
 
-Every refusal is a :class:`~mcp.server.mcpserver.exceptions.ToolError` whose text says
-what to change; the library's own messages are passed on as they are.
+Every refusal is a :class:`~bodygraph_mcp.tool_errors.Refusal` (a ``ToolError``) whose
+text says what to change, and can say it in the call's language; the library's own
+messages are passed on as they are.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from datetime import datetime, timezone
 from functools import cache
 from typing import Annotated, Any, Literal
 
-from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema
 from typing_extensions import TypedDict
 
@@ -25,9 +25,19 @@ from bodygraph.errors import BodygraphError
 from bodygraph.geo.birthtime import parse_instant
 from bodygraph.geo.local import LocalChart, calculate_at_place, calculate_local
 from bodygraph.model.chart import Chart
-
-HOW = ("give date and time with a place or with lat and lng, or give utc alone (e.g. "
-       "date 1990-07-15, time 14:30, place 'Berlin, Germany')")
+from bodygraph_mcp.tool_errors import (
+    NO_DATE,
+    NO_OFFSET,
+    NO_OFFSET_OR_LOCAL,
+    NO_PLACE,
+    NOT_AN_INSTANT,
+    PLACE_AND_COORDINATES,
+    UTC_ALONE,
+    how,
+    invalid_birth,
+    library_refusal,
+    refused,
+)
 
 WallTimeName = Literal["unique", "fold", "gap"]
 
@@ -57,7 +67,7 @@ class BirthInput(BaseModel):
         "e.g. 1990-07-15T12:30:00Z."), examples=["1990-07-15T12:30:00Z"])
 
     def resolve(self) -> Birth:
-        """The chart of this birth; :class:`ToolError` with what to change otherwise."""
+        """The chart of this birth; a refusal with what to change otherwise."""
         with library_errors():
             return self._resolve()
 
@@ -65,16 +75,16 @@ class BirthInput(BaseModel):
         if self.utc is not None:
             if any(v is not None for v in (self.date, self.time, self.place, self.lat,
                                            self.lng)):
-                raise ToolError(f"utc goes alone: {HOW}")
+                raise refused(UTC_ALONE, how=how())
             return _at_instant(self.utc)
         if self.date is None or self.time is None:
-            raise ToolError(f"the birth date or time is missing: {HOW}")
+            raise refused(NO_DATE, how=how())
         if self.place is not None:
             if self.lat is not None or self.lng is not None:
-                raise ToolError(f"give a place or lat and lng, not both: {HOW}")
+                raise refused(PLACE_AND_COORDINATES, how=how())
             return _from_local(calculate_at_place(self.date, self.time, self.place))
         if self.lat is None or self.lng is None:
-            raise ToolError(f"the birth place is missing: {HOW}")
+            raise refused(NO_PLACE, how=how())
         return _from_local(calculate_local(self.date, self.time, lat=self.lat, lng=self.lng))
 
 
@@ -86,15 +96,11 @@ def birth_schema() -> dict[str, Any]:
 
 def parse_birth(value: Mapping[str, Any], name: str = "birth") -> BirthInput:
     """A birth object as the tool received it -> :class:`BirthInput`; a
-    :class:`ToolError` naming each field that is wrong otherwise."""
+    refusal naming each field that is wrong otherwise."""
     try:
         return BirthInput.model_validate(value)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(part) for part in (name, *error['loc']))}: {error['msg']}"
-            for error in exc.errors()
-        )
-        raise ToolError(f"{problems} ({HOW})") from None
+        raise invalid_birth(exc, name) from None
 
 
 BirthArg = Annotated[dict[str, Any], WithJsonSchema(birth_schema()), Field(description=(
@@ -153,26 +159,23 @@ def library_errors() -> Iterator[None]:
     try:
         yield
     except (BodygraphError, CliError) as exc:
-        raise ToolError(str(exc)) from exc
+        raise library_refusal(exc) from exc
 
 
-def instant(text: str, name: str, local: str = "") -> datetime:
-    """An ISO 8601 instant with an offset (argument ``name``); ``local`` ends the message
-    of a missing offset."""
+def instant(text: str, name: str, local: bool = False) -> datetime:
+    """An ISO 8601 instant with an offset (argument ``name``); ``local``: the message of a
+    missing offset also offers a local time."""
     try:
         moment = parse_instant(text)
     except ValueError:
-        raise ToolError(f"{name} {text!r} is not an ISO 8601 date-time; write it like "
-                        "1990-07-15T12:30:00Z") from None
+        raise refused(NOT_AN_INSTANT, name=name, text=text) from None
     if moment.tzinfo is None:
-        raise ToolError(f"{name} {text!r} has no offset; add Z for UTC "
-                        f"(1990-07-15T12:30:00Z){local}")
+        raise refused(NO_OFFSET_OR_LOCAL if local else NO_OFFSET, name=name, text=text)
     return moment
 
 
 def _at_instant(utc: str) -> Birth:
-    moment = instant(utc, "utc", ", or give date and time with a place or lat and lng for a "
-                     "local time")
+    moment = instant(utc, "utc", local=True)
     chart = calculate(moment)
     return Birth(chart, BirthInfo(utc=_utc(chart), local=None, zone=None,
                                   place=None, lat=None, lng=None, wallTime=None,

@@ -1,6 +1,7 @@
 """The tools' optional ``lang``: with it, a tool's structured content gets ``labels``, the
 words of its data in that language under the same keys (the library result's own
-``labels(lang)``), and a picture is drawn in it; without it, the result is as before."""
+``labels(lang)``), a picture is drawn in it and its errors are said in it
+(:mod:`bodygraph_mcp.tool_errors`); without it, the result is as before."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ Language = Literal["en", "de", "nl", "es", "fr", "pt", "it", "ru", "ja", "zh-Han
 """The library's languages (``bodygraph.languages()``; a test holds the two equal)."""
 Lang = Annotated[Language | None, Field(description=(
     "Optional language of the words: adds `labels` (the data's words in it, same keys; "
-    "the data itself stays English) and draws pictures in it. One of en, de, nl, es, fr, "
-    "pt, it, ru, ja, zh-Hans."))]
+    "the data itself stays English), draws pictures and says errors in it. One of en, de, "
+    "nl, es, fr, pt, it, ru, ja, zh-Hans."))]
 LABELS = "labels"
 
 

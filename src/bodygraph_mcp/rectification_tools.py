@@ -8,7 +8,6 @@ from collections.abc import Callable
 from datetime import tzinfo
 from typing import Annotated, Any
 
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 from pydantic import Field
 from typing_extensions import TypedDict
@@ -28,6 +27,7 @@ from bodygraph_mcp.birth import BirthArg, library_errors, parse_birth
 from bodygraph_mcp.languages import Lang, labelled
 from bodygraph_mcp.relation_results import relation_result
 from bodygraph_mcp.summaries import when
+from bodygraph_mcp.tool_errors import LAT_WITH_LNG, ONE_WHERE, library_refusal, refused
 
 _Stretch = TypedDict("_Stretch", {"value": str, "from": str | None, "to": str | None})
 
@@ -111,10 +111,9 @@ def rectification_summary(result: Rectification, lang: str = SOURCE_LANGUAGE) ->
 def _zone(place: str | None, lat: float | None, lng: float | None,
           tz: str | None) -> tzinfo:
     if (lat is None) != (lng is None):
-        raise ToolError("give lat and lng together")
+        raise refused(LAT_WITH_LNG)
     if sum(value is not None for value in (place, lat, tz)) != 1:
-        raise ToolError("give exactly one of place, lat and lng, or tz (e.g. place "
-                        "'London, United Kingdom')")
+        raise refused(ONE_WHERE)
     if tz is not None:
         return zone(tz)
     if place is not None:
@@ -164,7 +163,7 @@ def rectify(
                             channels=channels or (), gates=gates or (),
                             activations=activations or ())
         if not known:
-            raise ToolError(NO_CONSTRAINT)
+            raise library_refusal(NO_CONSTRAINT)
         where = _zone(place, lat, lng, tz)
         result = relations.rectify(parse_date(date), known, zone=where,
                          last_day=None if to_date is None else parse_date(to_date),

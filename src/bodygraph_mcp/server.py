@@ -1,15 +1,18 @@
 """The MCP server: the official SDK's :class:`MCPServer` with the tools of
 :mod:`bodygraph_mcp.tools` (each computed locally by the library: no API key, no
-network)."""
+network), whose errors are said in the call's ``lang`` (:mod:`bodygraph_mcp.tool_errors`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
-from mcp.types import ToolAnnotations
+from mcp.server.mcpserver.context import Context
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.types import CallToolResult, InputRequiredResult, ToolAnnotations
 
 import bodygraph
+from bodygraph_mcp.tool_errors import in_language
 from bodygraph_mcp.tools import TOOLS
 
 INSTRUCTIONS = (
@@ -19,9 +22,27 @@ INSTRUCTIONS = (
 )
 
 
+class SpeakingServer(MCPServer[Any]):
+    """The SDK's server, a tool call's failure (its arguments' validation, the tool's own
+    refusal, an unknown tool) said in the call's ``lang``: the same tool error
+    (``isError``), its text in the language."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any],
+                        context: Context[Any, Any] | None = None,
+                        ) -> CallToolResult | InputRequiredResult:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as failed:
+            text = in_language(failed, name, arguments)
+            if text is None:
+                raise
+            kind = UnexpectedToolError if isinstance(failed, UnexpectedToolError) else ToolError
+            raise kind(text) from failed.__cause__
+
+
 def create_server() -> MCPServer[Any]:
     """A server offering every tool of :data:`~bodygraph_mcp.tools.TOOLS`."""
-    server: MCPServer[Any] = MCPServer(
+    server = SpeakingServer(
         "bodygraph", title="bodygraph", version=bodygraph.__version__,
         instructions=INSTRUCTIONS, log_level="WARNING",
     )

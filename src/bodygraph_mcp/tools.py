@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, Protocol
 
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, EmbeddedResource, TextResourceContents
 from pydantic import Field
 
@@ -38,6 +37,7 @@ from bodygraph_mcp.results import (
     summary,
     tool_result,
 )
+from bodygraph_mcp.tool_errors import ONE_OVERLAY, refused
 
 Instant = Annotated[str, Field(description=(
     "An instant in ISO 8601 with Z or an offset, e.g. 2024-03-20T03:06:00Z (1800-04-04 to "
@@ -81,7 +81,7 @@ def render_svg(
     centers, the channels, the gates and both activation columns; optionally with a
     transit over it (transit_at) or as the connection with another person (other)."""
     if transit_at is not None and other is not None:
-        raise ToolError("give transit_at or other, not both: one overlay per picture")
+        raise refused(ONE_OVERLAY)
     found = parse_birth(birth).resolve()
     text = summary(found)
     with library_errors():

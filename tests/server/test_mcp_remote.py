@@ -139,6 +139,30 @@ async def test_a_basic_key_gets_the_simple_chart_only(site: Site) -> None:
     assert site.charges(account) == [("/mcp/simple_chart", "committed", 1)]
 
 
+async def test_errors_in_the_call_s_language(site: Site) -> None:
+    """A call with ``lang``: the tier's refusal and the tool's own error in it, each whole
+    (the code unchanged); the bad input costs nothing."""
+    from mcp.types import TextContent
+
+    from bodygraph.catalog.translations import catalog
+
+    account, key = site.account("hobbyist")
+    async with connected(site, key) as session:
+        refused = await session.call_tool("chart", {"birth": BERLIN, "lang": "de"})
+        assert refusal_of(refused) == {
+            "code": "ACCESS_DENIED", "status": 403, "message": catalog("de").pgettext(
+                "service error", "Your plan does not include this endpoint")}
+        bad = await session.call_tool("simple_chart", {"birth": {"utc": 1990}, "lang": "ja"})
+    said = catalog("ja").pgettext
+    assert bad.is_error and isinstance(bad.content[0], TextContent)
+    assert bad.content[0].text == said("error", "Error executing tool {name}: {message}").format(
+        name="simple_chart", message=said("error", "{problems} ({how})").format(
+            problems=said("error", "{name} must be a string").format(name="birth.utc"),
+            how=said("error", "give date and time with a place or with lat and lng, or give "
+                     "utc alone (e.g. date 1990-07-15, time 14:30, place 'Berlin, Germany')")))
+    assert site.charges(account) == [("/mcp/simple_chart", "released", 0)]
+
+
 def _fill_the_window(book: Bookkeeper, key: str) -> Principal:
     principal = book.authenticate(key)
     assert isinstance(principal, Principal)

@@ -122,3 +122,65 @@ async def test_a_body_too_large_is_the_contract_s_413(
     answer = await client.post("/mcp", content=fits, headers=_headers(key, "tools/list"))
     assert len(fits) <= settings.max_body_bytes and answer.status_code == 200, answer.text
     assert answer.json()["result"]["tools"]
+
+
+@pytest.mark.anyio
+async def test_a_refused_tool_call_is_said_in_its_lang(
+        client: httpx.AsyncClient, book: Bookkeeper) -> None:
+    """The tier (403), credits (402) and rate limit (429) refusals of a tool call with
+    ``lang``: the message in it (the service's error words), the code, status and
+    ``retryAfter`` unchanged; English without ``lang`` or with an unknown one; an unknown
+    tool refused as a JSON-RPC error, in the language too."""
+    from bodygraph.catalog.translations import catalog
+    from bodygraph_server.billing.accounts import Principal
+    from bodygraph_server.billing.ratelimit import LIMIT
+
+    async def call(key: str, lang: str | None, tool: str = "chart") -> dict[str, Any]:
+        arguments: dict[str, Any] = {"birth": {"utc": "1990-07-15T12:30:00Z"}}
+        if lang is not None:
+            arguments["lang"] = lang
+        answer = await client.post("/mcp", json=_message("tools/call", {
+            "name": tool, "arguments": arguments}), headers={
+            **_headers(key, "tools/call"), "Mcp-Name": tool})
+        assert answer.status_code == 200, answer.text
+        found: dict[str, Any] = answer.json()
+        return found
+
+    def refused(answer: dict[str, Any]) -> dict[str, Any]:
+        result = answer["result"]
+        error: dict[str, Any] = result["structuredContent"]["error"]
+        assert result["isError"] is True
+        assert result["content"][0]["text"] == f"{error['code']}: {error['message']}"
+        return error
+
+    def said(english: str, lang: str) -> str:
+        return catalog(lang).pgettext("service error", english)
+
+    basic = new_key(book, "hobbyist")
+    english = refused(await call(basic, None))
+    assert english == {"code": "ACCESS_DENIED", "status": 403,
+                       "message": "Your plan does not include this endpoint"}
+    for lang in ("de", "ja"):
+        assert refused(await call(basic, lang)) == {
+            **english, "message": said(english["message"], lang)} != english
+    assert refused(await call(basic, "xx")) == english
+
+    issued = book.create_account("developer")
+    book.adjust_credits(issued.account.id, 0)
+    english = refused(await call(issued.api_key, None))
+    assert english["code"] == "CREDITS_EXHAUSTED"
+    assert refused(await call(issued.api_key, "ja")) == {
+        **english, "message": said(english["message"], "ja")} != english
+
+    key = new_key(book, "developer")
+    principal = book.authenticate(key)
+    assert isinstance(principal, Principal)
+    for _ in range(LIMIT):
+        book.check_rate(principal)
+    limited = refused(await call(key, "de"))
+    assert limited["code"] == "RATE_LIMIT_EXCEEDED" and limited["status"] == 429
+    assert limited["message"] == said("Rate limit exceeded", "de") != "Rate limit exceeded"
+    assert limited["retryAfter"] > 0
+    unknown = (await call(key, "de", "horoscope"))["error"]
+    assert unknown["message"] == f"RATE_LIMIT_EXCEEDED: {limited['message']}"
+    assert unknown["data"]["message"] == limited["message"]

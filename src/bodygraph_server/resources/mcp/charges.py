@@ -1,6 +1,7 @@
 """Each MCP request admitted, each tool call tiered and charged like the tool's matching
 endpoint, and the tools listed those the key's tier may call: an SDK server middleware
-over the HTTP request's admission (the gate's)."""
+over the HTTP request's admission (the gate's). A tool call's refusal is said in its
+``lang``."""
 
 from __future__ import annotations
 
@@ -18,7 +19,13 @@ from bodygraph_server.http.delivery import SettlingSend
 from bodygraph_server.http.errors import ApiError, ErrorCode, outage_error
 from bodygraph_server.http.gate import admission_of, admitted, request_id_of
 from bodygraph_server.resources.mcp import MCP_PATH, SETTLING_KEY
-from bodygraph_server.resources.mcp.refusals import REFUSED, jsonrpc_error, refusal
+from bodygraph_server.resources.mcp.refusals import (
+    REFUSED,
+    call_language,
+    in_language,
+    jsonrpc_error,
+    refusal,
+)
 from bodygraph_server.services import services_of
 
 MATCHING_ENDPOINTS: Mapping[str, str] = {
@@ -91,6 +98,7 @@ class ToolCharges:
             raise MCPError(REFUSED, "no HTTP request: the caller is unknown")
         scope = request.scope
         name = (ctx.params or {}).get("name") if ctx.method == "tools/call" else None
+        lang = call_language(ctx.method, ctx.params)
         if not isinstance(name, str) or name not in self.tools:
             admission = admission_of(scope)
             error = admission.auth_error()
@@ -98,10 +106,10 @@ class ToolCharges:
                 error = ApiError(ErrorCode.RATE_LIMIT_EXCEEDED, headers={
                     "Retry-After": str(admission.decision.reset_seconds)})
             if error is not None:
-                raise MCPError(**jsonrpc_error(error))
+                raise MCPError(**jsonrpc_error(in_language(error, lang)))
             result = await call_next(ctx)
             return self._callable(result, scope) if ctx.method == "tools/list" else result
-        return await self._charged(ctx, call_next, name, request)
+        return await self._charged(ctx, call_next, name, request, lang)
 
     def _callable(self, listed: HandlerResult, scope: Scope) -> HandlerResult:
         """The tools of a ``tools/list`` result the caller's tier may call."""
@@ -121,8 +129,9 @@ class ToolCharges:
         return listed  # pragma: no cover - the SDK lists tools in one of the two forms
 
     async def _charged(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext,
-                       name: str, request: Request) -> HandlerResult:
-        """The tool call: admitted, tiered, charged; released when it fails."""
+                       name: str, request: Request, lang: str | None) -> HandlerResult:
+        """The tool call: admitted, tiered, charged; released when it fails; a refusal
+        said in ``lang``."""
         scope = request.scope
         services = services_of(scope)
 
@@ -138,16 +147,16 @@ class ToolCharges:
             result, reservation = await charge(services, charged,
                                                services.settings.request_timeout, work)
         except ApiError as error:
-            return tool_refusal(error)
+            return tool_refusal(in_language(error, lang))
         except ToolFailedError as tool_error:
             return tool_error.result
         except TimeoutError:
-            return tool_refusal(timed_out(request_id_of(scope)))
+            return tool_refusal(in_language(timed_out(request_id_of(scope)), lang))
         except Exception as exc:
             outage = outage_error(exc)  # the database is down: SERVICE_UNAVAILABLE
             if outage is None:
                 raise
-            return tool_refusal(outage)
+            return tool_refusal(in_language(outage, lang))
         settling = scope.get(SETTLING_KEY)
         if reservation is not None and isinstance(settling, SettlingSend):
             settling.charges.append(reservation)

@@ -1,19 +1,39 @@
 """How the MCP endpoint words a refusal: the contract's code, message and status as
-JSON-RPC error data, and the HTTP refusal that is both the error envelope and a JSON-RPC
-error (so that MCP clients show its message)."""
+JSON-RPC error data (the message in a tool call's ``lang``), and the HTTP refusal that is
+both the error envelope and a JSON-RPC error (so that MCP clients show its message)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.responses import Response
 
 from bodygraph_server.http.envelope import json_response, v2_error
+from bodygraph_server.http.error_words import translated
 from bodygraph_server.http.errors import ApiError
+from bodygraph_server.http.language import LANG, supported
 
 REFUSED = -32000
 """The JSON-RPC error code of a refused message (the contract's code is in its data)."""
 CHALLENGE = {"WWW-Authenticate": 'Bearer realm="bodygraph"'}
+
+
+def call_language(method: str, params: Mapping[str, Any] | None) -> str | None:
+    """The language of a ``tools/call``'s refusals: its arguments' ``lang`` when it is a
+    supported code (else None: English, as the tool's own check then says)."""
+    arguments = (params or {}).get("arguments") if method == "tools/call" else None
+    lang = arguments.get(LANG) if isinstance(arguments, Mapping) else None
+    return lang if isinstance(lang, str) and lang in supported() else None
+
+
+def in_language(error: ApiError, lang: str | None) -> ApiError:
+    """``error`` with its message in ``lang`` (the service's error words; the code, status
+    and headers kept); unchanged without one."""
+    if lang is None:
+        return error
+    return ApiError(error.code, translated(error.message, lang), status=error.status,
+                    headers=error.headers)
 
 
 def refusal(error: ApiError) -> dict[str, Any]:
