@@ -50,7 +50,9 @@ def _pieces(word: str) -> list[str]:
 def wrap(text: str, width: int, initial_indent: str = "",
          subsequent_indent: str = "") -> list[str]:
     """``text`` in lines of at most ``width`` terminal columns (indents included), broken
-    at spaces, and between wide characters where a text of them has none."""
+    at spaces, and between wide characters where a text of them has none; a run of narrow
+    characters longer than a line (a variable's name in a narrow column) is cut, as
+    ``textwrap`` cuts a long word."""
     if display_width(text) == len(text):
         return textwrap.wrap(text, width, initial_indent=initial_indent,
                              subsequent_indent=subsequent_indent)
@@ -62,8 +64,22 @@ def wrap(text: str, width: int, initial_indent: str = "",
             if not empty and display_width(line + spaced) > width:
                 lines.append(line)
                 line, empty, spaced = subsequent_indent, True, piece
+            while empty and display_width(line + spaced) > width > display_width(line) \
+                    and len(spaced) > 1:  # a run longer than a line: cut, as textwrap does
+                head = _fitting(spaced, width - display_width(line))
+                lines.append(line + head)
+                line, spaced = subsequent_indent, spaced[len(head):]
             line += spaced
             empty = False
     if not empty:
         lines.append(line)
     return lines
+
+
+def _fitting(text: str, columns: int) -> str:
+    """The longest start of ``text`` within ``columns`` terminal columns (one character at
+    least)."""
+    end = 1
+    while end < len(text) and display_width(text[:end + 1]) <= columns:
+        end += 1
+    return text[:end]
