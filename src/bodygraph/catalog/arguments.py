@@ -162,9 +162,11 @@ class LanguageParser(argparse.ArgumentParser):
     usage first) in ``lang``, the language the command line asks for
     (:func:`asked_language`); make its subcommands' parsers of the same class.
     :attr:`phrases` are the messages its mistakes are read as (argparse's, and a command
-    line's own)."""
+    line's own); :attr:`marker` names the program before ``: error:`` (None: the parser's
+    ``prog``, a subcommand's with its command)."""
 
     phrases: Phrases = ARGPARSE_PHRASES
+    marker: str | None = None
 
     def __init__(self, *args: Any, lang: str = SOURCE_LANGUAGE, **kwargs: Any) -> None:
         kwargs.update(formatter_class=help_formatter(lang), add_help=False)
@@ -182,4 +184,4 @@ class LanguageParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         line = catalog(self.lang).pgettext("error", "{message} (see {prog} --help)").format(
             message=said(message, self.lang, self.phrases), prog=self.prog)
-        self.exit(2, f"{self.prog}: error: {line}\n")
+        self.exit(2, f"{self.marker or self.prog}: error: {line}\n")

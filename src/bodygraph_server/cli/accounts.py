@@ -210,7 +210,8 @@ def _account_command(
     return parser
 
 
-def add_account_commands(commands: argparse._SubParsersAction[Any], lang: str) -> None:
+def add_account_commands(commands: argparse._SubParsersAction[Any],
+                         lang: str = "en") -> None:
     """Register the account commands on the admin parser's subcommands, their help in
     ``lang``."""
     tr = catalog(lang)

@@ -47,6 +47,7 @@ class _Parser(LanguageParser):
     the commands' helps are as they were."""
 
     phrases = PHRASES
+    marker = PROG  # "bodygraph-server: error:", a command's mistake too
 
     def __init__(self, *args: Any, shows_lang: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -82,7 +82,8 @@ def _positive(text: str) -> int:
     return value
 
 
-def add_job_commands(commands: argparse._SubParsersAction[Any], lang: str) -> None:
+def add_job_commands(commands: argparse._SubParsersAction[Any],
+                     lang: str = "en") -> None:
     """``jobs list`` and ``jobs cancel``, their help in ``lang``."""
     tr = catalog(lang)
     jobs = commands.add_parser("jobs", help=tr.pgettext("admin", "list and cancel asynchronous "

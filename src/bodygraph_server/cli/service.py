@@ -136,7 +136,8 @@ def _render_keys_rotate(book: Bookkeeper, args: argparse.Namespace) -> int:
     return 0
 
 
-def add_service_commands(commands: argparse._SubParsersAction[Any], lang: str) -> None:
+def add_service_commands(commands: argparse._SubParsersAction[Any],
+                         lang: str = "en") -> None:
     """Register ``serve`` and ``render-keys`` on the admin parser's subcommands, their help
     in ``lang``."""
     tr = catalog(lang)

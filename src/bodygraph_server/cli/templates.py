@@ -127,7 +127,8 @@ def _reported(run: Handler) -> Handler:
     return reported
 
 
-def add_template_commands(commands: argparse._SubParsersAction[Any], lang: str) -> None:
+def add_template_commands(commands: argparse._SubParsersAction[Any],
+                          lang: str = "en") -> None:
     """Register ``templates`` and its actions on the admin parser's subcommands, their help
     in ``lang``."""
     tr = catalog(lang)

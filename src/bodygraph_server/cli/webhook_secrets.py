@@ -34,7 +34,8 @@ def _rotate(book: Bookkeeper, args: argparse.Namespace) -> int:
     return 0
 
 
-def add_webhook_commands(commands: argparse._SubParsersAction[Any], lang: str) -> None:
+def add_webhook_commands(commands: argparse._SubParsersAction[Any],
+                         lang: str = "en") -> None:
     """Register ``webhook-secret`` on the admin parser's subcommands, its help in
     ``lang``."""
     tr = catalog(lang)
