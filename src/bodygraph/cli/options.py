@@ -1,6 +1,6 @@
-"""What the subcommands share: the user-mistake error, the help's formatter in the asked
-language (:mod:`bodygraph.catalog.arguments`) with the exit statuses, and the calculation and
-geocoding options with what they build."""
+"""What the subcommands share: the user-mistake error, the help's exit statuses and examples
+(its formatter in the asked language: :mod:`bodygraph.catalog.arguments`), and the
+calculation and geocoding options with what they build."""
 
 from __future__ import annotations
 
@@ -11,15 +11,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from bodygraph.calculator import Calculator, default_calculator
-from bodygraph.catalog.arguments import HelpFormatter, help_formatter
 from bodygraph.catalog.translations import catalog, pgettext
 from bodygraph.errors import OutOfRangeError
 from bodygraph.geo.providers import DEFAULT_GEOCODER, GEOCODERS
 
 if TYPE_CHECKING:
     from bodygraph.geo.places import Geocoder
-
-__all__ = ["HelpFormatter", "help_formatter"]  # the help's formatter, re-exported
 
 #: What ``add_parser(subparsers)`` of a subcommand module receives.
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
