@@ -15,6 +15,7 @@ from dataclasses import Field, dataclass, field, fields, replace
 from typing import Any, Literal, cast
 from urllib.parse import urlsplit
 
+from bodygraph.catalog.translations import pgettext
 from bodygraph_server.store import DEFAULT_BUSY_TIMEOUT, DEFAULT_DATABASE_URL
 
 GeocoderName = Literal["google", "offline"]
@@ -80,8 +81,9 @@ def parse_render_keys(spec: str) -> list[tuple[str, bytes]]:
 
 def _setting(default: Any, meaning: str, *, flag: bool = True, secret: bool = False) -> Any:
     """A :class:`Settings` field: its default, what it means (the flag's help and the
-    docs' table) and whether ``serve`` has a flag for it (a secret has none: a command
-    line is visible to every user of the machine)."""
+    docs' table; a ``serve`` flag's meaning is marked for the catalogs, context ``admin``,
+    and said in the asked language by ``serve --help``) and whether ``serve`` has a flag
+    for it (a secret has none: a command line is visible to every user of the machine)."""
     return field(default=default, repr=not secret,
                  metadata={"meaning": meaning, "flag": flag and not secret})
 
@@ -96,74 +98,78 @@ class Settings:
     :func:`setting_fields`).
     """
 
-    host: str = _setting("127.0.0.1", "address to listen on (0.0.0.0: every interface)")
-    port: int = _setting(8000, "TCP port to listen on")
-    database_url: str = _setting(
+    host: str = _setting("127.0.0.1", pgettext(
+        "admin", "address to listen on (0.0.0.0: every interface)"))
+    port: int = _setting(8000, pgettext(
+        "admin", "TCP port to listen on"))
+    database_url: str = _setting(  # not a serve flag's help: not in the catalogs
         DEFAULT_DATABASE_URL,
         "sqlite:///path/to.db or postgresql://user@host/db (also every other command's; "
         "give the flag before the command)")
-    sqlite_busy_timeout: float = _setting(
-        DEFAULT_BUSY_TIMEOUT,
-        "seconds a SQLite write waits for a lock another program holds before the request "
-        "is answered 503 SERVICE_UNAVAILABLE")
-    rate_limit_url: str = _setting(
-        "", "where the rate-limit windows live: empty or 'store' (the database) or "
-            "redis://host:port/db")
+    sqlite_busy_timeout: float = _setting(DEFAULT_BUSY_TIMEOUT, pgettext(
+        "admin", "seconds a SQLite write waits for a lock another program holds before the "
+                 "request is answered 503 SERVICE_UNAVAILABLE"))
+    rate_limit_url: str = _setting("", pgettext(
+        "admin", "where the rate-limit windows live: empty or 'store' (the database) or "
+                 "redis://host:port/db"))
     geocoder: GeocoderName = _setting(  # noqa: RUF009 - a str, immutable
-        "google", "'google' (the caller's HD-Geocode-Key is a Google key) or 'offline' "
-                  "(the built-in gazetteer)")
-    geocoder_url: str = _setting(
-        "", "scheme://host:port of a server speaking the Google Geocoding API in Google's "
-            "place (empty: Google itself)")
-    render_url: str = _setting(
-        "", "base of svgRenderUrl ({render_url}/TEMPLATE.svg?t=TOKEN); the image route "
-            "is mounted at its path (empty: {public_url}/render)")
-    public_url: str = _setting(
-        "", "the service's public base address, https://api.example.com, for image links "
-            "(empty: the scheme and host of each request, within allowed_hosts)")
-    allowed_hosts: str = _setting(
-        "", "Host header values answered, comma-separated ('*.example.com' for "
-            "subdomains, '*' for any); others get 400 (empty: localhost, 127.0.0.1, [::1], "
-            "the host listened on unless it is every interface, and the hosts of "
-            "public_url and render_url)")
-    forwarded_allow_ips: str = _setting(
-        "", "IP addresses or networks (10.0.0.0/8) of the proxies whose X-Forwarded-For "
-            "and X-Forwarded-Proto are believed, comma-separated ('*': every client; "
-            "empty: none)")
-    render_keys: str = _setting(
+        "google", pgettext(
+            "admin", "'google' (the caller's HD-Geocode-Key is a Google key) or 'offline' (the "
+                     "built-in gazetteer)"))
+    geocoder_url: str = _setting("", pgettext(
+        "admin", "scheme://host:port of a server speaking the Google Geocoding API in Google's "
+                 "place (empty: Google itself)"))
+    render_url: str = _setting("", pgettext(
+        "admin", "base of svgRenderUrl ({render_url}/TEMPLATE.svg?t=TOKEN); the image route is "
+                 "mounted at its path (empty: {public_url}/render)"))
+    public_url: str = _setting("", pgettext(
+        "admin", "the service's public base address, https://api.example.com, for image links "
+                 "(empty: the scheme and host of each request, within allowed_hosts)"))
+    allowed_hosts: str = _setting("", pgettext(
+        "admin", "Host header values answered, comma-separated ('*.example.com' for "
+                 "subdomains, '*' for any); others get 400 (empty: localhost, 127.0.0.1, "
+                 "[::1], the host listened on unless it is every interface, and the hosts of "
+                 "public_url and render_url)"))
+    forwarded_allow_ips: str = _setting("", pgettext(
+        "admin", "IP addresses or networks (10.0.0.0/8) of the proxies whose X-Forwarded-For "
+                 "and X-Forwarded-Proto are believed, comma-separated ('*': every client; "
+                 "empty: none)"))
+    render_keys: str = _setting(  # a secret, no flag: not in the catalogs
         "", "render signing keys kid:secret,kid:secret, oldest first, the last signs "
             "(empty: keys generated once and kept in the database)", secret=True)
-    max_body_bytes: int = _setting(16_384, "largest request body accepted, in bytes")
-    request_timeout: float = _setting(
-        15.0, "seconds a chart request may take, geocoding included")
-    workers: int = _setting(1, "uvicorn worker processes")
-    warm_up: bool = _setting(
-        True, "compute one chart at start-up, so that the first request does not pay for "
-              "loading the ephemeris and the time-zone data")
-    access_log: bool = _setting(
-        True, "log a line per request (method, path, status; never a query, a body or the "
-              "client address)")
-    jobs: bool = _setting(
-        True, "compute queued job chunks in this instance's workers (off: accept and serve "
-              "jobs, leave the computing to other instances on the database)")
-    job_processes: int = _setting(
-        1, "processes of each service worker that compute job chunks, at a lower priority "
-           "than requests")
-    job_chunk_rows: int = _setting(10_000, "births per chunk of a job (the unit of work and "
-                                           "of resumption)")
-    job_lease: float = _setting(
-        120.0, "seconds a claimed chunk stays its worker's; after that any worker computes "
-               "it again (its worker died)")
-    job_retention_hours: float = _setting(
-        168.0, "hours a job's result is kept after the job ended (then the sweep deletes it)")
-    max_job_bytes: int = _setting(
-        268_435_456, "largest job upload accepted, in bytes (after gzip decoding)")
-    dask_scheduler: str = _setting(
-        "", "address of a Dask scheduler (tcp://host:8786) whose workers compute the job "
-            "chunks (empty: the service's own processes; docs/jobs.md)")
-    allow_private_callbacks: bool = _setting(
-        False, "accept job callback URLs that are plain http or resolve to private, "
-               "loopback or link-local addresses (tests, closed networks; docs/jobs.md)")
+    max_body_bytes: int = _setting(16_384, pgettext(
+        "admin", "largest request body accepted, in bytes"))
+    request_timeout: float = _setting(15.0, pgettext(
+        "admin", "seconds a chart request may take, geocoding included"))
+    workers: int = _setting(1, pgettext(
+        "admin", "uvicorn worker processes"))
+    warm_up: bool = _setting(True, pgettext(
+        "admin", "compute one chart at start-up, so that the first request does not pay for "
+                 "loading the ephemeris and the time-zone data"))
+    access_log: bool = _setting(True, pgettext(
+        "admin", "log a line per request (method, path, status; never a query, a body or the "
+                 "client address)"))
+    jobs: bool = _setting(True, pgettext(
+        "admin", "compute queued job chunks in this instance's workers (off: accept and serve "
+                 "jobs, leave the computing to other instances on the database)"))
+    job_processes: int = _setting(1, pgettext(
+        "admin", "processes of each service worker that compute job chunks, at a lower "
+                 "priority than requests"))
+    job_chunk_rows: int = _setting(10_000, pgettext(
+        "admin", "births per chunk of a job (the unit of work and of resumption)"))
+    job_lease: float = _setting(120.0, pgettext(
+        "admin", "seconds a claimed chunk stays its worker's; after that any worker computes "
+                 "it again (its worker died)"))
+    job_retention_hours: float = _setting(168.0, pgettext(
+        "admin", "hours a job's result is kept after the job ended (then the sweep deletes it)"))
+    max_job_bytes: int = _setting(268_435_456, pgettext(
+        "admin", "largest job upload accepted, in bytes (after gzip decoding)"))
+    dask_scheduler: str = _setting("", pgettext(
+        "admin", "address of a Dask scheduler (tcp://host:8786) whose workers compute the job "
+                 "chunks (empty: the service's own processes; docs/jobs.md)"))
+    allow_private_callbacks: bool = _setting(False, pgettext(
+        "admin", "accept job callback URLs that are plain http or resolve to private, loopback "
+                 "or link-local addresses (tests, closed networks; docs/jobs.md)"))
 
     def __post_init__(self) -> None:
         if self.geocoder not in ("google", "offline"):

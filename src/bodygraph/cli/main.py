@@ -11,26 +11,26 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
 
 import bodygraph
+from bodygraph.catalog.arguments import (
+    LanguageParser,
+    UnknownLanguageError,
+    asked_language,
+    chosen_language,
+)
 from bodygraph.catalog.translations import LANGUAGES, SOURCE_LANGUAGE, catalog
 from bodygraph.cli.options import (
     CliError,
     examples_text,
     exit_status,
-    help_formatter,
     out_of_range_text,
 )
-from bodygraph.cli.said import os_reason, said
+from bodygraph.cli.said import PHRASES, os_reason, said
 from bodygraph.cli.stopping import TERMINATED_STATUS, Terminated, terminable
 from bodygraph.errors import BodygraphError, OutOfRangeError
-
-#: The environment variable whose value is the default of ``--lang``.
-LANG_VARIABLE = "BODYGRAPH_LANG"
 
 #: The subcommands (modules of this package), in the order ``bodygraph --help`` lists them.
 SUBCOMMANDS = ("chart", "batch", "transit", "connection", "penta", "sensitivity", "stability",
@@ -69,29 +69,12 @@ def build_parser(argv: Sequence[str] | None = None,
     return parser
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse's parser whose help is in ``lang`` (its own words too: ``usage:``, its
-    headings and ``-h``'s help) and whose usage mistakes are one line (argparse prints the
-    usage first) in ``lang``, the language the command line asks for
-    (:func:`asked_language`); its subcommands' parsers are of this class too."""
+class _Parser(LanguageParser):
+    """The command line's parser in the asked language (:class:`LanguageParser`): its
+    usage mistakes read as argparse's messages and ``batch``'s lines; its subcommands'
+    parsers are of this class too."""
 
-    def __init__(self, *args: Any, lang: str = SOURCE_LANGUAGE, **kwargs: Any) -> None:
-        kwargs.update(formatter_class=help_formatter(lang), add_help=False)
-        super().__init__(*args, **kwargs)
-        self.lang = lang
-        tr = catalog(lang)
-        # argparse's two default groups: their titles are attributes argparse documents
-        # as not public, set here so that they are in the language (and the same words
-        # whatever the Python version)
-        self._positionals.title = tr.pgettext("help", "positional arguments")
-        self._optionals.title = tr.pgettext("help", "options")
-        self.add_argument("-h", "--help", action="help",
-                          help=tr.pgettext("help", "show this help message and exit"))
-
-    def error(self, message: str) -> NoReturn:
-        line = catalog(self.lang).pgettext("error", "{message} (see {prog} --help)").format(
-            message=said(message, self.lang), prog=self.prog)
-        self.exit(2, f"{self.prog}: error: {line}\n")
+    phrases = PHRASES
 
 
 class _Version(argparse.Action):
@@ -156,33 +139,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     return status
 
 
-def asked_language(arguments: Sequence[str]) -> str:
-    """The language a command line asks for before it is parsed (for argparse's own
-    messages): the last ``--lang CODE`` or ``--lang=CODE``, else ``$BODYGRAPH_LANG``, else
-    English; an unknown code is English (its error comes after parsing)."""
-    given = os.environ.get(LANG_VARIABLE) or None
-    for i, word in enumerate(arguments):
-        if word == "--":
-            break
-        if word == "--lang" and i + 1 < len(arguments):
-            given = arguments[i + 1]
-        elif word.startswith("--lang="):
-            given = word.removeprefix("--lang=")
-    return given if given in LANGUAGES else SOURCE_LANGUAGE
-
-
 def _resolve_language(args: argparse.Namespace) -> None:
     """Set ``args.lang`` to the language asked (``--lang``, else ``$BODYGRAPH_LANG``, else
     English; never the locale) and ``args.lang_asked`` to whether one was asked, so that
     ``--json`` adds its words; an unknown code is a usage mistake."""
-    given, where = args.lang or getattr(args, "lang_first", None), "--lang"
-    if given is None and os.environ.get(LANG_VARIABLE):
-        given, where = os.environ[LANG_VARIABLE], f"${LANG_VARIABLE}"
-    if given is not None and given not in LANGUAGES:
-        raise CliError(f"{where} {given!r} is not a supported language; use one of "
-                       f"{', '.join(LANGUAGES)}")
-    args.lang_asked = given is not None
-    args.lang = given or SOURCE_LANGUAGE
+    try:
+        args.lang, args.lang_asked = chosen_language(args.lang or getattr(args, "lang_first",
+                                                                         None))
+    except UnknownLanguageError as exc:
+        raise CliError(str(exc)) from None
 
 
 if __name__ == "__main__":

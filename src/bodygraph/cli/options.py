@@ -1,20 +1,17 @@
-"""What the subcommands share: the user-mistake error, the help's formatter in the asked
-language with the exit statuses, and the calculation and geocoding options with what they
-build."""
+"""What the subcommands share: the user-mistake error, the help's exit statuses and examples
+(its formatter in the asked language: :mod:`bodygraph.catalog.arguments`), and the
+calculation and geocoding options with what they build."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import partial
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from bodygraph.calculator import Calculator, default_calculator
-from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, pgettext
-from bodygraph.cli.columns import display_width, wrap
+from bodygraph.catalog.translations import catalog, pgettext
 from bodygraph.errors import OutOfRangeError
 from bodygraph.geo.providers import DEFAULT_GEOCODER, GEOCODERS
 
@@ -87,94 +84,6 @@ def examples_text(lang: str, examples: Sequence[str]) -> str:
 
 #: How the command line says to use a larger kernel (the end of an out-of-range error).
 LARGER_KERNEL: Final = "pass a larger kernel (--ephemeris BSP or $BODYGRAPH_EPHEMERIS)"
-
-#: An entry of a table in a help text: "  2    a usage mistake ..." (a term, two spaces),
-#: or of a list: "* birth_utc: ...".
-_ENTRY: Final = re.compile(r"( +\S+ {2,}|\* )(\S.*)")
-#: White space as argparse folds it in an option's help (ASCII: a no-break space stays).
-_SPACES: Final = re.compile(r"[ \t\n\r\f\v]+")
-#: Stands for each column of the usage prefix while argparse lays the usage out by
-#: characters (a prefix of wide characters takes more columns than characters).
-_PREFIX_COLUMN: Final = "\x1f"
-
-
-class HelpFormatter(argparse.HelpFormatter):
-    """argparse's help in the language ``lang``, its lines fitting the terminal's width
-    (``$COLUMNS``) in columns (a wide character takes two): argparse's ``usage:`` in the
-    language; the headings wrapped, their colon as the language writes it; the description
-    and epilog reflowed: a paragraph of plain lines is filled; in a block of indented lines
-    (examples, the exit statuses) or of list items each line is kept, except that a table
-    entry ("  2    a usage mistake: ...") or a list item ("* birth_utc: ...") and its
-    deeper-indented continuation lines are filled under the entry's text. An option's help
-    is literal text (a ``%`` is a percent sign)."""
-
-    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
-                 width: int | None = None, *, lang: str = SOURCE_LANGUAGE) -> None:
-        super().__init__(prog, indent_increment, max_help_position, width)
-        tr = catalog(lang)
-        self._prefix = tr.pgettext("help", "usage:") + " "
-        #: A heading as the language writes it before its colon (argparse adds the colon):
-        #: the catalog's ``{title}:`` without its last character (``{title} :`` in French).
-        self._heading = tr.pgettext("help", "{title}:").removesuffix(":")
-
-    def add_usage(self, usage: str | None, actions: Iterable[argparse.Action],
-                  groups: Iterable[argparse._MutuallyExclusiveGroup],
-                  prefix: str | None = None) -> None:
-        if prefix is None:
-            prefix = _PREFIX_COLUMN * display_width(self._prefix)
-        super().add_usage(usage, actions, groups, prefix)
-
-    def format_help(self) -> str:
-        return super().format_help().replace(
-            _PREFIX_COLUMN * display_width(self._prefix), self._prefix, 1)
-
-    def start_section(self, heading: str | None) -> None:
-        if heading:  # argparse does not wrap a heading: its lines, the colon after the last
-            heading = "\n".join(wrap(self._heading.format(title=heading),
-                                     self._width - self._current_indent - 1))
-        super().start_section(heading)
-
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        return None if action.help is None else action.help.replace("%", "%%")
-
-    def _split_lines(self, text: str, width: int) -> list[str]:
-        return wrap(_SPACES.sub(" ", text).strip(" "), width)
-
-    def _fill_text(self, text: str, width: int, indent: str) -> str:
-        return "\n\n".join(_fill_block(block, width, indent)
-                            for block in text.strip("\n").split("\n\n"))
-
-
-def help_formatter(lang: str) -> Callable[..., HelpFormatter]:
-    """The ``formatter_class`` of a parser whose help is in ``lang``."""
-    return partial(HelpFormatter, lang=lang)
-
-
-def _fill_block(block: str, width: int, indent: str) -> str:
-    lines = block.splitlines()
-    if not any(line.startswith((" ", "* ")) for line in lines):
-        return "\n".join(wrap(" ".join(line.strip() for line in lines), width,
-                              initial_indent=indent, subsequent_indent=indent))
-    out: list[str] = []
-    head, words = "", ""
-    for line in lines:
-        entry = _ENTRY.fullmatch(line)
-        if head and not entry and line.startswith(" " * len(head)) and line.strip():
-            words += " " + line.strip()
-            continue
-        if head:
-            out.extend(wrap(words, width, initial_indent=indent + head,
-                            subsequent_indent=indent + " " * len(head)))
-            head, words = "", ""
-        if entry:
-            head, words = entry.group(1), entry.group(2)
-        else:
-            out.append(indent + line)
-    if head:
-        out.extend(wrap(words, width, initial_indent=indent + head,
-                        subsequent_indent=indent + " " * len(head)))
-    return "\n".join(out)
-
 
 def with_labels(args: argparse.Namespace, data: dict[str, Any],
                 labels: Callable[[str], Any]) -> dict[str, Any]:

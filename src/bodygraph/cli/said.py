@@ -1,13 +1,15 @@
 """The command line's messages in the asked language: the library's
-(:func:`bodygraph.catalog.said.said`), argparse's and the lines of ``bodygraph batch``."""
+(:func:`bodygraph.catalog.said.said`), argparse's (:mod:`bodygraph.catalog.arguments`) and
+the lines of ``bodygraph batch``."""
 
 from __future__ import annotations
 
+from bodygraph.catalog.arguments import ARGPARSE_MESSAGES
 from bodygraph.catalog.said import os_reason
 from bodygraph.catalog.said import said as library_said
 from bodygraph.catalog.translations import pgettext
 
-__all__ = ["ARGPARSE_MESSAGES", "BATCH_LINES", "os_reason", "said"]
+__all__ = ["ARGPARSE_MESSAGES", "BATCH_LINES", "PHRASES", "os_reason", "said"]
 
 #: The lines of ``bodygraph batch`` on stderr: a bad row (its reason said too), the count
 #: of the bad rows not shown, the progress bar.
@@ -18,25 +20,11 @@ BATCH_LINES: tuple[str, ...] = (
     pgettext("cli", "{count} rows"),
 )
 
-#: argparse's messages of a usage mistake (Python's own words).
-ARGPARSE_MESSAGES: tuple[str, ...] = (
-    pgettext("error", "unrecognized arguments: {arguments}"),
-    pgettext("error", "the following arguments are required: {names}"),
-    pgettext("error", "one of the arguments {names} is required"),
-    pgettext("error", "argument {name}: invalid choice: {value} (choose from {choices})"),
-    pgettext("error", "argument {name}: invalid {kind} value: {value}"),
-    pgettext("error", "argument {name}: expected one argument"),
-    pgettext("error", "argument {name}: expected at least one argument"),
-    pgettext("error", "argument {name}: not allowed with argument {other}"),
-    pgettext("error", "argument {name}: ignored explicit argument {value}"),
-    pgettext("error", "ambiguous option: {option} could match {matches}"),
-)
-
-_PHRASES = (*(("error", m) for m in (*ARGPARSE_MESSAGES, *BATCH_LINES[:2])),
+PHRASES = (*(("error", m) for m in (*ARGPARSE_MESSAGES, *BATCH_LINES[:2])),
             *(("cli", m) for m in BATCH_LINES[2:]))
 
 
 def said(message: str, lang: str) -> str:
     """``message`` (as the library or argparse wrote it, or a line of ``batch``) in
     ``lang`` when the catalogs know it; otherwise unchanged."""
-    return library_said(message, lang, _PHRASES)
+    return library_said(message, lang, PHRASES)

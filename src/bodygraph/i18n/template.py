@@ -36,6 +36,8 @@ MESSAGE_CONTEXTS: dict[str, str] = {
     "page": "The words of the service's playground page",
     "account": "The words of the service's account answers (labels)",
     "mcp": "The MCP tools' one-line summaries",
+    "admin": ("The service's admin command line (bodygraph-server): its --help, output and "
+              "error lines (commands, options, metavars and values stay as written)"),
     "number": ("How numbers are written in prose (help, progress and summary lines, "
                "messages): CLDR's number symbols of the language"),
     "openapi": "The OpenAPI document's summaries and descriptions (/openapi.json?lang=)",

@@ -8,8 +8,10 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
+from bodygraph.catalog.numbers import number_text
+from bodygraph.catalog.translations import catalog
 from bodygraph_server.billing.accounts import Bookkeeper
-from bodygraph_server.cli.argtypes import account_id, bounded_int
+from bodygraph_server.cli.argtypes import BALANCE, account_id, bounded_int
 from bodygraph_server.cli.console import (
     account_to_dict,
     iso,
@@ -19,21 +21,23 @@ from bodygraph_server.cli.console import (
     print_json,
     table,
     usage_to_dict,
+    words,
 )
 from bodygraph_server.policy.plans import PLANS, Billing
 
-_non_negative = bounded_int("the balance", 0)
+_non_negative = bounded_int(BALANCE, 0)
 
 
 def _accounts_create(book: Bookkeeper, args: argparse.Namespace) -> int:
     issued = book.create_account(args.plan, args.billing)
-    print_issued(issued, args.json, "created")
+    print_issued(issued, args.json, words(args))
     return 0
 
 
 def _accounts_list(book: Bookkeeper, args: argparse.Namespace) -> int:
     now = book.clock.now()
     accounts = book.accounts()
+    tr = words(args)
     if args.json:
         print_json([account_to_dict(a, now) for a in accounts])
         return 0
@@ -44,13 +48,16 @@ def _accounts_list(book: Bookkeeper, args: argparse.Namespace) -> int:
             a.billing.value,
             a.status(now).value,
             a.balance,
-            "on" if a.overage_enabled else "off",
+            tr.pgettext("admin", "on") if a.overage_enabled else tr.pgettext("admin", "off"),
             iso(a.period_end),
             a.key_prefix,
         )
         for a in accounts
     ]
-    headers = ("ID", "PLAN", "BILLING", "STATUS", "BALANCE", "OVERAGE", "NEXT RESET", "KEY")
+    headers = ("ID", tr.pgettext("admin", "PLAN"), tr.pgettext("admin", "BILLING"),
+               tr.pgettext("admin", "STATUS"), tr.pgettext("admin", "BALANCE"),
+               tr.pgettext("admin", "OVERAGE"), tr.pgettext("admin", "NEXT RESET"),
+               tr.pgettext("admin", "KEY"))
     print(table(headers, rows))
     return 0
 
@@ -68,7 +75,9 @@ def _accounts_show(book: Bookkeeper, args: argparse.Namespace) -> int:
 def _accounts_set_active(active: bool) -> Callable[[Bookkeeper, argparse.Namespace], int]:
     def run(book: Bookkeeper, args: argparse.Namespace) -> int:
         account = book.activate(args.id) if active else book.deactivate(args.id)
-        print(f"account {account.id} {'activated' if active else 'deactivated'}")
+        said = (words(args).pgettext("admin", "account {account} activated") if active
+                else words(args).pgettext("admin", "account {account} deactivated"))
+        print(said.format(account=account.id))
         return 0
 
     return run
@@ -76,7 +85,8 @@ def _accounts_set_active(active: bool) -> Callable[[Bookkeeper, argparse.Namespa
 
 def _accounts_cancel(book: Bookkeeper, args: argparse.Namespace) -> int:
     account = book.cancel(args.id)
-    print(f"account {account.id} cancelled: active until {iso(account.cancel_at)}")
+    print(words(args).pgettext("admin", "account {account} cancelled: active until {instant}")
+          .format(account=account.id, instant=iso(account.cancel_at)))
     return 0
 
 
@@ -85,15 +95,20 @@ def _keys_rotate(book: Bookkeeper, args: argparse.Namespace) -> int:
     if args.json:
         print_json({"account_id": issued.account.id, "api_key": issued.api_key})
     else:
-        print(f"key of account {issued.account.id} rotated; the old key no longer works")
-        print(f"API key (shown once, store it now): {issued.api_key}")
+        tr = words(args)
+        print(tr.pgettext("admin", "key of account {account} rotated; the old key no longer "
+                          "works").format(account=issued.account.id))
+        print(tr.pgettext("admin", "API key (shown once, store it now): {key}").format(
+            key=issued.api_key))
     return 0
 
 
 def _overage(book: Bookkeeper, args: argparse.Namespace) -> int:
     enabled = args.action == "enable"
     account = book.set_overage(args.id, enabled)
-    print(f"overage {'enabled' if enabled else 'disabled'} for account {account.id}")
+    said = (words(args).pgettext("admin", "overage enabled for account {account}") if enabled
+            else words(args).pgettext("admin", "overage disabled for account {account}"))
+    print(said.format(account=account.id))
     return 0
 
 
@@ -102,15 +117,16 @@ def _credits_adjust(book: Bookkeeper, args: argparse.Namespace) -> int:
     if args.json:
         print_json(ledger_to_dict(entry))
     else:
-        print(
-            f"account {entry.account_id}: balance set to {entry.balance_after} "
-            f"({entry.delta:+d}, ledger entry {entry.id})"
-        )
+        print(words(args).pgettext(
+            "admin", "account {account}: balance set to {balance} ({delta}, ledger entry "
+            "{entry})").format(account=entry.account_id, balance=entry.balance_after,
+                               delta=f"{entry.delta:+d}", entry=entry.id))
     return 0
 
 
 def _credits_ledger(book: Bookkeeper, args: argparse.Namespace) -> int:
     entries = book.ledger(args.id)
+    tr = words(args)
     if args.json:
         print_json([ledger_to_dict(e) for e in entries])
         return 0
@@ -118,7 +134,9 @@ def _credits_ledger(book: Bookkeeper, args: argparse.Namespace) -> int:
         (e.id, iso(e.at), e.period_index, e.kind.value, f"{e.delta:+d}", e.balance_after, e.note)
         for e in entries
     ]
-    print(table(("ID", "AT", "PERIOD", "KIND", "DELTA", "BALANCE", "NOTE"), rows))
+    print(table(("ID", tr.pgettext("admin", "AT"), tr.pgettext("admin", "PERIOD"),
+                 tr.pgettext("admin", "KIND"), tr.pgettext("admin", "DELTA"),
+                 tr.pgettext("admin", "BALANCE"), tr.pgettext("admin", "NOTE")), rows))
     return 0
 
 
@@ -136,11 +154,14 @@ def _usage(book: Bookkeeper, args: argparse.Namespace) -> int:
             }
         )
         return 0
-    print(
-        f"account {account.id} ({account.plan.name}); overage "
-        f"{'enabled' if account.overage_enabled else 'disabled'}, "
-        f"{account.plan.overage_per_1000} EUR per 1,000 calls"
-    )
+    tr = words(args)
+    line = (tr.pgettext("admin", "account {account} ({plan}); overage enabled, {price} EUR per "
+                        "{thousand} calls") if account.overage_enabled
+            else tr.pgettext("admin", "account {account} ({plan}); overage disabled, {price} "
+                             "EUR per {thousand} calls"))
+    print(line.format(account=account.id, plan=account.plan.name,
+                      price=account.plan.overage_per_1000,
+                      thousand=number_text(1000, args.lang)))
     rows = [
         (
             p.period_index,
@@ -156,15 +177,15 @@ def _usage(book: Bookkeeper, args: argparse.Namespace) -> int:
         for p in periods
     ]
     headers = (
-        "PERIOD",
-        "START",
-        "END",
-        "ALLOCATED",
-        "CALLS",
-        "CREDITS",
-        "OVERAGE",
-        "OVERAGE PRICE",
-        "PENDING",
+        tr.pgettext("admin", "PERIOD"),
+        tr.pgettext("admin", "START"),
+        tr.pgettext("admin", "END"),
+        tr.pgettext("admin", "ALLOCATED"),
+        tr.pgettext("admin", "CALLS"),
+        tr.pgettext("admin", "CREDITS"),
+        tr.pgettext("admin", "OVERAGE"),
+        tr.pgettext("admin", "OVERAGE PRICE"),
+        tr.pgettext("admin", "PENDING"),
     )
     print(table(headers, rows))
     return 0
@@ -179,7 +200,8 @@ def _account_command(
     json_help: str | None = "",
 ) -> argparse.ArgumentParser:
     """A command on one account (its ``ID`` argument); ``--json`` unless ``json_help`` is
-    None."""
+    None (its help: ``json_help``, none when empty). The texts are already in the
+    language."""
     parser: argparse.ArgumentParser = actions.add_parser(name, help=text)
     parser.add_argument("id", type=account_id, metavar="ID")
     if json_help is not None:
@@ -188,47 +210,61 @@ def _account_command(
     return parser
 
 
-def add_account_commands(commands: argparse._SubParsersAction[Any]) -> None:
-    """Register the account commands on the admin parser's subcommands."""
-    accounts = commands.add_parser("accounts", help="create, list, show, (de)activate, cancel")
+def add_account_commands(commands: argparse._SubParsersAction[Any],
+                         lang: str = "en") -> None:
+    """Register the account commands on the admin parser's subcommands, their help in
+    ``lang``."""
+    tr = catalog(lang)
+    accounts = commands.add_parser(
+        "accounts", help=tr.pgettext("admin", "create, list, show, (de)activate, cancel"))
     acc = accounts.add_subparsers(dest="action", required=True, metavar="ACTION")
-    create = acc.add_parser("create", help="create an account and print its API key once")
+    create = acc.add_parser(
+        "create", help=tr.pgettext("admin", "create an account and print its API key once"))
     create.add_argument("--plan", required=True, choices=list(PLANS))
     create.add_argument(
         "--billing",
         choices=[b.value for b in Billing],
         default=None,
-        help="monthly (default) or annual; lifetime for the Lifetime plan (its only option)",
+        help=tr.pgettext("admin", "monthly (default) or annual; lifetime for the Lifetime "
+                         "plan (its only option)"),
     )
-    create.add_argument("--json", action="store_true", help="print account_id and api_key as JSON")
+    create.add_argument("--json", action="store_true",
+                        help=tr.pgettext("admin", "print account_id and api_key as JSON"))
     create.set_defaults(func=_accounts_create)
-    listing = acc.add_parser("list", help="list all accounts")
+    listing = acc.add_parser("list", help=tr.pgettext("admin", "list all accounts"))
     listing.add_argument("--json", action="store_true")
     listing.set_defaults(func=_accounts_list)
-    _account_command(acc, "show", "show one account", _accounts_show)
-    _account_command(acc, "deactivate", "block the account (requests give ACCOUNT_INACTIVE)",
-                _accounts_set_active(False), json_help=None)
-    _account_command(acc, "activate", "unblock a deactivated account", _accounts_set_active(True),
-                json_help=None)
-    _account_command(acc, "cancel", "cancel at the end of the billing period", _accounts_cancel,
-                json_help=None)
+    _account_command(acc, "show", tr.pgettext("admin", "show one account"), _accounts_show)
+    _account_command(acc, "deactivate", tr.pgettext(
+        "admin", "block the account (requests give ACCOUNT_INACTIVE)"),
+        _accounts_set_active(False), json_help=None)
+    _account_command(acc, "activate", tr.pgettext("admin", "unblock a deactivated account"),
+                     _accounts_set_active(True), json_help=None)
+    _account_command(acc, "cancel", tr.pgettext("admin", "cancel at the end of the billing "
+                                                "period"), _accounts_cancel, json_help=None)
 
-    keys = commands.add_parser("keys", help="rotate an account's API key")
+    keys = commands.add_parser("keys", help=tr.pgettext("admin", "rotate an account's API key"))
     key_actions = keys.add_subparsers(dest="action", required=True, metavar="ACTION")
-    _account_command(key_actions, "rotate", "new key now; the old one stops working", _keys_rotate,
-                json_help="print account_id and api_key")
+    _account_command(key_actions, "rotate",
+                     tr.pgettext("admin", "new key now; the old one stops working"),
+                     _keys_rotate, json_help=tr.pgettext("admin", "print account_id and api_key"))
 
-    overage = commands.add_parser("overage", help="enable or disable overage billing")
+    overage = commands.add_parser(
+        "overage", help=tr.pgettext("admin", "enable or disable overage billing"))
     overage.add_argument("action", choices=["enable", "disable"])
     overage.add_argument("id", type=account_id, metavar="ID")
     overage.set_defaults(func=_overage)
 
-    credits = commands.add_parser("credits", help="adjust the balance; show the ledger")
+    credits = commands.add_parser(
+        "credits", help=tr.pgettext("admin", "adjust the balance; show the ledger"))
     credit_actions = credits.add_subparsers(dest="action", required=True, metavar="ACTION")
-    adjust = _account_command(credit_actions, "adjust", "set the balance (recorded in the ledger)",
-                         _credits_adjust)
+    adjust = _account_command(credit_actions, "adjust", tr.pgettext(
+        "admin", "set the balance (recorded in the ledger)"), _credits_adjust)
     adjust.add_argument("--set", type=_non_negative, required=True, metavar="N")
-    adjust.add_argument("--note", default="manual adjustment", help="ledger note")
-    _account_command(credit_actions, "ledger", "list the account's ledger", _credits_ledger)
+    adjust.add_argument("--note", default="manual adjustment",
+                        help=tr.pgettext("admin", "ledger note"))
+    _account_command(credit_actions, "ledger", tr.pgettext("admin", "list the account's ledger"),
+                     _credits_ledger)
 
-    _account_command(commands, "usage", "per-period calls, credits, overage and price", _usage)
+    _account_command(commands, "usage", tr.pgettext(
+        "admin", "per-period calls, credits, overage and price"), _usage)

@@ -1,13 +1,18 @@
 """What the ``bodygraph-server`` commands print, and how they fail: the stable JSON
-forms of accounts, usage and ledger entries, the text tables, and :class:`CommandError`."""
+forms of accounts, usage and ledger entries, the text tables (padded by terminal columns),
+the catalog of the asked language (:func:`words`) and :class:`CommandError`."""
 
 from __future__ import annotations
 
+import argparse
+import gettext
 import json
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from bodygraph.catalog.columns import display_width, pad
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog
 from bodygraph_server.billing.accounts import IssuedKey
 from bodygraph_server.store import Account, LedgerEntry, PeriodUsage
 
@@ -15,7 +20,15 @@ PROG = "bodygraph-server"
 
 
 class CommandError(Exception):
-    """A command failed in a way the user can fix; the message is printed as one line."""
+    """A command failed in a way the user can fix; the message (already in the asked
+    language) is printed as one line."""
+
+
+def words(args: argparse.Namespace) -> gettext.NullTranslations:
+    """The catalog of the language the command line asked for (``args.lang``, set by
+    :func:`~bodygraph_server.cli.admin.main`; English without it): its texts are in the
+    context ``admin``."""
+    return catalog(getattr(args, "lang", SOURCE_LANGUAGE))
 
 
 def iso(instant: datetime | None) -> str | None:
@@ -77,11 +90,12 @@ def ledger_to_dict(entry: LedgerEntry) -> dict[str, Any]:
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    """Rows as left-aligned text columns under ``headers`` (None shows as ``-``)."""
+    """Rows as left-aligned text columns under ``headers`` (None shows as ``-``), padded by
+    terminal columns (a wide character takes two)."""
     cells = [[str(h) for h in headers], *[["-" if c is None else str(c) for c in r] for r in rows]]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    widths = [max(display_width(row[i]) for row in cells) for i in range(len(headers))]
     return "\n".join(
-        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        "  ".join(pad(cell, width) for cell, width in zip(row, widths, strict=True)).rstrip()
         for row in cells
     )
 
@@ -91,8 +105,9 @@ def print_json(value: object) -> None:
     print(json.dumps(value, indent=2, sort_keys=False))
 
 
-def print_issued(issued: IssuedKey, as_json: bool, what: str) -> None:
-    """Print a new API key (shown once) with its account."""
+def print_issued(issued: IssuedKey, as_json: bool, tr: gettext.NullTranslations) -> None:
+    """Print a new account's API key (shown once) with the account, in the language of
+    ``tr``."""
     account = issued.account
     if as_json:
         print_json(
@@ -105,11 +120,12 @@ def print_issued(issued: IssuedKey, as_json: bool, what: str) -> None:
             }
         )
         return
-    print(
-        f"{what} account {account.id}: plan {account.plan.name}, {account.billing.value} "
-        f"billing, {account.balance} credits"
-    )
-    print(f"API key (shown once, store it now): {issued.api_key}")
+    print(tr.pgettext("admin", "created account {account}: plan {plan}, {billing} billing, "
+                      "{balance} credits").format(account=account.id, plan=account.plan.name,
+                                                  billing=account.billing.value,
+                                                  balance=account.balance))
+    print(tr.pgettext("admin", "API key (shown once, store it now): {key}").format(
+        key=issued.api_key))
 
 
 def print_account(account: Account, now: datetime) -> None:

@@ -9,9 +9,10 @@ from collections.abc import Callable
 from dataclasses import Field
 from typing import Any
 
+from bodygraph.catalog.translations import catalog
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.billing.opening import open_waiting
-from bodygraph_server.cli.console import CommandError, print_json
+from bodygraph_server.cli.console import CommandError, print_json, words
 from bodygraph_server.settings import (
     Settings,
     SettingsError,
@@ -32,7 +33,8 @@ def _serve(book: Bookkeeper, args: argparse.Namespace) -> int:
     try:
         from bodygraph_server.serve import run
     except ImportError as exc:
-        raise CommandError(f"the HTTP service is not available: {exc}") from exc
+        raise CommandError(words(args).pgettext(
+            "admin", "the HTTP service is not available: {reason}").format(reason=exc)) from exc
     given = {spec.name: getattr(args, spec.name, None) for spec in setting_fields()}
     given["database_url"] = args.database_url
     settings = Settings.from_env(**given)
@@ -40,10 +42,12 @@ def _serve(book: Bookkeeper, args: argparse.Namespace) -> int:
     return 0
 
 
-def _default_text(spec: Field[Any]) -> str:
+def _default_text(spec: Field[Any], lang: str = "en") -> str:
+    """A setting's default as its help says it (``on``, ``off``, ``empty`` in ``lang``)."""
+    tr = catalog(lang)
     if isinstance(spec.default, bool):
-        return "on" if spec.default else "off"
-    return str(spec.default) if spec.default != "" else "empty"
+        return tr.pgettext("admin", "on") if spec.default else tr.pgettext("admin", "off")
+    return str(spec.default) if spec.default != "" else tr.pgettext("admin", "empty")
 
 
 def _setting_type(spec: Field[Any]) -> Callable[[str], object]:
@@ -68,12 +72,14 @@ def flag(spec: Field[Any]) -> str:
     return "--" + spec.name.replace("_", "-")
 
 
-def _add_setting_flags(serve: argparse.ArgumentParser) -> None:
+def _add_setting_flags(serve: argparse.ArgumentParser, lang: str) -> None:
+    tr = catalog(lang)
     for spec in setting_fields():
         if not spec.metadata["flag"] or spec.name in GLOBAL_SETTINGS:
             continue
-        text = f"{spec.metadata['meaning']} [{variable(spec)}; default: {_default_text(spec)}]"
-        text = text.replace("%", "%%")
+        text = tr.pgettext("admin", "{meaning} [{variable}; default: {default}]").format(
+            meaning=tr.pgettext("admin", spec.metadata["meaning"]), variable=variable(spec),
+            default=_default_text(spec, lang))
         if isinstance(spec.default, bool):
             serve.add_argument(flag(spec), dest=spec.name, default=None,
                                action=argparse.BooleanOptionalAction, help=text)
@@ -108,14 +114,16 @@ def settings_table() -> str:
 
 def _render_keys_list(book: Bookkeeper, args: argparse.Namespace) -> int:
     kids = [kid for kid, _secret in book.store.render_keys()]
+    tr = words(args)
     if args.json:
         print_json({"kids": kids, "signing": kids[-1] if kids else None})
     elif not kids:
-        print("no render key stored yet (the service creates one at its first start, "
-              "unless BODYGRAPH_RENDER_KEYS is set)")
+        print(tr.pgettext("admin", "no render key stored yet (the service creates one at its "
+                          "first start, unless BODYGRAPH_RENDER_KEYS is set)"))
     else:
-        for kid in kids:
-            print(f"{kid}{'  (signs new links)' if kid == kids[-1] else ''}")
+        for kid in kids[:-1]:
+            print(kid)
+        print(tr.pgettext("admin", "{kid}  (signs new links)").format(kid=kids[-1]))
     return 0
 
 
@@ -123,26 +131,31 @@ def _render_keys_rotate(book: Bookkeeper, args: argparse.Namespace) -> int:
     from bodygraph_server.images.signing_keys import rotate
 
     key = rotate(book.store, book.clock.now())
-    print(f"render key {key.kid} stored; it signs new links after the service restarts "
-          "(older keys keep verifying)")
+    print(words(args).pgettext("admin", "render key {kid} stored; it signs new links after the "
+                               "service restarts (older keys keep verifying)").format(kid=key.kid))
     return 0
 
 
-def add_service_commands(commands: argparse._SubParsersAction[Any]) -> None:
-    """Register ``serve`` and ``render-keys`` on the admin parser's subcommands."""
+def add_service_commands(commands: argparse._SubParsersAction[Any],
+                         lang: str = "en") -> None:
+    """Register ``serve`` and ``render-keys`` on the admin parser's subcommands, their help
+    in ``lang``."""
+    tr = catalog(lang)
     serve = commands.add_parser(
-        "serve", help="run the HTTP service (uvicorn)",
-        description="Run the HTTP service. Each flag overrides its BODYGRAPH_* variable; "
-                    "BODYGRAPH_RENDER_KEYS (a secret) is a variable only.")
-    _add_setting_flags(serve)
+        "serve", help=tr.pgettext("admin", "run the HTTP service (uvicorn)"),
+        description=tr.pgettext("admin", "Run the HTTP service. Each flag overrides its "
+                                "BODYGRAPH_* variable; BODYGRAPH_RENDER_KEYS (a secret) is a "
+                                "variable only."))
+    _add_setting_flags(serve, lang)
     serve.set_defaults(func=_serve, open_book=open_waiting)
 
     render_keys = commands.add_parser(
-        "render-keys", help="render signing keys kept in the database")
+        "render-keys", help=tr.pgettext("admin", "render signing keys kept in the database"))
     key_cmds = render_keys.add_subparsers(dest="action", required=True, metavar="ACTION")
-    keys_list = key_cmds.add_parser("list", help="list stored key ids (never the secrets)")
+    keys_list = key_cmds.add_parser("list", help=tr.pgettext(
+        "admin", "list stored key ids (never the secrets)"))
     keys_list.add_argument("--json", action="store_true")
     keys_list.set_defaults(func=_render_keys_list)
-    keys_rotate = key_cmds.add_parser(
-        "rotate", help="store a new signing key (used after a restart; old links keep working)")
+    keys_rotate = key_cmds.add_parser("rotate", help=tr.pgettext(
+        "admin", "store a new signing key (used after a restart; old links keep working)"))
     keys_rotate.set_defaults(func=_render_keys_rotate)
