@@ -24,8 +24,8 @@ INSTRUCTIONS = (
 @cache
 def _tools() -> tuple[Tool, ...]:
     """The SDK's description of every tool (their arguments' models and JSON schemas),
-    made once per process: the service's app makes a server in every lifespan (about
-    0.04 CPU-seconds each, most of it these), and the tests start hundreds of apps."""
+    made once per process and shared by its servers: the service's app makes a server in
+    every lifespan, and the tests run hundreds of apps (docs/performance.md)."""
     annotations = ToolAnnotations(read_only_hint=True, idempotent_hint=True,
                                   open_world_hint=False)
     return tuple(Tool.from_function(tool, annotations=annotations) for tool in TOOLS)

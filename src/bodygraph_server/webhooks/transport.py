@@ -42,9 +42,10 @@ class PublicOnlyBackend(httpcore.AsyncNetworkBackend):
 
 @cache
 def tls_context() -> ssl.SSLContext:
-    """The webhook senders' TLS context, made once per process (httpx's default, without
-    the environment's CA settings): loading the CA bundle costs about 15 ms of CPU, paid
-    by every app's sender otherwise (an app restart, every test's app)."""
+    """The webhook senders' TLS context (httpx's default, without the environment's CA
+    settings), made once per process like ``geocoding.tls_context``: loading the CA bundle
+    costs CPU (docs/performance.md), paid by every app's sender otherwise (an app restart,
+    every test's app)."""
     return httpx.create_ssl_context(trust_env=False)
 
 
