@@ -4,11 +4,13 @@ network), whose errors are said in the call's ``lang`` (:mod:`bodygraph_mcp.tool
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.context import Context
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.server.mcpserver.tools import Tool
 from mcp.types import CallToolResult, InputRequiredResult, ToolAnnotations
 
 import bodygraph
@@ -20,6 +22,16 @@ INSTRUCTIONS = (
     "as a local date and time with a place name or coordinates, or as a UTC instant. Each "
     "result has a one-line summary to quote and the full data as structured content."
 )
+
+
+@cache
+def _tools() -> tuple[Tool, ...]:
+    """The SDK's description of every tool (their arguments' models and JSON schemas),
+    made once per process and shared by its servers: the service's app makes a server in
+    every lifespan, and the tests run hundreds of apps (docs/performance.md)."""
+    annotations = ToolAnnotations(read_only_hint=True, idempotent_hint=True,
+                                  open_world_hint=False)
+    return tuple(Tool.from_function(tool, annotations=annotations) for tool in TOOLS)
 
 
 class SpeakingServer(MCPServer[Any]):
@@ -44,9 +56,6 @@ def create_server() -> MCPServer[Any]:
     """A server offering every tool of :data:`~bodygraph_mcp.tools.TOOLS`."""
     server = SpeakingServer(
         "bodygraph", title="bodygraph", version=bodygraph.__version__,
-        instructions=INSTRUCTIONS, log_level="WARNING",
+        instructions=INSTRUCTIONS, log_level="WARNING", tools=list(_tools()),
     )
-    for tool in TOOLS:
-        server.add_tool(tool, annotations=ToolAnnotations(
-            read_only_hint=True, idempotent_hint=True, open_world_hint=False))
     return server

@@ -4,7 +4,9 @@ connected to by the address checked, so a name cannot resolve elsewhere in betwe
 
 from __future__ import annotations
 
+import ssl
 from collections.abc import Iterable
+from functools import cache
 
 import httpcore
 import httpx
@@ -38,13 +40,22 @@ class PublicOnlyBackend(httpcore.AsyncNetworkBackend):
         await self._inner.sleep(seconds)
 
 
+@cache
+def tls_context() -> ssl.SSLContext:
+    """The webhook senders' TLS context (httpx's default, without the environment's CA
+    settings), made once per process like ``geocoding.tls_context``: loading the CA bundle
+    costs CPU (docs/performance.md), paid by every app's sender otherwise (an app restart,
+    every test's app)."""
+    return httpx.create_ssl_context(trust_env=False)
+
+
 def public_only_transport(resolve: Resolver = system_resolve) -> httpx.AsyncHTTPTransport:
     """httpx's transport over :class:`PublicOnlyBackend` (TLS still checks the
     certificate against the URL's host name). httpx has no argument for the network
     backend: its connection pool is replaced by an equal one that has it."""
-    transport = httpx.AsyncHTTPTransport(trust_env=False)
+    transport = httpx.AsyncHTTPTransport(verify=tls_context(), trust_env=False)
     transport._pool = httpcore.AsyncConnectionPool(
-        ssl_context=httpx.create_ssl_context(trust_env=False),
+        ssl_context=tls_context(),
         max_connections=100, max_keepalive_connections=20, keepalive_expiry=5.0,
         network_backend=PublicOnlyBackend(resolve))
     return transport
