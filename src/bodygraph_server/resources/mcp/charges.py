@@ -1,7 +1,6 @@
-"""Each MCP request admitted, each tool call tiered and charged like the tool's matching
-endpoint, and the tools listed those the key's tier may call: an SDK server middleware
-over the HTTP request's admission (the gate's). A tool call's refusal is said in its
-``lang``."""
+"""An SDK server middleware over the gate's admission: each tool call tiered and charged
+like its matching endpoint, refused in its ``lang``; ``tools/list`` gives the tools the
+key's tier may call."""
 
 from __future__ import annotations
 
@@ -109,7 +108,7 @@ class ToolCharges:
                 raise MCPError(**jsonrpc_error(in_language(error, lang)))
             result = await call_next(ctx)
             return self._callable(result, scope) if ctx.method == "tools/list" else result
-        return await self._charged(ctx, call_next, name, request, lang)
+        return await self._charged(ctx, call_next, name, request=request, lang=lang)
 
     def _callable(self, listed: HandlerResult, scope: Scope) -> HandlerResult:
         """The tools of a ``tools/list`` result the caller's tier may call."""
@@ -129,7 +128,7 @@ class ToolCharges:
         return listed  # pragma: no cover - the SDK lists tools in one of the two forms
 
     async def _charged(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext,
-                       name: str, request: Request, lang: str | None) -> HandlerResult:
+                       name: str, *, request: Request, lang: str | None) -> HandlerResult:
         """The tool call: admitted, tiered, charged; released when it fails; a refusal
         said in ``lang``."""
         scope = request.scope
