@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from importlib import resources
 from io import BytesIO
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bodygraph.catalog.tables import lower_leading_the, tables
 from bodygraph.errors import BodygraphError, UnsupportedLanguageError
@@ -127,6 +127,44 @@ def pgettext(context: str, message: str) -> str:
     """Marks ``message`` for the catalogs (``pybabel extract`` reads the call) and gives it
     back unchanged: the one marker of the code's English messages."""
     return message
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    """Marks a message with a count for the catalogs (a ``msgid_plural`` entry, one
+    translation a plural form of the language) and gives back its English form for ``n``:
+    ``singular`` for 1, else ``plural``."""
+    return singular if n == 1 else plural
+
+
+class Counted(NamedTuple):
+    """A message with a count in a table of messages: its context, English singular and
+    plural and the field that holds the count (made by :func:`counted`)."""
+
+    context: str
+    singular: str
+    plural: str
+    field: str
+
+    def english(self, n: int) -> str:
+        """The English form for ``n``."""
+        return npgettext(self.context, self.singular, self.plural, n)
+
+    def said(self, lang: str, n: int) -> str:
+        """The form of ``lang`` for ``n`` (its catalog's plural rule), still a pattern."""
+        return catalog(lang).npgettext(self.context, self.singular, self.plural, n)
+
+
+def counted(context: str, singular: str, plural: str, field: str) -> Counted:
+    """Marks a message with a count for the catalogs, as :func:`npgettext` does, where the
+    count is known later: ``field`` names the placeholder that holds it."""
+    return Counted(context, singular, plural, field)
+
+
+def count_in(value: str) -> int:
+    """The count a field's text holds, for a plural rule: its digits, whatever groups them
+    (``"1,250"``, ``"1.250"``, ``"1 250"`` -> 1250); 0 when it holds none."""
+    digits = re.sub(r"\D", "", value)
+    return int(digits) if digits else 0
 
 
 def term(context: str, english: str, lang: str) -> str:

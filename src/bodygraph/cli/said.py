@@ -5,17 +5,18 @@ from __future__ import annotations
 
 from bodygraph.catalog.said import os_reason
 from bodygraph.catalog.said import said as library_said
-from bodygraph.catalog.translations import pgettext
+from bodygraph.batch.progress import MORE_BAD_ROWS, ROWS
+from bodygraph.catalog.translations import Counted, pgettext
 
 __all__ = ["ARGPARSE_MESSAGES", "BATCH_LINES", "os_reason", "said"]
 
 #: The lines of ``bodygraph batch`` on stderr: a bad row (its reason said too), the count
 #: of the bad rows not shown, the progress bar.
-BATCH_LINES: tuple[str, ...] = (
+BATCH_LINES: tuple[str | Counted, ...] = (
     pgettext("error", "row {row}: {reason} ({code})"),
-    pgettext("error", "... and {count} more bad rows (see the error column)"),
+    MORE_BAD_ROWS,
     pgettext("cli", "{progress}  {rate} rows/s  {errors} bad"),
-    pgettext("cli", "{count} rows"),
+    ROWS,
 )
 
 #: argparse's messages of a usage mistake (Python's own words).
