@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
+from bodygraph.batch.progress import MORE_BAD_ROWS, ROWS
 from bodygraph.catalog.said import os_reason
 from bodygraph.catalog.said import said as library_said
-from bodygraph.batch.progress import MORE_BAD_ROWS, ROWS
 from bodygraph.catalog.translations import Counted, pgettext
 
 __all__ = ["ARGPARSE_MESSAGES", "BATCH_LINES", "os_reason", "said"]

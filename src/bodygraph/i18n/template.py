@@ -169,7 +169,8 @@ def _plural_problems(catalog: Catalog, message: Message, t: Term, where: str) ->
     the English plural's placeholders (every form is used for some count), fuzzy."""
     if not isinstance(message.id, tuple) or message.id[1] != t.plural:
         return [f"{where}: not the plural entry {t.plural!r}"]
-    forms = message.string if isinstance(message.string, tuple) else (message.string,)
+    raw = message.string
+    forms = tuple(str(f or "") for f in (raw if isinstance(raw, tuple | list) else (raw,)))
     problems = []
     if len(forms) != catalog.num_plurals or not all(f.strip() for f in forms):
         problems.append(f"{where}: {sum(1 for f in forms if f.strip())} of "
