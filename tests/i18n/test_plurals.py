@@ -131,3 +131,27 @@ def test_mcp_counts_take_the_form_of_their_count(lang: str) -> None:
     assert said == expected + "."
     if lang == "en":
         assert said == "0 ingresses from 2024-01-01 to 2024-01-02."
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_page_script_s_table_gives_every_count_its_form(lang: str) -> None:
+    """The pages' scripts read ``plural[n < 200 ? n : 100 + n % 100]``: the catalog's rule
+    for every count."""
+    from bodygraph.catalog.translations import plural_index, plural_table
+
+    table = plural_table(lang)
+    for n in range(5000):
+        assert int(table[n if n < 200 else 100 + n % 100]) == plural_index(lang, n), n
+
+
+def test_the_page_words_with_a_count_are_the_catalog_s_forms() -> None:
+    from bodygraph_server.resources.pages.birth_time import COUNTED, counted_words_in
+
+    words = counted_words_in(COUNTED, "ru")
+    assert words["left"] == list(_forms("ru", "page", "{count} request left this minute"))
+    assert [words["plural"][n] for n in (1, 2, 5, 11, 21)] == ["0", "1", "2", "2", "0"]
+    english = counted_words_in(COUNTED, "en")
+    assert english["found"] == ["{count} window of birth times fits.",
+                                "{count} windows of birth times fit."]
+    assert counted_words_in(COUNTED, "ja")["left"] == list(
+        _forms("ja", "page", "{count} request left this minute"))

@@ -160,6 +160,35 @@ def counted(context: str, singular: str, plural: str, field: str) -> Counted:
     return Counted(context, singular, plural, field)
 
 
+#: The counts :func:`plural_table` gives the form of: a script takes ``n`` below it, else
+#: ``100 + n % 100`` (every language's rule repeats so from 100 on).
+PLURAL_TABLE_SIZE = 200
+
+
+def plural_index(lang: str, n: int) -> int:
+    """Which plural form of ``lang`` (its catalog's Plural-Forms rule) the count ``n``
+    takes: ``en`` 0 for 1, else 1."""
+    if _checked(lang) == SOURCE_LANGUAGE:
+        return int(n != 1)
+    # the rule GNUTranslations compiles from the catalog's header (not in its stubs)
+    rule: Callable[[int], int] = vars(catalog(lang))["plural"]
+    return int(rule(n))
+
+
+def plural_table(lang: str) -> str:
+    """The form of each count 0 to 199 in ``lang`` as one digit each (``"1011..."`` in
+    English): a page's script chooses a plural form with it
+    (``n < 200 ? n : 100 + n % 100``)."""
+    return "".join(str(plural_index(lang, n)) for n in range(PLURAL_TABLE_SIZE))
+
+
+def plural_forms(message: Counted, lang: str) -> list[str]:
+    """Every plural form of ``message`` in ``lang``, in its catalog's order."""
+    table = plural_table(lang)
+    return [message.said(lang, table.index(str(form)))
+            for form in range(int(max(table)) + 1)]
+
+
 def count_in(value: str) -> int:
     """The count a field's text holds, for a plural rule: its digits, whatever groups them
     (``"1,250"``, ``"1.250"``, ``"1 250"`` -> 1250); 0 when it holds none."""

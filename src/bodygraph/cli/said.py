@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from bodygraph.batch.progress import MORE_BAD_ROWS, ROWS
+from bodygraph.batch.progress import MORE_BAD_ROWS, PROGRESS, ROWS
 from bodygraph.catalog.said import os_reason
 from bodygraph.catalog.said import said as library_said
 from bodygraph.catalog.translations import Counted, pgettext
@@ -15,7 +15,7 @@ __all__ = ["ARGPARSE_MESSAGES", "BATCH_LINES", "os_reason", "said"]
 BATCH_LINES: tuple[str | Counted, ...] = (
     pgettext("error", "row {row}: {reason} ({code})"),
     MORE_BAD_ROWS,
-    pgettext("cli", "{progress}  {rate} rows/s  {errors} bad"),
+    PROGRESS,
     ROWS,
 )
 
