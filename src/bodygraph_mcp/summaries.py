@@ -15,6 +15,7 @@ from bodygraph.catalog.translations import (
     catalog,
     counted,
     cross_text,
+    listed,
     pgettext,
     term,
 )
@@ -43,7 +44,7 @@ def _counted(lang: str, message: Counted, n: int, **fields: object) -> str:
 
 
 def _listed(items: Iterable[str], lang: str) -> str:
-    return ", ".join(items) or _say(lang, pgettext("mcp", "none"))
+    return listed(items, lang) or _say(lang, pgettext("mcp", "none"))
 
 
 def _channels(channels: Iterable[Channel], lang: str) -> str:
@@ -65,7 +66,7 @@ def transit_summary(result: Transit, lang: str = SOURCE_LANGUAGE) -> str:
                    channels=_channels(result.channels, lang)))
     if result.natal is not None:
         natal = result.natal
-        centers = ", ".join(term("center", c, lang) for c in natal.new_centers)
+        centers = listed((term("center", c, lang) for c in natal.new_centers), lang)
         text += " " + _say(lang, pgettext(
             "mcp", "Over the natal chart it completes {channels} and newly defines "
             "{centers}; together: {composite}."),

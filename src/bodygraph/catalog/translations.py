@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gettext
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from importlib import resources
 from io import BytesIO
@@ -194,6 +194,17 @@ def count_in(value: str) -> int:
     (``"1,250"``, ``"1.250"``, ``"1 250"`` -> 1250); 0 when it holds none."""
     digits = re.sub(r"\D", "", value)
     return int(digits) if digits else 0
+
+
+#: Between the items of a list in readable text (``、`` in Japanese and Chinese): the
+#: command line's, the images' and the MCP tools' words, never a JSON or CSV value.
+LIST_JOINER = pgettext("cli", ", ")
+
+
+def listed(items: Iterable[str], lang: str) -> str:
+    """Items of readable text (already in ``lang``) joined as ``lang`` joins a list:
+    ``"Sacral, Root"``, ``"仙骨、ルート"``."""
+    return catalog(lang).pgettext("cli", LIST_JOINER).join(items)
 
 
 def term(context: str, english: str, lang: str) -> str:
