@@ -68,7 +68,8 @@ def summary(birth: Birth, lang: str = "en") -> str:
     info = birth.info
     when = utc_seconds_text(birth.chart.birth_utc)
     if info["local"] is not None:
-        where = info["place"] or f"{info['lat']}, {info['lng']}"
+        where = (birth.place.describe(lang) if birth.place is not None
+                 else info["place"] or f"{info['lat']}, {info['lng']}")
         when = say("mcp", pgettext("mcp", "{local} ({zone}) at {where}, that is {utc}")).format(
             local=info["local"], zone=info["zone"], where=where, utc=when)
     chart = birth.chart
