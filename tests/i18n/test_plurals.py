@@ -155,3 +155,13 @@ def test_the_page_words_with_a_count_are_the_catalog_s_forms() -> None:
                                 "{count} windows of birth times fit."]
     assert counted_words_in(COUNTED, "ja")["left"] == list(
         _forms("ja", "page", "{count} request left this minute"))
+
+
+@pytest.mark.parametrize(("hours", "form"), [(49, 2), (72, 1), (-1, 0), (0, 2)])
+def test_the_hours_of_a_window_are_counted_in_russian(hours: int, form: int) -> None:
+    from bodygraph.catalog.said import said
+
+    singular = ("the window must be more than 0 and at most 48 hours either side, not "
+                "{hours} hour")
+    english = npgettext("error", singular, singular + "s", abs(hours)).format(hours=hours)
+    assert said(english, "ru") == _forms("ru", "error", singular)[form].format(hours=hours)
