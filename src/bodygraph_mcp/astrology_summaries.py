@@ -7,7 +7,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from bodygraph.catalog.translations import SOURCE_LANGUAGE, body_name, catalog, pgettext, sign_names
+from bodygraph.catalog.translations import (
+    SOURCE_LANGUAGE,
+    body_name,
+    catalog,
+    listed,
+    pgettext,
+    sign_names,
+)
 from bodygraph.cli.relations_text import rounded_seconds_text as when
 from bodygraph.relations.labels import hologenetic_words, house_system_name, side_name
 from bodygraph.rules.hologenetic import HologeneticProfile
@@ -29,9 +36,9 @@ def hologenetic_summary(profile: HologeneticProfile, born: datetime,
         title = (sphere.source.title if lang == SOURCE_LANGUAGE
                  else titles["pearl sphere" if key == "pearl" else key])
         sequences.setdefault(sphere.source.sequence, []).append(f"{title} {sphere}")
-    listed = "; ".join(", ".join(spheres) for spheres in sequences.values())
+    spheres = "; ".join(listed(titled, lang) for titled in sequences.values())
     return _say(lang, pgettext("mcp", "Hologenetic profile: {spheres}. Born {when}."),
-                spheres=listed, when=when(born))
+                spheres=spheres, when=when(born))
 
 
 def longitude_text(value: float, lang: str = SOURCE_LANGUAGE) -> str:
@@ -57,7 +64,7 @@ def astro_summary(data: dict[str, Any], born: datetime, lang: str = SOURCE_LANGU
                               body=named, position=place) if position["retrograde"]
                          else f"{named} {place}")
     text = _say(lang, pgettext("mcp", "Zodiac positions born {when}: {positions}."),
-                when=when(born), positions=", ".join(parts))
+                when=when(born), positions=listed(parts, lang))
     if data["angles"] is None:
         return text + " " + _say(lang, pgettext(
             "mcp", "No angles or houses: the birth has no place."))

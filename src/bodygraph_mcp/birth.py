@@ -24,6 +24,7 @@ from bodygraph.cli.options import CliError
 from bodygraph.errors import BodygraphError
 from bodygraph.geo.birthtime import parse_instant
 from bodygraph.geo.local import LocalChart, calculate_at_place, calculate_local
+from bodygraph.geo.places.base import Place
 from bodygraph.model.chart import Chart
 from bodygraph_mcp.tool_errors import (
     NO_DATE,
@@ -128,10 +129,12 @@ class BirthInfo(TypedDict):
 
 @dataclass(frozen=True, slots=True)
 class Birth:
-    """A resolved birth: its chart and what it was computed from."""
+    """A resolved birth: its chart and what it was computed from (the place found, for
+    the summary's words in a language; ``info`` holds its English description)."""
 
     chart: Chart
     info: BirthInfo
+    place: Place | None = None
 
 
 def _utc(chart: Chart) -> str:
@@ -149,7 +152,7 @@ def _from_local(found: LocalChart) -> Birth:
         lng=found.lng,
         wallTime=found.wall_time.value,
         placeNote=found.place.ambiguity() if found.place is not None else None,
-    ))
+    ), found.place)
 
 
 @contextmanager

@@ -62,17 +62,18 @@ def summary(birth: Birth, lang: str = "en") -> str:
     """One quotable line in ``lang``: type, profile, authority, definition, cross, and the
     birth (sentences of the catalogs' context ``mcp``)."""
     from bodygraph.catalog.said import said
-    from bodygraph.catalog.translations import catalog, cross_text, pgettext
+    from bodygraph.catalog.translations import catalog, cross_text, listed, pgettext
 
     say = catalog(lang).pgettext
     info = birth.info
     when = utc_seconds_text(birth.chart.birth_utc)
     if info["local"] is not None:
-        where = info["place"] or f"{info['lat']}, {info['lng']}"
+        where = (birth.place.describe(lang) if birth.place is not None
+                 else info["place"] or f"{info['lat']}, {info['lng']}")
         when = say("mcp", pgettext("mcp", "{local} ({zone}) at {where}, that is {utc}")).format(
             local=info["local"], zone=info["zone"], where=where, utc=when)
     chart = birth.chart
-    headline = ", ".join(natal_summary(RenderInput.from_chart(chart), lang))
+    headline = listed(natal_summary(RenderInput.from_chart(chart), lang), lang)
     note = (" " + say("mcp", pgettext("mcp", "Note: {note}.")).format(
         note=said(info["placeNote"], lang)) if info["placeNote"] else "")
     return say("mcp", pgettext("mcp", "{headline}; {cross}. Born {when}.")).format(

@@ -10,9 +10,12 @@ from datetime import datetime
 from bodygraph.catalog.tables import Channel
 from bodygraph.catalog.translations import (
     SOURCE_LANGUAGE,
+    Counted,
     body_name,
     catalog,
+    counted,
     cross_text,
+    listed,
     pgettext,
     term,
 )
@@ -35,8 +38,13 @@ def _say(lang: str, message: str, **fields: object) -> str:
     return catalog(lang).pgettext("mcp", message).format(**fields)
 
 
+def _counted(lang: str, message: Counted, n: int, **fields: object) -> str:
+    """The form of a message with a count for ``n`` in ``lang``, filled with ``fields``."""
+    return message.said(lang, n).format(**fields)
+
+
 def _listed(items: Iterable[str], lang: str) -> str:
-    return ", ".join(items) or _say(lang, pgettext("mcp", "none"))
+    return listed(items, lang) or _say(lang, pgettext("mcp", "none"))
 
 
 def _channels(channels: Iterable[Channel], lang: str) -> str:
@@ -58,7 +66,7 @@ def transit_summary(result: Transit, lang: str = SOURCE_LANGUAGE) -> str:
                    channels=_channels(result.channels, lang)))
     if result.natal is not None:
         natal = result.natal
-        centers = ", ".join(term("center", c, lang) for c in natal.new_centers)
+        centers = listed((term("center", c, lang) for c in natal.new_centers), lang)
         text += " " + _say(lang, pgettext(
             "mcp", "Over the natal chart it completes {channels} and newly defines "
             "{centers}; together: {composite}."),
@@ -82,9 +90,10 @@ def connection_summary(result: Connection, lang: str = SOURCE_LANGUAGE) -> str:
 
 def penta_summary(result: Penta, lang: str = SOURCE_LANGUAGE) -> str:
     """The penta gates the group has and lacks, and its penta channels."""
-    return _say(lang, pgettext(
-        "mcp", "Penta of {count} members: penta gates {gates} (missing {missing}); penta "
-        "channels {channels}."),
+    return _counted(lang, counted(
+        "mcp", "Penta of {count} member: penta gates {gates} (missing {missing}); penta "
+        "channels {channels}.", "Penta of {count} members: penta gates {gates} (missing "
+        "{missing}); penta channels {channels}.", "count"), len(result.members),
         count=len(result.members), gates=_listed((str(g) for g in result.gates), lang),
         missing=_listed((str(g) for g in result.missing_gates), lang),
         channels=_channels(result.channels, lang))
@@ -93,10 +102,14 @@ def penta_summary(result: Penta, lang: str = SOURCE_LANGUAGE) -> str:
 def sensitivity_summary(result: Sensitivity, lang: str = SOURCE_LANGUAGE) -> str:
     """How many line changes, and the segment the given birth lies in."""
     here = next((s for s in result.segments if s.start <= result.birth <= s.end), None)
-    text = _say(lang, pgettext("mcp", "From {start} to {end}: {changes} line changes, "
-                               "{segments} segments."),
-                start=when(result.start), end=when(result.end), changes=len(result.changes),
-                segments=len(result.segments))
+    text = _say(lang, pgettext("mcp", "From {start} to {end}: {changes}, {segments}."),
+                start=when(result.start), end=when(result.end),
+                changes=_counted(lang, counted("mcp", "{count} line change",
+                                               "{count} line changes", "count"),
+                                 len(result.changes), count=len(result.changes)),
+                segments=_counted(lang, counted("mcp", "{count} segment", "{count} segments",
+                                                "count"),
+                                  len(result.segments), count=len(result.segments)))
     if here is not None:
         text += " " + _say(lang, pgettext(
             "mcp", "The birth lies in {start} to {end}: {profile} {type}, {authority} "
@@ -132,6 +145,7 @@ def calendar_summary(found: Sequence[Ingress], first: str, last: str,
                       for i in found[:5])
     more = (_say(lang, pgettext("mcp", "; ... {count} more"), count=len(found) - 5)
             if len(found) > 5 else "")
-    counted = _say(lang, pgettext("mcp", "{count} ingresses from {first} to {last}"),
-                   count=len(found), first=first, last=last)
-    return counted + (f": {shown}{more}." if found else ".")
+    how_many = _counted(lang, counted("mcp", "{count} ingress from {first} to {last}",
+                                      "{count} ingresses from {first} to {last}", "count"),
+                        len(found), count=len(found), first=first, last=last)
+    return how_many + (f": {shown}{more}." if found else ".")

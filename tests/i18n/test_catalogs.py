@@ -94,6 +94,33 @@ def test_every_pgettext_call_of_the_code_is_extracted() -> None:
     assert called - extracted == set()
 
 
+def test_every_plural_call_of_the_code_is_extracted_with_its_plural() -> None:
+    """Every ``npgettext(context, singular, plural, n)`` and table entry
+    ``counted(context, singular, plural, field)`` of literals is a plural entry of the
+    template (``msgid_plural`` its plural)."""
+    import ast
+
+    from bodygraph.i18n.template import messages
+
+    extracted = {(t.context, t.english): t.plural for t in messages()}
+    called = {}
+    for folder in (ROOT / "src" / "bodygraph", ROOT / "src" / "bodygraph_server",
+                   ROOT / "src" / "bodygraph_mcp"):
+        for path in folder.rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not isinstance(node, ast.Call):
+                    continue
+                func = node.func
+                name = (func.attr if isinstance(func, ast.Attribute) else
+                        func.id if isinstance(func, ast.Name) else None)
+                if (name in ("npgettext", "counted") and len(node.args) == 4
+                        and all(isinstance(a, ast.Constant) for a in node.args[:3])):
+                    context, singular, plural = (a.value for a in node.args[:3])
+                    called[(context, singular)] = plural
+    assert len(called) >= 20
+    assert {key: extracted.get(key) for key in called} == called
+
+
 def test_a_message_added_to_the_code_and_not_translated_fails_the_check() -> None:
     from bodygraph.i18n.template import all_messages, catalog_problems, read_catalog
     from bodygraph.i18n.terms import Term

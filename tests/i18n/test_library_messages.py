@@ -184,7 +184,11 @@ def covered(text: str) -> bool:
     """Whether a pattern of the library's messages reads ``text`` (HOLE: any value)."""
     site = re.compile("".join(".*" if p == HOLE else re.escape(p)
                               for p in re.split(f"({HOLE})", text)), re.DOTALL)
-    for message in LIBRARY_MESSAGES:
+    from bodygraph.catalog.translations import Counted
+
+    forms = [english for m in LIBRARY_MESSAGES
+             for english in ((m.singular, m.plural) if isinstance(m, Counted) else (m,))]
+    for message in forms:
         relaxed = re.sub(r"\\\{\w+\\\}", ".+?", re.escape(message))
         if re.fullmatch(relaxed, text, re.DOTALL) or site.fullmatch(
                 re.sub(r"\{\w+\}", HOLE, message)):

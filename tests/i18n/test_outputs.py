@@ -311,8 +311,16 @@ def test_batch_summary_is_in_the_language(tmp_path: Path,
     done = _command(capsys, "batch", str(births), "-o", str(tmp_path / "charts.csv"),
                     "--jobs", "1", "--lang", "fr")
     assert done.returncode == 0, done.stderr
-    assert f"1 lignes -> {tmp_path / 'charts.csv'}\u00a0: 1 cartes, 0 lignes erronées (" in (
-        done.stderr)
+    # French counts 0 and 1 in the singular (Plural-Forms n > 1): the catalog's forms
+    fr = catalog("fr")
+    line = fr.pgettext("cli", "{rows} -> {output}: {charts}, {errors} ({seconds} s)")
+    summary = line.split(" ({seconds}")[0].format(
+        rows=fr.npgettext("cli", "{count} row", "{count} rows", 1).format(count=1),
+        output=tmp_path / "charts.csv",
+        charts=fr.npgettext("cli", "{count} chart", "{count} charts", 1).format(count=1),
+        errors=fr.npgettext("cli", "{count} bad row", "{count} bad rows", 0).format(count=0))
+    assert summary == f"1 ligne -> {tmp_path / 'charts.csv'}\u00a0: 1 carte, 0 ligne erronée"
+    assert summary + " (" in done.stderr
 
 
 def test_hologenetic_text_is_in_the_language(capsys: pytest.CaptureFixture[str]) -> None:

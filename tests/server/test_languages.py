@@ -307,9 +307,12 @@ async def test_a_batch_slots_refusal_is_labelled(client: httpx.AsyncClient,
 
 @pytest.mark.parametrize("lang", LANGUAGES[1:])
 def test_every_service_message_is_translated(lang: str) -> None:
+    from bodygraph.catalog.translations import Counted
     from bodygraph_server.http.error_words import LOCATED, MESSAGES, WITH_REQUEST_ID, translated
 
-    for english in (*MESSAGES, LOCATED, WITH_REQUEST_ID):
+    forms = [english for m in (*MESSAGES, LOCATED, WITH_REQUEST_ID)
+             for english in ((m.singular, m.plural) if isinstance(m, Counted) else (m,))]
+    for english in forms:
         filled = english.format_map({name: f"<{name}>" for name in re.findall(
             r"\{(\w+)\}", english)}) if "{" in english else english
         if english in (LOCATED, WITH_REQUEST_ID):

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from bodygraph_server.resources.pages.birth_time import WORDS
+from bodygraph_server.resources.pages.birth_time import COUNTED, WORDS
 
 from .support import tls_context
 from .test_docs_browser import Site, page, site  # noqa: F401 (the module's fixtures)
@@ -61,8 +61,8 @@ def test_the_windows_on_a_24_hour_timeline(page: Any, site: Site) -> None:  # no
     windows = expected["windows"]
     assert windows
     summary = page.inner_text("#bt-summary")
-    assert summary == (WORDS["found_one"] if len(windows) == 1 else
-                       WORDS["found_many"].format(count=len(windows)))
+    found = COUNTED["found"]
+    assert summary == found.english(len(windows)).format(count=len(windows))
 
     # one row per local day, the searched part of each, the bars where the windows are
     rows = page.locator("#bt-timeline rect.day")
@@ -167,8 +167,9 @@ def test_the_tab_in_a_language(page: Any, site: Site) -> None:  # noqa: F811
     search(page, **DAY, profile="3/5", type="Generator")
     assert page.is_hidden("#bt-error"), page.inner_text("#bt-error")
     summary = page.inner_text("#bt-summary")
-    assert summary in (said["found_one"], said["found_none"]) or re.fullmatch(
-        re.escape(said["found_many"]).replace(r"\{count\}", r"\d+"), summary)
+    count = int(re.sub(r"\D", "", summary) or 0)
+    assert summary == (said["found_none"] if count == 0 else
+                       COUNTED["found"].said("ja", count).format(count=count))
     table = page.inner_text("#bt-windows")
     assert table.splitlines()[0].split("\t") == [said["from"], said["to"], said["utc"],
                                                  said["chart"]]

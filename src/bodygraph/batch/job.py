@@ -16,7 +16,7 @@ from typing import IO, TYPE_CHECKING, NoReturn, TypeVar
 
 from bodygraph.batch.csv_input import text_encoding
 from bodygraph.batch.errors import BatchError, BatchOptionError
-from bodygraph.batch.progress import Progress
+from bodygraph.batch.progress import MORE_BAD_ROWS, Progress
 from bodygraph.batch.readers import Piece, count_rows, input_mode, is_parquet, read_pieces
 from bodygraph.batch.resolve import Resolver
 from bodygraph.batch.target import check_target, staged
@@ -134,8 +134,8 @@ def run_batch(
             writer.close()
     bar.finish()
     if bar.errors > MAX_REPORTED:
-        more = number_text(bar.errors - MAX_REPORTED, lang)
-        err.write(say(f"... and {more} more bad rows (see the error column)") + "\n")
+        more = bar.errors - MAX_REPORTED
+        err.write(say(MORE_BAD_ROWS.english(more).format(count=number_text(more, lang))) + "\n")
     seconds = time.monotonic() - started
     return BatchSummary(bar.done, bar.errors, seconds)
 

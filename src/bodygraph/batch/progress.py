@@ -7,7 +7,17 @@ from collections.abc import Callable
 from typing import IO
 
 from bodygraph.catalog.numbers import number_text, percent_text
-from bodygraph.catalog.translations import SOURCE_LANGUAGE
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, counted
+
+#: The count of the rows done when the total is not known (the progress bar's first part).
+ROWS = counted("cli", "{count} row", "{count} rows", "count")
+#: The progress line: the rows done, the rate, how many bad rows (``bad`` agrees with the
+#: count in some languages, though not in English).
+PROGRESS = counted("cli", "{progress}  {rate} rows/s  {errors} bad",
+                   "{progress}  {rate} rows/s  {errors} bad", "errors")
+#: The line after the bad rows a batch reports one by one: how many more there are.
+MORE_BAD_ROWS = counted("error", "... and {count} more bad row (see the error column)",
+                        "... and {count} more bad rows (see the error column)", "count")
 
 
 class Progress:
@@ -48,9 +58,10 @@ class Progress:
             text = (f"[{bar}] {percent_text(share, lang):>6} {done}/"
                     f"{number_text(self.total, lang)}")
         else:
-            text = f"{done} rows"
-        self.stream.write("\r" + self.say(f"{text}  {number_text(rate, lang)} rows/s  "
-                                          f"{number_text(self.errors, lang)} bad"))
+            text = ROWS.english(self.done).format(count=done)
+        self.stream.write("\r" + self.say(PROGRESS.english(self.errors).format(
+            progress=text, rate=number_text(rate, lang),
+            errors=number_text(self.errors, lang))))
         self.stream.flush()
 
     def finish(self) -> None:

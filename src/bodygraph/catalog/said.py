@@ -9,10 +9,17 @@ import re
 from functools import cache
 from string import Formatter
 
-from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, pgettext
+from bodygraph.catalog.translations import (
+    SOURCE_LANGUAGE,
+    Counted,
+    catalog,
+    count_in,
+    counted,
+    pgettext,
+)
 
 #: The library's messages, as the library writes them.
-LIBRARY_MESSAGES: tuple[str, ...] = (
+LIBRARY_MESSAGES: tuple[str | Counted, ...] = (
     pgettext("error", "{instant} is outside the supported range: births from {first} to "
              "{last} (UTC) with this ephemeris; pass a larger kernel (--ephemeris BSP or "
              "$BODYGRAPH_EPHEMERIS) for other dates"),
@@ -52,10 +59,12 @@ LIBRARY_MESSAGES: tuple[str, ...] = (
     pgettext("error", "latitude {value} is outside -90 to 90"),
     pgettext("error", "longitude {value} is outside -180 to 180"),
     pgettext("error", "a penta has {first} to {last} members, not {count}"),
-    pgettext("error", "the window must be more than 0 and at most 48 hours either side, not "
-             "{hours} hours"),
-    pgettext("error", "the bound must be more than 0 and at most 48 hours either side, not "
-             "{hours} hours; give one such as 12h"),
+    counted("error", "the window must be more than 0 and at most 48 hours either side, not "
+            "{hours} hour", "the window must be more than 0 and at most 48 hours either "
+            "side, not {hours} hours", "hours"),
+    counted("error", "the bound must be more than 0 and at most 48 hours either side, not "
+            "{hours} hour; give one such as 12h", "the bound must be more than 0 and at most "
+            "48 hours either side, not {hours} hours; give one such as 12h", "hours"),
     pgettext("error", "unknown type {text}; use one of: {names}"),
     pgettext("error", "unknown authority {text}; use one of: {names}"),
     pgettext("error", "unknown definition {text}; use one of: {names}"),
@@ -67,8 +76,9 @@ LIBRARY_MESSAGES: tuple[str, ...] = (
     pgettext("error", "profile {text} does not exist; use one of: {names}"),
     pgettext("error", "activation {text} is not side.body=gate or side.body=gate.line; write "
              "it like personality.sun=38.3"),
-    pgettext("error", "the range {first} to {last} is {days} days; give at most {most} days "
-             "(a last date up to {day})"),
+    counted("error", "the range {first} to {last} is {days} day; give at most {most} days "
+            "(a last date up to {day})", "the range {first} to {last} is {days} days; give at "
+            "most {most} days (a last date up to {day})", "days"),
     pgettext("error", "the last date {last} is before the first {first}; give a last date on "
              "or after the first"),
     pgettext("error", "there is no day {day} in the calendar ({reason})"),
@@ -84,7 +94,8 @@ LIBRARY_MESSAGES: tuple[str, ...] = (
              "from 00 to 59"),
     pgettext("error", "years start at 0001"),
     pgettext("error", "months go from 01 to 12"),
-    pgettext("error", "{month} has {days} days in {year}"),
+    counted("error", "{month} has {days} day in {year}", "{month} has {days} days in {year}",
+            "days"),
     pgettext("error", "January"), pgettext("error", "February"), pgettext("error", "March"),
     pgettext("error", "April"), pgettext("error", "May"), pgettext("error", "June"),
     pgettext("error", "July"), pgettext("error", "August"), pgettext("error", "September"),
@@ -134,7 +145,8 @@ LIBRARY_MESSAGES: tuple[str, ...] = (
     # places, coordinates and time zones
     pgettext("error", "latitude must be a finite number, not {value}"),
     pgettext("error", "longitude must be a finite number, not {value}"),
-    pgettext("error", "the location text is {length} characters long; the most is {most}"),
+    counted("error", "the location text is {length} character long; the most is {most}",
+            "the location text is {length} characters long; the most is {most}", "length"),
     pgettext("error", "the location text holds a character that is not text (U+{point} at "
              "position {position})"),
     pgettext("error", "no place name in {text}"),
@@ -211,24 +223,27 @@ OS_REASONS: dict[int, str] = {
 }
 
 #: More messages to read beside the library's, each with its context (the command line's
-#: argparse messages and batch lines).
-Phrases = tuple[tuple[str, str], ...]
+#: argparse messages and batch lines); a message with a count is read in both its forms.
+Phrases = tuple[tuple[str, str | Counted], ...]
 
 
 @cache
-def _patterns(more: Phrases) -> tuple[tuple[str, str, re.Pattern[str]], ...]:
-    """Each message (context, English) with the regular expression that reads its fields,
-    the ones with the most fixed text first (the most specific)."""
-    def fixed(phrase: tuple[str, str]) -> tuple[bool, bool, int]:
+def _patterns(more: Phrases) -> tuple[tuple[str, str | Counted, re.Pattern[str]], ...]:
+    """Each message (context, English) with the regular expression that reads its fields
+    (a message with a count: one for each English form), the ones with the most fixed text
+    first (the most specific)."""
+    def fixed(phrase: tuple[str, str | Counted, str]) -> tuple[bool, bool, int]:
         """Most specific first: a message that starts and ends with fixed text, then the
         one with the most of it."""
-        parts = list(Formatter().parse(phrase[1]))
+        parts = list(Formatter().parse(phrase[2]))
         return (bool(parts[0][0]), parts[-1][1] is None,
                 sum(len(text) for text, *_ in parts))
 
     every = (*(("error", m) for m in LIBRARY_MESSAGES), *more)
-    return tuple((context, m, _pattern(m))
-                 for context, m in sorted(every, key=fixed, reverse=True))
+    forms = [(context, m, english) for context, m in every
+             for english in ((m.singular, m.plural) if isinstance(m, Counted) else (m,))]
+    return tuple((context, m, _pattern(english))
+                 for context, m, english in sorted(forms, key=fixed, reverse=True))
 
 
 def _pattern(message: str) -> re.Pattern[str]:
@@ -257,5 +272,7 @@ def said(message: str, lang: str, more: Phrases = ()) -> str:
         if found is not None:
             fields = {name: said(value, lang, more)
                       for name, value in found.groupdict().items()}
+            if isinstance(english, Counted):
+                return english.said(lang, count_in(found[english.field])).format(**fields)
             return catalog(lang).pgettext(context, english).format(**fields)
     return message

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import gettext
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from importlib import resources
 from io import BytesIO
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bodygraph.catalog.tables import lower_leading_the, tables
 from bodygraph.errors import BodygraphError, UnsupportedLanguageError
@@ -127,6 +127,84 @@ def pgettext(context: str, message: str) -> str:
     """Marks ``message`` for the catalogs (``pybabel extract`` reads the call) and gives it
     back unchanged: the one marker of the code's English messages."""
     return message
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    """Marks a message with a count for the catalogs (a ``msgid_plural`` entry, one
+    translation a plural form of the language) and gives back its English form for ``n``:
+    ``singular`` for 1, else ``plural``."""
+    return singular if n == 1 else plural
+
+
+class Counted(NamedTuple):
+    """A message with a count in a table of messages: its context, English singular and
+    plural and the field that holds the count (made by :func:`counted`)."""
+
+    context: str
+    singular: str
+    plural: str
+    field: str
+
+    def english(self, n: int) -> str:
+        """The English form for ``n``."""
+        return npgettext(self.context, self.singular, self.plural, n)
+
+    def said(self, lang: str, n: int) -> str:
+        """The form of ``lang`` for ``n`` (its catalog's plural rule), still a pattern."""
+        return catalog(lang).npgettext(self.context, self.singular, self.plural, n)
+
+
+def counted(context: str, singular: str, plural: str, field: str) -> Counted:
+    """Marks a message with a count for the catalogs, as :func:`npgettext` does, where the
+    count is known later: ``field`` names the placeholder that holds it."""
+    return Counted(context, singular, plural, field)
+
+
+#: The counts :func:`plural_table` gives the form of: a script takes ``n`` below it, else
+#: ``100 + n % 100`` (every language's rule repeats so from 100 on).
+PLURAL_TABLE_SIZE = 200
+
+
+def plural_index(lang: str, n: int) -> int:
+    """Which plural form of ``lang`` (its catalog's Plural-Forms rule) the count ``n``
+    takes: ``en`` 0 for 1, else 1."""
+    if _checked(lang) == SOURCE_LANGUAGE:
+        return int(n != 1)
+    # the rule GNUTranslations compiles from the catalog's header (not in its stubs)
+    rule: Callable[[int], int] = vars(catalog(lang))["plural"]
+    return int(rule(n))
+
+
+def plural_table(lang: str) -> str:
+    """The form of each count 0 to 199 in ``lang`` as one digit each (``"1011..."`` in
+    English): a page's script chooses a plural form with it
+    (``n < 200 ? n : 100 + n % 100``)."""
+    return "".join(str(plural_index(lang, n)) for n in range(PLURAL_TABLE_SIZE))
+
+
+def plural_forms(message: Counted, lang: str) -> list[str]:
+    """Every plural form of ``message`` in ``lang``, in its catalog's order."""
+    table = plural_table(lang)
+    return [message.said(lang, table.index(str(form)))
+            for form in range(int(max(table)) + 1)]
+
+
+def count_in(value: str) -> int:
+    """The count a field's text holds, for a plural rule: its digits, whatever groups them
+    (``"1,250"``, ``"1.250"``, ``"1 250"`` -> 1250); 0 when it holds none."""
+    digits = re.sub(r"\D", "", value)
+    return int(digits) if digits else 0
+
+
+#: Between the items of a list in readable text (``、`` in Japanese and Chinese): the
+#: command line's, the images' and the MCP tools' words, never a JSON or CSV value.
+LIST_JOINER = pgettext("cli", ", ")
+
+
+def listed(items: Iterable[str], lang: str) -> str:
+    """Items of readable text (already in ``lang``) joined as ``lang`` joins a list:
+    ``"Sacral, Root"``, ``"仙骨、ルート"``."""
+    return catalog(lang).pgettext("cli", LIST_JOINER).join(items)
 
 
 def term(context: str, english: str, lang: str) -> str:

@@ -111,7 +111,7 @@ def _place(args: argparse.Namespace) -> tuple[float, float] | None:
     if args.place is not None:
         found = geocoder_from(args).geocode(args.place)
         print("bodygraph: " + catalog(args.lang).pgettext("cli", "place {place}").format(
-            place=found.describe()), file=sys.stderr)
+            place=found.describe(args.lang)), file=sys.stderr)
         return found.lat, found.lng
     if args.lat is None:
         return None

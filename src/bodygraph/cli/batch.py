@@ -125,13 +125,17 @@ def run(args: argparse.Namespace) -> int:
         )
     except BatchOptionError as exc:
         raise CliError(str(exc)) from None
-    done = catalog(args.lang).pgettext(
-        "cli", "{rows} rows -> {output}: {charts} charts, {errors} bad rows ({seconds} s)")
-    lang = args.lang
-    print(done.format(rows=number_text(summary.rows, lang), output=args.output,
-                      charts=number_text(summary.rows - summary.errors, lang),
-                      errors=number_text(summary.errors, lang),
-                      seconds=number_text(summary.seconds, lang, 1)),
-          file=sys.stderr)
+    tr, lang = catalog(args.lang), args.lang
+    charts = summary.rows - summary.errors
+    done = tr.pgettext("cli", "{rows} -> {output}: {charts}, {errors} ({seconds} s)")
+    print(done.format(
+        rows=tr.npgettext("cli", "{count} row", "{count} rows", summary.rows).format(
+            count=number_text(summary.rows, lang)),
+        output=args.output,
+        charts=tr.npgettext("cli", "{count} chart", "{count} charts", charts).format(
+            count=number_text(charts, lang)),
+        errors=tr.npgettext("cli", "{count} bad row", "{count} bad rows", summary.errors)
+        .format(count=number_text(summary.errors, lang)),
+        seconds=number_text(summary.seconds, lang, 1)), file=sys.stderr)
     return 1 if summary.errors else 0
 

@@ -179,7 +179,7 @@ def _local_chart(args: argparse.Namespace, calculator: Calculator) -> tuple[Char
         if args.place is not None:
             found = _geocoded(args)
             lat, lng = found.lat, found.lng
-            where = tr.pgettext("cli", "place {place}").format(place=found.describe())
+            where = tr.pgettext("cli", "place {place}").format(place=found.describe(tr_lang))
             ambiguity = found.ambiguity()
         else:
             try:

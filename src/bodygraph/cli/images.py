@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Final
 
-from bodygraph.catalog.translations import catalog, pgettext
+from bodygraph.catalog.translations import catalog, listed, pgettext
 from bodygraph.cli.options import Options, usage_error
 
 if TYPE_CHECKING:
@@ -20,8 +20,6 @@ if TYPE_CHECKING:
 
 #: The themes beside the default ``light``, as ``--theme``'s help lists them.
 OTHER_THEMES: Final = ("dark", "print", "high-contrast")
-#: Between the items of a list of names in a text (``、`` in Japanese).
-LIST_JOINER: Final = pgettext("cli", ", ")
 
 #: The help of ``--svg`` and ``--png``, by the picture they draw.
 IMAGE_HELPS: Final = {
@@ -49,8 +47,7 @@ def add_image_options(options: Options, lang: str, what: str = "bodygraph") -> N
     options.add_argument("--theme", metavar="NAME", default="light",
                          help=tr.pgettext("help", "theme of --svg/--png: {default} "
                                           "(default), {others}").format(
-                                              default="light", others=tr.pgettext(
-                                                  "cli", LIST_JOINER).join(OTHER_THEMES)))
+                                              default="light", others=listed(OTHER_THEMES, lang)))
 
 
 def wants_image(args: argparse.Namespace) -> bool:

@@ -58,7 +58,8 @@ def render(result: Penta, lang: str = SOURCE_LANGUAGE) -> str:
     members = ", ".join(utc_seconds_text(m) for m in result.members)
     none = none_word(lang)
     return "\n".join([
-        tr.pgettext("cli", "Penta of {count} members ({members})").format(
+        tr.npgettext("cli", "Penta of {count} member ({members})",
+                     "Penta of {count} members ({members})", len(result.members)).format(
             count=len(result.members), members=members),
         "",
         row(tr.pgettext("cli", "Gates"), ", ".join(str(g) for g in sorted(result.gates)) or none),

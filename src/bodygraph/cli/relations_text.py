@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from bodygraph.catalog.tables import Channel, reading_order
-from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, term
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, listed, term
 from bodygraph.cli.columns import pad
 from bodygraph.cli.report import _cell, body_label, channel_name, utc_seconds_text
 from bodygraph.model.chart import Side
@@ -56,7 +56,7 @@ def composite_lines(title: str, chart: Composite, lang: str = SOURCE_LANGUAGE) -
     """Type, definition, authority, centers and channels of a composite (``title``: its
     heading, already in ``lang``)."""
     tr = catalog(lang)
-    centers = ", ".join(term("center", c, lang) for c in chart.centers)
+    centers = listed((term("center", c, lang) for c in chart.centers), lang)
     return [
         row(title, composite_text(chart, lang)),
         row(tr.pgettext("cli", "Centers"), centers or tr.pgettext("cli", "none defined")),

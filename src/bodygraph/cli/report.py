@@ -10,6 +10,7 @@ from bodygraph.catalog.translations import (
     SOURCE_LANGUAGE,
     body_name,
     catalog,
+    listed,
     term,
 )
 from bodygraph.cli.columns import display_width, pad
@@ -72,16 +73,16 @@ def render_text(chart: Chart, lang: str = SOURCE_LANGUAGE) -> str:
         heading(tr.pgettext("cli", "Signature")) + f"{words['signature']}   "
         + tr.pgettext("cli", "not-self theme: {theme}").format(theme=words["notSelfTheme"]),
         heading(tr.pgettext("cli", "Variables")) + chart.variables,
-        "    " + ", ".join(f"{variable(name)} {words[name.lower()]}"
-                          for name in ("Determination", "Cognition", "Environment")),
+        "    " + listed((f"{variable(name)} {words[name.lower()]}"
+                           for name in ("Determination", "Cognition", "Environment")), lang),
         f"    {variable('Motivation')} {words['motivation']} "
         f"({variable('Transference')} {words['transference']}), "
         f"{variable('Perspective')} {words['perspective']} "
         f"({variable('Distraction')} {words['distraction']})",
         heading(tr.pgettext("cli", "Circuitries")) + (words["circuitries"] or "-"),
         heading(tr.pgettext("cli", "Centers")) + (
-            ", ".join(words["centers"]) or tr.pgettext("cli", "none defined")),
-        heading(tr.pgettext("cli", "Open")) + (", ".join(open_centers) or none),
+            listed(words["centers"], lang) or tr.pgettext("cli", "none defined")),
+        heading(tr.pgettext("cli", "Open")) + (listed(open_centers, lang) or none),
         heading(tr.pgettext("cli", "Channels")) + (
             ("\n" + " " * 17).join(f"{c.short:<6} {channel_name(c.name, lang)}"
                                     for c in sorted(chart.channels, key=reading_order))

@@ -4,20 +4,21 @@ the lines of ``bodygraph batch``."""
 
 from __future__ import annotations
 
+from bodygraph.batch.progress import MORE_BAD_ROWS, PROGRESS, ROWS
 from bodygraph.catalog.arguments import ARGPARSE_MESSAGES
 from bodygraph.catalog.said import os_reason
 from bodygraph.catalog.said import said as library_said
-from bodygraph.catalog.translations import pgettext
+from bodygraph.catalog.translations import Counted, pgettext
 
 __all__ = ["ARGPARSE_MESSAGES", "BATCH_LINES", "PHRASES", "os_reason", "said"]
 
 #: The lines of ``bodygraph batch`` on stderr: a bad row (its reason said too), the count
 #: of the bad rows not shown, the progress bar.
-BATCH_LINES: tuple[str, ...] = (
+BATCH_LINES: tuple[str | Counted, ...] = (
     pgettext("error", "row {row}: {reason} ({code})"),
-    pgettext("error", "... and {count} more bad rows (see the error column)"),
-    pgettext("cli", "{progress}  {rate} rows/s  {errors} bad"),
-    pgettext("cli", "{count} rows"),
+    MORE_BAD_ROWS,
+    PROGRESS,
+    ROWS,
 )
 
 PHRASES = (*(("error", m) for m in (*ARGPARSE_MESSAGES, *BATCH_LINES[:2])),

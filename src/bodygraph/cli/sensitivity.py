@@ -8,7 +8,7 @@ import re
 from datetime import datetime, timedelta
 from enum import Enum
 
-from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, cross_text, term
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, cross_text, listed, term
 from bodygraph.cli.chart import add_birth_options, chart_from_args
 from bodygraph.cli.options import (
     Subparsers,
@@ -117,8 +117,8 @@ def activation_label(side: str, body: Body, lang: str = SOURCE_LANGUAGE) -> str:
 def _difference(before: Segment, after: Segment, changes: list[LineChange], lang: str) -> str:
     """What begins ``after``: the activations that change line at its start, then the
     properties that differ from ``before`` (or that none does)."""
-    moved = ", ".join(f"{activation_label(str(c.side), c.body, lang)} {c.before} -> {c.after}"
-                      for c in changes)
+    moved = listed((f"{activation_label(str(c.side), c.body, lang)} {c.before} -> {c.after}"
+                    for c in changes), lang)
     differ = [f"{label} {_value(before, name, lang)} -> {_value(after, name, lang)}"
               for name, label in _property_labels(lang)
               if _value(before, name) != _value(after, name)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, term
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, listed, term
 from bodygraph.cli.chart import add_birth_options, chart_from_args, parse_utc
 from bodygraph.cli.images import add_image_options, wants_image, write_images
 from bodygraph.cli.options import (
@@ -91,7 +91,7 @@ def render(result: Transit, lang: str = SOURCE_LANGUAGE) -> str:
             row(tr.pgettext("cli", "Gates"), ", ".join(str(g) for g in sorted(result.gates))),
             row(tr.pgettext("cli", "Channels"), channel_lines(result.channels, lang))]
     if result.natal is not None:
-        new_centers = ", ".join(term("center", c, lang) for c in result.natal.new_centers)
+        new_centers = listed((term("center", c, lang) for c in result.natal.new_centers), lang)
         rows += ["", tr.pgettext("cli", "Over the natal chart"),
                  row(tr.pgettext("cli", "Completed channels"),
                      channel_lines(result.natal.completed_channels, lang)),

@@ -8,7 +8,7 @@ from io import BytesIO
 from pathlib import Path
 from string import Formatter
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po, write_po
@@ -22,9 +22,11 @@ LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 #: marks with ``pgettext`` (the command line's and the images' words).
 ROOT = LOCALE_DIR.parent.parent.parent
 EXTRACT_MAPPING = ROOT / "babel.cfg"
-#: The calls ``pybabel extract`` reads: gettext's, and the command line's
-#: ``usage_error(context, text, ...)`` (``-k usage_error:1c,2`` on pybabel's command line).
-KEYWORDS = {**DEFAULT_KEYWORDS, "usage_error": ((1, "c"), 2)}
+#: The calls ``pybabel extract`` reads: gettext's (``npgettext(context, singular, plural,
+#: n)`` a message with a count), the tables' ``counted(context, singular, plural, field)``
+#: and the command line's ``usage_error(context, text, ...)`` (``-k usage_error:1c,2
+#: -k counted:1c,2,3`` on pybabel's command line).
+KEYWORDS = {**DEFAULT_KEYWORDS, "usage_error": ((1, "c"), 2), "counted": ((1, "c"), 2, 3)}
 #: What each context of the code's messages holds (beside the terms' contexts).
 MESSAGE_CONTEXTS: dict[str, str] = {
     "cli": "The command line's readable output",
@@ -68,17 +70,28 @@ def messages() -> list[Term]:
     with EXTRACT_MAPPING.open() as mapping:
         method_map, options_map = parse_mapping_cfg(mapping)  # type: ignore[no-untyped-call]
     found: dict[tuple[str, str], list[str]] = {}
+    plurals: dict[tuple[str, str], str] = {}
     for filename, _, text, _, context in extract_from_dir(
             str(ROOT), method_map, options_map, keywords=KEYWORDS):
-        if context is None or not isinstance(text, str):
+        if context is None:
+            continue
+        if isinstance(text, tuple) and len(text) == 2 and all(
+                isinstance(t, str) for t in text):
+            plurals[(context, text[0])] = text[1]
+            text = text[0]
+        if not isinstance(text, str):
             continue
         found.setdefault((context, text), []).append(Path(filename).stem)
     out = []
     for (context, text), files in found.items():
-        fields = sorted(_fields(text))
+        plural = plurals.get((context, text), "")
+        fields = sorted(_fields(text) | _fields(plural))
         keep = f" Keep {', '.join('{' + f + '}' for f in fields)}." if fields else ""
+        forms = (" One translation per plural form of the language (msgstr[0], msgstr[1] "
+                 "...: the Plural-Forms header says which number takes which).") if plural else ""
         where = ", ".join(dict.fromkeys(files))
-        out.append(Term(context, text, f"{MESSAGE_CONTEXTS[context]} ({where}).{keep}"))
+        out.append(Term(context, text, f"{MESSAGE_CONTEXTS[context]} ({where}).{keep}{forms}",
+                        plural))
     return out
 
 
@@ -95,7 +108,8 @@ def template() -> Catalog:
                   copyright_holder="bodygraph developers", msgid_bugs_address="",
                   creation_date=_EPOCH, revision_date=_EPOCH, fuzzy=False)
     for t in all_messages():
-        out.add(t.english, "", context=t.context, auto_comments=[t.note] if t.note else [])
+        out.add((t.english, t.plural) if t.plural else t.english, ("", "") if t.plural else "",
+                context=t.context, auto_comments=[t.note] if t.note else [])
     return out
 
 
@@ -129,6 +143,9 @@ def catalog_problems(catalog: Catalog, wanted: list[Term]) -> list[str]:
         if message is None:
             problems.append(f"{where}: missing")
             continue
+        if t.plural:
+            problems += _plural_problems(catalog, message, t, where)
+            continue
         text = message.string
         # a number's group separator may be a space (CLDR's French and Russian symbols)
         if not isinstance(text, str) or not (text.strip() or (text and t.context == "number")):
@@ -143,6 +160,31 @@ def catalog_problems(catalog: Catalog, wanted: list[Term]) -> list[str]:
         if text == t.english and not same:
             problems.append(f"{where}: left in English (no '{SAME}' comment says why)")
     for message in catalog:
-        if message.id and (message.context, message.id) not in keys:
+        key = message.id[0] if isinstance(message.id, tuple) else message.id
+        if key and (message.context, key) not in keys:
             problems.append(f"[{message.context}] {message.id!r}: no such term")
+    return problems
+
+
+def _plural_problems(catalog: Catalog, message: Message, t: Term, where: str) -> list[str]:
+    """What keeps a message with a count from being complete: not a plural entry of
+    ``t.plural``, a plural form (of the catalog's ``nplurals``) empty or missing, one without
+    the English plural's placeholders (every form is used for some count), fuzzy."""
+    if not isinstance(message.id, tuple) or message.id[1] != t.plural:
+        return [f"{where}: not the plural entry {t.plural!r}"]
+    raw = message.string
+    forms = tuple(str(f or "") for f in (raw if isinstance(raw, tuple | list) else (raw,)))
+    problems = []
+    if len(forms) != catalog.num_plurals or not all(f.strip() for f in forms):
+        problems.append(f"{where}: {sum(1 for f in forms if f.strip())} of "
+                        f"{catalog.num_plurals} plural forms translated")
+    if message.fuzzy:
+        problems.append(f"{where}: fuzzy")
+    for n, form in enumerate(forms):
+        if form.strip() and _fields(form) != _fields(t.plural):
+            problems.append(f"{where}: plural form {n} has placeholders {_fields(form)} "
+                            f"instead of {_fields(t.plural)}")
+    same = any(c.startswith(SAME) for c in message.user_comments)
+    if set(forms) <= {t.english, t.plural} and not same:
+        problems.append(f"{where}: left in English (no '{SAME}' comment says why)")
     return problems

@@ -24,11 +24,13 @@ from bodygraph.rules.text import color_phrase
 
 @dataclass(frozen=True, slots=True)
 class Term:
-    """One translatable term: the PO ``msgctxt``, ``msgid`` and translator comment."""
+    """One translatable term: the PO ``msgctxt``, ``msgid`` and translator comment, and the
+    ``msgid_plural`` of a message with a count (else empty)."""
 
     context: str
     english: str
     note: str = ""
+    plural: str = ""
 
 
 #: What each context holds, in template order (the glossary's sections).

@@ -17,7 +17,7 @@ from functools import cached_property
 from typing import Literal
 
 from bodygraph.catalog.tables import CENTER_NAMES, Channel, reading_order
-from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, cross_text, term
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, cross_text, listed, term
 from bodygraph.catalog.wording import STRATEGY
 from bodygraph.relations.connection import ConnectionKind, classify
 from bodygraph.render.glyphs import PLANET_NAMES
@@ -150,8 +150,8 @@ def natal_summary(data: RenderInput, lang: str = SOURCE_LANGUAGE) -> tuple[str, 
 def _listing(data: RenderInput, lang: str) -> str:
     tr = catalog(lang)
     none = tr.pgettext("image", "none")
-    centers = ", ".join(term("center", n, lang) for n in CENTER_NAMES
-                        if n in data.centers) or none
+    centers = listed((term("center", n, lang) for n in CENTER_NAMES
+                      if n in data.centers), lang) or none
     channels = ", ".join(c.short for c in sorted(data.channels, key=reading_order)) or none
     return tr.pgettext("image", "Defined centers: {centers}. Defined channels: {channels}."
                        ).format(centers=centers, channels=channels)
@@ -165,7 +165,8 @@ def planet_name(placement: Placement, lang: str) -> str:
 def side_text(name: str, placements: tuple[Placement, ...],
               lang: str = SOURCE_LANGUAGE) -> str:
     """``"Design: Sun 13.4, Earth 7.4, ..."`` (``name`` already in ``lang``)."""
-    return f"{name}: " + ", ".join(f"{planet_name(p, lang)} {p}" for p in placements) + "."
+    return f"{name}: " + listed((f"{planet_name(p, lang)} {p}" for p in placements),
+                                lang) + "."
 
 
 def natal_scene(data: RenderInput, lang: str = SOURCE_LANGUAGE) -> Scene:

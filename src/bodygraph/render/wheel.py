@@ -16,7 +16,7 @@ import numpy as np
 
 from bodygraph.catalog.numbers import number_text
 from bodygraph.catalog.tables import tables
-from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, sign_names, term
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, listed, sign_names, term
 from bodygraph.model.chart import BODIES, Body
 from bodygraph.render.color import readable
 from bodygraph.render.drawing import render_svg
@@ -213,9 +213,9 @@ def description(data: WheelInput, words: WheelWords | None = None) -> str:
                          (words.transit_label, data.transit)):
         if values is None:
             continue
-        listed = ", ".join(f"{words.bodies[body]} {_zodiac_text(value, words)}"
-                           for body, value in zip(BODIES, values, strict=True))
-        parts.append(f"{side}: {listed}.")
+        items = listed((f"{words.bodies[body]} {_zodiac_text(value, words)}"
+                        for body, value in zip(BODIES, values, strict=True)), words.lang)
+        parts.append(f"{side}: {items}.")
     return " ".join(parts)
 
 

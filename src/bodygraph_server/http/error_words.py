@@ -11,7 +11,7 @@ from string import Formatter
 from starlette.datastructures import QueryParams
 from starlette.types import Scope
 
-from bodygraph.catalog.translations import pgettext
+from bodygraph.catalog.translations import Counted, count_in, counted, pgettext
 from bodygraph_server.http.errors import ApiError
 from bodygraph_server.images.route import MESSAGES as IMAGE_MESSAGES
 
@@ -23,7 +23,7 @@ CONTEXT = "service error"
 LOCATED = pgettext("service error", "{where}: {message}")
 #: A 5xx naming the request id.
 WITH_REQUEST_ID = pgettext("service error", "{message} (request id {request_id})")
-MESSAGES: tuple[str, ...] = (
+MESSAGES: tuple[str | Counted, ...] = (
     pgettext("service error", "API key missing"),
     pgettext("service error", "API key invalid or deactivated"),
     pgettext("service error", "Authentication failed"),
@@ -80,7 +80,8 @@ MESSAGES: tuple[str, ...] = (
     pgettext("service error", "birthdate must be DD-MMM-YY"),
     pgettext("service error", "birthdate is outside the supported range: births from "
              "{first} UTC to {last} UTC"),
-    pgettext("service error", "Request body exceeds {limit} bytes"),
+    counted("service error", "Request body exceeds {limit} byte",
+            "Request body exceeds {limit} bytes", "limit"),
     pgettext("service error", "Request body incomplete"),
     pgettext("service error", "Request body too slow"),
     pgettext("service error", "Request body is empty"),
@@ -89,15 +90,18 @@ MESSAGES: tuple[str, ...] = (
     pgettext("service error", "The body must be a JSON object"),
     pgettext("service error", "a birth must be a JSON object"),
     pgettext("service error", "{name} must be a list of {low} to {high} births, not a list"),
-    pgettext("service error", "{name} must be a list of {count} births, not a list"),
+    counted("service error", "{name} must be a list of {count} birth, not a list",
+            "{name} must be a list of {count} births, not a list", "count"),
     pgettext("service error", "{name} must be a list of {low} to {high} births, not {size}"),
-    pgettext("service error", "{name} must be a list of {count} births, not {size}"),
+    counted("service error", "{name} must be a list of {count} birth, not {size}",
+            "{name} must be a list of {count} births, not {size}", "count"),
     pgettext("service error", "at must be a UTC instant YYYY-MM-DDTHH:MM:SSZ"),
     pgettext("service error", "at is outside the supported range ({first} to {last})"),
     pgettext("service error", "visual must be true or false"),
     pgettext("service error", "visual needs natal: the picture is the natal chart with the "
              "transit over it"),
-    pgettext("service error", "to must be from 0 to {days} days after from"),
+    counted("service error", "to must be from 0 to {days} day after from",
+            "to must be from 0 to {days} days after from", "days"),
     pgettext("service error", "bodies must be a non-empty list of distinct body names"),
     pgettext("service error", "year must come after the year of birth (UTC)"),
     pgettext("service error", "The window reaches outside the supported range of dates "
@@ -120,8 +124,9 @@ MESSAGES: tuple[str, ...] = (
     pgettext("service error", "boundMinutes must be a whole number of minutes"),
     pgettext("service error", "boundMinutes must be from {low} to {high} (48 hours either "
              "side), not {value}; give one such as {example}"),
-    pgettext("service error", "toDate must be from date to {days} days after it (at most "
-             "{most} days in all)"),
+    counted("service error", "toDate must be from date to {days} day after it (at most "
+            "{most} days in all)", "toDate must be from date to {days} days after it (at most "
+            "{most} days in all)", "days"),
     pgettext("service error", "toTime must come after fromTime when the search is one day"),
     pgettext("service error", "transitAt is outside the supported range ({first} to {last})"),
     pgettext("service error", "Unknown query parameter {name} (this endpoint takes: "
@@ -137,7 +142,8 @@ MESSAGES: tuple[str, ...] = (
     pgettext("service error", "Content-Encoding {encoding} is not accepted (use gzip or none)"),
     pgettext("service error", "Request body is not valid gzip"),
     pgettext("service error", "Request body is not valid gzip (it ends too soon)"),
-    pgettext("service error", "Request body exceeds {limit} bytes once decoded"),
+    counted("service error", "Request body exceeds {limit} byte once decoded",
+            "Request body exceeds {limit} bytes once decoded", "limit"),
     pgettext("service error", "Request body must be NDJSON (Content-Type: "
              "application/x-ndjson) or CSV (Content-Type: text/csv)"),
     pgettext("service error", "Request body is not UTF-8 text"),
@@ -146,11 +152,13 @@ MESSAGES: tuple[str, ...] = (
              '{{"birthdate", "birthtime", "lat", "lng"}})'),
     pgettext("service error", "the CSV upload has no header row"),
     pgettext("service error", "the CSV upload is not readable: {reason}"),
-    pgettext("service error", "a job takes at most {most} births"),
+    counted("service error", "a job takes at most {most} birth",
+            "a job takes at most {most} births", "most"),
     pgettext("service error", "Request body is empty: send at least one birth"),
     pgettext("service error", "Request body holds no birth: send at least one"),
-    pgettext("service error", "callbackUrl must be an absolute URL of at most {most} "
-             "characters without spaces"),
+    counted("service error", "callbackUrl must be an absolute URL of at most {most} "
+            "character without spaces", "callbackUrl must be an absolute URL of at most "
+            "{most} characters without spaces", "most"),
     pgettext("service error", "callbackUrl has an invalid port"),
     pgettext("service error", "callbackUrl must be an absolute URL like "
              "https://example.com/hooks"),
@@ -177,8 +185,11 @@ def _pattern(message: str) -> re.Pattern[str]:
 
 
 @cache
-def _patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
-    return tuple((_pattern(m), m) for m in (*MESSAGES, WITH_REQUEST_ID, LOCATED))
+def _patterns() -> tuple[tuple[re.Pattern[str], str | Counted], ...]:
+    """Each message with its pattern, in order (a message with a count: each English
+    form)."""
+    return tuple((_pattern(english), m) for m in (*MESSAGES, WITH_REQUEST_ID, LOCATED)
+                 for english in ((m.singular, m.plural) if isinstance(m, Counted) else (m,)))
 
 
 def translated(message: str, lang: str) -> str:
@@ -202,6 +213,8 @@ def translated(message: str, lang: str) -> str:
             if inner == values["message"]:
                 continue
             values["message"] = inner
+        if isinstance(english, Counted):
+            return english.said(lang, count_in(found[english.field])).format(**values)
         return catalog(lang).pgettext(CONTEXT, english).format(**values)
     from bodygraph.catalog.said import said
 

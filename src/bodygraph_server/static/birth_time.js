@@ -9,6 +9,13 @@
   const $ = (id) => document.getElementById(id);
   const panel = $("birth-time-panel");
   const WORDS = JSON.parse(panel.dataset.words);
+  // A message with a count in the form of the count: WORDS[key] holds the language's plural
+  // forms, WORDS.plural the form of each count from 0 to 199 (the catalog's rule, which
+  // repeats from 100 on).
+  function counted(key, n) {
+    const form = Number(WORDS.plural[n < 200 ? n : 100 + (n % 100)]);
+    return WORDS[key][form].replace("{count}", String(n));
+  }
   const LANG = panel.dataset.lang;
   let LABELS = [];  // each window's chart words in the page's language (the answer's labels)
   const SVG = "http://www.w3.org/2000/svg";
@@ -175,8 +182,7 @@
 
   function show(data) {
     const count = data.windows.length;
-    $("bt-summary").textContent = count === 0 ? WORDS.found_none : count === 1
-      ? WORDS.found_one : WORDS.found_many.replace("{count}", String(count));
+    $("bt-summary").textContent = count === 0 ? WORDS.found_none : counted("found", count);
     draw(data);
     const table = $("bt-windows");
     table.replaceChildren(row([WORDS.from, WORDS.to, WORDS.utc, WORDS.chart], true));
@@ -226,7 +232,7 @@
       }
       const state = /r=(\d+)/.exec(response.headers.get("ratelimit") || "");
       $("bt-status").textContent =
-        response.ok && state ? WORDS.left.replace("{count}", state[1]) : "";
+        response.ok && state ? counted("left", Number(state[1])) : "";
     } catch (_) {
       $("bt-status").textContent = "";
       showError(WORDS.unreachable);

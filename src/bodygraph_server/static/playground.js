@@ -22,6 +22,14 @@
     return WORDS[key].replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
   }
 
+  // A message with a count in the form of the count: WORDS[key] holds the language's plural
+  // forms, WORDS.plural the form of each count from 0 to 199 (the catalog's rule, which
+  // repeats from 100 on).
+  function counted(key, n) {
+    const form = Number(WORDS.plural[n < 200 ? n : 100 + (n % 100)]);
+    return WORDS[key][form].replace("{count}", String(n));
+  }
+
   // The numbers in a text, as numbers: "The Channel of the Alpha (7-31)" -> [7, 31].
   function numbers(text) {
     return (String(text).match(/\d+/g) || []).map(Number);
@@ -135,7 +143,7 @@
       // The key's own window (a refused key is counted in an anonymous one: not shown).
       const state = /r=(\d+)/.exec(response.headers.get("ratelimit") || "");
       $("status").textContent =
-        response.ok && state ? say("left", { count: state[1] }) : "";
+        response.ok && state ? counted("left", Number(state[1])) : "";
     } catch (_) {
       $("status").textContent = "";
       showError(say("unreachable", {}));

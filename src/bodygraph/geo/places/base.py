@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Final, Protocol, runtime_checkable
 
+from bodygraph.catalog.numbers import number_text
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, pgettext
 from bodygraph.geo.coordinates import PlaceError, check_coordinates
 
 #: Seconds one request to a geocoding service may take (connect and each read).
@@ -99,6 +101,17 @@ class GeocodeFailedError(GeocodeError):
     """Any other geocoding failure: service error, malformed reply, time-out, network."""
 
 
+#: A latitude or longitude in readable text, by hemisphere (``{degrees}``: its absolute
+#: value with the language's decimal mark): ``13.4105° E``, ``13,4105° O`` in German,
+#: ``北緯52.5244°`` in Japanese (the catalogs' comments say each language's usual form).
+HEMISPHERES: Final = {
+    "N": pgettext("cli", "{degrees}° N"), "S": pgettext("cli", "{degrees}° S"),
+    "E": pgettext("cli", "{degrees}° E"), "W": pgettext("cli", "{degrees}° W"),
+}
+#: A place's name with its coordinates (each as :data:`HEMISPHERES` writes it).
+WITH_COORDINATES: Final = pgettext("cli", "{place} ({latitude}, {longitude})")
+
+
 @dataclass(frozen=True, slots=True)
 class Place:
     """A geocoded place.
@@ -137,15 +150,22 @@ class Place:
                 parts.append(extra)
         return ", ".join(parts)
 
-    def describe(self) -> str:
-        """One line naming the place and its coordinates, for telling a person what was used.
+    def describe(self, lang: str = SOURCE_LANGUAGE) -> str:
+        """One line naming the place and its coordinates, for telling a person what was used,
+        in ``lang``: its compass words and decimal mark (:data:`HEMISPHERES`).
 
         >>> Place("Berlin", 52.52437, 13.41053, country="Germany").describe()
         'Berlin, Germany (52.5244° N, 13.4105° E)'
+        >>> Place("Berlin", 52.52437, 13.41053, country="Germany").describe("de")
+        'Berlin, Germany (52,5244° N, 13,4105° O)'
         """
-        north = "N" if self.lat >= 0 else "S"
-        east = "E" if self.lng >= 0 else "W"
-        return f"{self.label} ({abs(self.lat):.4f}° {north}, {abs(self.lng):.4f}° {east})"
+        tr = catalog(lang)
+        latitude = tr.pgettext("cli", HEMISPHERES["N" if self.lat >= 0 else "S"]).format(
+            degrees=number_text(abs(self.lat), lang, 4))
+        longitude = tr.pgettext("cli", HEMISPHERES["E" if self.lng >= 0 else "W"]).format(
+            degrees=number_text(abs(self.lng), lang, 4))
+        return tr.pgettext("cli", WITH_COORDINATES).format(
+            place=self.label, latitude=latitude, longitude=longitude)
 
     def ambiguity(self) -> str | None:
         """For a place taken among several of its name (``others``): which one was taken,

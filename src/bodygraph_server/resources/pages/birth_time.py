@@ -8,7 +8,17 @@ import html
 import json
 from functools import cache
 
-from bodygraph.catalog.translations import pgettext
+from bodygraph.catalog.translations import (
+    Counted,
+    counted,
+    pgettext,
+    plural_forms,
+    plural_table,
+)
+
+#: How many requests the key has left in the rate limit's window (both tabs).
+REQUESTS_LEFT = counted("page", "{count} request left this minute",
+                        "{count} requests left this minute", "count")
 
 #: Every word of the tab in English, the script's included (it reads them from
 #: ``data-words``), each marked for the catalogs (context ``page``): :func:`words_in`.
@@ -45,8 +55,6 @@ WORDS: dict[str, str] = {
     "activations": pgettext("page", "Activations (e.g. personality.sun=38.3)"),
     "submit": pgettext("page", "Find the birth times"),
     "searching": pgettext("page", "searching..."),
-    "found_one": pgettext("page", "1 window of birth times fits."),
-    "found_many": pgettext("page", "{count} windows of birth times fit."),
     "found_none": pgettext("page", "No birth time in the search fits all of it."),
     "timeline": pgettext("page", "The windows on a 24-hour timeline, one row per local "
                          "day"),
@@ -56,12 +64,20 @@ WORDS: dict[str, str] = {
     "chart": pgettext("page", "Chart"),
     "first_pass": pgettext("page", "first pass"),
     "second_pass": pgettext("page", "second pass"),
-    "left": pgettext("page", "{count} requests left this minute"),
     "no_message": pgettext("page", "The service answered {status} without a "
                            "message."),
     "unreachable": pgettext("page", "The service could not be reached."),
     "bad_gates": pgettext("page", "Gates must be whole numbers from 1 to 64, separated by "
                           "commas."),
+}
+
+
+#: The tab's words with a count: the script chooses the form of the count
+#: (:func:`counted_words_in`).
+COUNTED: dict[str, Counted] = {
+    "found": counted("page", "{count} window of birth times fits.",
+                     "{count} windows of birth times fit.", "count"),
+    "left": REQUESTS_LEFT,
 }
 
 
@@ -71,6 +87,13 @@ def words_in(lang: str) -> dict[str, str]:
 
     say = catalog(lang).pgettext
     return {key: say("page", text) for key, text in WORDS.items()}
+
+
+def counted_words_in(messages: dict[str, Counted], lang: str) -> dict[str, object]:
+    """A page script's words with a count in ``lang``: each message's plural forms, and
+    under ``plural`` the form of each count (:func:`plural_table`)."""
+    return {"plural": plural_table(lang),
+            **{key: plural_forms(message, lang) for key, message in messages.items()}}
 
 
 _PANEL = """
@@ -185,4 +208,5 @@ def birth_time_panel(geocode_key_required: bool, lang: str = "en") -> str:
     field = _GEOCODE_KEY_FIELD.format(**said) if geocode_key_required else ""
     choices = "".join(_select(name, said, lang) for name in _choices())
     return _PANEL.format(**said, geocode_key_field=field, choices=choices, lang=lang,
-                         words=html.escape(json.dumps(words), quote=True))
+                         words=html.escape(json.dumps(
+                             {**words, **counted_words_in(COUNTED, lang)}), quote=True))

@@ -8,7 +8,12 @@ import html
 import json
 from collections.abc import Callable
 
-from bodygraph_server.resources.pages.birth_time import birth_time_panel, tab_bar
+from bodygraph_server.resources.pages.birth_time import (
+    REQUESTS_LEFT,
+    birth_time_panel,
+    counted_words_in,
+    tab_bar,
+)
 from bodygraph_server.resources.pages.docs_page import STATIC_PATH, nav_bar
 
 #: The menu's languages by their own names (the codes of ``bodygraph.languages()``).
@@ -104,9 +109,9 @@ def _result(pgettext: Say, lang: str) -> str:
     heading = [pgettext("page", "Planet"), term("side", "Design", lang),
                term("side", "Personality", lang)]
     bodies = {b.value: body_name(b, lang) for b in BODIES}
-    words = {
+    words: dict[str, object] = {
+        **counted_words_in({"left": REQUESTS_LEFT}, lang),
         "computing": pgettext("page", "computing..."),
-        "left": pgettext("page", "{count} requests left this minute"),
         "silent": pgettext("page", "The service answered {status} without a message."),
         "unreachable": pgettext("page", "The service could not be reached."),
     }
