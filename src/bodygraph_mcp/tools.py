@@ -15,6 +15,7 @@ from mcp.types import CallToolResult, EmbeddedResource, TextResourceContents
 from pydantic import Field
 
 from bodygraph import relations
+from bodygraph.catalog.translations import catalog, pgettext
 from bodygraph.cli.calendar import ingresses
 from bodygraph.cli.sensitivity import parse_window
 from bodygraph.model.chart import BODIES
@@ -58,13 +59,22 @@ def chart(birth: BirthArg, lang: Lang = None) -> Annotated[CallToolResult, Chart
                     lambda lang: {"chart": found.chart.labels(lang)}, lang)
 
 
-def simple_chart(birth: BirthArg) -> Annotated[CallToolResult, ChartSimpleOutput]:
+def simple_chart(birth: BirthArg,
+                 lang: Lang = None) -> Annotated[CallToolResult, ChartSimpleOutput]:
     """The simple chart of a birth: type, profile, gates, short channels and defined
     centers (the service's v2 ChartSimpleResult), with the same one-line summary as
     `chart`."""
     found = parse_birth(birth).resolve()
-    return tool_result(ChartSimpleOutput(summary=summary(found), birth=found.info,
-                                         chart=found.chart.to_v2_simple()))
+    data = found.chart.to_v2_simple()
+
+    def words(code: str) -> dict[str, Any]:
+        """The chart's labels of the keys the simple chart has (as the service's)."""
+        every = found.chart.labels(code)
+        return {"chart": {key: every[key] for key in data if key in every}}
+
+    return labelled(tool_result(ChartSimpleOutput(summary=summary(found, lang or "en"),
+                                                  birth=found.info, chart=data)),
+                    words, lang)
 
 
 def render_svg(
@@ -83,16 +93,20 @@ def render_svg(
     if transit_at is not None and other is not None:
         raise refused(ONE_OVERLAY)
     found = parse_birth(birth).resolve()
-    text = summary(found)
+    text = summary(found, lang or "en")
+    say = catalog(lang or "en").pgettext
     with library_errors():
         if transit_at is not None:
             moment = relations.transit(instant(transit_at, "transit_at"), natal=found.chart)
             document = draw(transit_input(found.chart, moment), lang=lang or "en")
-            text += f" With the transit at {summaries.when(moment.at)}."
+            text += " " + say("mcp", pgettext("mcp", "With the transit at {instant}.")).format(
+                instant=summaries.when(moment.at))
         elif other is not None:
             second = parse_birth(other, "other").resolve()
             document = draw(connection_input(found.chart, second.chart), lang=lang or "en")
-            text += f" Connection with person 2 born {summaries.when(second.chart.birth_utc)}."
+            text += " " + say("mcp", pgettext(
+                "mcp", "Connection with person 2 born {when}.")).format(
+                when=summaries.when(second.chart.birth_utc))
         else:
             document = svg(found.chart, lang=lang or "en")
     image = EmbeddedResource(type="resource", resource=TextResourceContents(

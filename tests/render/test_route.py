@@ -248,3 +248,32 @@ def test_served_by_real_uvicorn_without_any_headers(monkeypatch: pytest.MonkeyPa
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+@pytest.mark.parametrize("query", ["", "?t=hello", f"?t={TOKEN[:-1]}", f"?t=k2.{TOKEN[3:]}"])
+def test_the_render_app_says_its_refusals_in_lang(client: TestClient, query: str) -> None:
+    """As the service's image route does (its error words): ``?lang=de`` says the message
+    in German with ``Content-Language``, the code unchanged."""
+    from bodygraph_server.http.error_words import translated
+
+    for path in ("/default.svg", "/nonsense.svg"):
+        english = client.get(f"{path}{query}")
+        joiner = "&" if query else "?"
+        german = client.get(f"{path}{query}{joiner}lang=de")
+        assert german.status_code == english.status_code
+        assert german.json()["errorCode"] == english.json()["errorCode"]
+        assert german.headers["content-language"] == "de"
+        assert "content-language" not in english.headers
+        message = english.json()["message"]
+        assert german.json()["message"] == translated(message, "de") != message
+
+
+def test_the_render_app_says_messages_with_values() -> None:
+    from bodygraph_server.http.error_words import translated
+    from bodygraph_server.images.route import MESSAGES, said_in
+
+    for message in MESSAGES:
+        english = message.format(version=9, reason="byte 3 is 0xff",
+                                 codes="en, de", message="x")
+        assert said_in(english, "de") == translated(english, "de") != english
+        assert said_in(english, "en") == english

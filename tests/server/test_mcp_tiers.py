@@ -184,3 +184,29 @@ async def test_a_refused_tool_call_is_said_in_its_lang(
     unknown = (await call(key, "de", "horoscope"))["error"]
     assert unknown["message"] == f"RATE_LIMIT_EXCEEDED: {limited['message']}"
     assert unknown["data"]["message"] == limited["message"]
+
+
+@pytest.mark.anyio
+async def test_a_basic_key_has_the_simple_chart_in_a_language(
+        client: httpx.AsyncClient, book: Bookkeeper) -> None:
+    """``simple_chart``'s ``lang`` over ``/mcp``: the chart's labels of the simple chart's
+    keys, and the summary in the language."""
+    from datetime import datetime
+
+    import bodygraph
+
+    key = new_key(book, "hobbyist")
+    birth = {"utc": "1990-07-15T12:30:00Z"}
+    answers = {}
+    for lang in ("en", "de"):
+        call = _message("tools/call", {"name": "simple_chart",
+                                       "arguments": {"birth": birth, "lang": lang}})
+        answer = await client.post("/mcp", json=call, headers={
+            **_headers(key, "tools/call"), "Mcp-Name": "simple_chart"})
+        assert answer.status_code == 200, answer.text
+        answers[lang] = answer.json()["result"]["structuredContent"]
+    german, english = answers["de"], answers["en"]
+    words = bodygraph.calculate(datetime.fromisoformat(birth["utc"])).labels("de")
+    assert german["labels"] == {"chart": {k: words[k] for k in german["chart"] if k in words}}
+    assert german["labels"]["chart"]["type"] in german["summary"]
+    assert german["summary"] != english["summary"] and german["chart"] == english["chart"]

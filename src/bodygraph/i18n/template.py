@@ -30,7 +30,8 @@ KEYWORDS = {**DEFAULT_KEYWORDS, "usage_error": ((1, "c"), 2), "counted": ((1, "c
 #: What each context of the code's messages holds (beside the terms' contexts).
 MESSAGE_CONTEXTS: dict[str, str] = {
     "cli": "The command line's readable output",
-    "error": "The command line's error messages",
+    "error": ("Error messages: the library's (also said by the service and the MCP tools), "
+              "the command lines' and the MCP tools' own"),
     "help": "The command line's --help (options, metavars and file names stay as written)",
     "image": "The words of the bodygraph and wheel images",
     "zodiac sign": "The zodiac signs (the wheel image)",

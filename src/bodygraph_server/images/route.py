@@ -57,7 +57,7 @@ __all__ = [
     "STYLE_TTL_SECONDS", "SVG_MEDIA_TYPE", "NoTemplates", "RenderContext", "Resolver",
     "StyleCache", "TemplateLookupError", "TemplateSource", "cached", "image_endpoint",
     "parse_template", "picture_url", "render_app", "render_link", "render_routes",
-    "standalone_app",
+    "said_in", "standalone_app",
     "template_name",
 ]
 
@@ -122,12 +122,28 @@ INVALID_LANGUAGE = pgettext("service error", "lang is not a supported language o
                             "twice; use one of {codes}")
 MESSAGES = (UNSUPPORTED_VERSION, NOT_A_BODYGRAPH, NOT_A_TRANSIT, LOOKUP_FAILED,
             INVALID_LANGUAGE)
+CONTEXT = "service error"
+_PHRASES = tuple((CONTEXT, message) for message in MESSAGES)
 Say = Callable[[str, str], str]
 """A refusal's message in a language (``say(message, lang)``)."""
 
 
 def _as_written(message: str, lang: str) -> str:
     return message
+
+
+def said_in(message: str, lang: str) -> str:
+    """A refusal's message in ``lang`` with the image route's own words: a message marked
+    where it is written, one of :data:`MESSAGES` (its values said too) or the library's
+    (:func:`bodygraph.catalog.said.said`); another stays as it is. The service's app says
+    them with all its messages instead (``http/error_words.py``)."""
+    if lang == SOURCE_LANGUAGE:
+        return message
+    from bodygraph.catalog.said import said
+    from bodygraph.catalog.translations import catalog
+
+    marked = catalog(lang).pgettext(CONTEXT, message)
+    return marked if marked != message else said(message, lang, _PHRASES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,17 +252,21 @@ def image_endpoint(
     return image
 
 
-def render_routes(keys: KeyRing, templates: TemplateSource | None = None) -> list[Route]:
+def render_routes(keys: KeyRing, templates: TemplateSource | None = None,
+                  say: Say = said_in) -> list[Route]:
     """The route of the image endpoint with fixed keys; ``templates`` is wrapped in a
-    24-hour :class:`StyleCache` unless it already is one."""
+    24-hour :class:`StyleCache` unless it already is one; ``say`` says the refusals in a
+    ``?lang=`` (default: :func:`said_in`)."""
     context = RenderContext(keys, cached(templates))
-    return [Route(IMAGE_ROUTE, image_endpoint(lambda request: context), methods=["GET"],
-                  name="render_image")]
+    return [Route(IMAGE_ROUTE, image_endpoint(lambda request: context, say=say),
+                  methods=["GET"], name="render_image")]
 
 
-def render_app(keys: KeyRing, templates: TemplateSource | None = None) -> Starlette:
-    """A Starlette app serving the images; mount it (``Mount("/render", app=...)``) or run it."""
-    return Starlette(routes=render_routes(keys, templates))
+def render_app(keys: KeyRing, templates: TemplateSource | None = None,
+               say: Say = said_in) -> Starlette:
+    """A Starlette app serving the images, its refusals in a ``?lang=`` (``say``, default
+    :func:`said_in`); mount it (``Mount("/render", app=...)``) or run it."""
+    return Starlette(routes=render_routes(keys, templates, say))
 
 
 def standalone_app() -> Starlette:
