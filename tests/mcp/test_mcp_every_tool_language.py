@@ -54,15 +54,19 @@ def _fixed(text: str) -> list[str]:
 
 @cache
 def sentences() -> tuple[frozenset[str], frozenset[str]]:
-    """The fixed words of the summaries' sentences (context ``mcp``): the English ones
-    German does not share, and the German ones English does not."""
+    """The fixed words of the summaries' sentences (context ``mcp``, every plural form):
+    the English ones German does not share, and the German ones English does not."""
     english: set[str] = set()
     german: set[str] = set()
     for message in read_catalog("de"):
-        if message.context != "mcp" or not isinstance(message.id, str):
+        if message.context != "mcp":
             continue
-        english.update(_fixed(message.id))
-        german.update(_fixed(str(message.string)))
+        ids = [message.id] if isinstance(message.id, str) else list(message.id)
+        forms = [message.string] if isinstance(message.string, str) else list(message.string)
+        for text in ids:
+            english.update(_fixed(text))
+        for text in forms:
+            german.update(_fixed(str(text)))
     return frozenset(english - german), frozenset(german - english)
 
 
