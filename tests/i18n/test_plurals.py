@@ -78,7 +78,7 @@ def test_the_check_finds_a_plural_form_missing_or_broken() -> None:
 
 
 def test_english_counts_are_singular_for_one() -> None:
-    from bodygraph.batch.progress import MORE_BAD_ROWS, ROWS
+    from bodygraph.catalog.batch_lines import MORE_BAD_ROWS, ROWS
 
     assert npgettext("cli", "{count} row", "{count} rows", 1) == "{count} row"
     assert ROWS.english(1).format(count=1) == "1 row"
@@ -89,7 +89,7 @@ def test_english_counts_are_singular_for_one() -> None:
 
 @pytest.mark.parametrize("n", [1, 2, 5, 11, 21])
 def test_a_library_message_is_said_in_the_form_of_its_count(n: int) -> None:
-    from bodygraph.batch.progress import MORE_BAD_ROWS
+    from bodygraph.catalog.batch_lines import MORE_BAD_ROWS
     from bodygraph.cli.said import said
 
     english = MORE_BAD_ROWS.english(n).format(count=n)

@@ -16,13 +16,14 @@ from typing import IO, TYPE_CHECKING, NoReturn, TypeVar
 
 from bodygraph.batch.csv_input import text_encoding
 from bodygraph.batch.errors import BatchError, BatchOptionError
-from bodygraph.batch.progress import MORE_BAD_ROWS, Progress
+from bodygraph.batch.progress import Progress
 from bodygraph.batch.readers import Piece, count_rows, input_mode, is_parquet, read_pieces
 from bodygraph.batch.resolve import Resolver
 from bodygraph.batch.target import check_target, staged
 from bodygraph.batch.work import MAX_REPORTED, ChunkWork, Done, Task
 from bodygraph.batch.writers import encoder_for, output_format, writer_for
 from bodygraph.calculator import Calculator, default_calculator
+from bodygraph.catalog.batch_lines import MORE_BAD_ROWS
 from bodygraph.catalog.numbers import number_text
 from bodygraph.catalog.translations import SOURCE_LANGUAGE
 from bodygraph.model.chart import NodeKind

@@ -6,18 +6,9 @@ import time
 from collections.abc import Callable
 from typing import IO
 
+from bodygraph.catalog.batch_lines import PROGRESS, ROWS
 from bodygraph.catalog.numbers import number_text, percent_text
-from bodygraph.catalog.translations import SOURCE_LANGUAGE, counted
-
-#: The count of the rows done when the total is not known (the progress bar's first part).
-ROWS = counted("cli", "{count} row", "{count} rows", "count")
-#: The progress line: the rows done, the rate, how many bad rows (``bad`` agrees with the
-#: count in some languages, though not in English).
-PROGRESS = counted("cli", "{progress}  {rate} rows/s  {errors} bad",
-                   "{progress}  {rate} rows/s  {errors} bad", "errors")
-#: The line after the bad rows a batch reports one by one: how many more there are.
-MORE_BAD_ROWS = counted("error", "... and {count} more bad row (see the error column)",
-                        "... and {count} more bad rows (see the error column)", "count")
+from bodygraph.catalog.translations import SOURCE_LANGUAGE
 
 
 class Progress:

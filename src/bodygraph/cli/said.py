@@ -4,8 +4,8 @@ the lines of ``bodygraph batch``."""
 
 from __future__ import annotations
 
-from bodygraph.batch.progress import MORE_BAD_ROWS, PROGRESS, ROWS
 from bodygraph.catalog.arguments import ARGPARSE_MESSAGES
+from bodygraph.catalog.batch_lines import MORE_BAD_ROWS, PROGRESS, ROWS
 from bodygraph.catalog.said import os_reason
 from bodygraph.catalog.said import said as library_said
 from bodygraph.catalog.translations import Counted, pgettext
