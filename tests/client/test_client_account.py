@@ -195,3 +195,12 @@ async def test_the_async_client_asks_a_lost_rotation_again(service: Service) -> 
         assert (await client.account())["tier"] == "Basic"
     assert lossy.rotations == 2 and rotated["apiKey"] != issued.api_key
     assert _rotate(service, issued.api_key, "another-rotation-0123456789").status_code == 401
+
+
+def test_a_short_idempotency_key_rotates_but_cannot_be_replayed(service: Service) -> None:
+    """The new key is as hard to guess as the Idempotency-Key for whoever holds the old
+    key: one of fewer than 32 characters gets a random key, and no replay."""
+    old = service.account("developer").api_key
+    first = _rotate(service, old, "short-1")
+    assert first.status_code == 200 and first.json()["data"]["apiKey"] != old
+    assert _rotate(service, old, "short-1").status_code == 401

@@ -32,6 +32,12 @@ def generate_key() -> NewKey:
     return NewKey(api_key, hash_key(api_key), api_key[:DISPLAY_PREFIX_LENGTH])
 
 
+ROTATION_ID_LENGTH = 32
+"""The fewest characters of an Idempotency-Key from which a rotation derives its key (a
+shorter one gets a random key, whose answer cannot be replayed): the new key is as hard
+to guess as the Idempotency-Key for whoever holds the old key."""
+
+
 def derived_key(old_key: str, idempotency_key: str) -> NewKey:
     """The key that a rotation asked by the holder of ``old_key`` with ``idempotency_key``
     gets: HMAC-SHA256 of the idempotency key under the old key, so that a replay of that

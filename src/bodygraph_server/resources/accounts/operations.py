@@ -12,6 +12,7 @@ from starlette.responses import Response
 from bodygraph.catalog.translations import pgettext
 from bodygraph_server.billing.accounts import Denial, Denied, IssuedKey, Principal
 from bodygraph_server.billing.idempotency import KEY_LIFETIME
+from bodygraph_server.billing.keys import ROTATION_ID_LENGTH
 from bodygraph_server.http.bodies import parse_json_object, read_raw_body
 from bodygraph_server.http.body import whole_number_field
 from bodygraph_server.http.envelope import (
@@ -148,10 +149,13 @@ async def usage(request: Request) -> Response:
 
 
 async def rotate_key(request: Request) -> Response:
-    """``POST /v2/account/keys/rotate``. With an ``Idempotency-Key`` the new key is derived
-    from the key presented and that key, and a replay of the rotation (the same two, the
+    """``POST /v2/account/keys/rotate``. With an ``Idempotency-Key`` (of at least
+    :data:`ROTATION_ID_LENGTH` characters) the new key is derived from the key presented
+    and that key, and a replay of the rotation (the same two, the
     old key now rotated away) is answered the same key again (docs/accounts.md)."""
     asked = idempotency_key(request.headers)
+    if asked is not None and len(asked) < ROTATION_ID_LENGTH:
+        asked = None  # too easy to guess: a random key, not replayable
     admission = admission_of(request.scope)
     credential = admission.credential
     if (asked is not None and isinstance(credential, str) and admission.decision.allowed
@@ -233,10 +237,11 @@ _DAYS = {"name": "days", "in": "query", "required": False,
 
 _ROTATION_KEY = {"name": "Idempotency-Key", "in": "header", "required": False,
                  "description": Said(pgettext(
-                     "openapi", "A random value (a UUID) naming this rotation: a retry with "
-                     "the same value and the key the rotation replaced, within {hours} hours, "
-                     "is answered the same new key again."),
-                     hours=int(KEY_LIFETIME.total_seconds()) // 3600),
+                     "openapi", "A random value of at least {least} characters (a UUID) "
+                     "naming this rotation: a retry with the same value and the key the "
+                     "rotation replaced, within {hours} hours, is answered the same new key "
+                     "again."),
+                     least=ROTATION_ID_LENGTH, hours=int(KEY_LIFETIME.total_seconds()) // 3600),
                  "schema": {"type": "string", "minLength": 1, "maxLength": 255}}
 
 OPERATIONS: tuple[Operation, ...] = (
