@@ -9,24 +9,51 @@ cd "$(dirname "$0")/.."
 # Chinese PNG images), Java 17 or newer (the Spark test), and the
 # PostgreSQL and Redis that scripts/services.sh starts where none listens on their ports.
 # Without root or apt-get, one line says what is missing, and nothing runs.
+#
+# The major version of the Java that Spark runs (JAVA_HOME's, else the one on PATH), from
+# `java -version`: 8 for "1.8.0_392", 17 for "17.0.9", 21 for "21-ea"; empty if none runs.
+java_major() {
+  local java="${JAVA_HOME:+$JAVA_HOME/bin/}java" said line version quote='"'
+  command -v "$java" >/dev/null || return 0
+  said="$("$java" -version 2>&1)" || return 0
+  line="$(grep ' version "' <<<"$said")" || return 0
+  version="${line#*$quote}"
+  version="${version%%$quote*}"
+  case "$version" in 1.*) version="${version#1.}" ;; esac
+  echo "${version%%[!0-9]*}"
+}
 missing=()
+note=""
 ldconfig -p 2>/dev/null | grep -q 'libcairo\.so\.2' || missing+=(libcairo2)
 command -v wrk >/dev/null || missing+=(wrk)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 fc-list :lang=ja 2>/dev/null | grep -q . || missing+=(fonts-noto-cjk)
-command -v java >/dev/null || [ -n "${JAVA_HOME:-}" ] || missing+=(default-jre-headless)
+java_version="$(java_major)"
+if [ -z "$java_version" ]; then
+  missing+=(default-jre-headless)
+elif [ "$java_version" -lt 17 ]; then
+  missing+=(openjdk-17-jre-headless)
+  note=" (the Spark test needs Java 17 or newer, this is Java $java_version)"
+fi
 read -r -a servers <<<"$(bash scripts/services.sh packages)"
 missing+=("${servers[@]}")
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
-    echo "error: the tests need ${missing[*]}: as root, apt-get install ${missing[*]}" \
-      "(or their equivalents on this system)" >&2
+    echo "error: the tests need ${missing[*]}$note: as root, apt-get install" \
+      "${missing[*]} (or their equivalents on this system)" >&2
     exit 1
   fi
   echo "==> installing system packages: ${missing[*]}"
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
     apt-get install -y -qq "${missing[@]}" >/dev/null) \
     || { echo "error: could not install ${missing[*]} with apt-get" >&2; exit 1; }
+  java_version="$(java_major)"
+  if [ "${java_version:-0}" -lt 17 ]; then
+    echo "error: the Spark test needs Java 17 or newer, and the java it runs" \
+      "(${JAVA_HOME:-on PATH}) is ${java_version:+Java }${java_version:-missing}:" \
+      "set JAVA_HOME to a Java 17 or newer" >&2
+    exit 1
+  fi
 fi
 bash scripts/setup.sh test
 # Every pytest worker, server and CLI the tests start compiles src/ and tests/ (and pytest

@@ -116,21 +116,58 @@ def test_a_usage_mistake_exits_2() -> None:
     assert done.stderr == "usage: services.sh packages | start DIR | stop DIR\n"
 
 
-def test_the_test_command_names_what_it_cannot_install_and_stops(tmp_path: Path) -> None:
-    """Without apt-get (here: a PATH of a few basic commands, without wrk, java or
-    apt-get), scripts/test.sh says in one line what to install, and runs nothing."""
+def run_test_command(tmp_path: Path, java: str | None = None) -> subprocess.CompletedProcess[str]:
+    """scripts/test.sh on a PATH of a few basic commands (no wrk, no apt-get), with a
+    ``java`` there that prints ``java -version``'s first line ``java`` if given."""
     tools = tmp_path / "bin"
     tools.mkdir()
     for name in ("bash", "dirname", "grep", "id", "find", "sort", "tail"):
         found = shutil.which(name)
         assert found is not None, name
         (tools / name).symlink_to(found)
+    if java is not None:
+        fake = tools / "java"
+        fake.write_text(f"#!{tools / 'bash'}\necho '{java}' >&2\n"
+                        "echo 'OpenJDK Runtime Environment' >&2\n")
+        fake.chmod(0o755)
     env = {"PATH": str(tools), "HOME": str(tmp_path)}
-    done = subprocess.run([str(tools / "bash"), str(SCRIPT.parent / "test.sh")],
+    return subprocess.run([str(tools / "bash"), str(SCRIPT.parent / "test.sh")],
                           capture_output=True, text=True, env=env, timeout=60, check=False)
+
+
+def test_the_test_command_names_what_it_cannot_install_and_stops(tmp_path: Path) -> None:
+    """Without apt-get (here: a PATH of a few basic commands, without wrk, java or
+    apt-get), scripts/test.sh says in one line what to install, and runs nothing."""
+    done = run_test_command(tmp_path)
     assert done.returncode == 1
     assert done.stdout == ""
     assert len(done.stderr.splitlines()) == 1
     assert done.stderr.startswith("error: the tests need ")
     assert "apt-get install " in done.stderr
     assert "wrk" in done.stderr and "default-jre-headless" in done.stderr
+
+
+@pytest.mark.parametrize(("first_line", "major"), [
+    ('openjdk version "11.0.20" 2023-07-18', 11),
+    ('java version "1.8.0_392"', 8),
+    ('openjdk version "16-ea" 2021-03-16', 16),
+])
+def test_a_java_older_than_17_is_named_with_the_package_that_replaces_it(
+    tmp_path: Path, first_line: str, major: int,
+) -> None:
+    """A ``java`` that runs but is older than the Spark test needs counts as missing."""
+    done = run_test_command(tmp_path, first_line)
+    assert done.returncode == 1 and len(done.stderr.splitlines()) == 1
+    assert "openjdk-17-jre-headless" in done.stderr
+    assert f"this is Java {major})" in done.stderr
+    assert "default-jre-headless" not in done.stderr
+
+
+@pytest.mark.parametrize("first_line", ['openjdk version "17.0.9" 2023-10-17',
+                                        'openjdk version "21-ea" 2023-09-19',
+                                        'java version "25" 2025-09-16 LTS'])
+def test_a_java_of_17_or_newer_is_not_missing(tmp_path: Path, first_line: str) -> None:
+    done = run_test_command(tmp_path, first_line)
+    assert done.returncode == 1  # wrk and the others are still missing
+    assert done.stderr.startswith("error: the tests need ") and "wrk" in done.stderr
+    assert "jre" not in done.stderr and "Java" not in done.stderr

@@ -12,7 +12,7 @@ from bodygraph_client.calls import Call, Endpoint, data
 
 ACCOUNT = Endpoint("/v2/account", charged=False, method="GET")
 USAGE = Endpoint("/v2/account/usage", charged=False, method="GET")
-KEY_ROTATE = Endpoint("/v2/account/keys/rotate", charged=False)
+KEY_ROTATE = Endpoint("/v2/account/keys/rotate", charged=False, replayable=True)
 WEBHOOK_SECRET = Endpoint("/v2/account/webhook-secret", charged=False, method="GET")
 WEBHOOK_SECRET_ROTATE = Endpoint("/v2/account/webhook-secret/rotate", charged=False)
 

@@ -18,6 +18,7 @@ from bodygraph_client import astrology_types as astro
 from bodygraph_client import extension_types as ext
 from bodygraph_client import types as api
 from bodygraph_client.calls import Call, DateLike, TimeLike
+from bodygraph_client.errors import ServiceUnreachable
 from bodygraph_client.extension_calls import Birth, Place
 from bodygraph_client.limits import RetryPolicy
 
@@ -267,7 +268,20 @@ class AsyncClient(core.ClientBase):
     async def rotate_key(self) -> acct.ApiKeyResult:
         """See :meth:`bodygraph_client.Client.rotate_key` (the client sends the new key from
         now on)."""
-        rotated = await self.send(account_calls.rotate_key())
+        call = account_calls.rotate_key()
+        request = self._core.request(self._http, call)
+        retries = 0
+        while True:
+            try:
+                response = await self.exchange(request)
+                break
+            except ServiceUnreachable:
+                delay = self._core.lost_answer_delay(retries)
+                if delay is None:
+                    raise
+                await self._sleep(delay)
+                retries += 1
+        rotated = self._core.result(call, response)
         self._core.api_key = rotated["apiKey"]
         return rotated
 

@@ -35,12 +35,14 @@ _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
 class Endpoint:
     """An endpoint: ``legacy`` (v1: ``HD-Api-Key``, flat answers), ``geocoded``
     (sends ``HD-Geocode-Key``), ``charged`` (costs a credit: sends an ``Idempotency-Key``),
+    ``replayable`` (sends an ``Idempotency-Key`` although free: the key rotation),
     ``method`` (POST with a JSON body, or GET without one)."""
 
     path: str
     legacy: bool = False
     geocoded: bool = False
     charged: bool = True
+    replayable: bool = False
     method: Literal["POST", "GET"] = "POST"
 
 

@@ -16,6 +16,7 @@ from bodygraph_client import astrology_types as astro
 from bodygraph_client import extension_types as ext
 from bodygraph_client import types as api
 from bodygraph_client.calls import Call, DateLike, TimeLike
+from bodygraph_client.errors import ServiceUnreachable
 from bodygraph_client.extension_calls import Birth, Place
 from bodygraph_client.limits import RetryPolicy
 
@@ -280,8 +281,23 @@ class Client(core.ClientBase):
 
     def rotate_key(self) -> acct.ApiKeyResult:
         """A new API key (shown once): POST /v2/account/keys/rotate. The key this client
-        was made with stops working at once; the client sends the new one from now on."""
-        rotated = self.send(account_calls.rotate_key())
+        was made with stops working at once; the client sends the new one from now on.
+        An answer that is lost is asked again with the same Idempotency-Key and old key,
+        which the service answers with the same new key (docs/client.md)."""
+        call = account_calls.rotate_key()
+        request = self._core.request(self._http, call)
+        retries = 0
+        while True:
+            try:
+                response = self.exchange(request)
+                break
+            except ServiceUnreachable:
+                delay = self._core.lost_answer_delay(retries)
+                if delay is None:
+                    raise
+                self._sleep(delay)
+                retries += 1
+        rotated = self._core.result(call, response)
         self._core.api_key = rotated["apiKey"]
         return rotated
 

@@ -46,7 +46,7 @@ class Core:
             headers["Authorization"] = f"Bearer {self.api_key}"
         if endpoint.geocoded and self.geocode_key is not None:
             headers["HD-Geocode-Key"] = self.geocode_key
-        if endpoint.charged:
+        if endpoint.charged or endpoint.replayable:
             headers["Idempotency-Key"] = str(uuid.uuid4())
         if endpoint.method == "GET":
             return http.build_request("GET", endpoint.path, params=dict(call.params),
@@ -71,6 +71,12 @@ class Core:
         self.rate_limit = self.rate_limit.updated(response.headers)
         return self.retry.delay(response.status_code, retry_after(response.headers),
                                 retries_done)
+
+    def lost_answer_delay(self, retries_done: int) -> float | None:
+        """The wait before sending a replayable request again whose answer never came
+        (the backoff steps of the retry rules), or ``None`` for no more tries."""
+        backoff = self.retry.backoff
+        return backoff[retries_done] if retries_done < len(backoff) else None
 
     def result(self, call: Call[T], response: httpx.Response) -> T:
         """The typed result of a 2xx answer; the matching error otherwise."""

@@ -97,7 +97,7 @@ async def _services(
     hub = TemplateHub(SqlTemplateStore(store))
     requests = RequestBook(book, threads.run, loop_statements)
     months = CalendarCache(SqlCalendarBlocks(store), book.clock.now)
-    journal = DeliveryJournal(book, journal_folder(config.database_url),
+    journal = DeliveryJournal(book, journal_folder(config.database_url, config.journal_dir),
                               stale_after(config).total_seconds())
     await threads.run(journal.open)
     sender = WebhookSender(SqlWebhookOutbox(store), book.webhook_secret, clock=book.clock,

@@ -109,6 +109,10 @@ class Settings:
     sqlite_busy_timeout: float = _setting(DEFAULT_BUSY_TIMEOUT, pgettext(
         "admin", "seconds a SQLite write waits for a lock another program holds before the "
                  "request is answered 503 SERVICE_UNAVAILABLE"))
+    journal_dir: str = _setting("", pgettext(
+        "admin", "folder of the PostgreSQL workers' delivery journals, which must outlive a "
+                 "worker but not the machine and which only the service's user may write, "
+                 "such as /run/bodygraph (empty: the temporary folder)"))
     rate_limit_url: str = _setting("", pgettext(
         "admin", "where the rate-limit windows live: empty or 'store' (the database) or "
                  "redis://host:port/db"))

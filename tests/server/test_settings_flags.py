@@ -68,6 +68,23 @@ def started(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, argv: list[str],
     return seen[0]
 
 
+def test_serve_refuses_a_journal_folder_others_may_write(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr("bodygraph_server.serve.run", lambda *_, **__: None)
+    shared = tmp_path / "flags.sqlite3-deliveries"  # made first, writable by all
+    shared.mkdir()
+    shared.chmod(0o777)
+    db = f"sqlite:///{tmp_path / 'flags.sqlite3'}"
+    assert admin.main(["--database-url", db, "serve"]) == 1
+    err = capsys.readouterr().err
+    assert err == (f"bodygraph-server: error: the delivery journals' folder {shared} is not a "
+                   "folder of this user that only it may write: remove it, or choose another "
+                   "(--journal-dir)\n")
+    shared.chmod(0o700)
+    assert admin.main(["--database-url", db, "serve"]) == 0
+
+
 def test_a_flag_wins_over_its_variable(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     env = {"BODYGRAPH_WORKERS": "3", "BODYGRAPH_RATE_LIMIT_URL": "store",
            "BODYGRAPH_HOST": "0.0.0.0", "BODYGRAPH_ACCESS_LOG": "0"}

@@ -186,6 +186,33 @@ async def test_concurrent_rotations_with_one_key_give_one_new_key(
     _data(await client.get("/v2/account", headers=_bearer(key)))
 
 
+async def test_concurrent_rotations_with_one_idempotency_key_all_get_the_key(
+        client: httpx.AsyncClient, book: Bookkeeper, clock: ManualClock) -> None:
+    """The same rotation sent 5 times at once (one Idempotency-Key): one rotates, the
+    others are its replays; within 24 hours only, and only with that Idempotency-Key."""
+    issued = book.create_account("developer")
+    asked = "rotation-" + "7" * 32
+    answers: list[httpx.Response] = []
+
+    async def rotate() -> None:
+        answers.append(await client.post("/v2/account/keys/rotate", headers=_bearer(
+            issued.api_key, **{"Idempotency-Key": asked})))
+
+    async with anyio.create_task_group() as tasks:
+        for _ in range(5):
+            tasks.start_soon(rotate)
+    keys = {_data(answer)["apiKey"] for answer in answers}
+    assert len(keys) == 1 and issued.api_key not in keys
+    _refused(await client.post("/v2/account/keys/rotate", headers=_bearer(
+        issued.api_key, **{"Idempotency-Key": asked + "x"})), 401, "API_KEY_INVALID")
+    _refused(await client.get("/v2/account", headers=_bearer(
+        issued.api_key, **{"Idempotency-Key": asked})), 401, "API_KEY_INVALID")
+    clock.advance(hours=24, seconds=1)
+    _refused(await client.post("/v2/account/keys/rotate", headers=_bearer(
+        issued.api_key, **{"Idempotency-Key": asked})), 401, "API_KEY_INVALID")
+    _data(await client.get("/v2/account", headers=_bearer(keys.pop())))
+
+
 @pytest.mark.parametrize("plan", ["hobbyist", "developer", "scale", "lifetime"])
 async def test_every_tier_may_call_and_nothing_is_charged(
         client: httpx.AsyncClient, book: Bookkeeper, plan: str) -> None:

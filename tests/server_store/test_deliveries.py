@@ -4,14 +4,21 @@ worker's look settles exactly those it did not answer, and leaves a live worker'
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from bodygraph_server.billing.accounts import Bookkeeper, Principal, Reservation
-from bodygraph_server.billing.deliveries import DeliveryJournal, journal_folder
+from bodygraph_server.billing.deliveries import (
+    DeliveryJournal,
+    JournalFolderError,
+    journal_folder,
+)
 from bodygraph_server.billing.idempotency import claim_for
 from bodygraph_server.policy.clock import ManualClock
 from bodygraph_server.store import UsageStatus
@@ -149,3 +156,26 @@ def test_journal_folders(tmp_path: Path) -> None:
     first = journal_folder("postgresql://postgres@127.0.0.1:5432/a")
     assert first.name.startswith("bodygraph-deliveries-")
     assert first != journal_folder("postgresql://postgres@127.0.0.1:5432/b")
+    chosen = journal_folder("postgresql://postgres@127.0.0.1:5432/a", str(tmp_path))
+    assert chosen == tmp_path / first.name
+
+
+@pytest.mark.parametrize("made", ["open to others", "a link"])
+def test_a_folder_others_may_write_is_refused(book: Bookkeeper, tmp_path: Path,
+                                              made: str) -> None:
+    """Whoever may put a journal in the folder can have its charges withdrawn: a folder
+    that is not this user's alone (another user's, made first in a shared temporary
+    folder) stops the journal before any file is written there."""
+    folder = tmp_path / "journals"
+    if made == "a link":
+        (tmp_path / "elsewhere").mkdir(mode=0o700)
+        folder.symlink_to(tmp_path / "elsewhere")
+    else:
+        folder.mkdir()
+        folder.chmod(0o777)
+    with pytest.raises(JournalFolderError, match="only it may write"):
+        DeliveryJournal(book, folder, 60.0).open()
+    assert not list(folder.iterdir())
+    made_here = tmp_path / "made" / "journals"
+    DeliveryJournal(book, made_here, 60.0).open()  # made when missing, for this user only
+    assert made_here.stat().st_mode & 0o777 == 0o700 and made_here.stat().st_uid == os.geteuid()

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 from typing import overload
 
-from bodygraph_server.billing.keys import generate_key, hash_key
+from bodygraph_server.billing.keys import derived_key, generate_key, hash_key
 from bodygraph_server.billing.principals import (
     Denial,
     Denied,
@@ -311,11 +311,14 @@ class Bookkeeper:
         """The account and its current period's figures."""
         return self.store.account_overview(account_id, self.clock.now())
 
-    def rotate_own_key(self, principal: Principal) -> IssuedKey | Denied:
+    def rotate_own_key(self, principal: Principal,
+                       asked: tuple[str, str] | None = None) -> IssuedKey | Denied:
         """Replace the key ``principal`` called with (and every other key of its account)
         by a new one, which goes on with its rate-limit window; API_KEY_INVALID when that
-        key was rotated away meanwhile."""
-        key, now = generate_key(), self.clock.now()
+        key was rotated away meanwhile. ``asked``: the key presented and the request's
+        Idempotency-Key, from which the new key is derived (:func:`derived_key`)."""
+        key = generate_key() if asked is None else derived_key(*asked)
+        now = self.clock.now()
         account = self.store.rotate_own_key(principal.account_id, principal.key_id,
                                             key_hash=key.key_hash,
                                             key_prefix=key.display_prefix, now=now)
@@ -324,6 +327,18 @@ class Bookkeeper:
         # The rate limit is per key: the new key goes on with the old one's window, so
         # that a rotation is no way around the limit.
         self.rate_limiter.carry(principal.key_hash, key.key_hash, now)
+        return IssuedKey(account, key.api_key)
+
+    def replay_rotation(self, api_key: str, idempotency_key: str,
+                        window: timedelta) -> IssuedKey | None:
+        """The answer again of the rotation that replaced ``api_key`` within the last
+        ``window``, asked with ``idempotency_key``: the key it made, if that is still the
+        account's current key and the account is active; else None."""
+        key = derived_key(api_key.strip(), idempotency_key)
+        account = self.store.replayed_rotation(hash_key(api_key.strip()), key.key_hash,
+                                               since=self.clock.now() - window)
+        if account is None or not account.active:
+            return None
         return IssuedKey(account, key.api_key)
 
     def usage_by_day(self, account_id: int, days: int) -> tuple[date, list[EndpointDay]]:

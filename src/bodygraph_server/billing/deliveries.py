@@ -8,6 +8,7 @@ import fcntl
 import logging
 import os
 import secrets
+import stat
 import threading
 import time
 from collections import defaultdict
@@ -33,14 +34,36 @@ ROTATE_BYTES = 1 << 20
 SUFFIX = ".journal"
 
 
-def journal_folder(database_url: str) -> Path:
+class JournalFolderError(Exception):
+    """The journals' folder is not a folder of this process's user that only it may write."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__(f"the delivery journals' folder {folder} is not a folder of this "
+                         "user that only it may write: remove it, or choose another "
+                         "(journal_dir)")
+        self.folder = folder
+
+
+def journal_folder(database_url: str, parent: str = "") -> Path:
     """Where the workers of one database keep their journals: beside a SQLite file
-    (``<file>-deliveries``), else in the temporary folder under a digest of the URL
-    (the workers of one host see each other's)."""
+    (``<file>-deliveries``), else in ``parent`` (empty: the temporary folder) under a
+    digest of the URL (the workers of one host see each other's)."""
     if database_url.lower().startswith("sqlite"):
         return Path(f"{sqlite_path(database_url)}-deliveries")
     digest = sha256(database_url.encode()).hexdigest()[:16]
-    return Path(gettempdir()) / f"bodygraph-deliveries-{digest}"
+    return Path(parent or gettempdir()) / f"bodygraph-deliveries-{digest}"
+
+
+def make_folder(folder: Path) -> None:
+    """Make ``folder`` (mode 0700) unless it is there (:class:`OSError` if it cannot be),
+    and check that it is a folder of this process's user that no one else may write:
+    whoever may put a journal there can have its charges withdrawn
+    (:class:`JournalFolderError` if not)."""
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    found = os.lstat(folder)
+    if (not stat.S_ISDIR(found.st_mode) or found.st_uid != os.geteuid()
+            or found.st_mode & 0o022):
+        raise JournalFolderError(folder)
 
 
 class DeliveryJournal:
@@ -66,7 +89,7 @@ class DeliveryJournal:
 
     def open(self) -> None:
         """Create and lock this worker's file (blocking)."""
-        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        make_folder(self.folder)
         self._start_file(())
 
     def _start_file(self, carried: Iterable[int]) -> None:

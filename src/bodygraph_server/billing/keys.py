@@ -3,7 +3,9 @@ display prefix (the format and why a plain hash is safe: docs/accounts.md)."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 import secrets
 from dataclasses import dataclass
 
@@ -27,6 +29,24 @@ class NewKey:
 def generate_key() -> NewKey:
     """A new random API key with its hash and display prefix."""
     api_key = KEY_PREFIX + secrets.token_urlsafe(KEY_RANDOM_BYTES)
+    return NewKey(api_key, hash_key(api_key), api_key[:DISPLAY_PREFIX_LENGTH])
+
+
+ROTATION_ID_LENGTH = 32
+"""The fewest characters of an Idempotency-Key from which a rotation derives its key (a
+shorter one gets a random key, whose answer cannot be replayed): the new key is as hard
+to guess as the Idempotency-Key for whoever holds the old key."""
+
+
+def derived_key(old_key: str, idempotency_key: str) -> NewKey:
+    """The key that a rotation asked by the holder of ``old_key`` with ``idempotency_key``
+    gets: HMAC-SHA256 of the idempotency key under the old key, so that a replay of that
+    rotation (the same two) is given the same key again without any key kept in plain,
+    and no one without both can have it (docs/accounts.md, "Self-service")."""
+    digest = hmac.new(old_key.encode("utf-8"),
+                      b"bodygraph key rotation\0" + idempotency_key.encode("utf-8"),
+                      hashlib.sha256).digest()
+    api_key = KEY_PREFIX + base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
     return NewKey(api_key, hash_key(api_key), api_key[:DISPLAY_PREFIX_LENGTH])
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from bodygraph.catalog.translations import catalog
 from bodygraph_server.billing.accounts import Bookkeeper
+from bodygraph_server.billing.deliveries import JournalFolderError, journal_folder, make_folder
 from bodygraph_server.billing.opening import open_waiting
 from bodygraph_server.cli.console import CommandError, print_json, words
 from bodygraph_server.settings import (
@@ -38,6 +39,13 @@ def _serve(book: Bookkeeper, args: argparse.Namespace) -> int:
     given = {spec.name: getattr(args, spec.name, None) for spec in setting_fields()}
     given["database_url"] = args.database_url
     settings = Settings.from_env(**given)
+    try:  # the workers' journals: refused here in one line rather than in every worker
+        make_folder(journal_folder(settings.database_url, settings.journal_dir))
+    except JournalFolderError as exc:
+        raise CommandError(words(args).pgettext(
+            "admin", "the delivery journals' folder {folder} is not a folder of this user "
+                     "that only it may write: remove it, or choose another (--journal-dir)",
+        ).format(folder=exc.folder)) from None
     run(settings, accounts_exist=accounts_exist)
     return 0
 

@@ -161,6 +161,9 @@ class SelfServiceStore(Protocol):
     def rotate_own_key(self, account_id: int, key_id: int, *, key_hash: str, key_prefix: str,
                        now: datetime) -> records.Account | None: ...
 
+    def replayed_rotation(self, old_hash: str, new_hash: str, *,
+                          since: datetime) -> records.Account | None: ...
+
     def usage_by_day(self, account_id: int, first_day: date) -> list[EndpointDay]: ...
 
 

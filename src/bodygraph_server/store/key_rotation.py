@@ -1,6 +1,7 @@
 """An account owner's rotation of the key they call with (table ``api_keys``): the key
 presented is replaced only while it is still current, so that two rotations with one key
-give one new key, never two of which the first is already dead."""
+give one new key, never two of which the first is already dead; and the replay of a
+rotation (docs/accounts.md, "Self-service")."""
 
 from __future__ import annotations
 
@@ -40,3 +41,16 @@ class KeyRotationRepository:
         )
         self.accounts.insert_key(account_id, key_hash, key_prefix, at)
         return self.accounts.select(account_id, lock=False)
+
+    def replayed(self, old_hash: str, new_hash: str, since: datetime) -> Account | None:
+        """The account whose key ``old_hash`` was revoked at or after ``since`` by the
+        rotation that made key ``new_hash`` (made in the same instant), which is still
+        current; else None."""
+        row = self.tx.one(
+            "SELECT o.account_id FROM api_keys o JOIN api_keys n "
+            "ON n.account_id = o.account_id AND n.created_us = o.revoked_us "
+            "WHERE o.key_hash = ? AND o.revoked_us >= ? AND n.key_hash = ? "
+            "AND n.revoked_us IS NULL",
+            (old_hash, to_micros(since), new_hash),
+        )
+        return None if row is None else self.accounts.select(row[0], lock=False)

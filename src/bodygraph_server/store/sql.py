@@ -421,6 +421,13 @@ class SqlStore:
             return KeyRotationRepository(tx).rotate(account_id, key_id, key_hash=key_hash,
                                                     key_prefix=key_prefix, now=now)
 
+    def replayed_rotation(self, old_hash: str, new_hash: str, *,
+                          since: datetime) -> Account | None:
+        """The account whose key ``old_hash`` was rotated since ``since`` into the key
+        ``new_hash``, still current; else None."""
+        with self.database.read_transaction() as tx:
+            return KeyRotationRepository(tx).replayed(old_hash, new_hash, since)
+
     def usage_by_day(self, account_id: int, first_day: date) -> list[EndpointDay]:
         """The account's calls from the start of ``first_day`` (UTC) on, by day and
         endpoint."""

@@ -10,7 +10,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from bodygraph.catalog.translations import pgettext
-from bodygraph_server.billing.accounts import Denied, Principal
+from bodygraph_server.billing.accounts import Denial, Denied, IssuedKey, Principal
+from bodygraph_server.billing.idempotency import KEY_LIFETIME
+from bodygraph_server.billing.keys import ROTATION_ID_LENGTH
 from bodygraph_server.http.bodies import parse_json_object, read_raw_body
 from bodygraph_server.http.body import whole_number_field
 from bodygraph_server.http.envelope import (
@@ -22,6 +24,7 @@ from bodygraph_server.http.envelope import (
 )
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import admission_of, admitted
+from bodygraph_server.http.idempotency import idempotency_key
 from bodygraph_server.http.language import LANG, asked_of
 from bodygraph_server.http.negotiation import NOT_ACCEPTABLE, negotiate
 from bodygraph_server.http.openapi import Said, sentences
@@ -146,11 +149,45 @@ async def usage(request: Request) -> Response:
 
 
 async def rotate_key(request: Request) -> Response:
-    """``POST /v2/account/keys/rotate``."""
+    """``POST /v2/account/keys/rotate``. With an ``Idempotency-Key`` (of at least
+    :data:`ROTATION_ID_LENGTH` characters) the new key is derived from the key presented
+    and that key, and a replay of the rotation (the same two, the
+    old key now rotated away) is answered the same key again (docs/accounts.md)."""
+    asked = idempotency_key(request.headers)
+    if asked is not None and len(asked) < ROTATION_ID_LENGTH:
+        asked = None  # too easy to guess: a random key, not replayable
+    admission = admission_of(request.scope)
+    credential = admission.credential
+    if (asked is not None and isinstance(credential, str) and admission.decision.allowed
+            and admission.denied is not None
+            and admission.denied.reason is Denial.API_KEY_INVALID):
+        replayed = await _replayed(request, credential, asked)
+        if replayed is not None:
+            return _key_answer(replayed)
     principal, services, _ = await _caller(request, KEY_ROTATE_PATH)
-    issued = await services.run_bookkeeping(services.book.rotate_own_key, principal)
+    given = None if asked is None or not isinstance(credential, str) else (credential, asked)
+    issued = await services.run_bookkeeping(services.book.rotate_own_key, principal, given)
     if isinstance(issued, Denied):  # rotated away by a request that came first
-        raise ApiError(ErrorCode.API_KEY_INVALID, issued.message)
+        replayed = None if given is None else await _replayed(request, *given)
+        if replayed is None:
+            raise ApiError(ErrorCode.API_KEY_INVALID, issued.message)
+        issued = replayed
+    return _key_answer(issued)
+
+
+async def _replayed(request: Request, api_key: str, asked: str) -> IssuedKey | None:
+    """The key an answered rotation with ``api_key`` and Idempotency-Key ``asked`` made,
+    within the keys' idempotency window; the request checked as any other first."""
+    negotiate(request.headers, (JSON_MEDIA_TYPE,))
+    _query(request, ())
+    services = services_of(request.scope)
+    await _no_body(request, services)
+    found: IssuedKey | None = await services.run_bookkeeping(
+        services.book.replay_rotation, api_key, asked, KEY_LIFETIME)
+    return found
+
+
+def _key_answer(issued: IssuedKey) -> Response:
     return _answer({"apiKey": issued.api_key, "keyPrefix": issued.account.key_prefix or ""},
                    KEY_RESULT, "API key rotated")
 
@@ -181,10 +218,12 @@ FREE_NOTE = pgettext("openapi", "Every tier. Free: no credit, but the request co
 
 def _operation(method: Method, path: str, *, summary: str, description: str,
                handler: Handler, type_name: str, message: str,
-               parameters: tuple[dict[str, Any], ...] = ()) -> Operation:
+               parameters: tuple[dict[str, Any], ...] = (),
+               codes: tuple[ErrorCode, ...] = ()) -> Operation:
     return Operation(
         method=method, path=path, summary=summary, description=sentences(description, FREE_NOTE),
-        handler=handler, tags=("v2",), key="bearer", cost=0, error_codes=ACCOUNT_CODES,
+        handler=handler, tags=("v2",), key="bearer", cost=0,
+        error_codes=(*ACCOUNT_CODES, *codes),
         success=Answer(description=message,
                        schema={"$ref": f"{REF}{type_name}Envelope"}),
         parameters=parameters, refusals={NOT_ACCEPTABLE: _NOT_ACCEPTABLE})
@@ -195,6 +234,15 @@ _DAYS = {"name": "days", "in": "query", "required": False,
              "openapi", "how many UTC days, today included (default {days})"),
              days=DEFAULT_DAYS),
          "schema": DAYS.schema}
+
+_ROTATION_KEY = {"name": "Idempotency-Key", "in": "header", "required": False,
+                 "description": Said(pgettext(
+                     "openapi", "A random value of at least {least} characters (a UUID) "
+                     "naming this rotation: a retry with the same value and the key the "
+                     "rotation replaced, within {hours} hours, is answered the same new key "
+                     "again."),
+                     least=ROTATION_ID_LENGTH, hours=int(KEY_LIFETIME.total_seconds()) // 3600),
+                 "schema": {"type": "string", "minLength": 1, "maxLength": 255}}
 
 OPERATIONS: tuple[Operation, ...] = (
     _operation("GET", ACCOUNT_PATH, summary=pgettext("openapi", "Your account"),
@@ -213,7 +261,8 @@ OPERATIONS: tuple[Operation, ...] = (
                    "openapi", "A new API key, shown this once. From this answer on, the key the "
                    "request was made with (and any other key of the account) is refused with 401 "
                    "API_KEY_INVALID on every worker and instance."),
-               handler=rotate_key, type_name=KEY_RESULT, message="API key rotated"),
+               handler=rotate_key, type_name=KEY_RESULT, message="API key rotated",
+               parameters=(_ROTATION_KEY,), codes=(ErrorCode.IDEMPOTENCY_KEY_INVALID,)),
     _operation("GET", SECRET_PATH, summary=pgettext("openapi", "Your webhook secret"),
                description=pgettext(
                    "openapi", "The secret that signs the account's webhooks (Standard Webhooks: "
