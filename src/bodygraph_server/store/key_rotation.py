@@ -1,6 +1,5 @@
-"""An account owner's rotation of the key they call with (table ``api_keys``): the key
-presented is replaced only while it is still current, so that two rotations with one key
-give one new key, never two of which the first is already dead; and the replay of a
+"""An account owner's rotation of the key they call with (``api_keys``), replacing it only
+while it is current (two rotations with one key give one new key), and the replay of a
 rotation (docs/accounts.md, "Self-service")."""
 
 from __future__ import annotations

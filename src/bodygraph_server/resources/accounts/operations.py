@@ -168,7 +168,7 @@ async def rotate_key(request: Request) -> Response:
     given = None if asked is None or not isinstance(credential, str) else (credential, asked)
     issued = await services.run_bookkeeping(services.book.rotate_own_key, principal, given)
     if isinstance(issued, Denied):  # rotated away by a request that came first
-        replayed = None if given is None else await _replayed(request, *given)
+        replayed = None if given is None else await _replay_of(services, *given)
         if replayed is None:
             raise ApiError(ErrorCode.API_KEY_INVALID, issued.message)
         issued = replayed
@@ -182,6 +182,12 @@ async def _replayed(request: Request, api_key: str, asked: str) -> IssuedKey | N
     _query(request, ())
     services = services_of(request.scope)
     await _no_body(request, services)
+    return await _replay_of(services, api_key, asked)
+
+
+async def _replay_of(services: Services, api_key: str, asked: str) -> IssuedKey | None:
+    """The key an answered rotation with ``api_key`` and ``asked`` made, if any (the
+    request already checked)."""
     found: IssuedKey | None = await services.run_bookkeeping(
         services.book.replay_rotation, api_key, asked, KEY_LIFETIME)
     return found
