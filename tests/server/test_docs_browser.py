@@ -205,14 +205,17 @@ def test_front_page_links_the_pages(page: Any, site: Site) -> None:
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/html")
     page.goto(site.url + "/")
+    assert _icon(page) == site.url + ICON
     links = page.eval_on_selector_all("main a", "links => links.map(a => a.href)")
     assert links == [site.url + "/docs", site.url + "/playground", site.url + "/openapi.json"]
     page.click("main a[href=playground]")
     page.wait_for_selector("#chart-form")
+    assert _icon(page) == site.url + ICON
     page.click("nav.bar a.home")
     page.wait_for_url(site.url + "/")
     page.click("main a[href=docs]")
     page.wait_for_selector("#swagger-ui .opblock")
+    assert _icon(page) == site.url + ICON
     document = httpx.get(links[2], verify=tls_context()).json()
     assert document["openapi"].startswith("3.1")
 
@@ -225,6 +228,14 @@ def test_docs_try_it_out_with_a_key(page: Any, site: Site) -> None:
     body = operation.locator(".live-responses-table .response-col_description pre").first
     assert '"type": "ChartResult"' in body.inner_text()
     assert "Error codes" in page.inner_text("main.rules")
+    # In English the docs keep Swagger UI's own words and the document's summaries.
+    english = httpx.get(site.url + "/openapi.json", verify=tls_context()).json()
+    assert operation.locator(".opblock-summary-description").inner_text() == \
+        english["paths"]["/v2/charts/coordinates"]["post"]["summary"]
+    assert operation.locator("button.execute").inner_text().strip() == "Execute"
+    operation.locator("button.try-out__btn.cancel").click()
+    assert operation.locator("button.try-out__btn:not(.reset)").inner_text().strip() == \
+        "Try it out"
 
 
 def test_a_separate_render_host_is_allowed_for_images_only() -> None:
@@ -235,13 +246,18 @@ def test_a_separate_render_host_is_allowed_for_images_only() -> None:
     assert "img.example.com" not in policy.replace(directives["img-src"], "")
 
 
-def test_every_page_has_an_icon_and_favicon_ico_answers(page: Any, site: Site) -> None:
+#: The icon every page links (test_front_page_links_the_pages looks in each page).
+ICON = "/docs/static/favicon.svg"
+
+
+def _icon(page: Any) -> str:
+    """The address of the icon the page links."""
+    return str(page.eval_on_selector("link[rel=icon]", "link => link.href"))
+
+
+def test_favicon_ico_answers_the_icon_the_pages_link(site: Site) -> None:
     icon = httpx.get(site.url + "/favicon.ico", verify=tls_context())
     assert icon.status_code == 200 and icon.headers["content-type"] == "image/svg+xml"
     assert icon.text.startswith("<svg")
-    for path in ("/", "/docs", "/playground"):
-        page.goto(site.url + path)
-        href = page.eval_on_selector("link[rel=icon]", "link => link.href")
-        assert href == site.url + "/docs/static/favicon.svg"
-        linked = httpx.get(href, verify=tls_context())
-        assert linked.status_code == 200 and linked.content == icon.content
+    linked = httpx.get(site.url + ICON, verify=tls_context())
+    assert linked.status_code == 200 and linked.content == icon.content

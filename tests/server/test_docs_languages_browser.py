@@ -67,16 +67,6 @@ def test_the_docs_in_japanese(page: Any, site: Site) -> None:
             if say("page", word) == word] == []  # Japanese says every one of them
 
 
-def test_the_docs_in_english_keep_swagger_ui_s_words(page: Any, site: Site) -> None:
-    page.goto(site.url + "/docs")
-    operation = page.locator(STEPS.TRY_OPERATION)
-    english = httpx.get(site.url + "/openapi.json", verify=tls_context()).json()
-    assert operation.locator(".opblock-summary-description").inner_text() == \
-        english["paths"]["/v2/charts/coordinates"]["post"]["summary"]
-    operation.locator(".opblock-summary").click()
-    assert operation.locator("button.try-out__btn").inner_text().strip() == "Try it out"
-
-
 def test_the_front_page_menu_keeps_the_language(page: Any, site: Site) -> None:
     page.goto(site.url + "/")
     with page.expect_navigation():
