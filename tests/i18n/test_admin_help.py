@@ -73,7 +73,7 @@ def _help(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
 @cache
 def _admin_texts() -> frozenset[str]:
     """The English texts of the context ``admin`` the code marks."""
-    from bodygraph.i18n.template import messages
+    from .extracted import messages
 
     return frozenset(t.english for t in messages() if t.context == "admin")
 

@@ -50,7 +50,9 @@ def test_every_term_has_one_context_and_english_text() -> None:
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_every_language_translates_every_term_and_message(lang: str) -> None:
-    from bodygraph.i18n.template import all_messages, catalog_problems, read_catalog
+    from bodygraph.i18n.template import catalog_problems, read_catalog
+
+    from .extracted import all_messages
 
     assert catalog_problems(read_catalog(lang), all_messages()) == []
 
@@ -58,7 +60,9 @@ def test_every_language_translates_every_term_and_message(lang: str) -> None:
 def test_the_code_s_messages_are_extracted_by_context() -> None:
     """The command line's words, its errors, the images' words and the signs are in the
     template beside the terms (pybabel extract with babel.cfg)."""
-    from bodygraph.i18n.template import MESSAGE_CONTEXTS, messages
+    from bodygraph.i18n.template import MESSAGE_CONTEXTS
+
+    from .extracted import messages
 
     found = {(t.context, t.english) for t in messages()}
     assert {context for context, _ in found} == set(MESSAGE_CONTEXTS)
@@ -75,7 +79,7 @@ def test_every_pgettext_call_of_the_code_is_extracted() -> None:
     extracted folders, also inside f-strings, where pybabel's extractor does not look."""
     import ast
 
-    from bodygraph.i18n.template import messages
+    from .extracted import messages
 
     extracted = {(t.context, t.english) for t in messages()}
     called = set()
@@ -100,7 +104,7 @@ def test_every_plural_call_of_the_code_is_extracted_with_its_plural() -> None:
     template (``msgid_plural`` its plural)."""
     import ast
 
-    from bodygraph.i18n.template import messages
+    from .extracted import messages
 
     extracted = {(t.context, t.english): t.plural for t in messages()}
     called = {}
@@ -122,8 +126,10 @@ def test_every_plural_call_of_the_code_is_extracted_with_its_plural() -> None:
 
 
 def test_a_message_added_to_the_code_and_not_translated_fails_the_check() -> None:
-    from bodygraph.i18n.template import all_messages, catalog_problems, read_catalog
+    from bodygraph.i18n.template import catalog_problems, read_catalog
     from bodygraph.i18n.terms import Term
+
+    from .extracted import all_messages
 
     catalog = read_catalog("ja")
     added = [*all_messages(), Term("cli", "Nobody translated {this}")]
@@ -135,8 +141,10 @@ def test_a_message_added_to_the_code_and_not_translated_fails_the_check() -> Non
 
 
 def test_a_term_added_to_the_tables_and_not_translated_fails_the_check() -> None:
-    from bodygraph.i18n.template import all_messages, catalog_problems, read_catalog
+    from bodygraph.i18n.template import catalog_problems, read_catalog
     from bodygraph.i18n.terms import Term
+
+    from .extracted import all_messages
 
     catalog = read_catalog("de")
     added = [*all_messages(), Term("gate", "A Gate Nobody Translated")]
@@ -145,7 +153,9 @@ def test_a_term_added_to_the_tables_and_not_translated_fails_the_check() -> None
 
 
 def test_the_check_finds_empty_english_and_broken_translations() -> None:
-    from bodygraph.i18n.template import all_messages, catalog_problems, read_catalog
+    from bodygraph.i18n.template import catalog_problems, read_catalog
+
+    from .extracted import all_messages
 
     catalog = read_catalog("fr")
     catalog.get("Projector", context="type").string = ""

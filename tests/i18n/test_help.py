@@ -121,7 +121,7 @@ def test_every_word_of_a_help_comes_from_the_catalog(capsys: pytest.CaptureFixtu
                                                      name: str) -> None:
     """With a catalog whose help texts are all wide characters without spaces (and a
     ``%``), no English text of the help is left, and the lines still fit."""
-    from bodygraph.i18n.template import messages
+    from .extracted import messages
 
     english = gettext.GNUTranslations.pgettext
 

@@ -72,7 +72,7 @@ def english_left_over(lang: str) -> list[tuple[str, re.Pattern[str]]]:
     """The English texts (without placeholders) whose ``lang`` translation differs, each
     with the pattern that finds it as a word (a text of no letter, such as the number
     symbols ``,`` and ``.``, is no English word)."""
-    from bodygraph.i18n.template import all_messages
+    from .extracted import all_messages
 
     tr = catalog(lang)
     messages = all_messages()

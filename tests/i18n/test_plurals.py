@@ -50,7 +50,7 @@ def test_russian_counts_take_their_three_forms() -> None:
 
 
 def test_the_template_holds_the_count_messages_as_plural_entries() -> None:
-    from bodygraph.i18n.template import messages
+    from .extracted import messages
 
     plurals = {(t.context, t.english): t.plural for t in messages() if t.plural}
     assert plurals[("cli", "{count} row")] == "{count} rows"
@@ -65,7 +65,9 @@ def test_the_template_holds_the_count_messages_as_plural_entries() -> None:
 
 
 def test_the_check_finds_a_plural_form_missing_or_broken() -> None:
-    from bodygraph.i18n.template import all_messages, catalog_problems, read_catalog
+    from bodygraph.i18n.template import catalog_problems, read_catalog
+
+    from .extracted import all_messages
 
     parsed = read_catalog("ru")
     message = parsed.get("{count} row", context="cli")
