@@ -68,6 +68,13 @@ def segments() -> Sensitivity:
 
 
 @cache
+def _as_word(text: str) -> re.Pattern[str]:
+    """The pattern that finds ``text`` as a word (compiled once: re's own cache holds fewer
+    than the catalogs' texts)."""
+    return re.compile(rf"(?<![\w-]){re.escape(text)}(?![\w-])")
+
+
+@cache
 def english_left_over(lang: str) -> list[tuple[str, re.Pattern[str]]]:
     """The English texts (without placeholders) whose ``lang`` translation differs, each
     with the pattern that finds it as a word (a text of no letter, such as the number
@@ -77,15 +84,13 @@ def english_left_over(lang: str) -> list[tuple[str, re.Pattern[str]]]:
     tr = catalog(lang)
     messages = all_messages()
     kept = {t.english for t in messages  # the same word, or in the translation's own words
-            if re.search(rf"(?<![\w-]){re.escape(t.english)}(?![\w-])",
-                         tr.pgettext(t.context, t.english))}
+            if _as_word(t.english).search(tr.pgettext(t.context, t.english))}
     out = []
     for t in messages:
         if ("{" in t.english or t.english in kept  # kept: the same word in some context
                 or not any(c.isalpha() for c in t.english)):
             continue
-        out.append((f"[{t.context}] {t.english}",
-                    re.compile(rf"(?<![\w-]){re.escape(t.english)}(?![\w-])")))
+        out.append((f"[{t.context}] {t.english}", _as_word(t.english)))
     return out
 
 
