@@ -75,26 +75,39 @@ def _as_word(text: str) -> re.Pattern[str]:
 
 
 @cache
-def english_left_over(lang: str) -> list[tuple[str, re.Pattern[str]]]:
+def _left_over(lang: str) -> list[tuple[str, str]]:
     """The English texts (without placeholders) whose ``lang`` translation differs, each
-    with the pattern that finds it as a word (a text of no letter, such as the number
-    symbols ``,`` and ``.``, is no English word)."""
+    with its name (a text of no letter, such as the number symbols ``,`` and ``.``, is no
+    English word)."""
     from .extracted import all_messages
 
     tr = catalog(lang)
     messages = all_messages()
     kept = {t.english for t in messages  # the same word, or in the translation's own words
             if _as_word(t.english).search(tr.pgettext(t.context, t.english))}
-    out = []
-    for t in messages:
-        if ("{" in t.english or t.english in kept  # kept: the same word in some context
-                or not any(c.isalpha() for c in t.english)):
-            continue
-        out.append((f"[{t.context}] {t.english}", _as_word(t.english)))
-    return out
+    return [(f"[{t.context}] {t.english}", t.english) for t in messages
+            if not ("{" in t.english or t.english in kept  # kept: the same word somewhere
+                    or not any(c.isalpha() for c in t.english))]
+
+
+@cache
+def english_left_over(lang: str) -> list[tuple[str, re.Pattern[str]]]:
+    """The English texts whose ``lang`` translation differs, each named, with the pattern
+    that finds it as a word."""
+    return [(name, _as_word(text)) for name, text in _left_over(lang)]
+
+
+@cache
+def _any_english(lang: str) -> re.Pattern[str]:
+    """The patterns of :func:`english_left_over` as one: a word that is any of the texts
+    (one search of a text says that none is in it, ten times as fast as each's)."""
+    texts = "|".join(re.escape(text) for _, text in _left_over(lang))
+    return re.compile(rf"(?<![\w-])(?:{texts})(?![\w-])")
 
 
 def assert_no_english(text: str, lang: str) -> None:
+    if _any_english(lang).search(text) is None:
+        return
     left = [name for name, pattern in english_left_over(lang) if pattern.search(text)]
     assert left == [], f"English left in the {lang} output: {left}"
 
