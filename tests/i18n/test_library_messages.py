@@ -97,9 +97,10 @@ NOT_FOR_USERS_CLASSES = frozenset({"ThemeError"})
 def _error_classes(trees: dict[Path, ast.Module]) -> set[str]:
     """The names of ``BodygraphError`` and every class derived from it in the library."""
     found = {"BodygraphError"}
+    classes = [node for tree in trees.values() for node in ast.walk(tree)
+               if isinstance(node, ast.ClassDef)]
     while True:
-        more = {node.name for tree in trees.values() for node in ast.walk(tree)
-                if isinstance(node, ast.ClassDef) and node.name not in found
+        more = {node.name for node in classes if node.name not in found
                 and any(isinstance(b, ast.Name) and b.id in found for b in node.bases)}
         if not more:
             return found
