@@ -80,6 +80,12 @@ def test_a_foreign_host_is_refused_before_any_link_is_built(tmp_path: Path) -> N
         # Load balancers probe a worker by its address: the health checks answer any Host.
         probe = httpx.get(f"{server.base_url}/health", headers={"Host": "10.1.2.3:8000"})
         assert probe.status_code == 200
+        # The same default server, last (it trips the failed authentications' limit): no
+        # proxy configured, so a client on this very host cannot pick the address the
+        # limits count (the image throttle's, the failed authentications').
+        assert partition(server, "10.0.0.1") == partition(server, "10.0.0.2")
+        assert unknown_keys(server, AUTH_FAILURE_LIMIT + 1) == (
+            [401] * AUTH_FAILURE_LIMIT + [429])
 
 
 def test_the_public_url_host_is_allowed_and_links_use_it(tmp_path: Path) -> None:
@@ -117,14 +123,9 @@ def unknown_keys(server: LiveServer, count: int) -> list[int]:
     return statuses
 
 
-def test_forwarded_addresses_are_believed_only_from_configured_proxies(tmp_path: Path) -> None:
-    # No proxy configured: a client on this very host cannot pick the address the limits
-    # count (the image throttle's, the failed authentications').
-    with served(tmp_path, {}) as (server, _key):
-        assert partition(server, "10.0.0.1") == partition(server, "10.0.0.2")
-        assert unknown_keys(server, AUTH_FAILURE_LIMIT + 1) == (
-            [401] * AUTH_FAILURE_LIMIT + [429])
-    # Behind a configured proxy (here: this host), each forwarded address is a client.
+def test_forwarded_addresses_are_believed_from_configured_proxies(tmp_path: Path) -> None:
+    # Behind a configured proxy (here: this host), each forwarded address is a client;
+    # without one they are not (test_a_foreign_host_is_refused_before_any_link_is_built).
     with served(tmp_path, {"BODYGRAPH_FORWARDED_ALLOW_IPS": "127.0.0.1"}) as (server, key):
         assert partition(server, "10.0.0.1") != partition(server, "10.0.0.2")
         assert unknown_keys(server, AUTH_FAILURE_LIMIT + 1) == [401] * (AUTH_FAILURE_LIMIT + 1)
