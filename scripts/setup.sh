@@ -77,7 +77,7 @@ while wanted:  # (requirement, the extra of its dependant it came from)
         wanted.extend((text, extra) for extra in requirement.extras)
 EOF
 then
-  echo "==> .venv already holds bodygraph${extras:+[$extras]} from this checkout: nothing to install"
+  echo "==> .venv already holds bodygraph[$extras] from this checkout: nothing to install"
   exit 0
 fi
 # pip() hides only the notes this machine's pip configuration prints about local mirror
@@ -86,7 +86,5 @@ pip() {
   .venv/bin/python -m pip "$@" 2>&1 | { grep -v "^WARNING: Location 'file:" || true; }
 }
 pip install --quiet --disable-pip-version-check --upgrade pip
-spec="."
-[ -n "$extras" ] && spec=".[$extras]"
-echo "==> installing bodygraph${extras:+ with extras [$extras]} into .venv"
-pip install --quiet --disable-pip-version-check -e "$spec"
+echo "==> installing bodygraph with extras [$extras] into .venv"
+pip install --quiet --disable-pip-version-check -e ".[$extras]"
