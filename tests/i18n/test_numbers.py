@@ -32,8 +32,9 @@ def _help(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
 def test_each_catalog_holds_cldr_s_number_symbols(lang: str) -> None:
     """The one definition of a language's separators is its catalog, holding CLDR's
     symbols (checked against Babel's CLDR data, a development dependency only)."""
-    babel = pytest.importorskip("babel")
-    numbers = pytest.importorskip("babel.numbers")
+    import babel
+    from babel import numbers
+
     cldr = "pt_BR" if lang == "pt" else locale_folder(lang)  # pt is Brazilian usage
     tr = catalog(lang)
     assert tr.pgettext("number", GROUP) == numbers.get_group_symbol(cldr)

@@ -53,7 +53,8 @@ def births(count: int, seed: int) -> np.ndarray[Any, Any]:
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
     """The address of a local cluster's scheduler with two worker processes."""
-    distributed = pytest.importorskip("distributed")
+    import distributed
+
     # no dashboard; the scheduler's HTTP server on a free port (8787 may be taken)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None, scheduler_kwargs={
@@ -120,7 +121,8 @@ def scheduler_tasks(dask_scheduler: Any) -> int:
 
 
 async def test_a_cancelled_run_releases_its_task(scheduler: str) -> None:
-    distributed = pytest.importorskip("distributed")
+    import distributed
+
     runner = DaskChunkRunner(scheduler)
     try:
         with anyio.move_on_after(0.5) as scope:

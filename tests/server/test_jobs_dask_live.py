@@ -33,7 +33,8 @@ BIRTHS[12] = {"birthdate": "1999-13-01", "birthtime": "10:00", "lat": 0, "lng": 
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Any]:
-    distributed = pytest.importorskip("distributed")
+    import distributed
+
     # no dashboard; the scheduler's HTTP server on a free port (8787 may be taken)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None, scheduler_kwargs={
