@@ -13,19 +13,16 @@ from bodygraph.catalog.numbers import DECIMAL, GROUP, grouped_in, number_text, p
 from bodygraph.catalog.translations import LANGUAGES, SOURCE_LANGUAGE, catalog, locale_folder
 from bodygraph.cli.main import main
 
+from .helps import run_help
+
 TRANSLATED = [lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE]
 NBSP, NNBSP = "\u00a0", "\u202f"
 
 
 def _help(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
           *args: str) -> str:
-    monkeypatch.setenv("COLUMNS", "80")
-    monkeypatch.delenv("BODYGRAPH_LANG", raising=False)
     monkeypatch.setattr("bodygraph.cli.batch.default_jobs", lambda: 2)
-    with pytest.raises(SystemExit) as exited:
-        main([*args, "--help"])
-    assert exited.value.code == 0
-    return capsys.readouterr().out
+    return run_help(main, list(args), capsys, monkeypatch)
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
