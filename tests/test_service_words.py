@@ -45,6 +45,7 @@ def test_calls_pass_at_most_four_positional_arguments() -> None:
 
 
 def test_the_checks_find_what_they_look_for() -> None:
+    assert SERVICE / "__init__.py" in MODULES  # the checks above read the service's sources
     assert _docstring_lines(ast.parse('"""One.\n\nTwo.\nThree."""')) == 4
     tree = ast.parse("f(1, 2, 3, 4, 5)\nLOG.error('%s %s %s %s', 1, 2, 3, 4)\ng(*xs, 1)")
     assert _crowded_calls(tree) == ["line 1: f"]

@@ -115,8 +115,9 @@ def test_all_good_exits_zero_with_progress(
 
 
 def test_parquet_round_trip(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    pa = pytest.importorskip("pyarrow")
-    parquet = pytest.importorskip("pyarrow.parquet")
+    import pyarrow as pa
+    from pyarrow import parquet
+
     source = tmp_path / "in.parquet"
     parquet.write_table(pa.table({"birth_utc": [GOOD[0], "nonsense", GOOD[1]]}), source)
     target = tmp_path / "out.parquet"
@@ -316,8 +317,6 @@ def test_the_output_is_replaced_only_when_the_job_ends_well(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
     suffix: str,
 ) -> None:
-    if suffix == ".parquet":
-        pytest.importorskip("pyarrow")
     from bodygraph.batch.work import ChunkWork
 
     source = _write(tmp_path / "in.csv", ["birth_utc"], [[g] for g in GOOD * 3])
@@ -346,7 +345,8 @@ def test_the_output_is_replaced_only_when_the_job_ends_well(
     assert target.stat().st_mode & 0o777 == 0o640  # the mode of the file it replaced
     assert _leftovers(tmp_path, source, target) == []
     if suffix == ".parquet":
-        parquet = pytest.importorskip("pyarrow.parquet")
+        from pyarrow import parquet
+
         assert parquet.read_table(target).num_rows == 9
     else:
         assert len(_read(target)) == 9

@@ -52,8 +52,8 @@ def _places(path: Path, rows: int, places: list[str]) -> Path:
 
 
 def _parquet(csv_path: Path) -> Path:
-    csv = pytest.importorskip("pyarrow.csv")
-    parquet = pytest.importorskip("pyarrow.parquet")
+    from pyarrow import csv, parquet
+
     target = csv_path.with_suffix(".parquet")
     parquet.write_table(csv.read_csv(csv_path), target, row_group_size=700)
     return target

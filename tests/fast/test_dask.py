@@ -20,17 +20,22 @@ from .helpers import random_births
 
 @pytest.fixture(scope="module")
 def pd() -> Any:
-    return pytest.importorskip("pandas")
+    import pandas
+
+    return pandas
 
 
 @pytest.fixture(scope="module")
 def dd() -> Any:
-    return pytest.importorskip("dask.dataframe")
+    import dask.dataframe
+
+    return dask.dataframe
 
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[object]:
-    distributed = pytest.importorskip("distributed")
+    import distributed
+
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as connected:

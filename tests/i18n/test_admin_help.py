@@ -20,11 +20,10 @@ from bodygraph.catalog.columns import display_width
 from bodygraph.catalog.translations import LANGUAGES, catalog
 from bodygraph_server.cli.admin import build_parser, main
 
+from .helps import WAYS, pseudo, run_help, squeezed
+
 #: The English help of each command at 80 columns, as it was before it was translated.
 ENGLISH = Path(__file__).parent / "english_admin_help"
-#: The three ways to ask for a language: ``--lang`` before the command, after it (after
-#: ``--help`` even), ``$BODYGRAPH_LANG``.
-WAYS = ("before", "after", "environment")
 
 
 def _walk(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()
@@ -54,20 +53,7 @@ def _help(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
           columns: int = 80) -> str:
     """``bodygraph-server [COMMAND...] --help`` in ``lang`` asked ``way``, at ``columns``:
     its output (the exit status must be 0, nothing on stderr)."""
-    monkeypatch.setenv("COLUMNS", str(columns))
-    monkeypatch.delenv("BODYGRAPH_LANG", raising=False)
-    args = [*path, "--help"]
-    if lang is not None and way == "before":
-        args = ["--lang", lang, *args]
-    elif lang is not None and way == "after":
-        args = [*args, "--lang", lang]
-    elif lang is not None:
-        monkeypatch.setenv("BODYGRAPH_LANG", lang)
-    with pytest.raises(SystemExit) as exited:
-        main(args)
-    out, err = capsys.readouterr()
-    assert (exited.value.code, err) == (0, ""), err
-    return out
+    return run_help(main, list(path), capsys, monkeypatch, lang, way, columns)
 
 
 @cache
@@ -87,10 +73,6 @@ def _shown_texts(path: tuple[str, ...]) -> list[str]:
         texts.append(action.help or "")
         texts.extend(choice.help or "" for choice in getattr(action, "_choices_actions", []))
     return [t for t in texts if t in _admin_texts()]
-
-
-def _squeezed(text: str) -> str:
-    return re.sub(r"\s+", "", text)
 
 
 #: A line of option names alone (``--allow-private-callbacks, --no-allow-...``): kept whole.
@@ -131,25 +113,14 @@ def test_every_help_is_in_the_language_asked(capsys: pytest.CaptureFixture[str],
         for columns in (80, 50):
             out = _help(capsys, monkeypatch, path, lang, way, columns)
             assert out.startswith(f"{tr.pgettext('help', 'usage:')} bodygraph-server"), out
-            assert _squeezed(tr.pgettext("help", "show this help message and exit")) in \
-                _squeezed(out)
+            assert squeezed(tr.pgettext("help", "show this help message and exit")) in \
+                squeezed(out)
             for text in _shown_texts(path):
-                assert _squeezed(tr.pgettext("admin", text)) in _squeezed(out), (path, text)
+                assert squeezed(tr.pgettext("admin", text)) in squeezed(out), (path, text)
             assert _too_wide(out, columns) == [], (path, columns)
     described = _help(capsys, monkeypatch, (), lang)
-    assert _squeezed(tr.pgettext("admin", "Administer bodygraph service accounts, keys and "
-                                 "credits; run the service.")) in _squeezed(described)
-
-
-def _pseudo(text: str) -> str:
-    """A text of wide characters and no spaces in place of an English one (its
-    placeholders kept), ending in a percent sign."""
-    parts = []
-    for literal, field, _, _ in Formatter().parse(text):
-        parts.append(re.sub(r"[A-Za-z]", "字", literal).replace(" ", ""))
-        if field is not None:
-            parts.append(f"{{{field}}}")
-    return "".join(parts) + "%"
+    assert squeezed(tr.pgettext("admin", "Administer bodygraph service accounts, keys and "
+                                 "credits; run the service.")) in squeezed(described)
 
 
 def test_every_word_of_every_help_comes_from_the_catalog(
@@ -158,15 +129,15 @@ def test_every_word_of_every_help_comes_from_the_catalog(
     no English text of the context ``admin`` is left in any help, and the lines fit."""
     english = gettext.GNUTranslations.pgettext
 
-    def pseudo(self: gettext.GNUTranslations, context: str, message: str) -> str:
-        return (_pseudo(message) if context in ("admin", "help")
+    def pseudo_pgettext(self: gettext.GNUTranslations, context: str, message: str) -> str:
+        return (pseudo(message) if context in ("admin", "help")
                 else english(self, context, message))
 
-    monkeypatch.setattr(gettext.GNUTranslations, "pgettext", pseudo)
+    monkeypatch.setattr(gettext.GNUTranslations, "pgettext", pseudo_pgettext)
     for path in COMMANDS:
         for columns in (50, 80):
             out = _help(capsys, monkeypatch, path, "ja", columns=columns)
-            assert out.startswith(f"{_pseudo('usage:')} bodygraph-server")
+            assert out.startswith(f"{pseudo('usage:')} bodygraph-server")
             assert _too_wide(out, columns) == [], (path, columns, out)
         for text in _admin_texts():
             literal = max((lit for lit, *_ in Formatter().parse(text)), key=len)

@@ -16,13 +16,12 @@ from bodygraph.catalog.translations import LANGUAGES, catalog
 from bodygraph.cli.columns import display_width, wrap
 from bodygraph.cli.main import SUBCOMMANDS, build_parser, main
 
+from .helps import WAYS, pseudo, run_help, squeezed
+
 #: ``bodygraph --help`` and each command's.
 HELPS = ("bodygraph", *SUBCOMMANDS)
 #: The English help of each command at 80 columns, as it was before it was translated.
 ENGLISH = Path(__file__).parent / "english_help"
-#: The three ways to ask for a language: ``--lang`` before the command, after it (after
-#: ``--help`` even), ``$BODYGRAPH_LANG``.
-WAYS = ("before", "after", "environment")
 
 
 def _args(name: str) -> list[str]:
@@ -33,20 +32,7 @@ def _help(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, n
           lang: str | None = None, way: str = "before", columns: int = 80) -> str:
     """``bodygraph [NAME] --help`` in ``lang`` asked ``way``, at ``columns``: its output
     (the exit status must be 0, nothing on stderr)."""
-    monkeypatch.setenv("COLUMNS", str(columns))
-    monkeypatch.delenv("BODYGRAPH_LANG", raising=False)
-    args = [*_args(name), "--help"]
-    if lang is not None and way == "before":
-        args = ["--lang", lang, *args]
-    elif lang is not None and way == "after":
-        args = [*args, "--lang", lang]
-    elif lang is not None:
-        monkeypatch.setenv("BODYGRAPH_LANG", lang)
-    with pytest.raises(SystemExit) as exited:
-        main(args)
-    out, err = capsys.readouterr()
-    assert (exited.value.code, err) == (0, ""), err
-    return out
+    return run_help(main, _args(name), capsys, monkeypatch, lang, way, columns)
 
 
 @cache
@@ -60,12 +46,6 @@ def _descriptions() -> dict[str, str]:
         for name, command in (getattr(action, "choices", None) or {}).items():
             found[name] = command.description or ""
     return {name: text.split("\n\n")[0] for name, text in found.items()}
-
-
-def _squeezed(text: str) -> str:
-    """``text`` without its white space (where lines break, in a text with spaces or
-    without)."""
-    return re.sub(r"\s+", "", text)
 
 
 def _too_wide(text: str, columns: int) -> list[str]:
@@ -88,9 +68,9 @@ def test_every_help_is_in_the_language_asked(capsys: pytest.CaptureFixture[str],
     for columns in (80, 50):
         out = _help(capsys, monkeypatch, name, lang, way, columns)
         assert out.startswith(f"{tr.pgettext('help', 'usage:')} bodygraph"), out[:80]
-        assert _squeezed(tr.pgettext("help", _descriptions()[name])) in _squeezed(out)
-        assert _squeezed(tr.pgettext("help", "show this help message and exit")) in \
-            _squeezed(out)
+        assert squeezed(tr.pgettext("help", _descriptions()[name])) in squeezed(out)
+        assert squeezed(tr.pgettext("help", "show this help message and exit")) in \
+            squeezed(out)
         assert _too_wide(out, columns) == []
 
 
@@ -104,17 +84,6 @@ def test_english_help_is_the_help_of_before(capsys: pytest.CaptureFixture[str],
     assert _help(capsys, monkeypatch, name, "en", "after") == expected
 
 
-def _pseudo(text: str) -> str:
-    """A text of wide characters and no spaces in place of an English one (its
-    placeholders kept), ending in a percent sign."""
-    parts = []
-    for literal, field, _, _ in Formatter().parse(text):
-        parts.append(re.sub(r"[A-Za-z]", "字", literal).replace(" ", ""))
-        if field is not None:
-            parts.append(f"{{{field}}}")
-    return "".join(parts) + "%"
-
-
 @pytest.mark.parametrize("name", HELPS)
 def test_every_word_of_a_help_comes_from_the_catalog(capsys: pytest.CaptureFixture[str],
                                                      monkeypatch: pytest.MonkeyPatch,
@@ -125,14 +94,14 @@ def test_every_word_of_a_help_comes_from_the_catalog(capsys: pytest.CaptureFixtu
 
     english = gettext.GNUTranslations.pgettext
 
-    def pseudo(self: gettext.GNUTranslations, context: str, message: str) -> str:
-        return _pseudo(message) if context == "help" else english(self, context, message)
+    def pseudo_pgettext(self: gettext.GNUTranslations, context: str, message: str) -> str:
+        return pseudo(message) if context == "help" else english(self, context, message)
 
-    monkeypatch.setattr(gettext.GNUTranslations, "pgettext", pseudo)
+    monkeypatch.setattr(gettext.GNUTranslations, "pgettext", pseudo_pgettext)
     for columns in (50, 80):
         out = _help(capsys, monkeypatch, name, "ja", columns=columns)
-        assert out.startswith(f"{_pseudo('usage:')} bodygraph")
-        assert _squeezed(_pseudo(_descriptions()[name])) in _squeezed(out)
+        assert out.startswith(f"{pseudo('usage:')} bodygraph")
+        assert squeezed(pseudo(_descriptions()[name])) in squeezed(out)
         assert _too_wide(out, columns) == []
     kept = out.splitlines()
     for t in messages():

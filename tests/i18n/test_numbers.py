@@ -13,27 +13,25 @@ from bodygraph.catalog.numbers import DECIMAL, GROUP, grouped_in, number_text, p
 from bodygraph.catalog.translations import LANGUAGES, SOURCE_LANGUAGE, catalog, locale_folder
 from bodygraph.cli.main import main
 
+from .helps import run_help
+
 TRANSLATED = [lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE]
 NBSP, NNBSP = "\u00a0", "\u202f"
 
 
 def _help(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
           *args: str) -> str:
-    monkeypatch.setenv("COLUMNS", "80")
-    monkeypatch.delenv("BODYGRAPH_LANG", raising=False)
     monkeypatch.setattr("bodygraph.cli.batch.default_jobs", lambda: 2)
-    with pytest.raises(SystemExit) as exited:
-        main([*args, "--help"])
-    assert exited.value.code == 0
-    return capsys.readouterr().out
+    return run_help(main, list(args), capsys, monkeypatch)
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_each_catalog_holds_cldr_s_number_symbols(lang: str) -> None:
     """The one definition of a language's separators is its catalog, holding CLDR's
     symbols (checked against Babel's CLDR data, a development dependency only)."""
-    babel = pytest.importorskip("babel")
-    numbers = pytest.importorskip("babel.numbers")
+    import babel
+    from babel import numbers
+
     cldr = "pt_BR" if lang == "pt" else locale_folder(lang)  # pt is Brazilian usage
     tr = catalog(lang)
     assert tr.pgettext("number", GROUP) == numbers.get_group_symbol(cldr)

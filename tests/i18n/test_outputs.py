@@ -183,7 +183,6 @@ def _edges_are_background(data: bytes) -> list[str]:
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_png_images_hold_their_words_on_the_canvas(lang: str, charts: list[Chart]) -> None:
-    pytest.importorskip("cairosvg")
     for data in images(charts):
         assert _edges_are_background(png_bytes(data, scale=1.0, lang=lang)) == []
 

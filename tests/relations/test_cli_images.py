@@ -70,7 +70,6 @@ def test_connection_svg_has_both_persons(tmp_path: Path,
 
 
 def test_png_of_both(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("cairosvg")
     transit_png, connection_png = tmp_path / "t.png", tmp_path / "c.png"
     assert main(["transit", "--at", AT, "--date", "1990-05-14", "--time", "08:30",
                  "--tz", "Europe/Berlin", "--png", str(transit_png), "--theme", "print"]) == 0

@@ -1,6 +1,6 @@
 """Helpers of the HTTP service tests: an in-process client that runs the app's lifespan,
-a stand-in Google Geocoding API on 127.0.0.1, a real uvicorn server in a subprocess, and
-the rows ``bodygraph batch`` computes for a job's births."""
+a stand-in Google Geocoding API on 127.0.0.1, a real uvicorn server in a subprocess, a
+local Dask cluster, and the rows ``bodygraph batch`` computes for a job's births."""
 
 from __future__ import annotations
 
@@ -106,6 +106,18 @@ def tls_context() -> ssl.SSLContext:
     httpx makes one per client, and per call of ``httpx.get``, loading the CA bundle
     (about 20 ms of CPU each time). The servers here are plain HTTP on 127.0.0.1."""
     return ssl.create_default_context()
+
+
+@contextmanager
+def dask_cluster() -> Iterator[Any]:
+    """A ``distributed.LocalCluster`` of two single-threaded worker processes."""
+    import distributed
+
+    # no dashboard; the scheduler's HTTP server on a free port (8787 may be taken)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, scheduler_kwargs={
+                                      "dashboard_address": "127.0.0.1:0"}) as running:
+        yield running
 
 
 def free_port() -> int:

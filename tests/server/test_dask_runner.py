@@ -18,6 +18,8 @@ import bodygraph
 from bodygraph_server.execution.dask_runner import DaskChunkRunner, DaskUnavailableError
 from bodygraph_server.execution.runners import ChunkRunner
 
+from .support import dask_cluster
+
 pytestmark = [pytest.mark.anyio, pytest.mark.slow, pytest.mark.timeout(180)]
 
 #: A chunk: the births (datetime64[us] UTC) and, for the dying work, its marker file.
@@ -53,11 +55,7 @@ def births(count: int, seed: int) -> np.ndarray[Any, Any]:
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
     """The address of a local cluster's scheduler with two worker processes."""
-    distributed = pytest.importorskip("distributed")
-    # no dashboard; the scheduler's HTTP server on a free port (8787 may be taken)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, scheduler_kwargs={
-                                      "dashboard_address": "127.0.0.1:0"}) as cluster:
+    with dask_cluster() as cluster:
         yield str(cluster.scheduler_address)
 
 
@@ -120,7 +118,8 @@ def scheduler_tasks(dask_scheduler: Any) -> int:
 
 
 async def test_a_cancelled_run_releases_its_task(scheduler: str) -> None:
-    distributed = pytest.importorskip("distributed")
+    import distributed
+
     runner = DaskChunkRunner(scheduler)
     try:
         with anyio.move_on_after(0.5) as scope:

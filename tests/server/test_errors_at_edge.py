@@ -85,6 +85,9 @@ def test_no_handler_maps_a_library_error_itself() -> None:
     ``resources/`` (an InvalidOptionError is 400 INVALID_OPTION, an OutOfRangeError as
     :func:`from_library_error` says, whichever family raised it)."""
     library = {kind.__name__ for kind in _library_errors()}
+    assert "InvalidOptionError" in library
+    caught = "try:\n    pass\nexcept (errors.InvalidOptionError, KeyError):\n    pass\n"
+    assert list(_catches(ast.parse(caught))) == [(3, "InvalidOptionError"), (3, "KeyError")]
     root = Path(bodygraph_server.resources.__file__).parent
     found = [f"{path.relative_to(root)}:{line} catches {name}"
              for path in sorted(root.rglob("*.py"))

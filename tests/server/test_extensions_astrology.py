@@ -6,7 +6,6 @@ PNG, from a token of longitudes only."""
 
 from __future__ import annotations
 
-import base64
 import struct
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,40 +14,30 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
-from cryptography.hazmat.primitives.ciphers.aead import AESSIV
-from cryptography.hazmat.primitives.hashes import SHA256
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 import bodygraph
 from bodygraph.cli.main import main as cli
 from bodygraph.render.wheel import WheelInput
-from bodygraph_server import Settings
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.images import tokens
 from bodygraph_server.images.overlay_tokens import verify_picture
-from bodygraph_server.images.tokens import KeyRing, SigningKey
 
 from .conftest import new_key
 from .test_endpoints import balance, check_envelope
 from .test_extensions import ONE, PLACE, THREE, check_schema, cli_args, cli_json, post
+from .test_extensions_visual import (
+    BODIES,
+    KEYS,
+    RENDER_URL,
+    payload_by_hand,
+    settings,  # noqa: F401 (the module fixture: render keys)
+)
 
 pytestmark = pytest.mark.anyio
 
-RENDER_URL = "https://img.example.com/render"
-SECRET = b"\x09" * 32
-KEYS = KeyRing([SigningKey("k1", SECRET)])
-BODIES = ("sun", "earth", "northNode", "southNode", "moon", "mercury", "venus", "mars",
-          "jupiter", "saturn", "uranus", "neptune", "pluto")
 TRANSIT_AT = "2027-01-01T00:00:00Z"
 PATHS = ("/v2/hologenetic-profiles", "/v2/hologenetic-profiles/coordinates",
          "/v2/astro/coordinates", "/v2/wheel-charts/coordinates")
-
-
-@pytest.fixture
-def settings(db_url: str) -> Settings:
-    spec = "k1:" + base64.urlsafe_b64encode(SECRET).decode().rstrip("=")
-    return Settings(database_url=db_url, geocoder="offline", warm_up=False,
-                    render_url=RENDER_URL, render_keys=spec)
 
 
 async def test_hologenetic_profiles_equal_the_cli(
@@ -170,15 +159,6 @@ async def test_basic_is_refused(client: httpx.AsyncClient, book: Bookkeeper,
     assert balance(book, key) == before
 
 
-def open_by_hand(token: str, template: str) -> bytes:
-    """Open a sealed token without the module under test (docs/render.md's construction)."""
-    body = token.split(".", 1)[1]
-    raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
-    key = HKDF(algorithm=SHA256(), length=64, salt=b"bodygraph render token",
-               info=b"v5: aes-siv").derive(SECRET)
-    return raw[0:1] + AESSIV(key).decrypt(raw[1:], [f"k1.{template}".encode(), raw[0:1]])
-
-
 async def fetch(client: httpx.AsyncClient, url: str, suffix: str = "svg") -> httpx.Response:
     parts = urlsplit(url)
     path = parts.path.removesuffix(".svg") + "." + suffix
@@ -206,7 +186,7 @@ async def test_wheel_link_serves_the_cli_picture(client: httpx.AsyncClient, book
     token = parse_qs(urlsplit(url).query)["t"][0]
 
     # the payload is the 26 longitudes of data, nothing else
-    payload = open_by_hand(token, "default")
+    payload = payload_by_hand(token)
     assert payload[0] == tokens.WHEEL_VERSION
     data = body["data"]
     longitudes = [data[side][b] for side in ("personality", "design") for b in BODIES]
@@ -234,7 +214,7 @@ async def test_wheel_with_transit_and_theme(client: httpx.AsyncClient,
     url = body["svgRenderUrl"]
     assert url.startswith(f"{RENDER_URL}/dark.svg?t=k1.")
     token = parse_qs(urlsplit(url).query)["t"][0]
-    payload = open_by_hand(token, "dark")
+    payload = payload_by_hand(token, "dark")
     assert payload[0] == tokens.WHEEL_TRANSIT_VERSION
     data = body["data"]
     sky = bodygraph.calculate(datetime(2027, 1, 1, tzinfo=UTC))

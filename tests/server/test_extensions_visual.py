@@ -65,14 +65,15 @@ def token_of(url: str) -> str:
     return parse_qs(urlsplit(url).query)["t"][0]
 
 
-def payload_by_hand(token: str) -> bytes:
-    """Open a sealed token without the module under test (the documented construction:
-    AES-SIV, its key from HKDF-SHA256, the key id, template and version authenticated)."""
+def payload_by_hand(token: str, template: str = "default") -> bytes:
+    """Open a sealed token of ``template`` without the module under test (the documented
+    construction: AES-SIV, its key from HKDF-SHA256, the key id, template and version
+    authenticated)."""
     body = token.split(".", 1)[1]
     raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
     key = HKDF(algorithm=SHA256(), length=64, salt=b"bodygraph render token",
                info=b"v5: aes-siv").derive(SECRET)
-    return raw[0:1] + AESSIV(key).decrypt(raw[1:], [b"k1.default", raw[0:1]])
+    return raw[0:1] + AESSIV(key).decrypt(raw[1:], [f"k1.{template}".encode(), raw[0:1]])
 
 
 async def image_of(client: httpx.AsyncClient, url: str) -> str:

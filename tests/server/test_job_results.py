@@ -9,8 +9,6 @@ import csv
 import io
 import json
 
-import pytest
-
 from bodygraph.batch.writers import encode_parquet
 from bodygraph_server.execution.chunks import pack
 from bodygraph_server.resources.jobs.results import (
@@ -55,7 +53,6 @@ def test_csv_keeps_the_header_of_the_first_chunk_only() -> None:
 
 
 def test_the_parquet_table_is_that_of_encode_parquet() -> None:
-    pytest.importorskip("pyarrow")
     part = _part(ROWS)
     table = parquet_table(part)
     expected = encode_parquet(_columns(*_split(part)))

@@ -19,7 +19,7 @@ import pytest
 from bodygraph_server.billing.accounts import Bookkeeper
 from bodygraph_server.store import open_store
 
-from .support import LiveServer, batch_rows
+from .support import LiveServer, batch_rows, dask_cluster
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
 
@@ -33,11 +33,7 @@ BIRTHS[12] = {"birthdate": "1999-13-01", "birthtime": "10:00", "lat": 0, "lng": 
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Any]:
-    distributed = pytest.importorskip("distributed")
-    # no dashboard; the scheduler's HTTP server on a free port (8787 may be taken)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, scheduler_kwargs={
-                                      "dashboard_address": "127.0.0.1:0"}) as running:
+    with dask_cluster() as running:
         yield running
 
 

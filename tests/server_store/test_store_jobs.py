@@ -326,7 +326,6 @@ def test_an_unreachable_dask_scheduler_leaves_the_chunk_waiting(
     from bodygraph_server.execution.dask_runner import DaskChunkRunner
     from bodygraph_server.execution.worker import ATTEMPTS, JobWorker
 
-    pytest.importorskip("distributed")
     with socket.socket() as probe:  # a port where nothing listens
         probe.bind(("127.0.0.1", 0))
         address = f"tcp://127.0.0.1:{probe.getsockname()[1]}"
