@@ -100,7 +100,7 @@ def english_left_over(lang: str) -> list[tuple[str, re.Pattern[str]]]:
 @cache
 def _any_english(lang: str) -> re.Pattern[str]:
     """The patterns of :func:`english_left_over` as one: a word that is any of the texts
-    (one search of a text says that none is in it, ten times as fast as each's)."""
+    (one search of a text says that none is in it, instead of one search per text)."""
     texts = "|".join(re.escape(text) for _, text in _left_over(lang))
     return re.compile(rf"(?<![\w-])(?:{texts})(?![\w-])")
 
