@@ -140,9 +140,10 @@ def astro(
     with library_errors():
         table = astro_of(found.chart.birth_utc, lat, lng, houses=houses)
     data = table.to_dict()
-    note = None if lang is None else table.labels(lang).get("houses", {}).get("note")
+    words = None if lang is None else table.labels(lang)
+    note = None if words is None else words.get("houses", {}).get("note")
     text = summaries.astro_summary(data, found.chart.birth_utc, lang or "en", note)
-    return labelled(relation_result(data, text), table.labels, lang)
+    return labelled(relation_result(data, text), lambda _: words, lang)
 
 
 def wheel(
