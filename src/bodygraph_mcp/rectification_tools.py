@@ -156,17 +156,18 @@ def rectify(
     design.moon=2). No window is an answer: nothing fits."""
     with library_errors():
         known = relations.constraints(type=type, profile=profile, authority=authority,
-                            definition=definition, cross=cross, strategy=strategy,
-                            centers=centers or (), open_centers=open_centers or (),
-                            channels=channels or (), gates=gates or (),
-                            activations=activations or ())
+                                      definition=definition, cross=cross, strategy=strategy,
+                                      centers=centers or (), open_centers=open_centers or (),
+                                      channels=channels or (), gates=gates or (),
+                                      activations=activations or ())
         if not known:
             raise library_refusal(NO_CONSTRAINT)
         where = _zone(place, lat, lng, tz)
-        result = relations.rectify(parse_date(date), known, zone=where,
-                         last_day=None if to_date is None else parse_date(to_date),
-                         from_time=None if from_time is None else parse_time(from_time),
-                         to_time=None if to_time is None else parse_time(to_time))
+        result = relations.rectify(
+            parse_date(date), known, zone=where,
+            last_day=None if to_date is None else parse_date(to_date),
+            from_time=None if from_time is None else parse_time(from_time),
+            to_time=None if to_time is None else parse_time(to_time))
     return labelled(relation_result(result.to_dict(),
                                     rectification_summary(result, lang or "en")),
                     result.labels, lang)
