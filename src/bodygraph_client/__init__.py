@@ -6,15 +6,17 @@
 ...     chart["type"], client.rate_limit.remaining
 ('Projector', 99)
 
-Depends on httpx only (the ``client`` extra). :class:`Client` blocks,
-:class:`AsyncClient` awaits; both retry as the contract says (429 after Retry-After,
-500/503 after 1, 2, 4 s), send an Idempotency-Key with every charged call and raise one
-:class:`BodygraphApiError` subclass per errorCode family. The extension endpoints
-(transits, connections, pentas, sensitivity, cycles, calendar, batches) take
-:class:`Birth` values; the astrology endpoints (hologenetic profile, zodiac positions and
-angles, the mandala wheel's link) take coordinates like :meth:`Client.chart_at`;
-``submit_job``, ``job``, ``wait``, ``download`` and ``cancel_job`` run jobs of up to
-1,000,000 births (:class:`Job`).
+Depends on httpx (and standardwebhooks for :func:`verify_webhook`; the ``client`` extra).
+:class:`Client` blocks, :class:`AsyncClient` awaits; both retry as the contract says (429
+after Retry-After, 500/503 after 1, 2, 4 s), send an Idempotency-Key with every charged
+call and raise one :class:`BodygraphApiError` subclass per errorCode family. The
+extension endpoints (transits, connections, pentas, sensitivity, cycles, calendar,
+batches, stability) take :class:`Birth` values, ``rectify`` a :class:`Place`; the
+astrology endpoints (hologenetic profile, zodiac positions and angles, the mandala
+wheel's link) take coordinates like :meth:`Client.chart_at`; ``account``, ``usage``,
+``rotate_key`` and the webhook secret's calls are free; ``submit_job``, ``job``,
+``wait``, ``download`` and ``cancel_job`` run jobs of up to 1,000,000 births
+(:class:`Job`). :meth:`Call.in_language` asks a v2 call for its words in a language.
 """
 
 from __future__ import annotations

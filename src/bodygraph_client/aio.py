@@ -238,12 +238,11 @@ class AsyncClient(core.ClientBase):
         """See :meth:`bodygraph_client.Client.wheel_chart_at`."""
         return await self.send(astrology_calls.wheel_chart_at(lat, lng, birthdate, birthtime,
                                                               transit_at, theme))
+
     async def stability(
         self, birth: Birth, bound_minutes: int | None = None
     ) -> ext.StabilityResult:
-        """How far each property and activation of the birth's chart holds within
-        ``bound_minutes`` (default 720) either side: POST /v2/stability (a birth by place
-        name; needs ``geocode_key``) or /v2/stability/coordinates."""
+        """See :meth:`bodygraph_client.Client.stability`."""
         return await self.send(extension_calls.stability(birth, bound_minutes))
 
     async def rectify(
@@ -251,11 +250,9 @@ class AsyncClient(core.ClientBase):
         to_day: DateLike | None = None, from_time: TimeLike | None = None,
         to_time: TimeLike | None = None,
     ) -> ext.RectificationResult:
-        """Every window of birth times on ``day`` (to ``to_day``, at most 7 days; from
-        ``from_time`` to ``to_time``, local at ``where``) whose chart has all of
-        ``constraints``: POST /v2/rectifications."""
+        """See :meth:`bodygraph_client.Client.rectify`."""
         return await self.send(extension_calls.rectify(where, day, constraints, to_day=to_day,
-                                              from_time=from_time, to_time=to_time))
+                                                       from_time=from_time, to_time=to_time))
 
     async def account(self) -> acct.AccountResult:
         """See :meth:`bodygraph_client.Client.account`."""

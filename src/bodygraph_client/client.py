@@ -250,6 +250,7 @@ class Client(core.ClientBase):
         outer ring, in a shipped ``theme``): POST /v2/wheel-charts/coordinates."""
         return self.send(astrology_calls.wheel_chart_at(lat, lng, birthdate, birthtime,
                                                         transit_at, theme))
+
     def stability(
         self, birth: Birth, bound_minutes: int | None = None
     ) -> ext.StabilityResult:
@@ -267,7 +268,7 @@ class Client(core.ClientBase):
         ``from_time`` to ``to_time``, local at ``where``) whose chart has all of
         ``constraints``: POST /v2/rectifications."""
         return self.send(extension_calls.rectify(where, day, constraints, to_day=to_day,
-                                              from_time=from_time, to_time=to_time))
+                                                 from_time=from_time, to_time=to_time))
 
     def account(self) -> acct.AccountResult:
         """The key's account: plan, status, the period's credits, overage and the rate

@@ -1,11 +1,13 @@
 """bodygraph_mcp: an MCP server (Model Context Protocol) offering the library's charts to
 AI assistants, computed locally: no API key, place names from the offline gazetteer.
 
-Tools: ``chart`` (the chart's properties and activations), ``simple_chart``, ``render_svg`` (the
-bodygraph as SVG, optionally with a transit or a second person), and the relations
-``transit``, ``connection``, ``penta``, ``sensitivity``, ``cycles`` and ``calendar``
-(the JSON of the matching ``bodygraph`` command). Start it with ``bodygraph-mcp`` (stdio) or
-``bodygraph-mcp --transport streamable-http``; see ``docs/mcp.md``.
+Tools: ``chart`` (the chart's properties and activations), ``simple_chart``,
+``render_svg`` (the bodygraph as SVG, optionally with a transit or a second person), the
+relations ``transit``, ``connection``, ``penta``, ``sensitivity``, ``cycles`` and
+``calendar``, the astrology ``hologenetic``, ``astro`` and ``wheel``, and ``stability``
+and ``rectify`` (the JSON of the matching ``bodygraph`` command); each takes an optional
+``lang``. Start it with ``bodygraph-mcp`` (stdio) or ``bodygraph-mcp --transport
+streamable-http``; see ``docs/mcp.md``.
 """
 
 from __future__ import annotations

@@ -10,20 +10,15 @@ from typing import Any
 from bodygraph.catalog.translations import (
     SOURCE_LANGUAGE,
     body_name,
-    catalog,
     listed,
     pgettext,
     sign_names,
 )
-from bodygraph.cli.relations_text import rounded_seconds_text as when
 from bodygraph.relations.labels import hologenetic_words, house_system_name, side_name
 from bodygraph.rules.hologenetic import HologeneticProfile
+from bodygraph_mcp.summaries import say, when
 
 __all__ = ["astro_summary", "hologenetic_summary", "when"]
-
-
-def _say(lang: str, message: str, **fields: object) -> str:
-    return catalog(lang).pgettext("mcp", message).format(**fields)
 
 
 def hologenetic_summary(profile: HologeneticProfile, born: datetime,
@@ -37,7 +32,7 @@ def hologenetic_summary(profile: HologeneticProfile, born: datetime,
                  else titles["pearl sphere" if key == "pearl" else key])
         sequences.setdefault(sphere.source.sequence, []).append(f"{title} {sphere}")
     spheres = "; ".join(listed(titled, lang) for titled in sequences.values())
-    return _say(lang, pgettext("mcp", "Hologenetic profile: {spheres}. Born {when}."),
+    return say(lang, pgettext("mcp", "Hologenetic profile: {spheres}. Born {when}."),
                 spheres=spheres, when=when(born))
 
 
@@ -60,22 +55,22 @@ def astro_summary(data: dict[str, Any], born: datetime, lang: str = SOURCE_LANGU
             place = longitude_text(position["longitude"], lang)
             named = (f"{side} {body}" if lang == SOURCE_LANGUAGE
                      else f"{side_name(side, lang)} {body_name(body, lang)}")
-            parts.append(_say(lang, pgettext("mcp", "{body} {position} retrograde"),
+            parts.append(say(lang, pgettext("mcp", "{body} {position} retrograde"),
                               body=named, position=place) if position["retrograde"]
                          else f"{named} {place}")
-    text = _say(lang, pgettext("mcp", "Zodiac positions born {when}: {positions}."),
+    text = say(lang, pgettext("mcp", "Zodiac positions born {when}: {positions}."),
                 when=when(born), positions=listed(parts, lang))
     if data["angles"] is None:
-        return text + " " + _say(lang, pgettext(
+        return text + " " + say(lang, pgettext(
             "mcp", "No angles or houses: the birth has no place."))
     houses = data["houses"]
     system = (houses["system"] if lang == SOURCE_LANGUAGE
               else house_system_name(houses["system"], lang))
-    text += " " + _say(lang, pgettext(
+    text += " " + say(lang, pgettext(
         "mcp", "Ascendant {ascendant}, Midheaven {midheaven}; {system} houses."),
         ascendant=longitude_text(data["angles"]["ascendant"], lang),
         midheaven=longitude_text(data["angles"]["midheaven"], lang), system=system)
     if not houses["note"]:
         return text
-    return text + " " + _say(lang, pgettext("mcp", "Note: {note}."),
+    return text + " " + say(lang, pgettext("mcp", "Note: {note}."),
                              note=note or houses["note"])

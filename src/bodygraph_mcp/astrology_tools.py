@@ -12,13 +12,14 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from bodygraph.calculator import calculate
-from bodygraph.catalog.translations import catalog, pgettext
+from bodygraph.catalog.translations import pgettext
 from bodygraph.render import Theme
 from bodygraph_mcp import astrology_summaries as summaries
 from bodygraph_mcp.birth import BirthArg, BirthInfo, instant, library_errors, parse_birth
 from bodygraph_mcp.languages import Lang, labelled
 from bodygraph_mcp.relation_results import relation_result
 from bodygraph_mcp.results import summary, tool_result
+from bodygraph_mcp.summaries import say
 
 HouseSystem = Literal["placidus", "whole-sign"]
 """``bodygraph.rules.houses.HOUSE_SYSTEMS`` (a test holds them equal)."""
@@ -139,9 +140,10 @@ def astro(
     with library_errors():
         table = astro_of(found.chart.birth_utc, lat, lng, houses=houses)
     data = table.to_dict()
-    note = None if lang is None else table.labels(lang).get("houses", {}).get("note")
+    words = None if lang is None else table.labels(lang)
+    note = None if words is None else words.get("houses", {}).get("note")
     text = summaries.astro_summary(data, found.chart.birth_utc, lang or "en", note)
-    return labelled(relation_result(data, text), table.labels, lang)
+    return labelled(relation_result(data, text), lambda _: words, lang)
 
 
 def wheel(
@@ -167,8 +169,8 @@ def wheel(
             moment = instant(transit_at, "transit_at")
             sky = calculate(moment)
             label = f"Transit {sky.birth_utc:%Y-%m-%d %H:%M} UTC"
-            text += " " + catalog(lang or "en").pgettext("mcp", pgettext(
-                "mcp", "With the sky at {instant} as the outer ring.")).format(
+            text += " " + say(lang or "en", pgettext(
+                "mcp", "With the sky at {instant} as the outer ring."),
                 instant=summaries.when(sky.birth_utc))
         document = wheel_svg(WheelInput.from_chart(found.chart, sky, transit_label=label),
                              Theme.preset(theme), lang=lang or "en")

@@ -13,7 +13,7 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from bodygraph import relations
-from bodygraph.catalog.translations import SOURCE_LANGUAGE, catalog, pgettext
+from bodygraph.catalog.translations import SOURCE_LANGUAGE, pgettext
 from bodygraph.cli.rectify import window_lines
 from bodygraph.cli.sensitivity import parse_window
 from bodygraph.cli.stability import span_text, stretch_text, value_text, words
@@ -26,7 +26,7 @@ from bodygraph.relations.rectification import NO_CONSTRAINT
 from bodygraph_mcp.birth import BirthArg, library_errors, parse_birth
 from bodygraph_mcp.languages import Lang, labelled
 from bodygraph_mcp.relation_results import relation_result
-from bodygraph_mcp.summaries import when
+from bodygraph_mcp.summaries import say, when
 from bodygraph_mcp.tool_errors import LAT_WITH_LNG, ONE_WHERE, library_refusal, refused
 
 _Stretch = TypedDict("_Stretch", {"value": str, "from": str | None, "to": str | None})
@@ -70,10 +70,9 @@ def stability_summary(result: Stability, lang: str = SOURCE_LANGUAGE) -> str:
     lines = [stretch_text(said[key], s, result.birth, result.bound, said,
                           value_text(key, s.value, lang))
              for key, s in result.properties().items()]
-    return catalog(lang).pgettext("mcp", pgettext(
-        "mcp", "Born {when}, within {span} either side: {properties}.")).format(
-        when=when(result.birth), span=span_text(result.bound, said),
-        properties="; ".join(lines))
+    return say(lang, pgettext("mcp", "Born {when}, within {span} either side: {properties}."),
+               when=when(result.birth), span=span_text(result.bound, said),
+               properties="; ".join(lines))
 
 
 def stability(
@@ -97,15 +96,14 @@ def stability(
 
 def rectification_summary(result: Rectification, lang: str = SOURCE_LANGUAGE) -> str:
     """The windows (local times first), or that none fits, in ``lang``."""
-    say = catalog(lang).pgettext
     if not result.windows:
-        return say("mcp", pgettext(
+        return say(lang, pgettext(
             "mcp", "No birth time from {start} to {end} ({zone}) fits all the "
-            "constraints.")).format(start=when(result.start), end=when(result.end),
-                                    zone=result.zone)
+            "constraints."), start=when(result.start), end=when(result.end),
+            zone=result.zone)
     found = [" ".join(" ".join(window_lines(w, lang)).split()) for w in result.windows]
-    return say("mcp", pgettext("mcp", "Birth times that fit, in {zone}: {windows}.")).format(
-        zone=result.zone, windows="; ".join(found))
+    return say(lang, pgettext("mcp", "Birth times that fit, in {zone}: {windows}."),
+               zone=result.zone, windows="; ".join(found))
 
 
 def _zone(place: str | None, lat: float | None, lng: float | None,
@@ -158,17 +156,18 @@ def rectify(
     design.moon=2). No window is an answer: nothing fits."""
     with library_errors():
         known = relations.constraints(type=type, profile=profile, authority=authority,
-                            definition=definition, cross=cross, strategy=strategy,
-                            centers=centers or (), open_centers=open_centers or (),
-                            channels=channels or (), gates=gates or (),
-                            activations=activations or ())
+                                      definition=definition, cross=cross, strategy=strategy,
+                                      centers=centers or (), open_centers=open_centers or (),
+                                      channels=channels or (), gates=gates or (),
+                                      activations=activations or ())
         if not known:
             raise library_refusal(NO_CONSTRAINT)
         where = _zone(place, lat, lng, tz)
-        result = relations.rectify(parse_date(date), known, zone=where,
-                         last_day=None if to_date is None else parse_date(to_date),
-                         from_time=None if from_time is None else parse_time(from_time),
-                         to_time=None if to_time is None else parse_time(to_time))
+        result = relations.rectify(
+            parse_date(date), known, zone=where,
+            last_day=None if to_date is None else parse_date(to_date),
+            from_time=None if from_time is None else parse_time(from_time),
+            to_time=None if to_time is None else parse_time(to_time))
     return labelled(relation_result(result.to_dict(),
                                     rectification_summary(result, lang or "en")),
                     result.labels, lang)

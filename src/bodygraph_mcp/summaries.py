@@ -32,8 +32,7 @@ from bodygraph.render.scene import side_text
 when = rounded_seconds_text
 
 
-
-def _say(lang: str, message: str, **fields: object) -> str:
+def say(lang: str, message: str, **fields: object) -> str:
     """The catalog's ``message`` (context ``mcp``) in ``lang``, filled with ``fields``."""
     return catalog(lang).pgettext("mcp", message).format(**fields)
 
@@ -44,7 +43,7 @@ def _counted(lang: str, message: Counted, n: int, **fields: object) -> str:
 
 
 def _listed(items: Iterable[str], lang: str) -> str:
-    return listed(items, lang) or _say(lang, pgettext("mcp", "none"))
+    return listed(items, lang) or say(lang, pgettext("mcp", "none"))
 
 
 def _channels(channels: Iterable[Channel], lang: str) -> str:
@@ -52,7 +51,7 @@ def _channels(channels: Iterable[Channel], lang: str) -> str:
 
 
 def _held(links: Iterable[ChannelLink], lang: str) -> str:
-    return _listed((_say(lang, pgettext("mcp", "{channel} (person {person})"),
+    return _listed((say(lang, pgettext("mcp", "{channel} (person {person})"),
                          channel=link.channel.short, person=link.person)
                     for link in links), lang)
 
@@ -62,23 +61,23 @@ def transit_summary(result: Transit, lang: str = SOURCE_LANGUAGE) -> str:
     title = catalog(lang).pgettext("cli", "Transit at {instant}").format(
         instant=when(result.at))
     text = (f"{side_text(title, placements(result.activations), lang)} "
-            + _say(lang, pgettext("mcp", "It defines the channels {channels}."),
+            + say(lang, pgettext("mcp", "It defines the channels {channels}."),
                    channels=_channels(result.channels, lang)))
     if result.natal is not None:
         natal = result.natal
         centers = listed((term("center", c, lang) for c in natal.new_centers), lang)
-        text += " " + _say(lang, pgettext(
+        text += " " + say(lang, pgettext(
             "mcp", "Over the natal chart it completes {channels} and newly defines "
             "{centers}; together: {composite}."),
             channels=_channels(natal.completed_channels, lang),
-            centers=centers or _say(lang, pgettext("mcp", "no center")),
+            centers=centers or say(lang, pgettext("mcp", "no center")),
             composite=composite_text(natal.overlay, lang))
     return text
 
 
 def connection_summary(result: Connection, lang: str = SOURCE_LANGUAGE) -> str:
     """The channels of each class and the composite."""
-    return _say(lang, pgettext(
+    return say(lang, pgettext(
         "mcp", "Connection of person 1 and person 2: electromagnetic {electromagnetic}; "
         "companionship {companionship}; dominance {dominance}; compromise {compromise}; "
         "composite {composite}."),
@@ -102,7 +101,7 @@ def penta_summary(result: Penta, lang: str = SOURCE_LANGUAGE) -> str:
 def sensitivity_summary(result: Sensitivity, lang: str = SOURCE_LANGUAGE) -> str:
     """How many line changes, and the segment the given birth lies in."""
     here = next((s for s in result.segments if s.start <= result.birth <= s.end), None)
-    text = _say(lang, pgettext("mcp", "From {start} to {end}: {changes}, {segments}."),
+    text = say(lang, pgettext("mcp", "From {start} to {end}: {changes}, {segments}."),
                 start=when(result.start), end=when(result.end),
                 changes=_counted(lang, counted("mcp", "{count} line change",
                                                "{count} line changes", "count"),
@@ -111,7 +110,7 @@ def sensitivity_summary(result: Sensitivity, lang: str = SOURCE_LANGUAGE) -> str
                                                 "count"),
                                   len(result.segments), count=len(result.segments)))
     if here is not None:
-        text += " " + _say(lang, pgettext(
+        text += " " + say(lang, pgettext(
             "mcp", "The birth lies in {start} to {end}: {profile} {type}, {authority} "
             "authority, {definition}, {cross}."),
             start=when(here.start), end=when(here.end), profile=here.profile,
@@ -128,7 +127,7 @@ def _instants(instants: Sequence[datetime], lang: str) -> str:
 
 def cycles_summary(result: Cycles, lang: str = SOURCE_LANGUAGE) -> str:
     """The solar return of the year, the Saturn return and Uranus opposition passes."""
-    return _say(lang, pgettext(
+    return say(lang, pgettext(
         "mcp", "Solar return {year}: {solar}; Saturn return: {saturn}; Uranus opposition: "
         "{uranus}."),
         year=result.year, solar=when(result.solar), saturn=_instants(result.saturn, lang),
@@ -138,12 +137,12 @@ def cycles_summary(result: Cycles, lang: str = SOURCE_LANGUAGE) -> str:
 def calendar_summary(found: Sequence[Ingress], first: str, last: str,
                      lang: str = SOURCE_LANGUAGE) -> str:
     """How many ingresses, and the first few."""
-    shown = "; ".join(_say(lang, pgettext("mcp", "{instant} {body} enters {gate}"),
+    shown = "; ".join(say(lang, pgettext("mcp", "{instant} {body} enters {gate}"),
                            instant=when(i.at), gate=gate_line(i.gate, i.line),
                            body=i.body.value if lang == SOURCE_LANGUAGE
                            else body_name(i.body, lang))
                       for i in found[:5])
-    more = (_say(lang, pgettext("mcp", "; ... {count} more"), count=len(found) - 5)
+    more = (say(lang, pgettext("mcp", "; ... {count} more"), count=len(found) - 5)
             if len(found) > 5 else "")
     how_many = _counted(lang, counted("mcp", "{count} ingress from {first} to {last}",
                                       "{count} ingresses from {first} to {last}", "count"),

@@ -143,9 +143,7 @@ def spoken(error: BaseException, lang: str) -> str:
     """Any error's message in ``lang``: a :class:`Refusal`'s own, a usage mistake's
     (:meth:`CliError.text`), else the library's message as the catalogs say it (a message
     they do not hold stays as it is: English, whole)."""
-    if isinstance(error, Refusal):
-        return error.text(lang)
-    if isinstance(error, CliError):
+    if isinstance(error, (Refusal, CliError)):
         return error.text(lang)
     return said(str(error), lang)
 

@@ -15,7 +15,7 @@ from mcp.types import CallToolResult, EmbeddedResource, TextResourceContents
 from pydantic import Field
 
 from bodygraph import relations
-from bodygraph.catalog.translations import catalog, pgettext
+from bodygraph.catalog.translations import pgettext
 from bodygraph.cli.calendar import ingresses
 from bodygraph.cli.sensitivity import parse_window
 from bodygraph.model.chart import BODIES
@@ -94,18 +94,17 @@ def render_svg(
         raise refused(ONE_OVERLAY)
     found = parse_birth(birth).resolve()
     text = summary(found, lang or "en")
-    say = catalog(lang or "en").pgettext
     with library_errors():
         if transit_at is not None:
             moment = relations.transit(instant(transit_at, "transit_at"), natal=found.chart)
             document = draw(transit_input(found.chart, moment), lang=lang or "en")
-            text += " " + say("mcp", pgettext("mcp", "With the transit at {instant}.")).format(
-                instant=summaries.when(moment.at))
+            text += " " + summaries.say(lang or "en", pgettext(
+                "mcp", "With the transit at {instant}."), instant=summaries.when(moment.at))
         elif other is not None:
             second = parse_birth(other, "other").resolve()
             document = draw(connection_input(found.chart, second.chart), lang=lang or "en")
-            text += " " + say("mcp", pgettext(
-                "mcp", "Connection with person 2 born {when}.")).format(
+            text += " " + summaries.say(lang or "en", pgettext(
+                "mcp", "Connection with person 2 born {when}."),
                 when=summaries.when(second.chart.birth_utc))
         else:
             document = svg(found.chart, lang=lang or "en")
