@@ -88,11 +88,10 @@ def test_batch_help_writes_the_chunk_size_as_the_language_does(
 
 def test_the_progress_bar_writes_its_numbers_as_the_language_does() -> None:
     from bodygraph.batch.progress import Progress
-    from bodygraph.cli.said import said
 
     def drawn(lang: str) -> str:
         out = io.StringIO()
-        bar = Progress(20_000, out, enabled=True, say=lambda line: said(line, lang), lang=lang)
+        bar = Progress(20_000, out, enabled=True, lang=lang)
         bar.update(12_345, 1_500)
         return out.getvalue()
 

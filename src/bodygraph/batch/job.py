@@ -81,10 +81,10 @@ def run_batch(
     is the same, byte for byte and in input order, whatever the number.
     ``range_remedy`` says how to use a larger kernel in the error of a row outside the
     ephemeris (default: the library's words, ``ephemeris=``; the command line names its
-    ``--ephemeris``). ``say`` words each line written on ``stderr`` (the command line says
-    them in its language); ``lang`` is the language of the output's ``error`` column (its
-    ``error_code`` stays the code) and of the numbers in the lines on ``stderr`` (``20.000``
-    in German).
+    ``--ephemeris``). ``say`` words each bad row's line written on ``stderr`` (the command
+    line says them in its language); ``lang`` is the language of the output's ``error``
+    column (its ``error_code`` stays the code) and of the other lines on ``stderr``, their
+    numbers too (``20.000`` in German).
     """
     err = stderr if stderr is not None else sys.stderr
     if chunk_size < 1:
@@ -102,8 +102,7 @@ def run_batch(
         raise BatchError(f"input file not found: {source}")
     check_target(source, target)
     calc = calculator or default_calculator(None)
-    bar = Progress(count_rows(source) if progress else None, err, enabled=progress, say=say,
-                   lang=lang)
+    bar = Progress(count_rows(source) if progress else None, err, enabled=progress, lang=lang)
     started = time.monotonic()
     reported = 0
     with staged(target) as temporary:  # renamed to target at the end, removed on an error
@@ -136,7 +135,7 @@ def run_batch(
     bar.finish()
     if bar.errors > MAX_REPORTED:
         more = bar.errors - MAX_REPORTED
-        err.write(say(MORE_BAD_ROWS.english(more).format(count=number_text(more, lang))) + "\n")
+        err.write(MORE_BAD_ROWS.said(lang, more).format(count=number_text(more, lang)) + "\n")
     seconds = time.monotonic() - started
     return BatchSummary(bar.done, bar.errors, seconds)
 

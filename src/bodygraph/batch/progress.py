@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import IO
 
 from bodygraph.catalog.batch_lines import PROGRESS, ROWS
@@ -13,15 +12,14 @@ from bodygraph.catalog.translations import SOURCE_LANGUAGE
 
 class Progress:
     """A one-line progress bar on a text stream (redrawn at most 5 times a second), its
-    numbers written as ``lang`` writes them, its words by ``say``."""
+    words and numbers in ``lang``."""
 
     WIDTH = 30
 
     def __init__(self, total: int | None, stream: IO[str], *, enabled: bool,
-                 say: Callable[[str], str] = str, lang: str = SOURCE_LANGUAGE) -> None:
+                 lang: str = SOURCE_LANGUAGE) -> None:
         self.total = total
         self.lang = lang
-        self.say = say
         self.stream = stream
         self.enabled = enabled
         self.done = 0
@@ -49,10 +47,10 @@ class Progress:
             text = (f"[{bar}] {percent_text(share, lang):>6} {done}/"
                     f"{number_text(self.total, lang)}")
         else:
-            text = ROWS.english(self.done).format(count=done)
-        self.stream.write("\r" + self.say(PROGRESS.english(self.errors).format(
+            text = ROWS.said(lang, self.done).format(count=done)
+        self.stream.write("\r" + PROGRESS.said(lang, self.errors).format(
             progress=text, rate=number_text(rate, lang),
-            errors=number_text(self.errors, lang))))
+            errors=number_text(self.errors, lang)))
         self.stream.flush()
 
     def finish(self) -> None:

@@ -16,19 +16,20 @@ _CLOSING: Final = ")]}>,.:;!?、。，．：；！？）」』】〕〉》…"  
 _OPENING: Final = "([{<（「『【〔〈《"  # noqa: RUF001
 
 
+def _is_wide(char: str) -> bool:
+    """Whether a character takes two terminal columns (East Asian wide or fullwidth)."""
+    return unicodedata.east_asian_width(char) in "WF"
+
+
 def display_width(text: str) -> int:
     """The columns a text takes in a terminal: wide (CJK) characters take two."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return sum(2 if _is_wide(c) else 1 for c in text)
 
 
 def pad(text: str, width: int) -> str:
     """``text`` left-aligned in ``width`` terminal columns (``f"{text:<width}"`` for
     texts of wide characters too)."""
     return text + " " * max(0, width - display_width(text))
-
-
-def _is_wide(char: str) -> bool:
-    return unicodedata.east_asian_width(char) in "WF"
 
 
 def _pieces(word: str) -> list[str]:

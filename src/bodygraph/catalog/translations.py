@@ -175,10 +175,12 @@ def plural_index(lang: str, n: int) -> int:
     return int(rule(n))
 
 
+@cache
 def plural_table(lang: str) -> str:
     """The form of each count 0 to 199 in ``lang`` as one digit each (``"1011..."`` in
     English): a page's script chooses a plural form with it
-    (``n < 200 ? n : 100 + n % 100``)."""
+    (``n < 200 ? n : 100 + n % 100``). Worked out once a process per language (a page
+    asks it for each of its messages with a count)."""
     return "".join(str(plural_index(lang, n)) for n in range(PLURAL_TABLE_SIZE))
 
 

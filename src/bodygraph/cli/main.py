@@ -91,12 +91,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     work failed or some rows are bad, 2 a usage mistake, 130 interrupted, 143 terminated;
     see :func:`~bodygraph.cli.options.exit_status`)."""
     arguments = sys.argv[1:] if argv is None else list(argv)
+    asked = asked_language(arguments)
     try:  # a source checkout without Babel cannot read its catalogs: said in English
-        catalog(asked_language(arguments))
+        catalog(asked)
     except BodygraphError as exc:
         print(f"bodygraph: error: {exc}", file=sys.stderr)
         return 1
-    parser = build_parser(arguments, asked_language(arguments))
+    parser = build_parser(arguments, asked)
     args = parser.parse_args(arguments)
     if args.command is None:
         parser.print_help()

@@ -153,7 +153,7 @@ def geocoder_from(args: argparse.Namespace) -> Geocoder:
         raise CliError(str(exc)) from None  # said in the language by CliError.text
 
 
-def note_if_plain(command: str, lang: str = "en") -> None:
+def note_if_plain(command: str, lang: str) -> None:
     """One line on stderr (in ``lang``) when numba is missing: ``command`` (a batch, or a
     search over many instants) then runs the engine as plain Python, tens of times
     slower."""

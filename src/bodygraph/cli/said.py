@@ -4,25 +4,23 @@ the lines of ``bodygraph batch``."""
 
 from __future__ import annotations
 
-from bodygraph.catalog.arguments import ARGPARSE_MESSAGES
+from bodygraph.catalog.arguments import ARGPARSE_PHRASES
 from bodygraph.catalog.batch_lines import MORE_BAD_ROWS, PROGRESS, ROWS
-from bodygraph.catalog.said import os_reason
+from bodygraph.catalog.said import Phrases, os_reason
 from bodygraph.catalog.said import said as library_said
-from bodygraph.catalog.translations import Counted, pgettext
+from bodygraph.catalog.translations import pgettext
 
-__all__ = ["ARGPARSE_MESSAGES", "BATCH_LINES", "PHRASES", "os_reason", "said"]
+__all__ = ["PHRASES", "os_reason", "said"]
 
-#: The lines of ``bodygraph batch`` on stderr: a bad row (its reason said too), the count
-#: of the bad rows not shown, the progress bar.
-BATCH_LINES: tuple[str | Counted, ...] = (
-    pgettext("error", "row {row}: {reason} ({code})"),
-    MORE_BAD_ROWS,
-    PROGRESS,
-    ROWS,
+PHRASES: Phrases = (
+    *ARGPARSE_PHRASES,
+    # the lines of ``bodygraph batch`` on stderr: a bad row (its reason said too), the
+    # count of the bad rows not shown, the progress bar
+    ("error", pgettext("error", "row {row}: {reason} ({code})")),
+    ("error", MORE_BAD_ROWS),
+    ("cli", PROGRESS),
+    ("cli", ROWS),
 )
-
-PHRASES = (*(("error", m) for m in (*ARGPARSE_MESSAGES, *BATCH_LINES[:2])),
-            *(("cli", m) for m in BATCH_LINES[2:]))
 
 
 def said(message: str, lang: str) -> str:

@@ -26,6 +26,7 @@ from bodygraph.cli.relations_options import (
 from bodygraph.cli.relations_text import rounded_seconds_text
 from bodygraph.cli.report import body_label
 from bodygraph.model.chart import Body
+from bodygraph.relations.labels import side_name
 from bodygraph.relations.segments import LineChange, Segment, Sensitivity
 from bodygraph.relations.sensitivity import sensitivity
 
@@ -111,7 +112,7 @@ def _summary(segment: Segment, lang: str) -> str:
 def activation_label(side: str, body: Body, lang: str = SOURCE_LANGUAGE) -> str:
     """An activation named as the chart's report names its side and body:
     ``Personality Moon``, ``Persönlichkeit Mond``."""
-    return f"{term('side', side.capitalize(), lang)} {body_label(body, lang)}"
+    return f"{side_name(side, lang)} {body_label(body, lang)}"
 
 
 def _difference(before: Segment, after: Segment, changes: list[LineChange], lang: str) -> str:

@@ -79,7 +79,6 @@ def polar_note(latitude: str, lang: str) -> str:
         "circle): whole-sign houses are given").format(latitude=latitude)
 
 
-
 def hologenetic_words(lang: str) -> dict[str, str]:
     """The words of a hologenetic profile in ``lang``: its title, the sequences' titles and
     the spheres' titles (by their JSON keys), the sides."""
