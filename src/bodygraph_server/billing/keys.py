@@ -25,11 +25,15 @@ class NewKey:
     def __repr__(self) -> str:  # keep the secret out of logs and tracebacks
         return f"NewKey(display_prefix={self.display_prefix!r}, key_hash={self.key_hash!r})"
 
+    @classmethod
+    def of(cls, api_key: str) -> NewKey:
+        """``api_key`` with its hash and display prefix."""
+        return cls(api_key, hash_key(api_key), api_key[:DISPLAY_PREFIX_LENGTH])
+
 
 def generate_key() -> NewKey:
     """A new random API key with its hash and display prefix."""
-    api_key = KEY_PREFIX + secrets.token_urlsafe(KEY_RANDOM_BYTES)
-    return NewKey(api_key, hash_key(api_key), api_key[:DISPLAY_PREFIX_LENGTH])
+    return NewKey.of(KEY_PREFIX + secrets.token_urlsafe(KEY_RANDOM_BYTES))
 
 
 ROTATION_ID_LENGTH = 32
@@ -46,8 +50,7 @@ def derived_key(old_key: str, idempotency_key: str) -> NewKey:
     digest = hmac.new(old_key.encode("utf-8"),
                       b"bodygraph key rotation\0" + idempotency_key.encode("utf-8"),
                       hashlib.sha256).digest()
-    api_key = KEY_PREFIX + base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
-    return NewKey(api_key, hash_key(api_key), api_key[:DISPLAY_PREFIX_LENGTH])
+    return NewKey.of(KEY_PREFIX + base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii"))
 
 
 def hash_key(api_key: str) -> str:

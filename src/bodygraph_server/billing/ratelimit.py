@@ -187,8 +187,7 @@ class RedisRateLimiter:
                 ],
             )
         except self._errors as exc:
-            raise RateLimitStoreUnavailableError(
-                f"the rate-limit store (Redis) cannot be reached: {exc}") from exc
+            raise _unreachable(exc) from exc
         allowed, count, first = int(raw[0]), int(raw[1]), _score(raw[2])
         return decision_from_window(
             allowed=bool(allowed),
@@ -206,20 +205,23 @@ class RedisRateLimiter:
             self._carry(keys=[self._prefix + source, self._prefix + target],
                         args=[str(cutoff), self._window * 1000 + 1000])
         except self._errors as exc:
-            raise RateLimitStoreUnavailableError(
-                f"the rate-limit store (Redis) cannot be reached: {exc}") from exc
+            raise _unreachable(exc) from exc
 
     def ping(self) -> None:
         """:class:`RateLimitStoreUnavailableError` unless Redis answers."""
         try:
             self._client.ping()
         except self._errors as exc:
-            raise RateLimitStoreUnavailableError(
-                f"the rate-limit store (Redis) cannot be reached: {exc}") from exc
+            raise _unreachable(exc) from exc
 
     def close(self) -> None:
         """Close the Redis connection pool."""
         self._client.close()
+
+
+def _unreachable(exc: Exception) -> RateLimitStoreUnavailableError:
+    """The outage of a Redis connection error ``exc``."""
+    return RateLimitStoreUnavailableError(f"the rate-limit store (Redis) cannot be reached: {exc}")
 
 
 def _score(raw: object) -> int:

@@ -9,14 +9,14 @@ from collections.abc import Callable
 
 from bodygraph.catalog.translations import pgettext
 
-#: What an argument type refuses, as it writes it (``{what}``: a name of the list below).
-REFUSALS: tuple[str, ...] = (
-    pgettext("admin", "{what} must be a whole number, not {text}"),
-    pgettext("admin", "{what} must be at least {low}, not {value}"),
-    pgettext("admin", "{what} must be {low} to {high}, not {value}"),
-    pgettext("admin", "{text} is not a whole number of at least 1"),
-    pgettext("admin", "{text} is not a template id (UUID)"),
-)
+# What an argument type refuses, as it writes it (``{what}``: a name of the list below).
+NOT_WHOLE = pgettext("admin", "{what} must be a whole number, not {text}")
+BELOW_LOW = pgettext("admin", "{what} must be at least {low}, not {value}")
+OUT_OF_RANGE = pgettext("admin", "{what} must be {low} to {high}, not {value}")
+NOT_POSITIVE = pgettext("admin", "{text} is not a whole number of at least 1")
+NOT_TEMPLATE_ID = pgettext("admin", "{text} is not a template id (UUID)")
+#: Every refusal above (:mod:`bodygraph_server.cli.said` reads them back).
+REFUSALS: tuple[str, ...] = (NOT_WHOLE, BELOW_LOW, OUT_OF_RANGE, NOT_POSITIVE, NOT_TEMPLATE_ID)
 ACCOUNT_ID = pgettext("admin", "account ID")
 BALANCE = pgettext("admin", "the balance")
 
@@ -30,9 +30,9 @@ def bounded_int(what: str, low: int, high: int | None = None) -> Callable[[str],
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(
-                REFUSALS[0].format(what=what, text=repr(text))) from None
+                NOT_WHOLE.format(what=what, text=repr(text))) from None
         if value < low or (high is not None and value > high):
-            refusal = REFUSALS[1] if high is None else REFUSALS[2]
+            refusal = BELOW_LOW if high is None else OUT_OF_RANGE
             raise argparse.ArgumentTypeError(refusal.format(what=what, low=low, high=high,
                                                             value=value))
         return value

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from bodygraph.catalog.numbers import number_text
 from bodygraph.catalog.translations import catalog
-from bodygraph_server.cli.argtypes import REFUSALS, account_id
+from bodygraph_server.cli.argtypes import NOT_POSITIVE, account_id
 from bodygraph_server.cli.console import CommandError, iso, print_json, table, words
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ def _positive(text: str) -> int:
     except ValueError:
         value = 0
     if value < 1:
-        raise argparse.ArgumentTypeError(REFUSALS[3].format(text=repr(text)))
+        raise argparse.ArgumentTypeError(NOT_POSITIVE.format(text=repr(text)))
     return value
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from bodygraph.catalog.translations import catalog
-from bodygraph_server.cli.argtypes import REFUSALS, account_id
+from bodygraph_server.cli.argtypes import NOT_TEMPLATE_ID, account_id
 from bodygraph_server.cli.console import CommandError, words
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ def _template_id(text: str) -> UUID:
     try:
         return UUID(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(REFUSALS[4].format(text=repr(text))) from None
+        raise argparse.ArgumentTypeError(NOT_TEMPLATE_ID.format(text=repr(text))) from None
 
 
 def _template_or_default(text: str) -> UUID | None:

@@ -51,11 +51,11 @@ def waking(wake: Callable[[], None]) -> JobEndHook:
 
 
 async def job_ended(jobs: JobStore, job: JobRecord, now: Callable[[], datetime],
-                    hook: JobEndHook | None = None) -> None:
+                    hook: JobEndHook = announce_job_end) -> None:
     """Announce a job's end through ``hook`` (default :func:`announce_job_end`), then
     record it as announced; a failure is logged and left to the sweep's next round."""
     try:
-        await (announce_job_end if hook is None else hook)(job)
+        await hook(job)
     except Exception:
         LOG.exception("announcing the end of job %s failed; the sweep tries again", job.id)
         return

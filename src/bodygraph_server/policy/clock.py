@@ -61,6 +61,11 @@ def from_micros(micros: int) -> datetime:
     return _EPOCH + timedelta(microseconds=micros)
 
 
+def from_micros_or_none(micros: int | None) -> datetime | None:
+    """:func:`from_micros` of a column that may be NULL (None stays None)."""
+    return None if micros is None else from_micros(int(micros))
+
+
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 

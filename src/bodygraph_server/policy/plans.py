@@ -99,6 +99,8 @@ ACCOUNT_PATHS: frozenset[str] = frozenset({
     "/v2/account", "/v2/account/usage", "/v2/account/keys/rotate",
     "/v2/account/webhook-secret", "/v2/account/webhook-secret/rotate",
 })
+#: Every path a Basic-tier key may call (made once: :func:`tier_allows` runs per request).
+_BASIC_TIER_PATHS: frozenset[str] = BASIC_PATHS | ACCOUNT_PATHS
 
 
 class UnknownPlanError(ValueError):
@@ -118,4 +120,4 @@ def tier_allows(tier: Tier, path: str) -> bool:
     """Whether ``tier`` may call the endpoint at ``path`` (e.g. ``"/v2/charts"``)."""
     if tier is Tier.ADVANCED:
         return True
-    return path.rstrip("/") in BASIC_PATHS | ACCOUNT_PATHS
+    return path.rstrip("/") in _BASIC_TIER_PATHS

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from bodygraph_server.policy.clock import from_micros
+from bodygraph_server.policy.clock import from_micros, from_micros_or_none
 from bodygraph_server.store.connections import Row
 from bodygraph_server.store.records import IdempotencyClaim
 
@@ -117,10 +117,6 @@ class ClaimedChunk:
     token: str
 
 
-def _opt_time(micros: int | None) -> datetime | None:
-    return None if micros is None else from_micros(int(micros))
-
-
 def job_from_row(row: Row) -> JobRecord:
     """A :class:`JobRecord` from a row of :data:`JOB_COLUMNS`."""
     return JobRecord(
@@ -131,6 +127,7 @@ def job_from_row(row: Row) -> JobRecord:
         callback_url=None if row.callback_url is None else str(row.callback_url),
         result_url=None if row.result_url is None else str(row.result_url),
         created_at=from_micros(int(row.created_us)),
-        finished_at=_opt_time(row.finished_us), expires_at=_opt_time(row.expires_us),
+        finished_at=from_micros_or_none(row.finished_us),
+        expires_at=from_micros_or_none(row.expires_us),
         expired=bool(row.expired), notified=row.notified_us is not None,
     )

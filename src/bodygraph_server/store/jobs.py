@@ -28,18 +28,24 @@ from bodygraph_server.store.records import Account, ChargeRefusal, Replay, Usage
 from bodygraph_server.store.webhook_deliveries import WebhookRepository
 
 __all__ = ["HELD", "ChunkState", "ClaimedChunk", "Created", "EndRecorder", "JobRecord",
-           "JobRepository", "JobStatus", "NewJob", "SqlJobs"]
+           "JobRepository", "JobStatus", "NewJob", "SqlJobs", "result_path"]
 
 #: The status of a usage row held by a job (no sweep releases it; committed or released
 #: with its chunk's result, or when the job ends).
 HELD = "job"
 #: The endpoint a job's usage rows are recorded under.
 JOBS_ENDPOINT = "/v2/jobs"
+
 #: Held usage rows (two a chunk at most) settled by one transaction.
 SETTLE_BATCH = 1_000
 
 EndRecorder = Callable[[Tx, JobRecord, datetime], None]
 """Records a job's end within the transaction that ends it (the webhook's event)."""
+
+
+def result_path(job_id: str) -> str:
+    """The path of a job's result (``GET /v2/jobs/{jobId}/result``)."""
+    return f"{JOBS_ENDPOINT}/{job_id}/result"
 
 
 class JobRepository:
@@ -246,8 +252,7 @@ class SqlJobs:
                 "created_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (job_id, new.account_id, new.kind, new.header, JobStatus.QUEUED.value,
                  new.total, len(new.chunks), new.callback_url,
-                 f"{new.origin.rstrip('/')}{JOBS_ENDPOINT}/{job_id}/result"
-                 if new.origin else None,
+                 new.origin.rstrip("/") + result_path(job_id) if new.origin else None,
                  None if new.claim is None else new.claim.key_hash,
                  None if new.claim is None else new.claim.request_hash, span[0], span[1],
                  at))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bodygraph_server.policy.clock import from_micros, to_micros
+from bodygraph_server.policy.clock import from_micros, from_micros_or_none, to_micros
 from bodygraph_server.policy.credits import LedgerKind
 from bodygraph_server.policy.plans import Billing, get_plan
 from bodygraph_server.store.connections import Row, Tx
@@ -24,10 +24,6 @@ KEY_COLUMNS = (
 )
 
 
-def _opt_time(micros: int | None) -> datetime | None:
-    return None if micros is None else from_micros(int(micros))
-
-
 def account_from_row(row: Row) -> Account:
     """An :class:`Account` from a row of :data:`ACCOUNT_COLUMNS`."""
     return Account(
@@ -37,8 +33,8 @@ def account_from_row(row: Row) -> Account:
         created_at=from_micros(int(row.created_us)),
         active=bool(row.active),
         overage_enabled=bool(row.overage_enabled),
-        cancel_requested_at=_opt_time(row.cancel_requested_us),
-        cancel_at=_opt_time(row.cancel_at_us),
+        cancel_requested_at=from_micros_or_none(row.cancel_requested_us),
+        cancel_at=from_micros_or_none(row.cancel_at_us),
         period_index=int(row.period_index),
         balance=int(row.balance),
         key_prefix=None if row.key_prefix is None else str(row.key_prefix),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from bodygraph_server.policy.clock import from_micros, to_micros
+from bodygraph_server.policy.clock import from_micros, from_micros_or_none, to_micros
 from bodygraph_server.store.base import TransactionSource
 from bodygraph_server.store.connections import Row, Tx
 
@@ -56,7 +56,7 @@ def _delivery(row: Row) -> Delivery:
         job_id=str(row.job_id), url=str(row.url), body=str(row.body), state=str(row.state),
         attempts=int(row.attempts), next_attempt=from_micros(int(row.next_attempt_us)),
         created=from_micros(int(row.created_us)),
-        finished=None if row.finished_us is None else from_micros(int(row.finished_us)))
+        finished=from_micros_or_none(row.finished_us))
 
 
 class WebhookRepository:
@@ -143,7 +143,7 @@ class WebhookRepository:
         """When the earliest pending delivery is due (None: nothing pending)."""
         row = self.tx.one("SELECT MIN(next_attempt_us) AS due FROM webhook_deliveries "
                           "WHERE state = 'pending'")
-        return None if row is None or row.due is None else from_micros(int(row.due))
+        return None if row is None else from_micros_or_none(row.due)
 
     def prune(self, finished_before: datetime) -> int:
         """Delete the deliveries (and their attempts) finished before ``finished_before``;

@@ -40,16 +40,17 @@ class JobEvent:
 
     def payload(self) -> dict[str, Any]:
         """The event as JSON values."""
+        finished = timestamp_text(as_utc(self.finished_at))
         return {
             "type": self.type,
-            "timestamp": timestamp_text(as_utc(self.finished_at)),
+            "timestamp": finished,
             "data": {
                 "jobId": self.job_id,
                 "status": self.status,
                 "total": self.total,
                 "done": self.done,
                 "failed": self.failed,
-                "finishedAt": timestamp_text(as_utc(self.finished_at)),
+                "finishedAt": finished,
                 "resultUrl": self.result_url,
             },
         }

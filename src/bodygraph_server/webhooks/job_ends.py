@@ -7,6 +7,7 @@ from datetime import datetime
 
 from bodygraph_server.store.connections import Tx
 from bodygraph_server.store.job_records import JobRecord
+from bodygraph_server.store.jobs import result_path
 from bodygraph_server.store.webhook_deliveries import WebhookRepository
 from bodygraph_server.webhooks.events import FINAL_STATUSES, JobEvent
 from bodygraph_server.webhooks.signing import new_message_id
@@ -17,7 +18,7 @@ def job_event(job: JobRecord, now: datetime) -> JobEvent:
     status = next(final for final in FINAL_STATUSES if final == job.status.value)
     return JobEvent(job_id=job.id, status=status, total=job.total, done=job.done,
                     failed=job.failed, finished_at=job.finished_at or now,
-                    result_url=job.result_url or f"/v2/jobs/{job.id}/result")
+                    result_url=job.result_url or result_path(job.id))
 
 
 def record_job_end(tx: Tx, job: JobRecord, now: datetime) -> None:
