@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 import anyio.to_thread
@@ -15,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Scope
 
+from bodygraph.catalog.translations import LANGUAGES
 from bodygraph_server.http.envelope import LABELS_FIELD, RENDER_URL_FIELD
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import admitted
@@ -24,17 +24,9 @@ LANGUAGE_KEY = "bodygraph.language"
 Handler = Callable[[Request], Awaitable[Response]]
 
 
-@cache
-def supported() -> tuple[str, ...]:
-    """The codes ``lang`` takes: the library's languages."""
-    from bodygraph.catalog.translations import LANGUAGES
-
-    return LANGUAGES
-
-
 def lang_schema() -> dict[str, Any]:
     """The JSON Schema of ``lang`` (query parameter or body member)."""
-    return {"type": "string", "enum": list(supported()),
+    return {"type": "string", "enum": list(LANGUAGES),
             "description": "The language of the answer's labels (and of its image's "
             "words): data stays the contract's English values; labels beside it hold "
             "data's words in this language under the same keys. Never taken from "
@@ -44,12 +36,12 @@ def lang_schema() -> dict[str, Any]:
 def invalid_language(problem: str = "lang is not a supported language") -> ApiError:
     """INVALID_LANGUAGE, listing the supported codes."""
     return ApiError(ErrorCode.INVALID_LANGUAGE,
-                    f"{problem}; use one of {', '.join(supported())}")
+                    f"{problem}; use one of {', '.join(LANGUAGES)}")
 
 
 def checked(value: object) -> str:
     """``value`` if it is a supported code, else INVALID_LANGUAGE."""
-    if isinstance(value, str) and value in supported():
+    if isinstance(value, str) and value in LANGUAGES:
         return value
     raise invalid_language()
 
@@ -86,7 +78,7 @@ def answer_language(request: Request) -> str | None:
     if not request.url.path.startswith("/v2/"):
         return None
     given = request.query_params.getlist(LANG)
-    return given[0] if len(given) == 1 and given[0] in supported() else None
+    return given[0] if len(given) == 1 and given[0] in LANGUAGES else None
 
 
 def query_language(request: Request) -> str | None:
