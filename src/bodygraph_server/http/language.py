@@ -16,6 +16,7 @@ from starlette.types import Scope
 
 from bodygraph.catalog.translations import LANGUAGES
 from bodygraph_server.http.envelope import LABELS_FIELD, RENDER_URL_FIELD
+from bodygraph_server.http.error_words import named_language, translated
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import admitted
 
@@ -75,10 +76,7 @@ def answer_language(request: Request) -> str | None:
     asked = asked_of(request.scope)
     if asked is not None and asked.lang is not None:
         return asked.lang
-    if not request.url.path.startswith("/v2/"):
-        return None
-    given = request.query_params.getlist(LANG)
-    return given[0] if len(given) == 1 and given[0] in LANGUAGES else None
+    return named_language(request.scope) if request.url.path.startswith("/v2/") else None
 
 
 def query_language(request: Request) -> str | None:
@@ -103,7 +101,6 @@ def _labelled(body: bytes, lang: str) -> bytes | None:
     handler wrote (a library result's own ``labels(lang)``) are kept; else they are the
     chart's words of ``data`` (:func:`bodygraph.i18n.labels.labels_of`)."""
     from bodygraph.i18n.labels import labels_of
-    from bodygraph_server.http.error_words import translated
 
     try:
         envelope: Any = json.loads(body)
