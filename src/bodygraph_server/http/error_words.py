@@ -13,11 +13,8 @@ from starlette.types import Scope
 
 from bodygraph.catalog.translations import LANGUAGES, Counted, count_in, counted, pgettext
 from bodygraph_server.http.errors import ApiError
+from bodygraph_server.images.route import CONTEXT
 from bodygraph_server.images.route import MESSAGES as IMAGE_MESSAGES
-
-CONTEXT = "service error"
-
-
 
 #: ``{where}: {message}``: a message about one member of the body (``people[1]: ...``).
 LOCATED = pgettext("service error", "{where}: {message}")
