@@ -236,8 +236,6 @@ class Body(Generic[T]):
         """The typed input of ``body`` (unknown members are ignored)."""
         day = today or date.min
         based = () if self.base is None else (self.base.read(body),)
-        if not self.rules:
-            return self.build(*based, *[_member(body, field, day) for field in self.fields])
         values: dict[str, Any] = {}
         for field in self.fields:
             values[field.name] = _member(body, field, day)

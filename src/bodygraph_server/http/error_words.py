@@ -11,13 +11,10 @@ from string import Formatter
 from starlette.datastructures import QueryParams
 from starlette.types import Scope
 
-from bodygraph.catalog.translations import Counted, count_in, counted, pgettext
+from bodygraph.catalog.translations import LANGUAGES, Counted, count_in, counted, pgettext
 from bodygraph_server.http.errors import ApiError
+from bodygraph_server.images.route import CONTEXT
 from bodygraph_server.images.route import MESSAGES as IMAGE_MESSAGES
-
-CONTEXT = "service error"
-
-
 
 #: ``{where}: {message}``: a message about one member of the body (``people[1]: ...``).
 LOCATED = pgettext("service error", "{where}: {message}")
@@ -225,8 +222,6 @@ def named_language(scope: Scope) -> str | None:
     """The language a request names with ``?lang=`` (one supported code), for a refusal
     answered outside an operation (the ``Host`` check, the gate's last resort); None
     without one, with another, and on v1 (which has none)."""
-    from bodygraph.catalog.translations import LANGUAGES
-
     if scope["path"].startswith("/v1/") or b"lang" not in scope.get("query_string", b""):
         return None
     given = QueryParams(scope["query_string"]).getlist("lang")

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 import anyio.to_thread
@@ -15,7 +14,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Scope
 
+from bodygraph.catalog.translations import LANGUAGES
 from bodygraph_server.http.envelope import LABELS_FIELD, RENDER_URL_FIELD
+from bodygraph_server.http.error_words import named_language, translated
 from bodygraph_server.http.errors import ApiError, ErrorCode
 from bodygraph_server.http.gate import admitted
 
@@ -24,17 +25,9 @@ LANGUAGE_KEY = "bodygraph.language"
 Handler = Callable[[Request], Awaitable[Response]]
 
 
-@cache
-def supported() -> tuple[str, ...]:
-    """The codes ``lang`` takes: the library's languages."""
-    from bodygraph.catalog.translations import LANGUAGES
-
-    return LANGUAGES
-
-
 def lang_schema() -> dict[str, Any]:
     """The JSON Schema of ``lang`` (query parameter or body member)."""
-    return {"type": "string", "enum": list(supported()),
+    return {"type": "string", "enum": list(LANGUAGES),
             "description": "The language of the answer's labels (and of its image's "
             "words): data stays the contract's English values; labels beside it hold "
             "data's words in this language under the same keys. Never taken from "
@@ -44,12 +37,12 @@ def lang_schema() -> dict[str, Any]:
 def invalid_language(problem: str = "lang is not a supported language") -> ApiError:
     """INVALID_LANGUAGE, listing the supported codes."""
     return ApiError(ErrorCode.INVALID_LANGUAGE,
-                    f"{problem}; use one of {', '.join(supported())}")
+                    f"{problem}; use one of {', '.join(LANGUAGES)}")
 
 
 def checked(value: object) -> str:
     """``value`` if it is a supported code, else INVALID_LANGUAGE."""
-    if isinstance(value, str) and value in supported():
+    if isinstance(value, str) and value in LANGUAGES:
         return value
     raise invalid_language()
 
@@ -83,10 +76,7 @@ def answer_language(request: Request) -> str | None:
     asked = asked_of(request.scope)
     if asked is not None and asked.lang is not None:
         return asked.lang
-    if not request.url.path.startswith("/v2/"):
-        return None
-    given = request.query_params.getlist(LANG)
-    return given[0] if len(given) == 1 and given[0] in supported() else None
+    return named_language(request.scope) if request.url.path.startswith("/v2/") else None
 
 
 def query_language(request: Request) -> str | None:
@@ -111,7 +101,6 @@ def _labelled(body: bytes, lang: str) -> bytes | None:
     handler wrote (a library result's own ``labels(lang)``) are kept; else they are the
     chart's words of ``data`` (:func:`bodygraph.i18n.labels.labels_of`)."""
     from bodygraph.i18n.labels import labels_of
-    from bodygraph_server.http.error_words import translated
 
     try:
         envelope: Any = json.loads(body)

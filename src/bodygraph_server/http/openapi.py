@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from bodygraph.catalog.translations import pgettext
-from bodygraph_server.http.envelope import error_schemas, place_schema
+from bodygraph_server.http.envelope import JSON_MEDIA_TYPE, error_schemas, place_schema
 from bodygraph_server.http.errors import ErrorCode
 from bodygraph_server.http.language import LANG, lang_schema
 from bodygraph_server.http.operation import Answer, Operation
@@ -74,7 +74,6 @@ _RATE_HEADERS = {
     "X-Request-Id": _header("id of this request, also in the server log"),
 }
 _LANGUAGE = {"$ref": _REF + "Language"}
-JSON = "application/json"
 _LANGUAGE_HEADER = {"Content-Language": _header("the language of labels, when lang was given")}
 #: What every operation with a body and a key may also answer: an unknown path, a body
 #: too large, an outage; with an Idempotency-Key, its refusals.
@@ -194,11 +193,11 @@ def operation_object(operation: Operation, geocode_key_required: bool = True,
         body: dict[str, Any] = {"$ref": _REF + operation.request_body}
         document["requestBody"] = {"required": True, "content": {
             media_type: {"schema": _with_lang(body) if operation.speaks
-                         and media_type == JSON else body}  # a JSON body may carry lang
+                         and media_type == JSON_MEDIA_TYPE else body}  # a JSON body may carry lang
             for media_type in operation.body_media_types}}
     headers = _RATE_HEADERS if keyed else {}
     labelled = (operation.speaks and operation.success_status == 200
-                and operation.success.media_type == JSON)  # 202, streams: no labels
+                and operation.success.media_type == JSON_MEDIA_TYPE)  # 202, streams: no labels
     responses = {str(operation.success_status): _response(operation.success, {
         **headers, **(_LANGUAGE_HEADER if labelled else {})})}
     if keyed:

@@ -11,6 +11,7 @@ from bodygraph.catalog.translations import pgettext
 from bodygraph.model.chart import BODIES
 from bodygraph.render.wheel import WheelInput
 from bodygraph_server.images.tokens import (
+    LONGITUDE_BYTES,
     WHEEL_TRANSIT_VERSION,
     WHEEL_VERSION,
     MalformedTokenError,
@@ -32,7 +33,7 @@ def encode_wheel(data: WheelInput) -> tuple[int, bytes]:
 def decode_wheel(payload: bytes) -> WheelInput:
     """The wheel of a payload of version 8 or 9 (its length checked by the token);
     :class:`MalformedTokenError` for a value that is not a longitude."""
-    values = struct.unpack(f">{len(payload) // 8}d", payload)
+    values = struct.unpack(f">{len(payload) // LONGITUDE_BYTES}d", payload)
     if not all(math.isfinite(v) and 0.0 <= v < 360.0 for v in values):
         raise MalformedTokenError(pgettext(
             "service error", "payload is not a wheel: a longitude is out of range"))

@@ -181,7 +181,7 @@ async def _serve(computed: Computed, request: Request) -> Response:
                 return {"document": document}
             data, siblings = await anyio.to_thread.run_sync(
                 answer, [chart for chart, _ in made], abandon_on_cancel=True)
-            labels = {k: siblings.pop(k) for k in list(siblings) if k == LABELS_FIELD}
+            labels = {LABELS_FIELD: siblings.pop(LABELS_FIELD)} if LABELS_FIELD in siblings else {}
             return {**siblings, **places_taken([place for _, place in made]), **labels,
                     "data": data}
 

@@ -9,10 +9,11 @@ from typing import Any
 
 from starlette.responses import Response
 
+from bodygraph.catalog.translations import LANGUAGES
 from bodygraph_server.http.envelope import json_response, v2_error
 from bodygraph_server.http.error_words import translated
 from bodygraph_server.http.errors import ApiError
-from bodygraph_server.http.language import LANG, supported
+from bodygraph_server.http.language import LANG
 
 REFUSED = -32000
 """The JSON-RPC error code of a refused message (the contract's code is in its data)."""
@@ -24,7 +25,7 @@ def call_language(method: str, params: Mapping[str, Any] | None) -> str | None:
     supported code (else None: English, as the tool's own check then says)."""
     arguments = (params or {}).get("arguments") if method == "tools/call" else None
     lang = arguments.get(LANG) if isinstance(arguments, Mapping) else None
-    return lang if isinstance(lang, str) and lang in supported() else None
+    return lang if isinstance(lang, str) and lang in LANGUAGES else None
 
 
 def in_language(error: ApiError, lang: str | None) -> ApiError:

@@ -26,6 +26,7 @@ from bodygraph_server.http.validation import (
     CoordinatesInput,
     LocationInput,
 )
+from bodygraph_server.resources.chart_values import REF
 
 if TYPE_CHECKING:
     from bodygraph.relations.constraints import Constraints
@@ -37,7 +38,6 @@ DEFAULT_BOUND_MINUTES = 12 * 60
 MAX_DAYS = 7
 """The most local days (both included) one rectification searches."""
 NOON = time(12, 0)
-_REF = "#/components/schemas/"
 
 
 def _invalid(message: str) -> ApiError:
@@ -233,7 +233,7 @@ def constraints_schema() -> dict[str, Any]:
 
 
 CONSTRAINTS_FIELD = Field(name="constraints", code=ErrorCode.INVALID_OPTION,
-                          read=_constraints, schema={"$ref": _REF + "Constraints"})
+                          read=_constraints, schema={"$ref": REF + "Constraints"})
 _SPAN_FIELDS = (
     optional(_date_field("toDate", "Last local date of a range (included; at most "
                          f"{MAX_DAYS - 1} days after date: else 400 INVALID_OPTION).")),
@@ -290,9 +290,9 @@ def request_schemas() -> dict[str, Any]:
         **{body.name: body.schema() for body in bodies},
         "Constraints": constraints_schema(),
         "RectificationInput": {
-            "anyOf": [{"allOf": [{"$ref": _REF + RECTIFICATION_POINT.name},
+            "anyOf": [{"allOf": [{"$ref": REF + RECTIFICATION_POINT.name},
                                  {"properties": {"location": {"type": "null"}}}]},
-                      {"$ref": _REF + RECTIFICATION_PLACE.name}],
+                      {"$ref": REF + RECTIFICATION_PLACE.name}],
             "description": "The local date (or a range of up to 7 days) at a point (lat, "
             "lng) or a place name (location; needs the HD-Geocode-Key header), and what is "
             "known of the chart."},
