@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from bodygraph.batch import DEFAULT_CHUNK, BatchOptionError, default_jobs, run_batch
+from bodygraph.catalog.batch_lines import ROWS
 from bodygraph.catalog.numbers import number_text
 from bodygraph.catalog.translations import catalog
 from bodygraph.cli.options import (
@@ -129,8 +130,7 @@ def run(args: argparse.Namespace) -> int:
     charts = summary.rows - summary.errors
     done = tr.pgettext("cli", "{rows} -> {output}: {charts}, {errors} ({seconds} s)")
     print(done.format(
-        rows=tr.npgettext("cli", "{count} row", "{count} rows", summary.rows).format(
-            count=number_text(summary.rows, lang)),
+        rows=ROWS.said(lang, summary.rows).format(count=number_text(summary.rows, lang)),
         output=args.output,
         charts=tr.npgettext("cli", "{count} chart", "{count} charts", charts).format(
             count=number_text(charts, lang)),
